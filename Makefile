@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+# Entry points. `make demo` and `make test` do all set-up on a fresh Debian 12.
+
+BUILD   ?= build
+MESON   ?= meson
+SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# Debian 12 packages negcam needs to build, test and benchmark.
+DEB_PACKAGES := build-essential meson ninja-build pkg-config clang \
+	libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
+	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
+	libv4l-dev v4l-utils ffmpeg libjpeg-dev valgrind strace \
+	linux-image-amd64 linux-headers-amd64 qemu-system-x86 busybox-static \
+	sparse kmod cpio
+
+.PHONY: all deps build demo test test-engine test-gst test-vm test-full fuzz bench kmod clean
+
+all: build
+
+# Installs only what is missing; a no-op (and no root needed) when all is there.
+deps:
+	@missing=$$(for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
+	done); \
+	if [ -n "$$missing" ]; then \
+		echo "make deps: installing $$missing"; \
+		$(SUDO) apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q --no-install-recommends $$missing; \
+	else echo "make deps: all Debian packages present"; fi
+
+$(BUILD)/build.ninja:
+	$(MESON) setup $(BUILD)
+
+build: deps $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+kmod: deps
+	$(MAKE) -C kmod
+
+demo: build
+	./examples/demo.sh $(BUILD)
+
+# Every suite; prints one "N passed, N failed" line per suite and a total.
+test: build kmod
+	./tests/run-all.sh $(BUILD)
+
+test-engine: build
+	$(MESON) test -C $(BUILD) --suite engine --print-errorlogs
+
+test-gst: build
+	$(MESON) test -C $(BUILD) --suite gst --print-errorlogs
+
+test-vm: build kmod
+	./tests/vm/run.sh quick
+
+# As `make test`, plus v4l2-compliance -f on every built-in profile (slow).
+test-full: build kmod
+	NEGCAM_FULL=1 ./tests/run-all.sh $(BUILD)
+
+fuzz: deps
+	./tests/fuzz/run.sh long
+
+bench: build kmod
+	./tests/bench/run.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) build-fuzz tests/vm/out
+	-$(MAKE) -C kmod clean

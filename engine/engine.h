@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * The negotiation engine: a driver's format logic over a profile.
+ *
+ * Every function returns 0 or a negative errno, as a kernel ioctl
+ * handler does, and takes the uapi struct the matching VIDIOC_* takes.
+ * The kernel module calls the per-operation functions from its
+ * v4l2_ioctl_ops; user space calls negcam_engine_ioctl(). Both get the
+ * same answers because there is only this code.
+ *
+ * The engine never allocates and never sleeps; the caller serialises
+ * calls on one engine (the kernel's vdev->lock, a mutex in user space).
+ */
+#ifndef NEGCAM_ENGINE_H
+#define NEGCAM_ENGINE_H
+
+#include "compat.h"
+#include "profile.h"
+
+struct negcam_engine {
+	const struct negcam_profile *profile;
+	struct v4l2_pix_format fmt[NC_NQUEUES]; /* current format, complete */
+	struct v4l2_fract interval[NC_NQUEUES]; /* current frame interval */
+	__u32 busy;        /* bit (1 << queue): buffers allocated or streaming */
+	__u32 readbuffers; /* reported by G_PARM; the caller's read() depth, 0 without read() */
+};
+
+/* Start on @p's defaults. @p must outlive the engine (or the next set_profile). */
+void negcam_engine_init(struct negcam_engine *e, const struct negcam_profile *p);
+
+/* Swap the profile and reset to its defaults; -EBUSY while any queue is busy. */
+int negcam_engine_set_profile(struct negcam_engine *e, const struct negcam_profile *p);
+
+/* The caller tells the engine when a queue has buffers or streams (S_FMT is then EBUSY). */
+void negcam_engine_set_busy(struct negcam_engine *e, __u32 buf_type, bool busy);
+
+/* Per operation, as v4l2_ioctl_ops calls them. */
+int negcam_engine_querycap(const struct negcam_engine *e, struct v4l2_capability *cap);
+int negcam_engine_enum_fmt(const struct negcam_engine *e, struct v4l2_fmtdesc *f);
+int negcam_engine_g_fmt(const struct negcam_engine *e, struct v4l2_format *f);
+int negcam_engine_try_fmt(const struct negcam_engine *e, struct v4l2_format *f);
+int negcam_engine_s_fmt(struct negcam_engine *e, struct v4l2_format *f);
+int negcam_engine_enum_framesizes(const struct negcam_engine *e, struct v4l2_frmsizeenum *fs);
+int negcam_engine_enum_frameintervals(const struct negcam_engine *e, struct v4l2_frmivalenum *fi);
+int negcam_engine_g_parm(const struct negcam_engine *e, struct v4l2_streamparm *p);
+int negcam_engine_s_parm(struct negcam_engine *e, struct v4l2_streamparm *p);
+
+/*
+ * The ioctl-shaped entry point: @request is a VIDIOC_* code, @arg its
+ * struct. Handles QUERYCAP, ENUM_FMT, G/TRY/S_FMT, ENUM_FRAMESIZES,
+ * ENUM_FRAMEINTERVALS, G/S_PARM; anything else is -ENOTTY. Like the
+ * kernel core, it clears the reserved fields and sets
+ * fmt.pix.priv = V4L2_PIX_FMT_PRIV_MAGIC on format answers.
+ */
+int negcam_engine_ioctl(struct negcam_engine *e, unsigned long request, void *arg);
+
+/* Name of a VIDIOC_* request for logs ("VIDIOC_TRY_FMT"), "?" if unknown. */
+const char *negcam_ioctl_name(unsigned long request);
+
+#endif /* NEGCAM_ENGINE_H */

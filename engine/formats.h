@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * The pixel format table: what each fourcc looks like in memory. Pure
+ * data plus two lookups; every bytesperline/sizeimage in negcam comes
+ * from negcam_fourcc_sizes().
+ */
+#ifndef NEGCAM_FORMATS_H
+#define NEGCAM_FORMATS_H
+
+#include "compat.h"
+
+enum negcam_layout {
+	NC_LAYOUT_PACKED = 1,     /* one plane, bpp bits per pixel (YUYV, RGB3, GREY...) */
+	NC_LAYOUT_SEMIPLANAR = 2, /* luma plane + one interleaved CbCr plane (NV12, NV16...) */
+	NC_LAYOUT_PLANAR = 3,     /* luma plane + two chroma planes (YU12, YV12, 422P...) */
+	NC_LAYOUT_COMPRESSED = 4, /* MJPG, JPEG, H264...: sizeimage is a bound */
+	NC_LAYOUT_BAYER = 5,      /* one plane raw Bayer, bpp bits per pixel */
+};
+
+enum negcam_color_class {
+	NC_COLOR_YUV = 1,
+	NC_COLOR_RGB = 2,
+	NC_COLOR_GREY = 3,
+	NC_COLOR_BAYER = 4,
+	NC_COLOR_JPEG = 5, /* compressed YCbCr, full range */
+	NC_COLOR_OTHER = 6,
+};
+
+struct negcam_fourcc_info {
+	__u32 fourcc;
+	const char *description; /* what the Linux kernel core reports (v4l_fill_fmtdesc) */
+	__u8 layout;             /* enum negcam_layout */
+	__u8 color;              /* enum negcam_color_class */
+	__u8 bpp;                /* packed/bayer: bits per pixel; (semi)planar: bits per luma sample (8 or 16) */
+	__u8 hsub;               /* chroma subsampling: width must be a multiple of hsub */
+	__u8 vsub;               /* height must be a multiple of vsub */
+};
+
+/* NULL when the fourcc is not in the table. */
+const struct negcam_fourcc_info *negcam_fourcc_lookup(__u32 fourcc);
+
+/* The i-th table entry, NULL past the end (for listings and tests). */
+const struct negcam_fourcc_info *negcam_fourcc_at(unsigned int i);
+
+/*
+ * Minimal line stride and buffer size of a width x height image. @align
+ * (a power of two, 0 or 1 for none) rounds the luma stride up; chroma
+ * strides follow from it. For compressed formats bytesperline is 0 and
+ * sizeimage a bound the generator never exceeds.
+ */
+void negcam_fourcc_sizes(const struct negcam_fourcc_info *fi, __u32 width,
+			 __u32 height, __u32 align, __u32 *bytesperline,
+			 __u32 *sizeimage);
+
+/* Default colorimetry for a format class: all four fields explicit. */
+void negcam_fourcc_colorimetry(const struct negcam_fourcc_info *fi,
+			       __u32 *colorspace, __u32 *ycbcr_enc,
+			       __u32 *quantization, __u32 *xfer_func);
+
+/* "YUYV" style printable fourcc into buf[5]; returns buf. */
+char *negcam_fourcc_str(__u32 fourcc, char buf[5]);
+
+#endif /* NEGCAM_FORMATS_H */

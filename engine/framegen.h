@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * Test frames: a moving pattern and a machine-readable frame number, for
+ * every fourcc in the format table that negcam can draw, raw or JPEG.
+ * Freestanding like the engine: the kernel module and negcamsrc draw
+ * identical pixels.
+ *
+ * The frame number stamp (documented in docs/frames.md): 32 bits, most
+ * significant first, as a row of square blocks along the top-left of the
+ * picture, white for 1 and black for 0, preceded by a white-black-white
+ * sync triplet so a reader can find the block size. Luma only, aligned to
+ * 16-pixel MCUs where the frame allows, so it survives videoconvert,
+ * chroma subsampling and JPEG.
+ */
+#ifndef NEGCAM_FRAMEGEN_H
+#define NEGCAM_FRAMEGEN_H
+
+#include "compat.h"
+
+enum negcam_pattern {
+	NC_PATTERN_BARS = 0,   /* colour bars with a moving box */
+	NC_PATTERN_GRADIENT = 1,
+	NC_PATTERN_SOLID = 2,  /* mid grey, only the stamp and box change */
+	NC_PATTERN_COUNT
+};
+
+/* Sentinel for "this buffer holds no frame yet". */
+#define NC_FRAME_NONE 0xffffffffu
+
+/*
+ * Draw frame @frame of @fmt (a complete format as G_FMT returns it) into
+ * @dst of @dst_size bytes. @prev is the frame number this same buffer
+ * held when last drawn with the same format and pattern, or
+ * NC_FRAME_NONE: with it, only what changed since is rewritten. Returns
+ * the bytes used (sizeimage for raw, the JPEG length for MJPG/JPEG), or
+ * a negative errno: -EINVAL for a fourcc it cannot draw, -ENOSPC when
+ * @dst_size is too small.
+ */
+long negcam_framegen_draw(const struct v4l2_pix_format *fmt, __u32 pattern,
+			  __u32 frame, __u32 prev, void *dst, __u32 dst_size);
+
+/* True when negcam_framegen_draw() can draw @fourcc. */
+bool negcam_framegen_supports(__u32 fourcc);
+
+/*
+ * Read the frame number stamp back from a luma-like sample plane: @pix
+ * points at the first sample of the top-left pixel, @pixstep is the
+ * distance between horizontally adjacent samples (1 for GRAY8/I420 luma,
+ * 2 for YUY2, 3 or 4 for a channel of RGB/RGBx), @stride the distance
+ * between lines. Returns the frame number, or -1 when no valid stamp is
+ * found. Tolerant to conversion and JPEG noise (thresholds at mid-grey,
+ * samples block centres).
+ */
+long negcam_stamp_read(const __u8 *pix, __u32 pixstep, __u32 stride,
+		       __u32 width, __u32 height);
+
+#endif /* NEGCAM_FRAMEGEN_H */

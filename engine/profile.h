@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * A profile: everything a negcam device answers, as data. Built by the
+ * parser (parser.c) from the text language of docs/profiles.md; read by
+ * the engine. Storage is fixed-size and owned by the caller: a profile
+ * is large (see sizeof), so allocate it (kvzalloc / malloc / static),
+ * never put it on a kernel stack.
+ *
+ * Sizes and interval lists live in two pools; a format points at a run
+ * of sizes, a size at a run of interval entries. Identical interval
+ * lists may be shared by several sizes.
+ */
+#ifndef NEGCAM_PROFILE_H
+#define NEGCAM_PROFILE_H
+
+#include "compat.h"
+
+#define NC_MAX_FORMATS 128
+#define NC_MAX_SIZES 1024
+#define NC_MAX_INTERVALS 4096
+#define NC_MAX_FIELDS 6
+#define NC_NAME_LEN 32
+#define NC_MAX_DIM 16384 /* largest width or height a profile may name */
+
+/* Index into per-type arrays. */
+enum negcam_queue {
+	NC_CAPTURE = 0,
+	NC_OUTPUT = 1,
+	NC_NQUEUES = 2,
+};
+
+/* How TRY_FMT adjusts a size the format does not offer. */
+enum negcam_adjust {
+	NC_ADJUST_DOWN = 0,    /* largest size inside the request, else the smallest (the seed) */
+	NC_ADJUST_NEAREST = 1, /* smallest |dw| + |dh|, as v4l2_find_nearest_size() */
+};
+
+/* Quirks: behaviours of real (often old) drivers, off by default. */
+enum negcam_quirk {
+	/* 2007: TRY_FMT/S_FMT return EINVAL for an unknown fourcc or an impossible field. */
+	NC_QUIRK_LEGACY_EINVAL = 1u << 0,
+	/* TRY_FMT not implemented: ENOTTY (the seed calls it optional). */
+	NC_QUIRK_NO_TRY_FMT = 1u << 1,
+	/* ENUM_FRAMESIZES not implemented: ENOTTY (pre-2.6.19 drivers). */
+	NC_QUIRK_NO_ENUM_FRAMESIZES = 1u << 2,
+	/* ENUM_FRAMEINTERVALS not implemented: ENOTTY. */
+	NC_QUIRK_NO_ENUM_FRAMEINTERVALS = 1u << 3,
+	/* G_PARM/S_PARM without V4L2_CAP_TIMEPERFRAME: the rate is fixed. */
+	NC_QUIRK_FIXED_RATE = 1u << 4,
+};
+
+/* One interval entry: a discrete interval (min only) or a range. */
+struct negcam_interval {
+	struct v4l2_fract min;
+	struct v4l2_fract max;  /* ranges only */
+	struct v4l2_fract step; /* stepwise only; continuous: 1/1... as V4L2 says */
+};
+
+/* One frame size entry: discrete (min_* only) or a stepwise range. */
+struct negcam_size {
+	__u32 min_w, max_w, step_w;
+	__u32 min_h, max_h, step_h;
+	__u16 ival_first; /* into profile->intervals */
+	__u16 ival_count;
+	__u8 ival_kind;   /* V4L2_FRMIVAL_TYPE_DISCRETE / _CONTINUOUS / _STEPWISE */
+};
+
+struct negcam_format {
+	__u32 fourcc;
+	__u32 buf_type;   /* V4L2_BUF_TYPE_VIDEO_CAPTURE or _OUTPUT */
+	char description[NC_NAME_LEN];
+	__u32 flags;      /* V4L2_FMT_FLAG_* as ENUM_FMT reports them */
+	__u32 stride_align; /* bytes, power of two; 1 = minimal stride */
+	__u8 fields[NC_MAX_FIELDS]; /* enum v4l2_field; the first is the default */
+	__u8 nfields;
+	__u8 size_kind;   /* V4L2_FRMSIZE_TYPE_*; a stepwise/continuous format has one size entry */
+	__u8 colorspace, ycbcr_enc, quantization, xfer_func; /* explicit, never DEFAULT */
+	__u16 size_first; /* into profile->sizes */
+	__u16 size_count;
+};
+
+/* What S_FMT/G_FMT start from, per queue. */
+struct negcam_default {
+	__u32 fourcc; /* 0 when the profile has no format on that queue */
+	__u32 width, height;
+	struct v4l2_fract interval;
+};
+
+struct negcam_profile {
+	char name[NC_NAME_LEN];
+	char card[NC_NAME_LEN];
+	__u32 quirks; /* enum negcam_quirk bits */
+	__u32 adjust; /* enum negcam_adjust */
+	struct negcam_default def[NC_NQUEUES];
+	__u16 nformats, nsizes, nintervals;
+	struct negcam_format formats[NC_MAX_FORMATS];
+	struct negcam_size sizes[NC_MAX_SIZES];
+	struct negcam_interval intervals[NC_MAX_INTERVALS];
+};
+
+/* Where and why parsing stopped. */
+struct negcam_parse_error {
+	unsigned int line;   /* 1-based */
+	unsigned int column; /* 1-based, the first byte of the offending token */
+	char message[160];
+};
+
+/*
+ * Parse @len bytes of profile text into @out (overwritten whole). On
+ * error returns -EINVAL, fills @err and leaves @out zeroed, so nothing
+ * half-parsed can be used. Bounded: no recursion, no allocation.
+ */
+int negcam_profile_parse(struct negcam_profile *out, const char *text,
+			 __u32 len, struct negcam_parse_error *err);
+
+/* Built-in profiles: their text, by index (NULL past the end) or by name. */
+struct negcam_builtin {
+	const char *name;
+	const char *summary; /* one line for --list-profiles */
+	const char *text;    /* profile language, parsed by negcam_profile_parse */
+};
+const struct negcam_builtin *negcam_builtin_at(unsigned int i);
+const struct negcam_builtin *negcam_builtin_find(const char *name);
+
+/* Index of the queue a buffer type belongs to, or -1 when negcam has none. */
+static inline int negcam_queue_of(__u32 buf_type)
+{
+	if (buf_type == V4L2_BUF_TYPE_VIDEO_CAPTURE)
+		return NC_CAPTURE;
+	if (buf_type == V4L2_BUF_TYPE_VIDEO_OUTPUT)
+		return NC_OUTPUT;
+	return -1;
+}
+
+#endif /* NEGCAM_PROFILE_H */
