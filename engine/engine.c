@@ -1,3 +1,1259 @@
-/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
-/* placeholder: being written */
-#include "compat.h"
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * The negotiation engine: the format logic of a V4L2 capture driver,
+ * driven by a profile. The rules are documented in docs/engine.md; in
+ * short, TRY_FMT corrects a request to something the profile offers,
+ * S_FMT is TRY_FMT plus a busy check plus an atomic commit, and the
+ * frame interval follows the frame size.
+ *
+ * Integer arithmetic only. Frame intervals are compared exactly: products
+ * of two 32-bit terms fit 64 bits, and the few places that need more use
+ * the small 128-bit helpers below (no libgcc division on 32-bit kernels).
+ */
+#include "engine.h"
+#include "formats.h"
+
+#include <linux/version.h>
+
+#define NC_DRIVER_NAME "negcam"
+#define NC_BUS_INFO "platform:negcam"
+
+/* ------------------------------------------------------------------ */
+/* 128-bit unsigned helpers: multiply, compare, shift-subtract divide */
+
+struct nc_u128 {
+	__u64 hi, lo;
+};
+
+static struct nc_u128 nc_u128_from(__u64 v)
+{
+	struct nc_u128 r = { 0, v };
+
+	return r;
+}
+
+static struct nc_u128 nc_mul_64(__u64 a, __u64 b)
+{
+	__u64 a0 = (__u32)a, a1 = a >> 32, b0 = (__u32)b, b1 = b >> 32;
+	__u64 p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+	__u64 mid = (p00 >> 32) + (__u32)p01 + (__u32)p10;
+	struct nc_u128 r;
+
+	r.lo = (mid << 32) | (__u32)p00;
+	r.hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+	return r;
+}
+
+static int nc_u128_cmp(struct nc_u128 a, struct nc_u128 b)
+{
+	if (a.hi != b.hi)
+		return a.hi < b.hi ? -1 : 1;
+	if (a.lo != b.lo)
+		return a.lo < b.lo ? -1 : 1;
+	return 0;
+}
+
+static struct nc_u128 nc_u128_add(struct nc_u128 a, struct nc_u128 b)
+{
+	struct nc_u128 r;
+
+	r.lo = a.lo + b.lo;
+	r.hi = a.hi + b.hi + (r.lo < a.lo);
+	return r;
+}
+
+static struct nc_u128 nc_u128_sub(struct nc_u128 a, struct nc_u128 b)
+{
+	struct nc_u128 r;
+
+	r.lo = a.lo - b.lo;
+	r.hi = a.hi - b.hi - (a.lo < b.lo);
+	return r;
+}
+
+static struct nc_u128 nc_u128_shl1(struct nc_u128 a)
+{
+	struct nc_u128 r;
+
+	r.hi = (a.hi << 1) | (a.lo >> 63);
+	r.lo = a.lo << 1;
+	return r;
+}
+
+static struct nc_u128 nc_u128_shr1(struct nc_u128 a)
+{
+	struct nc_u128 r;
+
+	r.lo = (a.lo >> 1) | (a.hi << 63);
+	r.hi = a.hi >> 1;
+	return r;
+}
+
+static bool nc_u128_is_zero(struct nc_u128 a)
+{
+	return !a.hi && !a.lo;
+}
+
+/* @n / @d (d != 0) by restoring division; remainder in *@rem. */
+static struct nc_u128 nc_u128_divmod(struct nc_u128 n, struct nc_u128 d,
+				     struct nc_u128 *rem)
+{
+	struct nc_u128 q = { 0, 0 }, r = { 0, 0 };
+	int i;
+
+	for (i = 127; i >= 0; i--) {
+		__u64 bit = i >= 64 ? (n.hi >> (i - 64)) & 1 : (n.lo >> i) & 1;
+
+		r = nc_u128_shl1(r);
+		r.lo |= bit;
+		q = nc_u128_shl1(q);
+		if (nc_u128_cmp(r, d) >= 0) {
+			r = nc_u128_sub(r, d);
+			q.lo |= 1;
+		}
+	}
+	*rem = r;
+	return q;
+}
+
+/* Binary GCD: shifts and subtractions only. */
+static struct nc_u128 nc_u128_gcd(struct nc_u128 a, struct nc_u128 b)
+{
+	unsigned int shift = 0;
+
+	if (nc_u128_is_zero(a))
+		return b;
+	if (nc_u128_is_zero(b))
+		return a;
+	while (!((a.lo | b.lo) & 1)) {
+		a = nc_u128_shr1(a);
+		b = nc_u128_shr1(b);
+		shift++;
+	}
+	while (!(a.lo & 1))
+		a = nc_u128_shr1(a);
+	while (!nc_u128_is_zero(b)) {
+		while (!(b.lo & 1))
+			b = nc_u128_shr1(b);
+		if (nc_u128_cmp(a, b) > 0) {
+			struct nc_u128 t = a;
+
+			a = b;
+			b = t;
+		}
+		b = nc_u128_sub(b, a);
+	}
+	while (shift--)
+		a = nc_u128_shl1(a);
+	return a;
+}
+
+/* ------------------------------------------------------------------ */
+/* Fractions (frame intervals)                                        */
+
+static bool nc_fract_valid(struct v4l2_fract f)
+{
+	return f.numerator && f.denominator;
+}
+
+/* Sign of a - b, exactly. */
+static int nc_fract_cmp(struct v4l2_fract a, struct v4l2_fract b)
+{
+	__u64 l = (__u64)a.numerator * b.denominator;
+	__u64 r = (__u64)b.numerator * a.denominator;
+
+	return l < r ? -1 : l > r ? 1 : 0;
+}
+
+/* |t - x| scaled by t.denominator * x.denominator: |t.n * x.d - x.n * t.d|. */
+static __u64 nc_fract_dist_num(struct v4l2_fract t, struct v4l2_fract x)
+{
+	__u64 a = (__u64)t.numerator * x.denominator;
+	__u64 b = (__u64)x.numerator * t.denominator;
+
+	return a > b ? a - b : b - a;
+}
+
+/* Whether x1 is strictly nearer to t than x2 (exact, 128-bit). */
+static bool nc_fract_nearer(struct v4l2_fract t, struct v4l2_fract x1,
+			    struct v4l2_fract x2)
+{
+	/* |t - x| = dist_num / (t.d * x.d); t.d cancels out */
+	struct nc_u128 d1 = nc_mul_64(nc_fract_dist_num(t, x1), x2.denominator);
+	struct nc_u128 d2 = nc_mul_64(nc_fract_dist_num(t, x2), x1.denominator);
+
+	return nc_u128_cmp(d1, d2) < 0;
+}
+
+/*
+ * floor((t - lo) / step) for t >= lo, and the remainder's numerator and
+ * denominator so the caller can round: (t - lo) / step =
+ * (t.n * lo.d - lo.n * t.d) * step.d / (t.d * lo.d * step.n).
+ */
+static struct nc_u128 nc_fract_steps(struct v4l2_fract t, struct v4l2_fract lo,
+				     struct v4l2_fract step, struct nc_u128 *rem,
+				     struct nc_u128 *den)
+{
+	struct nc_u128 num = nc_mul_64(nc_fract_dist_num(t, lo), step.denominator);
+
+	*den = nc_mul_64((__u64)t.denominator * lo.denominator, step.numerator);
+	return nc_u128_divmod(num, *den, rem);
+}
+
+/* lo + k * step as a reduced fraction; false when it does not fit 32 bits. */
+static bool nc_fract_at_step(struct v4l2_fract lo, struct v4l2_fract step,
+			     struct nc_u128 k, struct v4l2_fract *out)
+{
+	struct nc_u128 num, den, g, rem, ks;
+
+	ks = nc_mul_64(k.lo, (__u64)step.numerator * lo.denominator);
+	/* far beyond any 32-bit fraction: also keeps the sum below from wrapping */
+	if (k.hi || ks.hi >> 62)
+		return false;
+	num = nc_u128_add(nc_u128_from((__u64)lo.numerator * step.denominator), ks);
+	den = nc_u128_from((__u64)lo.denominator * step.denominator);
+	g = nc_u128_gcd(num, den);
+	num = nc_u128_divmod(num, g, &rem);
+	den = nc_u128_divmod(den, g, &rem);
+	if (num.hi || den.hi || num.lo > 0xffffffffull || den.lo > 0xffffffffull)
+		return false;
+	out->numerator = (__u32)num.lo;
+	out->denominator = (__u32)den.lo;
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Profile lookups                                                    */
+
+/* For a fourcc missing from the table (hand-made profiles): one byte a pixel. */
+static const struct negcam_fourcc_info nc_unknown_fourcc = {
+	0, "", NC_LAYOUT_PACKED, NC_COLOR_OTHER, 8, 1, 1
+};
+
+static const struct negcam_fourcc_info *nc_info(const struct negcam_format *f)
+{
+	const struct negcam_fourcc_info *fi = negcam_fourcc_lookup(f->fourcc);
+
+	return fi ? fi : &nc_unknown_fourcc;
+}
+
+static bool nc_format_on(const struct negcam_format *f, int q)
+{
+	return negcam_queue_of(f->buf_type) == q;
+}
+
+/* The @index-th format of queue @q, in profile order. */
+static const struct negcam_format *nc_format_at(const struct negcam_profile *p,
+						int q, __u32 index)
+{
+	unsigned int i;
+
+	if (!p || q < 0)
+		return NULL;
+	for (i = 0; i < p->nformats && i < NC_MAX_FORMATS; i++) {
+		if (!nc_format_on(&p->formats[i], q))
+			continue;
+		if (index-- == 0)
+			return &p->formats[i];
+	}
+	return NULL;
+}
+
+static const struct negcam_format *nc_find_format(const struct negcam_profile *p,
+						  int q, __u32 fourcc)
+{
+	unsigned int i;
+
+	if (!p || q < 0)
+		return NULL;
+	for (i = 0; i < p->nformats && i < NC_MAX_FORMATS; i++)
+		if (nc_format_on(&p->formats[i], q) && p->formats[i].fourcc == fourcc)
+			return &p->formats[i];
+	return NULL;
+}
+
+/* The profile's default format of queue @q, else its first one. */
+static const struct negcam_format *nc_default_format(const struct negcam_profile *p,
+						     int q)
+{
+	const struct negcam_format *f;
+
+	if (!p || q < 0)
+		return NULL;
+	f = nc_find_format(p, q, p->def[q].fourcc);
+	return f ? f : nc_format_at(p, q, 0);
+}
+
+/* Queue index of @buf_type when the profile has formats there, else -1. */
+static int nc_queue(const struct negcam_engine *e, __u32 buf_type)
+{
+	int q = negcam_queue_of(buf_type);
+
+	if (q < 0 || !nc_format_at(e->profile, q, 0))
+		return -1;
+	return q;
+}
+
+/* Size entries of a format, bounded by the pool. */
+static const struct negcam_size *nc_size_at(const struct negcam_profile *p,
+					    const struct negcam_format *f,
+					    unsigned int i)
+{
+	unsigned int idx = (unsigned int)f->size_first + i;
+
+	if (i >= f->size_count || idx >= p->nsizes || idx >= NC_MAX_SIZES)
+		return NULL;
+	return &p->sizes[idx];
+}
+
+static const struct negcam_interval *nc_ival_at(const struct negcam_profile *p,
+						const struct negcam_size *s,
+						unsigned int i)
+{
+	unsigned int idx = (unsigned int)s->ival_first + i;
+
+	if (i >= s->ival_count || idx >= p->nintervals || idx >= NC_MAX_INTERVALS)
+		return NULL;
+	return &p->intervals[idx];
+}
+
+static bool nc_is_range(const struct negcam_format *f)
+{
+	return f->size_kind == V4L2_FRMSIZE_TYPE_STEPWISE ||
+	       f->size_kind == V4L2_FRMSIZE_TYPE_CONTINUOUS;
+}
+
+static __u32 nc_step(__u32 step, bool continuous)
+{
+	return (continuous || step == 0) ? 1 : step;
+}
+
+/* Whether w x h is one of the format's sizes (stepwise: in range and on a step). */
+static bool nc_size_has(const struct negcam_format *f, const struct negcam_size *s,
+			__u32 w, __u32 h)
+{
+	bool cont = f->size_kind == V4L2_FRMSIZE_TYPE_CONTINUOUS;
+	__u32 sw = nc_step(s->step_w, cont), sh = nc_step(s->step_h, cont);
+
+	if (!nc_is_range(f))
+		return w == s->min_w && h == s->min_h;
+	return w >= s->min_w && w <= s->max_w && h >= s->min_h && h <= s->max_h &&
+	       (w - s->min_w) % sw == 0 && (h - s->min_h) % sh == 0;
+}
+
+static const struct negcam_size *nc_size_lookup(const struct negcam_profile *p,
+						const struct negcam_format *f,
+						__u32 w, __u32 h)
+{
+	const struct negcam_size *s;
+	unsigned int i;
+
+	for (i = 0; (s = nc_size_at(p, f, i)); i++) {
+		if (nc_size_has(f, s, w, h))
+			return s;
+		if (nc_is_range(f))
+			break; /* a range format has one size entry */
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Size adjustment                                                    */
+
+/* Whether candidate @c beats @best as an adjustment of @v. */
+static bool nc_dim_better(__u32 c, __u32 best, __u32 v, bool nearest)
+{
+	if (nearest) {
+		__u32 dc = c > v ? c - v : v - c, db = best > v ? best - v : v - best;
+
+		return dc < db || (dc == db && c > best);
+	}
+	/* downward: the largest value <= v, else the smallest above it */
+	if (c <= v)
+		return best > v || c > best;
+	return best > v && c < best;
+}
+
+/*
+ * One dimension of a range: clamp @v into [min, max] and round it to a
+ * value min + k * step that is also a multiple of the chroma subsampling
+ * @sub. Valid values recur at most every @sub steps, so looking @sub steps
+ * either side of the clamped value finds the best one.
+ */
+static __u32 nc_snap_dim(__u32 v, __u32 min, __u32 max, __u32 step, __u32 sub,
+			 bool nearest)
+{
+	__u32 k, kmax, best = 0;
+	bool found = false;
+	__s64 i, kk;
+
+	if (max < min)
+		max = min;
+	if (!sub)
+		sub = 1;
+	v = v < min ? min : v > max ? max : v;
+	kmax = (max - min) / step;
+	k = (v - min) / step;
+	for (i = -(__s64)sub; i <= (__s64)sub; i++) {
+		__u32 c;
+
+		kk = (__s64)k + i;
+		if (kk < 0 || kk > kmax)
+			continue;
+		c = min + (__u32)kk * step;
+		if (c % sub)
+			continue;
+		if (!found || nc_dim_better(c, best, v, nearest)) {
+			best = c;
+			found = true;
+		}
+	}
+	/* No value honours the subsampling: the profile is inconsistent; keep the step. */
+	return found ? best : min + k * step;
+}
+
+static __u64 nc_absdiff(__u32 a, __u32 b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* Downward (the seed): the largest size inside the request, else the smallest. */
+static const struct negcam_size *nc_pick_down(const struct negcam_profile *p,
+					      const struct negcam_format *f,
+					      __u32 w, __u32 h)
+{
+	const struct negcam_size *s, *fit = NULL, *small = NULL;
+	unsigned int i;
+
+	for (i = 0; (s = nc_size_at(p, f, i)); i++) {
+		__u64 area = (__u64)s->min_w * s->min_h;
+
+		if (s->min_w <= w && s->min_h <= h &&
+		    (!fit || area > (__u64)fit->min_w * fit->min_h ||
+		     (area == (__u64)fit->min_w * fit->min_h && s->min_w > fit->min_w)))
+			fit = s;
+		if (!small || area < (__u64)small->min_w * small->min_h ||
+		    (area == (__u64)small->min_w * small->min_h && s->min_w < small->min_w))
+			small = s;
+	}
+	return fit ? fit : small;
+}
+
+/* Nearest, as v4l2_find_nearest_size(): least |dw| + |dh|, the later entry on a tie. */
+static const struct negcam_size *nc_pick_nearest(const struct negcam_profile *p,
+						 const struct negcam_format *f,
+						 __u32 w, __u32 h)
+{
+	const struct negcam_size *s, *best = NULL;
+	__u64 err, min_err = ~0ull;
+	unsigned int i;
+
+	for (i = 0; (s = nc_size_at(p, f, i)); i++) {
+		err = nc_absdiff(s->min_w, w) + nc_absdiff(s->min_h, h);
+		if (err > min_err)
+			continue;
+		min_err = err;
+		best = s;
+		if (!err)
+			break;
+	}
+	return best;
+}
+
+/* Fields whose buffers hold one field: half the lines of the frame height. */
+static bool nc_field_per_buffer(__u32 field)
+{
+	return field == V4L2_FIELD_TOP || field == V4L2_FIELD_BOTTOM ||
+	       field == V4L2_FIELD_ALTERNATE;
+}
+
+/* Adjust *w x *h to a size of @f; returns its size entry (NULL: no sizes). */
+static const struct negcam_size *nc_pick_size(const struct negcam_profile *p,
+					      const struct negcam_format *f,
+					      __u32 field, __u32 *w, __u32 *h)
+{
+	const struct negcam_fourcc_info *fi = nc_info(f);
+	bool nearest = p->adjust == NC_ADJUST_NEAREST;
+	const struct negcam_size *s;
+
+	if (nc_is_range(f)) {
+		bool cont = f->size_kind == V4L2_FRMSIZE_TYPE_CONTINUOUS;
+		__u32 vsub = fi->vsub * (nc_field_per_buffer(field) ? 2 : 1);
+
+		s = nc_size_at(p, f, 0);
+		if (!s)
+			return NULL;
+		*w = nc_snap_dim(*w, s->min_w, s->max_w, nc_step(s->step_w, cont),
+				 fi->hsub, nearest);
+		*h = nc_snap_dim(*h, s->min_h, s->max_h, nc_step(s->step_h, cont),
+				 vsub, nearest);
+		return s;
+	}
+	s = nearest ? nc_pick_nearest(p, f, *w, *h) : nc_pick_down(p, f, *w, *h);
+	if (s) {
+		*w = s->min_w;
+		*h = s->min_h;
+	}
+	return s;
+}
+
+/* ------------------------------------------------------------------ */
+/* Field and colorimetry                                              */
+
+static __u32 nc_default_field(const struct negcam_format *f)
+{
+	if (!f->nfields || f->fields[0] == V4L2_FIELD_ANY)
+		return V4L2_FIELD_NONE;
+	return f->fields[0];
+}
+
+/* The requested field if the format has it, else its first (EINVAL under the 2007 quirk). */
+static int nc_pick_field(const struct negcam_format *f, __u32 want, bool legacy,
+			 __u32 *field)
+{
+	unsigned int i;
+
+	*field = nc_default_field(f);
+	if (want == V4L2_FIELD_ANY)
+		return 0;
+	for (i = 0; i < f->nfields && i < NC_MAX_FIELDS; i++) {
+		if (f->fields[i] == want) {
+			*field = want;
+			return 0;
+		}
+	}
+	if (!f->nfields && want == V4L2_FIELD_NONE)
+		return 0;
+	return legacy ? -EINVAL : 0;
+}
+
+static void nc_format_colorimetry(const struct negcam_format *f,
+				  struct v4l2_pix_format *pix)
+{
+	__u32 cs, enc, quant, xfer;
+
+	negcam_fourcc_colorimetry(nc_info(f), &cs, &enc, &quant, &xfer);
+	pix->colorspace = f->colorspace ? f->colorspace : cs;
+	pix->ycbcr_enc = f->ycbcr_enc ? f->ycbcr_enc : enc;
+	pix->quantization = f->quantization ? f->quantization : quant;
+	pix->xfer_func = f->xfer_func ? f->xfer_func : xfer;
+}
+
+static bool nc_colorspace_valid(__u32 cs)
+{
+	/* BT878 is deprecated: v4l2-compliance fails a driver that reports it */
+	return cs >= V4L2_COLORSPACE_SMPTE170M && cs <= V4L2_COLORSPACE_DCI_P3 &&
+	       cs != V4L2_COLORSPACE_BT878;
+}
+
+/*
+ * Output queue: the application says what it sends. Keep a valid
+ * colorspace and fill the other three from it where they are unset.
+ */
+static void nc_output_colorimetry(const struct negcam_format *f,
+				  const struct v4l2_pix_format *req,
+				  struct v4l2_pix_format *pix)
+{
+	const struct negcam_fourcc_info *fi = nc_info(f);
+	bool rgb = fi->color == NC_COLOR_RGB || fi->color == NC_COLOR_OTHER ||
+		   fi->color == NC_COLOR_BAYER;
+	__u32 cs = req->colorspace;
+
+	if (!nc_colorspace_valid(cs)) {
+		nc_format_colorimetry(f, pix);
+		return;
+	}
+	pix->colorspace = cs;
+	pix->xfer_func = (req->xfer_func && req->xfer_func <= V4L2_XFER_FUNC_SMPTE2084) ?
+			 req->xfer_func : V4L2_MAP_XFER_FUNC_DEFAULT(cs);
+	if (fi->color == NC_COLOR_OTHER)
+		pix->ycbcr_enc = (req->ycbcr_enc == V4L2_HSV_ENC_180 ||
+				  req->ycbcr_enc == V4L2_HSV_ENC_256) ?
+				 req->ycbcr_enc : V4L2_HSV_ENC_180;
+	else
+		pix->ycbcr_enc = (req->ycbcr_enc && req->ycbcr_enc <= V4L2_YCBCR_ENC_SMPTE240M) ?
+				 req->ycbcr_enc : V4L2_MAP_YCBCR_ENC_DEFAULT(cs);
+	pix->quantization = (req->quantization == V4L2_QUANTIZATION_FULL_RANGE ||
+			     req->quantization == V4L2_QUANTIZATION_LIM_RANGE) ?
+			    req->quantization :
+			    V4L2_MAP_QUANTIZATION_DEFAULT(rgb, cs, pix->ycbcr_enc);
+}
+
+/* ------------------------------------------------------------------ */
+/* The one format adjustment TRY_FMT and S_FMT share                  */
+
+/*
+ * Correct @req (a pix format of queue @q) to what the profile offers,
+ * into @out; @req is not modified. Returns the size entry of the answer
+ * through @size, or a negative errno (only under the 2007 quirk, or when
+ * the queue has no format).
+ */
+static int nc_adjust(const struct negcam_profile *p, int q,
+		     const struct v4l2_pix_format *req, struct v4l2_pix_format *out,
+		     const struct negcam_size **size)
+{
+	bool legacy = p->quirks & NC_QUIRK_LEGACY_EINVAL;
+	const struct negcam_format *f = nc_find_format(p, q, req->pixelformat);
+	struct v4l2_pix_format pix;
+	const struct negcam_size *s;
+	__u32 field, w = req->width, h = req->height;
+	int ret;
+
+	if (!f) {
+		if (legacy)
+			return -EINVAL;
+		f = nc_default_format(p, q);
+		if (!f)
+			return -EINVAL;
+	}
+	ret = nc_pick_field(f, req->field, legacy, &field);
+	if (ret)
+		return ret;
+	s = nc_pick_size(p, f, field, &w, &h);
+	if (!s)
+		return -EINVAL;
+
+	memset(&pix, 0, sizeof(pix));
+	pix.width = w;
+	pix.height = h;
+	pix.pixelformat = f->fourcc;
+	pix.field = field;
+	negcam_fourcc_sizes(nc_info(f), w, nc_field_per_buffer(field) ? h / 2 : h,
+			    f->stride_align, &pix.bytesperline, &pix.sizeimage);
+	if (q == NC_OUTPUT)
+		nc_output_colorimetry(f, req, &pix);
+	else
+		nc_format_colorimetry(f, &pix);
+	pix.priv = req->priv; /* the kernel core owns priv */
+	*out = pix;
+	*size = s;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Frame intervals                                                    */
+
+static struct v4l2_fract nc_fract(__u32 n, __u32 d)
+{
+	struct v4l2_fract f = { n, d };
+
+	return f;
+}
+
+/* Nearest point of a stepwise interval range (ties: the shorter interval). */
+static struct v4l2_fract nc_snap_stepwise(const struct negcam_interval *iv,
+					  struct v4l2_fract t)
+{
+	struct nc_u128 k, kmax, rem, den, two_rem;
+	struct v4l2_fract out;
+
+	if (!nc_fract_valid(iv->step))
+		return t;
+	kmax = nc_fract_steps(iv->max, iv->min, iv->step, &rem, &den);
+	k = nc_fract_steps(t, iv->min, iv->step, &rem, &den);
+	two_rem = nc_u128_shl1(rem);
+	if (nc_u128_cmp(two_rem, den) > 0)
+		k = nc_u128_add(k, nc_u128_from(1));
+	if (nc_u128_cmp(k, kmax) > 0)
+		k = kmax;
+	if (!nc_fract_at_step(iv->min, iv->step, k, &out))
+		return iv->min; /* not expressible in 32 bits: the range's start */
+	return out;
+}
+
+/* One interval entry's answer to @t (already known valid). */
+static struct v4l2_fract nc_snap_range(const struct negcam_size *s,
+				       const struct negcam_interval *iv,
+				       struct v4l2_fract t)
+{
+	if (!nc_fract_valid(iv->min) || nc_fract_cmp(t, iv->min) <= 0)
+		return iv->min;
+	if (nc_fract_valid(iv->max) && nc_fract_cmp(t, iv->max) >= 0)
+		return iv->max;
+	if (s->ival_kind == V4L2_FRMIVAL_TYPE_CONTINUOUS)
+		return t;
+	return nc_snap_stepwise(iv, t);
+}
+
+/*
+ * The supported interval of size entry @s nearest to @want: the first
+ * listed one for 0/1, 1/0 and 0/0; exact fraction comparisons, the first
+ * listed wins a tie. @cur when the size lists no intervals.
+ */
+static struct v4l2_fract nc_snap_interval(const struct negcam_profile *p,
+					  const struct negcam_size *s,
+					  struct v4l2_fract want,
+					  struct v4l2_fract cur)
+{
+	const struct negcam_interval *iv, *first;
+	struct v4l2_fract best;
+	unsigned int i;
+
+	first = s ? nc_ival_at(p, s, 0) : NULL;
+	if (!first)
+		return cur;
+	if (!nc_fract_valid(want))
+		return first->min;
+	if (s->ival_kind != V4L2_FRMIVAL_TYPE_DISCRETE)
+		return nc_snap_range(s, first, want);
+	best = first->min;
+	for (i = 1; (iv = nc_ival_at(p, s, i)); i++)
+		if (nc_fract_nearer(want, iv->min, best))
+			best = iv->min;
+	return best;
+}
+
+/* The size entry of the current format of queue @q. */
+static const struct negcam_size *nc_current_size(const struct negcam_engine *e, int q)
+{
+	const struct negcam_format *f;
+
+	f = nc_find_format(e->profile, q, e->fmt[q].pixelformat);
+	if (!f)
+		return NULL;
+	return nc_size_lookup(e->profile, f, e->fmt[q].width, e->fmt[q].height);
+}
+
+/* ------------------------------------------------------------------ */
+/* State                                                              */
+
+static void nc_reset_queue(struct negcam_engine *e, int q)
+{
+	const struct negcam_profile *p = e->profile;
+	const struct negcam_format *f = nc_default_format(p, q);
+	const struct negcam_size *s;
+	struct v4l2_pix_format req;
+
+	memset(&e->fmt[q], 0, sizeof(e->fmt[q]));
+	e->interval[q] = nc_fract(0, 0);
+	if (!f)
+		return;
+	memset(&req, 0, sizeof(req));
+	req.pixelformat = f->fourcc;
+	req.width = p->def[q].width;
+	req.height = p->def[q].height;
+	req.field = V4L2_FIELD_ANY;
+	if (nc_adjust(p, q, &req, &e->fmt[q], &s))
+		return;
+	e->interval[q] = nc_snap_interval(p, s, p->def[q].interval,
+					  p->def[q].interval);
+}
+
+void negcam_engine_init(struct negcam_engine *e, const struct negcam_profile *p)
+{
+	int q;
+
+	memset(e, 0, sizeof(*e));
+	e->profile = p;
+	for (q = 0; q < NC_NQUEUES; q++)
+		nc_reset_queue(e, q);
+}
+
+int negcam_engine_set_profile(struct negcam_engine *e, const struct negcam_profile *p)
+{
+	__u32 readbuffers = e->readbuffers;
+
+	if (e->busy)
+		return -EBUSY;
+	negcam_engine_init(e, p);
+	e->readbuffers = readbuffers;
+	return 0;
+}
+
+void negcam_engine_set_busy(struct negcam_engine *e, __u32 buf_type, bool busy)
+{
+	int q = negcam_queue_of(buf_type);
+
+	if (q < 0)
+		return;
+	if (busy)
+		e->busy |= 1u << q;
+	else
+		e->busy &= ~(1u << q);
+}
+
+/* ------------------------------------------------------------------ */
+/* Per-operation entry points                                         */
+
+static void nc_strlcpy(char *dst, const char *src, size_t size)
+{
+	size_t n = 0;
+
+	while (n + 1 < size && src[n]) {
+		dst[n] = src[n];
+		n++;
+	}
+	memset(dst + n, 0, size - n);
+}
+
+int negcam_engine_querycap(const struct negcam_engine *e, struct v4l2_capability *cap)
+{
+	const struct negcam_profile *p = e->profile;
+	__u32 caps = V4L2_CAP_STREAMING;
+
+	memset(cap, 0, sizeof(*cap));
+	nc_strlcpy((char *)cap->driver, NC_DRIVER_NAME, sizeof(cap->driver));
+	nc_strlcpy((char *)cap->card, p && p->card[0] ? p->card :
+		   p && p->name[0] ? p->name : NC_DRIVER_NAME, sizeof(cap->card));
+	nc_strlcpy((char *)cap->bus_info, NC_BUS_INFO, sizeof(cap->bus_info));
+	cap->version = LINUX_VERSION_CODE;
+	if (nc_queue(e, V4L2_BUF_TYPE_VIDEO_CAPTURE) >= 0)
+		caps |= V4L2_CAP_VIDEO_CAPTURE;
+	if (nc_queue(e, V4L2_BUF_TYPE_VIDEO_OUTPUT) >= 0)
+		caps |= V4L2_CAP_VIDEO_OUTPUT;
+	if (e->readbuffers)
+		caps |= V4L2_CAP_READWRITE;
+	cap->device_caps = caps;
+	cap->capabilities = caps | V4L2_CAP_DEVICE_CAPS;
+	return 0;
+}
+
+int negcam_engine_enum_fmt(const struct negcam_engine *e, struct v4l2_fmtdesc *f)
+{
+	int q = nc_queue(e, f->type);
+	const struct negcam_format *fmt;
+	const struct negcam_fourcc_info *fi;
+	__u32 index = f->index, type = f->type;
+
+	if (q < 0)
+		return -EINVAL;
+	fmt = nc_format_at(e->profile, q, index);
+	if (!fmt)
+		return -EINVAL;
+	fi = negcam_fourcc_lookup(fmt->fourcc);
+	memset(f, 0, sizeof(*f));
+	f->index = index;
+	f->type = type;
+	f->pixelformat = fmt->fourcc;
+	f->flags = fmt->flags;
+	if (fi && fi->layout == NC_LAYOUT_COMPRESSED)
+		f->flags |= V4L2_FMT_FLAG_COMPRESSED;
+	/* The kernel core overwrites the description of every fourcc it knows. */
+	if (fi)
+		nc_strlcpy((char *)f->description, fi->description, sizeof(f->description));
+	else if (fmt->description[0])
+		nc_strlcpy((char *)f->description, fmt->description, sizeof(f->description));
+	else
+		negcam_fourcc_str(fmt->fourcc, (char *)f->description);
+	return 0;
+}
+
+int negcam_engine_g_fmt(const struct negcam_engine *e, struct v4l2_format *f)
+{
+	int q = nc_queue(e, f->type);
+	__u32 priv;
+
+	if (q < 0)
+		return -EINVAL;
+	priv = f->fmt.pix.priv;
+	f->fmt.pix = e->fmt[q];
+	f->fmt.pix.priv = priv;
+	return 0;
+}
+
+int negcam_engine_try_fmt(const struct negcam_engine *e, struct v4l2_format *f)
+{
+	const struct negcam_size *s;
+	int q = nc_queue(e, f->type);
+
+	if (q < 0)
+		return -EINVAL;
+	if (e->profile->quirks & NC_QUIRK_NO_TRY_FMT)
+		return -ENOTTY;
+	return nc_adjust(e->profile, q, &f->fmt.pix, &f->fmt.pix, &s);
+}
+
+int negcam_engine_s_fmt(struct negcam_engine *e, struct v4l2_format *f)
+{
+	const struct negcam_size *s;
+	struct v4l2_pix_format pix;
+	struct v4l2_fract ival;
+	int q = nc_queue(e, f->type);
+	int ret;
+
+	if (q < 0)
+		return -EINVAL;
+	ret = nc_adjust(e->profile, q, &f->fmt.pix, &pix, &s);
+	if (ret)
+		return ret;
+	f->fmt.pix = pix;
+	if (e->busy & (1u << q))
+		return -EBUSY;
+	ival = nc_snap_interval(e->profile, s, e->interval[q], e->interval[q]);
+	/* Commit: nothing can fail past this point. */
+	e->fmt[q] = pix;
+	e->fmt[q].priv = 0;
+	e->interval[q] = ival;
+	return 0;
+}
+
+/* The format of @fourcc on any queue (frame sizes carry no buffer type). */
+static const struct negcam_format *nc_any_format(const struct negcam_engine *e,
+						 __u32 fourcc)
+{
+	const struct negcam_format *f = nc_find_format(e->profile, NC_CAPTURE, fourcc);
+
+	return f ? f : nc_find_format(e->profile, NC_OUTPUT, fourcc);
+}
+
+int negcam_engine_enum_framesizes(const struct negcam_engine *e,
+				  struct v4l2_frmsizeenum *fs)
+{
+	const struct negcam_format *f;
+	const struct negcam_size *s;
+	__u32 index = fs->index, fourcc = fs->pixel_format;
+	bool cont;
+
+	if (e->profile && (e->profile->quirks & NC_QUIRK_NO_ENUM_FRAMESIZES))
+		return -ENOTTY;
+	f = nc_any_format(e, fourcc);
+	if (!f || (nc_is_range(f) && index > 0))
+		return -EINVAL;
+	s = nc_size_at(e->profile, f, index);
+	if (!s)
+		return -EINVAL;
+	memset(fs, 0, sizeof(*fs));
+	fs->index = index;
+	fs->pixel_format = fourcc;
+	if (!nc_is_range(f)) {
+		fs->type = V4L2_FRMSIZE_TYPE_DISCRETE;
+		fs->discrete.width = s->min_w;
+		fs->discrete.height = s->min_h;
+		return 0;
+	}
+	cont = f->size_kind == V4L2_FRMSIZE_TYPE_CONTINUOUS ||
+	       (nc_step(s->step_w, false) == 1 && nc_step(s->step_h, false) == 1);
+	fs->type = cont ? V4L2_FRMSIZE_TYPE_CONTINUOUS : V4L2_FRMSIZE_TYPE_STEPWISE;
+	fs->stepwise.min_width = s->min_w;
+	fs->stepwise.max_width = s->max_w;
+	fs->stepwise.step_width = nc_step(s->step_w, cont);
+	fs->stepwise.min_height = s->min_h;
+	fs->stepwise.max_height = s->max_h;
+	fs->stepwise.step_height = nc_step(s->step_h, cont);
+	return 0;
+}
+
+int negcam_engine_enum_frameintervals(const struct negcam_engine *e,
+				      struct v4l2_frmivalenum *fi)
+{
+	const struct negcam_format *f;
+	const struct negcam_size *s;
+	const struct negcam_interval *iv;
+	__u32 index = fi->index, fourcc = fi->pixel_format;
+	__u32 w = fi->width, h = fi->height;
+
+	if (e->profile && (e->profile->quirks & NC_QUIRK_NO_ENUM_FRAMEINTERVALS))
+		return -ENOTTY;
+	f = nc_any_format(e, fourcc);
+	s = f ? nc_size_lookup(e->profile, f, w, h) : NULL;
+	if (!s || (s->ival_kind != V4L2_FRMIVAL_TYPE_DISCRETE && index > 0))
+		return -EINVAL;
+	iv = nc_ival_at(e->profile, s, index);
+	if (!iv)
+		return -EINVAL;
+	memset(fi, 0, sizeof(*fi));
+	fi->index = index;
+	fi->pixel_format = fourcc;
+	fi->width = w;
+	fi->height = h;
+	if (s->ival_kind == V4L2_FRMIVAL_TYPE_DISCRETE) {
+		fi->type = V4L2_FRMIVAL_TYPE_DISCRETE;
+		fi->discrete = iv->min;
+		return 0;
+	}
+	fi->type = s->ival_kind == V4L2_FRMIVAL_TYPE_CONTINUOUS ?
+		   V4L2_FRMIVAL_TYPE_CONTINUOUS : V4L2_FRMIVAL_TYPE_STEPWISE;
+	fi->stepwise.min = iv->min;
+	fi->stepwise.max = iv->max;
+	fi->stepwise.step = fi->type == V4L2_FRMIVAL_TYPE_CONTINUOUS ?
+			    nc_fract(1, 1) : iv->step;
+	return 0;
+}
+
+/* Fill a G_PARM/S_PARM answer for queue @q: everything but the type. */
+static void nc_fill_parm(const struct negcam_engine *e, int q,
+			 struct v4l2_streamparm *p)
+{
+	__u32 type = p->type;
+	__u32 cap = (e->profile->quirks & NC_QUIRK_FIXED_RATE) ? 0 : V4L2_CAP_TIMEPERFRAME;
+
+	memset(p, 0, sizeof(*p));
+	p->type = type;
+	if (q == NC_OUTPUT) {
+		p->parm.output.capability = cap;
+		p->parm.output.timeperframe = e->interval[q];
+		p->parm.output.writebuffers = e->readbuffers;
+	} else {
+		p->parm.capture.capability = cap;
+		p->parm.capture.timeperframe = e->interval[q];
+		p->parm.capture.readbuffers = e->readbuffers;
+	}
+}
+
+int negcam_engine_g_parm(const struct negcam_engine *e, struct v4l2_streamparm *p)
+{
+	int q = nc_queue(e, p->type);
+
+	if (q < 0)
+		return -EINVAL;
+	nc_fill_parm(e, q, p);
+	return 0;
+}
+
+int negcam_engine_s_parm(struct negcam_engine *e, struct v4l2_streamparm *p)
+{
+	int q = nc_queue(e, p->type);
+	struct v4l2_fract want;
+
+	if (q < 0)
+		return -EINVAL;
+	want = q == NC_OUTPUT ? p->parm.output.timeperframe :
+				p->parm.capture.timeperframe;
+	if (!(e->profile->quirks & NC_QUIRK_FIXED_RATE))
+		e->interval[q] = nc_snap_interval(e->profile, nc_current_size(e, q),
+						  want, e->interval[q]);
+	nc_fill_parm(e, q, p);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The ioctl-shaped entry point                                       */
+
+/* What the kernel core does around the format ops (v4l_sanitize_format). */
+static void nc_sanitize_format(struct v4l2_format *f)
+{
+	size_t off = offsetof(struct v4l2_pix_format, priv) + sizeof(f->fmt.pix.priv);
+
+	if (f->type != V4L2_BUF_TYPE_VIDEO_CAPTURE && f->type != V4L2_BUF_TYPE_VIDEO_OUTPUT)
+		return;
+	/* old applications leave the extended fields uninitialised */
+	if (f->fmt.pix.priv != V4L2_PIX_FMT_PRIV_MAGIC) {
+		f->fmt.pix.priv = V4L2_PIX_FMT_PRIV_MAGIC;
+		memset((__u8 *)&f->fmt.pix + off, 0, sizeof(f->fmt.pix) - off);
+	}
+	/* the rest of the union after pix */
+	memset((__u8 *)&f->fmt + sizeof(f->fmt.pix), 0,
+	       sizeof(f->fmt) - sizeof(f->fmt.pix));
+}
+
+static int nc_ioctl_fmt(struct negcam_engine *e, unsigned long request,
+			struct v4l2_format *f)
+{
+	int ret;
+
+	if (negcam_queue_of(f->type) < 0)
+		return -EINVAL;
+	if (request == VIDIOC_G_FMT) {
+		memset(&f->fmt, 0, sizeof(f->fmt));
+		f->fmt.pix.priv = V4L2_PIX_FMT_PRIV_MAGIC;
+		ret = negcam_engine_g_fmt(e, f);
+	} else {
+		nc_sanitize_format(f);
+		ret = request == VIDIOC_S_FMT ? negcam_engine_s_fmt(e, f) :
+						negcam_engine_try_fmt(e, f);
+	}
+	f->fmt.pix.priv = V4L2_PIX_FMT_PRIV_MAGIC;
+	return ret;
+}
+
+/* Zero a struct after one of its fields, as the core's INFO_FL_CLEAR. */
+#define NC_CLEAR_AFTER(p, field)                                              \
+	memset((__u8 *)(p) + offsetof(__typeof__(*(p)), field) +              \
+		       sizeof((p)->field), 0,                                  \
+	       sizeof(*(p)) - offsetof(__typeof__(*(p)), field) - sizeof((p)->field))
+
+static int nc_ioctl_parm(struct negcam_engine *e, unsigned long request,
+			 struct v4l2_streamparm *p)
+{
+	if (request == VIDIOC_G_PARM) {
+		NC_CLEAR_AFTER(p, type);
+		return negcam_engine_g_parm(e, p);
+	}
+	if (p->type == V4L2_BUF_TYPE_VIDEO_OUTPUT) {
+		memset(p->parm.output.reserved, 0, sizeof(p->parm.output.reserved));
+		p->parm.output.extendedmode = 0;
+		p->parm.output.outputmode &= V4L2_MODE_HIGHQUALITY;
+	} else {
+		memset(p->parm.capture.reserved, 0, sizeof(p->parm.capture.reserved));
+		p->parm.capture.extendedmode = 0;
+		p->parm.capture.capturemode &= V4L2_MODE_HIGHQUALITY;
+	}
+	return negcam_engine_s_parm(e, p);
+}
+
+static int nc_ioctl_dispatch(struct negcam_engine *e, unsigned long request, void *arg)
+{
+	switch (request) {
+	case VIDIOC_QUERYCAP: {
+		struct v4l2_capability *cap = arg;
+		int ret = negcam_engine_querycap(e, cap);
+
+		/* added by the core for every driver */
+		cap->capabilities |= V4L2_CAP_EXT_PIX_FORMAT;
+		cap->device_caps |= V4L2_CAP_EXT_PIX_FORMAT;
+		return ret;
+	}
+	case VIDIOC_ENUM_FMT: {
+		struct v4l2_fmtdesc *fd = arg;
+
+		NC_CLEAR_AFTER(fd, type);
+		return negcam_engine_enum_fmt(e, fd);
+	}
+	case VIDIOC_G_FMT:
+	case VIDIOC_S_FMT:
+	case VIDIOC_TRY_FMT:
+		return nc_ioctl_fmt(e, request, arg);
+	case VIDIOC_ENUM_FRAMESIZES: {
+		struct v4l2_frmsizeenum *fs = arg;
+
+		NC_CLEAR_AFTER(fs, pixel_format);
+		return negcam_engine_enum_framesizes(e, fs);
+	}
+	case VIDIOC_ENUM_FRAMEINTERVALS: {
+		struct v4l2_frmivalenum *fi = arg;
+
+		NC_CLEAR_AFTER(fi, height);
+		return negcam_engine_enum_frameintervals(e, fi);
+	}
+	case VIDIOC_G_PARM:
+	case VIDIOC_S_PARM:
+		return nc_ioctl_parm(e, request, arg);
+	}
+	return -ENOTTY;
+}
+
+/* Argument size of the requests the engine answers, 0 for the others. */
+static size_t nc_ioctl_size(unsigned long request)
+{
+	switch (request) {
+	case VIDIOC_QUERYCAP:
+		return sizeof(struct v4l2_capability);
+	case VIDIOC_ENUM_FMT:
+		return sizeof(struct v4l2_fmtdesc);
+	case VIDIOC_G_FMT:
+	case VIDIOC_S_FMT:
+	case VIDIOC_TRY_FMT:
+		return sizeof(struct v4l2_format);
+	case VIDIOC_ENUM_FRAMESIZES:
+		return sizeof(struct v4l2_frmsizeenum);
+	case VIDIOC_ENUM_FRAMEINTERVALS:
+		return sizeof(struct v4l2_frmivalenum);
+	case VIDIOC_G_PARM:
+	case VIDIOC_S_PARM:
+		return sizeof(struct v4l2_streamparm);
+	}
+	return 0;
+}
+
+/*
+ * Works on a copy and writes back only on success, as video_usercopy()
+ * copies nothing back to user space when the driver fails.
+ */
+int negcam_engine_ioctl(struct negcam_engine *e, unsigned long request, void *arg)
+{
+	union {
+		struct v4l2_capability cap;
+		struct v4l2_fmtdesc fmtdesc;
+		struct v4l2_format fmt;
+		struct v4l2_frmsizeenum fsize;
+		struct v4l2_frmivalenum fival;
+		struct v4l2_streamparm parm;
+	} buf;
+	size_t size = nc_ioctl_size(request);
+	int ret;
+
+	if (!size)
+		return -ENOTTY;
+	if (!arg)
+		return -EFAULT;
+	if (request == VIDIOC_QUERYCAP)
+		memset(&buf, 0, size); /* _IOR: the core hands the driver zeroes */
+	else
+		memcpy(&buf, arg, size);
+	ret = nc_ioctl_dispatch(e, request, &buf);
+	if (!ret)
+		memcpy(arg, &buf, size);
+	return ret;
+}
+
+struct nc_ioctl_name {
+	unsigned long request;
+	const char *name;
+};
+
+#define NC_IOCTL(x) { x, #x }
+static const struct nc_ioctl_name nc_ioctl_names[] = {
+	NC_IOCTL(VIDIOC_QUERYCAP),
+	NC_IOCTL(VIDIOC_ENUM_FMT),
+	NC_IOCTL(VIDIOC_G_FMT),
+	NC_IOCTL(VIDIOC_S_FMT),
+	NC_IOCTL(VIDIOC_TRY_FMT),
+	NC_IOCTL(VIDIOC_REQBUFS),
+	NC_IOCTL(VIDIOC_QUERYBUF),
+	NC_IOCTL(VIDIOC_G_FBUF),
+	NC_IOCTL(VIDIOC_S_FBUF),
+	NC_IOCTL(VIDIOC_OVERLAY),
+	NC_IOCTL(VIDIOC_QBUF),
+	NC_IOCTL(VIDIOC_EXPBUF),
+	NC_IOCTL(VIDIOC_DQBUF),
+	NC_IOCTL(VIDIOC_STREAMON),
+	NC_IOCTL(VIDIOC_STREAMOFF),
+	NC_IOCTL(VIDIOC_G_PARM),
+	NC_IOCTL(VIDIOC_S_PARM),
+	NC_IOCTL(VIDIOC_G_STD),
+	NC_IOCTL(VIDIOC_S_STD),
+	NC_IOCTL(VIDIOC_ENUMSTD),
+	NC_IOCTL(VIDIOC_ENUMINPUT),
+	NC_IOCTL(VIDIOC_G_CTRL),
+	NC_IOCTL(VIDIOC_S_CTRL),
+	NC_IOCTL(VIDIOC_G_TUNER),
+	NC_IOCTL(VIDIOC_S_TUNER),
+	NC_IOCTL(VIDIOC_G_AUDIO),
+	NC_IOCTL(VIDIOC_S_AUDIO),
+	NC_IOCTL(VIDIOC_QUERYCTRL),
+	NC_IOCTL(VIDIOC_QUERYMENU),
+	NC_IOCTL(VIDIOC_G_INPUT),
+	NC_IOCTL(VIDIOC_S_INPUT),
+	NC_IOCTL(VIDIOC_G_OUTPUT),
+	NC_IOCTL(VIDIOC_S_OUTPUT),
+	NC_IOCTL(VIDIOC_ENUMOUTPUT),
+	NC_IOCTL(VIDIOC_G_FREQUENCY),
+	NC_IOCTL(VIDIOC_S_FREQUENCY),
+	NC_IOCTL(VIDIOC_CROPCAP),
+	NC_IOCTL(VIDIOC_G_CROP),
+	NC_IOCTL(VIDIOC_S_CROP),
+	NC_IOCTL(VIDIOC_G_JPEGCOMP),
+	NC_IOCTL(VIDIOC_S_JPEGCOMP),
+	NC_IOCTL(VIDIOC_QUERYSTD),
+	NC_IOCTL(VIDIOC_G_PRIORITY),
+	NC_IOCTL(VIDIOC_S_PRIORITY),
+	NC_IOCTL(VIDIOC_LOG_STATUS),
+	NC_IOCTL(VIDIOC_G_EXT_CTRLS),
+	NC_IOCTL(VIDIOC_S_EXT_CTRLS),
+	NC_IOCTL(VIDIOC_TRY_EXT_CTRLS),
+	NC_IOCTL(VIDIOC_ENUM_FRAMESIZES),
+	NC_IOCTL(VIDIOC_ENUM_FRAMEINTERVALS),
+	NC_IOCTL(VIDIOC_ENCODER_CMD),
+	NC_IOCTL(VIDIOC_TRY_ENCODER_CMD),
+	NC_IOCTL(VIDIOC_DQEVENT),
+	NC_IOCTL(VIDIOC_SUBSCRIBE_EVENT),
+	NC_IOCTL(VIDIOC_UNSUBSCRIBE_EVENT),
+	NC_IOCTL(VIDIOC_CREATE_BUFS),
+	NC_IOCTL(VIDIOC_PREPARE_BUF),
+	NC_IOCTL(VIDIOC_G_SELECTION),
+	NC_IOCTL(VIDIOC_S_SELECTION),
+	NC_IOCTL(VIDIOC_DECODER_CMD),
+	NC_IOCTL(VIDIOC_TRY_DECODER_CMD),
+	NC_IOCTL(VIDIOC_QUERY_EXT_CTRL),
+};
+#undef NC_IOCTL
+
+const char *negcam_ioctl_name(unsigned long request)
+{
+	unsigned int i;
+
+	for (i = 0; i < NC_ARRAY_SIZE(nc_ioctl_names); i++)
+		if (nc_ioctl_names[i].request == request)
+			return nc_ioctl_names[i].name;
+	return "?";
+}

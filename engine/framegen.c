@@ -1,3 +1,686 @@
-/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
-/* placeholder: being written */
-#include "compat.h"
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * The frame generator: one picture model (jpeg.h), written into every
+ * raw layout of the fourcc table that can be described as repeated
+ * groups of bytes, or handed to the JPEG encoder.
+ *
+ * Speed comes from the picture's shape. The background does not change
+ * down the frame, so a full draw builds one line per plane and copies
+ * it; the moving box and the stamp are then drawn over it as rectangles
+ * of identical lines. A delta draw (prev != NC_FRAME_NONE) repaints only
+ * the old box with background, the new box and the stamp: a few percent
+ * of a 1080p frame.
+ */
+#include "framegen.h"
+#include "formats.h"
+#include "jpeg.h"
+
+/* ------------------------------------------------------------------ */
+/* The picture model                                                   */
+
+/* 75% colour bars, so the stamp's white stays distinct from the bars. */
+static const __u8 nc_bar_rgb[8][3] = {
+	{ 191, 191, 191 }, { 191, 191, 0 }, { 0, 191, 191 }, { 0, 191, 0 },
+	{ 191, 0, 191 },   { 191, 0, 0 },   { 0, 0, 191 },   { 0, 0, 0 },
+};
+
+static __u8 nc_clamp8(int v)
+{
+	return v < 0 ? 0 : v > 255 ? 255 : (__u8)v;
+}
+
+/* BT.601 in 8.8 fixed point; offsets keep the shifted sums positive. */
+static void nc_rgb(bool full, __u8 r, __u8 g, __u8 b, struct nc_color *c)
+{
+	c->r = r;
+	c->g = g;
+	c->b = b;
+	if (full) {
+		c->y = nc_clamp8((77 * r + 150 * g + 29 * b + 128) >> 8);
+		c->cb = nc_clamp8((-43 * r - 85 * g + 128 * b + 32896) >> 8);
+		c->cr = nc_clamp8((128 * r - 107 * g - 21 * b + 32896) >> 8);
+	} else {
+		c->y = nc_clamp8(16 + ((66 * r + 129 * g + 25 * b + 128) >> 8));
+		c->cb = nc_clamp8((-38 * r - 74 * g + 112 * b + 32896) >> 8);
+		c->cr = nc_clamp8((112 * r - 94 * g - 18 * b + 32896) >> 8);
+	}
+}
+
+/*
+ * The stamp's block size: the largest of 16, 8 and 4 pixels for which
+ * the 35 blocks fit across and one block fits down; 0 (no stamp) below
+ * 140x4.
+ */
+static __u32 nc_block_size(__u32 width, __u32 height)
+{
+	__u32 b;
+
+	for (b = 16; b >= 4; b >>= 1)
+		if (NC_STAMP_BLOCKS * b <= width && b <= height)
+			return b;
+	return 0;
+}
+
+/* A triangle wave: 4 pixels a frame from 0 to @range and back. */
+static __u32 nc_bounce(__u32 frame, __u32 range)
+{
+	__u64 period, t;
+
+	range &= ~3u;
+	if (!range)
+		return 0;
+	period = 2ull * range;
+	t = (__u64)frame * 4;
+	t -= nc_div_u64(t, (__u32)period) * period;
+	return (__u32)(t <= range ? t : period - t);
+}
+
+void nc_scene_init(struct nc_scene *s, __u32 width, __u32 height,
+		   __u32 pattern, __u32 frame, bool full_range)
+{
+	__u32 i, side, top;
+
+	memset(s, 0, sizeof(*s));
+	s->width = width;
+	s->height = height;
+	s->pattern = pattern;
+	s->frame = frame;
+	s->full_range = full_range;
+	s->block = nc_block_size(width, height);
+	for (i = 0; s->block >> i > 1; i++)
+		;
+	s->block_shift = i;
+
+	/* The box: a sixth of the smaller side, below the stamp. */
+	side = (width < height ? width : height) / 6 & ~3u;
+	if (side < 4)
+		side = 4;
+	top = s->block ? s->block + 4 : 0;
+	if (side <= width && side + top <= height) {
+		s->box_size = side;
+		s->box_x = nc_bounce(frame, width - side);
+		s->box_y = top + nc_bounce(frame, height - side - top);
+	}
+
+	for (i = 0; i < 8; i++)
+		s->bar_x[i] = (__u32)(((__u64)i * width) >> 3) & ~3u;
+	s->bar_x[8] = width;
+	s->ramp_step = width > 1 ? (255u << 16) / (width - 1) : 0;
+
+	for (i = 0; i < 8; i++)
+		nc_rgb(full_range, nc_bar_rgb[i][0], nc_bar_rgb[i][1],
+		       nc_bar_rgb[i][2], &s->bars[i]);
+	nc_rgb(full_range, 255, 128, 0, &s->box);
+	nc_rgb(full_range, 255, 255, 255, &s->white);
+	nc_rgb(full_range, 0, 0, 0, &s->black);
+	nc_rgb(full_range, 128, 128, 128, &s->grey);
+}
+
+void nc_scene_run(const struct nc_scene *s, __u32 layers, __u32 y, __u32 x,
+		  struct nc_color *c, __u32 *end)
+{
+	bool box_rows;
+	__u32 limit, e, i, k, bit;
+
+	if (layers && s->block && y < s->block &&
+	    x < (NC_STAMP_BLOCKS << s->block_shift)) {
+		k = x >> s->block_shift;
+		bit = k < 3 ? (__u32)(k != 1) : (s->frame >> (34 - k)) & 1;
+		*c = bit ? s->white : s->black;
+		*end = (k + 1) << s->block_shift;
+		return;
+	}
+	box_rows = layers && s->box_size && y >= s->box_y &&
+		   y < s->box_y + s->box_size;
+	if (box_rows && x >= s->box_x && x < s->box_x + s->box_size) {
+		*c = s->box;
+		*end = s->box_x + s->box_size;
+		return;
+	}
+	limit = box_rows && x < s->box_x ? s->box_x : s->width;
+
+	switch (s->pattern) {
+	case NC_PATTERN_BARS:
+		for (i = 7; i > 0 && s->bar_x[i] > x; i--)
+			;
+		*c = s->bars[i];
+		e = s->bar_x[i + 1];
+		break;
+	case NC_PATTERN_GRADIENT: {
+		__u32 x4 = x & ~3u;
+		__u8 v = nc_clamp8((int)((x4 * s->ramp_step) >> 16));
+
+		nc_rgb(s->full_range, v, v, v, c);
+		e = x4 + 4;
+		break;
+	}
+	default:
+		*c = s->grey;
+		e = s->width;
+		break;
+	}
+	*end = e < limit ? e : limit;
+}
+
+bool nc_scene_plain_rows(const struct nc_scene *s, __u32 y0, __u32 y1)
+{
+	if (s->block && y0 < s->block)
+		return false;
+	if (s->box_size && y0 < s->box_y + s->box_size && y1 > s->box_y)
+		return false;
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Raw layouts                                                         */
+
+/* What a byte of a pixel group holds. */
+enum {
+	C_Z, /* zero (X padding) */
+	C_Y,
+	C_U,
+	C_V,
+	C_R,
+	C_G,
+	C_B,
+	C_A, /* opaque alpha */
+	C_LO = 0x10, /* low byte of a 16-bit sample of that component */
+	C_HI = 0x20, /* high byte */
+};
+
+enum nc_draw_kind {
+	NC_DRAW_BYTES = 1, /* one plane of byte groups (packed YUV/RGB, grey) */
+	NC_DRAW_BAYER,     /* byte groups that alternate with line parity */
+	NC_DRAW_RGB16,     /* 8- or 16-bit words of packed RGB bit fields */
+	NC_DRAW_SEMI,      /* luma plane + interleaved chroma plane */
+	NC_DRAW_PLANAR,    /* luma plane + two chroma planes */
+	NC_DRAW_MIPI10,    /* 4 pixels in 5 bytes: 4 high bytes, then the low bits */
+	NC_DRAW_MIPI12,    /* 2 pixels in 3 bytes: 2 high bytes, then the low bits */
+	NC_DRAW_BITS10,    /* 10-bit samples as one big-endian bit stream */
+	NC_DRAW_JPEG,
+};
+
+struct nc_drawfmt {
+	__u32 fourcc;
+	__u8 kind;
+	__u8 gpix;      /* pixels per group */
+	__u8 gbytes;    /* bytes per group (per chroma sample pair for SEMI) */
+	__u8 depth;     /* significant bits of 16-bit samples */
+	__u8 map[2][4]; /* group bytes for even and odd lines; SEMI: chroma order */
+	/* RGB16: field widths and shifts, alpha bits, big endian, Y'CbCr for RGB */
+	__u8 rb, gb, bb, rs, gs, bs, be;
+	__u16 amask;
+	__u8 yuv;
+	__u8 msb;       /* 16-bit samples hold @depth bits in their top bits (P010) */
+};
+
+#define BYTES(f, n, g, ...) { f, NC_DRAW_BYTES, n, g, 8, { __VA_ARGS__ } }
+#define GREY16(f, d, lo, hi) { f, NC_DRAW_BYTES, 1, 2, d, { { lo, hi } } }
+#define BAYER8(f, a, b, c, d) { f, NC_DRAW_BAYER, 2, 2, 8, { { a, b }, { c, d } } }
+#define BAYER16(f, dp, a, b, c, d)                                        \
+	{ f, NC_DRAW_BAYER, 2, 4, dp,                                     \
+	  { { (a) | C_LO, (a) | C_HI, (b) | C_LO, (b) | C_HI },          \
+	    { (c) | C_LO, (c) | C_HI, (d) | C_LO, (d) | C_HI } } }
+#define RGB16(f, n, r, g, b, rsh, gsh, bsh, am, big)                     \
+	{ f, NC_DRAW_RGB16, 1, n, 8, { { 0 } }, r, g, b, rsh, gsh, bsh, big, am }
+#define YUV16(f, y, u, v, ysh, ush, vsh, am)                               \
+	{ f, NC_DRAW_RGB16, 1, 2, 8, { { 0 } }, y, u, v, ysh, ush, vsh, 0, am, 1 }
+#define SEMI(f, a, b) { f, NC_DRAW_SEMI, 1, 1, 8, { { a, b } } }
+#define PLANAR(f, swap) { f, NC_DRAW_PLANAR, 1, 1, 8, { { swap } } }
+#define Y16(f, d) GREY16(f, d, C_Y | C_LO, C_Y | C_HI)
+#define PACKED(f, k, n, g, d, a, b, c, e) { f, k, n, g, d, { { a, b }, { c, e } } }
+#define MIPI10(f, a, b, c, e) PACKED(f, NC_DRAW_MIPI10, 4, 5, 10, a, b, c, e)
+#define MIPI12(f, a, b, c, e) PACKED(f, NC_DRAW_MIPI12, 2, 3, 12, a, b, c, e)
+
+static const struct nc_drawfmt nc_drawfmts[] = {
+	BYTES(V4L2_PIX_FMT_YUYV, 2, 4, { C_Y, C_U, C_Y, C_V }),
+	BYTES(V4L2_PIX_FMT_YVYU, 2, 4, { C_Y, C_V, C_Y, C_U }),
+	BYTES(V4L2_PIX_FMT_UYVY, 2, 4, { C_U, C_Y, C_V, C_Y }),
+	BYTES(V4L2_PIX_FMT_VYUY, 2, 4, { C_V, C_Y, C_U, C_Y }),
+	BYTES(V4L2_PIX_FMT_YUV24, 1, 3, { C_Y, C_U, C_V }),
+	BYTES(V4L2_PIX_FMT_YUV32, 1, 4, { C_A, C_Y, C_U, C_V }),
+	BYTES(V4L2_PIX_FMT_AYUV32, 1, 4, { C_A, C_Y, C_U, C_V }),
+	BYTES(V4L2_PIX_FMT_XYUV32, 1, 4, { C_Z, C_Y, C_U, C_V }),
+	BYTES(V4L2_PIX_FMT_VUYA32, 1, 4, { C_V, C_U, C_Y, C_A }),
+	BYTES(V4L2_PIX_FMT_VUYX32, 1, 4, { C_V, C_U, C_Y, C_Z }),
+	BYTES(V4L2_PIX_FMT_GREY, 1, 1, { C_Y }),
+	Y16(V4L2_PIX_FMT_Y10, 10),
+	Y16(V4L2_PIX_FMT_Y12, 12),
+	Y16(V4L2_PIX_FMT_Y14, 14),
+	Y16(V4L2_PIX_FMT_Y16, 16),
+	GREY16(V4L2_PIX_FMT_Y16_BE, 16, C_Y | C_HI, C_Y | C_LO),
+	BYTES(V4L2_PIX_FMT_RGB24, 1, 3, { C_R, C_G, C_B }),
+	BYTES(V4L2_PIX_FMT_BGR24, 1, 3, { C_B, C_G, C_R }),
+	BYTES(V4L2_PIX_FMT_BGR32, 1, 4, { C_B, C_G, C_R, C_A }),
+	BYTES(V4L2_PIX_FMT_ABGR32, 1, 4, { C_B, C_G, C_R, C_A }),
+	BYTES(V4L2_PIX_FMT_XBGR32, 1, 4, { C_B, C_G, C_R, C_Z }),
+	BYTES(V4L2_PIX_FMT_RGB32, 1, 4, { C_A, C_R, C_G, C_B }),
+	BYTES(V4L2_PIX_FMT_ARGB32, 1, 4, { C_A, C_R, C_G, C_B }),
+	BYTES(V4L2_PIX_FMT_XRGB32, 1, 4, { C_Z, C_R, C_G, C_B }),
+	BYTES(V4L2_PIX_FMT_BGRA32, 1, 4, { C_A, C_B, C_G, C_R }),
+	BYTES(V4L2_PIX_FMT_BGRX32, 1, 4, { C_Z, C_B, C_G, C_R }),
+	BYTES(V4L2_PIX_FMT_RGBA32, 1, 4, { C_R, C_G, C_B, C_A }),
+	BYTES(V4L2_PIX_FMT_RGBX32, 1, 4, { C_R, C_G, C_B, C_Z }),
+	YUV16(V4L2_PIX_FMT_YUV444, 4, 4, 4, 8, 4, 0, 0xf000),
+	YUV16(V4L2_PIX_FMT_YUV555, 5, 5, 5, 10, 5, 0, 0x8000),
+	YUV16(V4L2_PIX_FMT_YUV565, 5, 6, 5, 11, 5, 0, 0),
+	RGB16(V4L2_PIX_FMT_RGB332, 1, 3, 3, 2, 5, 2, 0, 0, 0),
+	RGB16(V4L2_PIX_FMT_RGB444, 2, 4, 4, 4, 8, 4, 0, 0xf000, 0),
+	RGB16(V4L2_PIX_FMT_RGB555, 2, 5, 5, 5, 10, 5, 0, 0x8000, 0),
+	RGB16(V4L2_PIX_FMT_ARGB555, 2, 5, 5, 5, 10, 5, 0, 0x8000, 0),
+	RGB16(V4L2_PIX_FMT_XRGB555, 2, 5, 5, 5, 10, 5, 0, 0, 0),
+	RGB16(V4L2_PIX_FMT_RGB555X, 2, 5, 5, 5, 10, 5, 0, 0x8000, 1),
+	RGB16(V4L2_PIX_FMT_RGB565, 2, 5, 6, 5, 11, 5, 0, 0, 0),
+	RGB16(V4L2_PIX_FMT_RGB565X, 2, 5, 6, 5, 11, 5, 0, 0, 1),
+	BAYER8(V4L2_PIX_FMT_SBGGR8, C_B, C_G, C_G, C_R),
+	BAYER8(V4L2_PIX_FMT_SGBRG8, C_G, C_B, C_R, C_G),
+	BAYER8(V4L2_PIX_FMT_SGRBG8, C_G, C_R, C_B, C_G),
+	BAYER8(V4L2_PIX_FMT_SRGGB8, C_R, C_G, C_G, C_B),
+	BAYER16(V4L2_PIX_FMT_SBGGR10, 10, C_B, C_G, C_G, C_R),
+	BAYER16(V4L2_PIX_FMT_SGBRG10, 10, C_G, C_B, C_R, C_G),
+	BAYER16(V4L2_PIX_FMT_SGRBG10, 10, C_G, C_R, C_B, C_G),
+	BAYER16(V4L2_PIX_FMT_SRGGB10, 10, C_R, C_G, C_G, C_B),
+	BAYER16(V4L2_PIX_FMT_SBGGR12, 12, C_B, C_G, C_G, C_R),
+	BAYER16(V4L2_PIX_FMT_SGBRG12, 12, C_G, C_B, C_R, C_G),
+	BAYER16(V4L2_PIX_FMT_SGRBG12, 12, C_G, C_R, C_B, C_G),
+	BAYER16(V4L2_PIX_FMT_SRGGB12, 12, C_R, C_G, C_G, C_B),
+	BAYER16(V4L2_PIX_FMT_SBGGR14, 14, C_B, C_G, C_G, C_R),
+	BAYER16(V4L2_PIX_FMT_SGBRG14, 14, C_G, C_B, C_R, C_G),
+	BAYER16(V4L2_PIX_FMT_SGRBG14, 14, C_G, C_R, C_B, C_G),
+	BAYER16(V4L2_PIX_FMT_SRGGB14, 14, C_R, C_G, C_G, C_B),
+	BAYER16(V4L2_PIX_FMT_SBGGR16, 16, C_B, C_G, C_G, C_R),
+	BAYER16(V4L2_PIX_FMT_SGBRG16, 16, C_G, C_B, C_R, C_G),
+	BAYER16(V4L2_PIX_FMT_SGRBG16, 16, C_G, C_R, C_B, C_G),
+	BAYER16(V4L2_PIX_FMT_SRGGB16, 16, C_R, C_G, C_G, C_B),
+	MIPI10(V4L2_PIX_FMT_SBGGR10P, C_B, C_G, C_G, C_R),
+	MIPI10(V4L2_PIX_FMT_SGBRG10P, C_G, C_B, C_R, C_G),
+	MIPI10(V4L2_PIX_FMT_SGRBG10P, C_G, C_R, C_B, C_G),
+	MIPI10(V4L2_PIX_FMT_SRGGB10P, C_R, C_G, C_G, C_B),
+	MIPI12(V4L2_PIX_FMT_SBGGR12P, C_B, C_G, C_G, C_R),
+	MIPI12(V4L2_PIX_FMT_SGBRG12P, C_G, C_B, C_R, C_G),
+	MIPI12(V4L2_PIX_FMT_SGRBG12P, C_G, C_R, C_B, C_G),
+	MIPI12(V4L2_PIX_FMT_SRGGB12P, C_R, C_G, C_G, C_B),
+	MIPI10(V4L2_PIX_FMT_Y10P, C_Y, C_Y, C_Y, C_Y),
+	PACKED(V4L2_PIX_FMT_Y10BPACK, NC_DRAW_BITS10, 4, 5, 10, C_Y, C_Y, C_Y, C_Y),
+	SEMI(V4L2_PIX_FMT_NV12, C_U, C_V),
+	SEMI(V4L2_PIX_FMT_NV21, C_V, C_U),
+	SEMI(V4L2_PIX_FMT_NV16, C_U, C_V),
+	SEMI(V4L2_PIX_FMT_NV61, C_V, C_U),
+	SEMI(V4L2_PIX_FMT_NV24, C_U, C_V),
+	SEMI(V4L2_PIX_FMT_NV42, C_V, C_U),
+	{ V4L2_PIX_FMT_P010, NC_DRAW_SEMI, 1, 2, 10, { { C_U, C_V } }, .msb = 1 },
+	PLANAR(V4L2_PIX_FMT_YUV420, 0),
+	PLANAR(V4L2_PIX_FMT_YVU420, 1),
+	PLANAR(V4L2_PIX_FMT_YUV422P, 0),
+	PLANAR(V4L2_PIX_FMT_YUV411P, 0),
+	PLANAR(V4L2_PIX_FMT_YUV410, 0),
+	PLANAR(V4L2_PIX_FMT_YVU410, 1),
+	{ V4L2_PIX_FMT_MJPEG, NC_DRAW_JPEG },
+	{ V4L2_PIX_FMT_JPEG, NC_DRAW_JPEG },
+};
+
+#undef BYTES
+#undef GREY16
+#undef BAYER8
+#undef BAYER16
+#undef RGB16
+#undef YUV16
+#undef SEMI
+#undef PLANAR
+#undef Y16
+#undef PACKED
+#undef MIPI10
+#undef MIPI12
+
+static const struct nc_drawfmt *nc_drawfmt_find(__u32 fourcc)
+{
+	unsigned int i;
+
+	for (i = 0; i < NC_ARRAY_SIZE(nc_drawfmts); i++)
+		if (nc_drawfmts[i].fourcc == fourcc)
+			return &nc_drawfmts[i];
+	return NULL;
+}
+
+bool negcam_framegen_supports(__u32 fourcc)
+{
+	return nc_drawfmt_find(fourcc) && negcam_fourcc_lookup(fourcc);
+}
+
+/* One plane of a raw buffer, as the drawing loops see it. */
+struct nc_plane {
+	__u8 *base;
+	__u32 bpl;     /* bytes per line */
+	__u32 rows;
+	__u32 vshift;  /* log2 of luma lines per plane line */
+	__u32 gshift;  /* log2 of luma pixels per group */
+	__u32 gbytes;
+	__u32 depth;
+	bool msb;
+	__u32 period;  /* lines before the group bytes repeat: 2 for Bayer */
+	const struct nc_drawfmt *df; /* for RGB16 */
+	__u8 map[2][4];
+};
+
+static __u32 nc_log2(__u32 v)
+{
+	__u32 i;
+
+	for (i = 0; v >> i > 1; i++)
+		;
+	return i;
+}
+
+static __u8 nc_component(const struct nc_color *c, __u8 m, __u32 depth,
+			 bool msb)
+{
+	__u8 v;
+	__u32 w;
+
+	switch (m & 0xf) {
+	case C_Y: v = c->y; break;
+	case C_U: v = c->cb; break;
+	case C_V: v = c->cr; break;
+	case C_R: v = c->r; break;
+	case C_G: v = c->g; break;
+	case C_B: v = c->b; break;
+	case C_A: v = 0xff; break;
+	default: v = 0; break;
+	}
+	if (!(m & (C_LO | C_HI)))
+		return v;
+	/* Widen to @depth bits, repeating the top bits so white is all ones. */
+	w = ((__u32)v << (depth - 8)) | ((__u32)v >> (16 - depth));
+	if (msb)
+		w <<= 16 - depth;
+	return m & C_HI ? (__u8)(w >> 8) : (__u8)w;
+}
+
+static void nc_group(const struct nc_plane *p, __u32 parity,
+		     const struct nc_color *c, __u8 *g)
+{
+	const struct nc_drawfmt *df = p->df;
+	__u32 i, v;
+
+	if (df && df->kind == NC_DRAW_RGB16) {
+		__u8 r = df->yuv ? c->y : c->r, gr = df->yuv ? c->cb : c->g;
+		__u8 b = df->yuv ? c->cr : c->b;
+
+		v = ((__u32)(r >> (8 - df->rb)) << df->rs) |
+		    ((__u32)(gr >> (8 - df->gb)) << df->gs) |
+		    ((__u32)(b >> (8 - df->bb)) << df->bs) | df->amask;
+		if (p->gbytes == 1) {
+			g[0] = (__u8)v;
+		} else {
+			g[df->be ? 1 : 0] = (__u8)v;
+			g[df->be ? 0 : 1] = (__u8)(v >> 8);
+		}
+		return;
+	}
+	if (df && df->kind >= NC_DRAW_MIPI10 && df->kind <= NC_DRAW_BITS10) {
+		__u32 d = df->depth, lowbits = d - 8, n = 1u << p->gshift;
+		__u64 acc = 0;
+
+		memset(g, 0, p->gbytes);
+		for (i = 0; i < n; i++) {
+			v = nc_component(c, p->map[parity][i & 1], 8, false);
+			v = (v << lowbits) | (v >> (16 - d)); /* white stays all ones */
+			acc = (acc << d) | v;
+			g[i] = (__u8)(v >> lowbits);
+			g[n] |= (__u8)((v & ((1u << lowbits) - 1)) << (lowbits * i));
+		}
+		if (df->kind == NC_DRAW_BITS10)
+			for (i = 0; i < p->gbytes; i++)
+				g[i] = (__u8)(acc >> (8 * (p->gbytes - 1 - i)));
+		return;
+	}
+	for (i = 0; i < p->gbytes; i++)
+		g[i] = nc_component(c, p->map[parity][i], p->depth, p->msb);
+}
+
+/* Fill @n bytes at @d with copies of the @gb-byte group @g. */
+static void nc_fill(__u8 *d, const __u8 *g, __u32 gb, size_t n)
+{
+	size_t done, chunk;
+
+	if (!n)
+		return;
+	if (gb == 1) {
+		memset(d, g[0], n);
+		return;
+	}
+	memcpy(d, g, gb < n ? gb : n);
+	for (done = gb; done < n; done += chunk) {
+		chunk = done < n - done ? done : n - done;
+		memcpy(d + done, d, chunk);
+	}
+}
+
+static __u8 *nc_row(const struct nc_plane *p, __u32 r)
+{
+	return p->base + (size_t)r * p->bpl;
+}
+
+static size_t nc_xbytes(const struct nc_plane *p, __u32 x)
+{
+	return (size_t)(x >> p->gshift) * p->gbytes;
+}
+
+/* Draw luma columns [x0, x1) of plane line @r. */
+static void nc_draw_line(const struct nc_scene *s, const struct nc_plane *p,
+			 __u32 layers, __u32 r, __u32 x0, __u32 x1)
+{
+	__u32 y = r << p->vshift, x, e;
+	struct nc_color c;
+	__u8 g[8];
+
+	for (x = x0; x < x1; x = e) {
+		nc_scene_run(s, layers, y, x, &c, &e);
+		if (e > x1)
+			e = x1;
+		nc_group(p, r & 1, &c, g);
+		nc_fill(nc_row(p, r) + nc_xbytes(p, x), g, p->gbytes,
+			nc_xbytes(p, e) - nc_xbytes(p, x));
+	}
+}
+
+/*
+ * Draw the rectangle of luma lines [y0, y1) and columns [x0, x1), whose
+ * lines all look alike: draw the first line (two for Bayer), copy it.
+ */
+static void nc_draw_rect(const struct nc_scene *s, const struct nc_plane *p,
+			 __u32 layers, __u32 y0, __u32 y1, __u32 x0, __u32 x1)
+{
+	__u32 r0 = y0 >> p->vshift;
+	__u32 r1 = (y1 + (1u << p->vshift) - 1) >> p->vshift;
+	size_t off = nc_xbytes(p, x0), len = nc_xbytes(p, x1) - off;
+	__u32 r;
+
+	if (r1 > p->rows)
+		r1 = p->rows;
+	for (r = r0; r < r1; r++) {
+		if (r - r0 < p->period)
+			nc_draw_line(s, p, layers, r, x0, x1);
+		else
+			memcpy(nc_row(p, r) + off, nc_row(p, r - p->period) + off, len);
+	}
+}
+
+/* The whole plane: background lines with zeroed padding, then stamp and box. */
+static void nc_draw_plane(const struct nc_scene *s, const struct nc_plane *p)
+{
+	size_t used = nc_xbytes(p, s->width);
+	__u32 r;
+
+	for (r = 0; r < p->rows; r++) {
+		if (r < p->period) {
+			nc_draw_line(s, p, NC_LAYER_BG, r, 0, s->width);
+			memset(nc_row(p, r) + used, 0, p->bpl - used);
+		} else {
+			memcpy(nc_row(p, r), nc_row(p, r - p->period), p->bpl);
+		}
+	}
+	if (s->block)
+		nc_draw_rect(s, p, NC_LAYER_ALL, 0, s->block, 0,
+			     NC_STAMP_BLOCKS * s->block);
+	if (s->box_size)
+		nc_draw_rect(s, p, NC_LAYER_ALL, s->box_y, s->box_y + s->box_size,
+			     s->box_x, s->box_x + s->box_size);
+}
+
+/* Only what differs from frame @old->frame: old box, new box, stamp. */
+static void nc_update_plane(const struct nc_scene *s, const struct nc_scene *old,
+			    const struct nc_plane *p)
+{
+	if (s->box_size &&
+	    (old->box_x != s->box_x || old->box_y != s->box_y)) {
+		nc_draw_rect(s, p, NC_LAYER_BG, old->box_y,
+			     old->box_y + old->box_size, old->box_x,
+			     old->box_x + old->box_size);
+		nc_draw_rect(s, p, NC_LAYER_ALL, s->box_y, s->box_y + s->box_size,
+			     s->box_x, s->box_x + s->box_size);
+	}
+	if (s->block && old->frame != s->frame)
+		nc_draw_rect(s, p, NC_LAYER_ALL, 0, s->block, 0,
+			     NC_STAMP_BLOCKS * s->block);
+}
+
+static void nc_plane_init(struct nc_plane *p, const struct nc_drawfmt *df,
+			  __u32 bpl, __u32 rows, __u32 vsub, __u32 gpix,
+			  __u32 gbytes, __u8 b0, __u8 b1)
+{
+	memset(p, 0, sizeof(*p));
+	p->bpl = bpl;
+	p->rows = rows;
+	p->vshift = nc_log2(vsub);
+	p->gshift = nc_log2(gpix);
+	p->gbytes = gbytes;
+	p->depth = df->depth;
+	p->msb = df->msb;
+	p->period = df->kind == NC_DRAW_BAYER ? 2 : 1;
+	p->map[0][0] = p->map[1][0] = b0;
+	p->map[0][1] = p->map[1][1] = b1;
+}
+
+/*
+ * Lay the planes of a raw format out as formats.c sizes them: chroma
+ * lines follow from the luma stride. Returns the bytes the image takes.
+ */
+static __u64 nc_planes(const struct negcam_fourcc_info *fi,
+		       const struct nc_drawfmt *df, __u32 lines, __u32 bpl,
+		       struct nc_plane *p, unsigned int *np)
+{
+	__u32 cbpl, crows = (lines + fi->vsub - 1) / fi->vsub;
+	__u64 size = 0;
+	unsigned int i;
+
+	switch (df->kind) {
+	case NC_DRAW_SEMI:
+		nc_plane_init(&p[0], df, bpl, lines, 1, 1, 1, C_Y, 0);
+		cbpl = (bpl * 2 + fi->hsub - 1) / fi->hsub;
+		nc_plane_init(&p[1], df, cbpl, crows, fi->vsub, fi->hsub, 2,
+			      df->map[0][0], df->map[0][1]);
+		if (fi->bpp == 16) {
+			/* little-endian 16-bit samples: twice the bytes */
+			static const __u8 lo_hi[] = { C_LO, C_HI };
+
+			p[0].gbytes = 2;
+			p[1].gbytes = 4;
+			for (i = 0; i < 4; i++) {
+				p[0].map[0][i] = p[0].map[1][i] = C_Y | lo_hi[i & 1];
+				p[1].map[0][i] = p[1].map[1][i] =
+					df->map[0][i >> 1] | lo_hi[i & 1];
+			}
+		}
+		*np = 2;
+		break;
+	case NC_DRAW_PLANAR:
+		nc_plane_init(&p[0], df, bpl, lines, 1, 1, 1, C_Y, 0);
+		cbpl = (bpl + fi->hsub - 1) / fi->hsub;
+		nc_plane_init(&p[1], df, cbpl, crows, fi->vsub, fi->hsub, 1,
+			      df->map[0][0] ? C_V : C_U, 0);
+		nc_plane_init(&p[2], df, cbpl, crows, fi->vsub, fi->hsub, 1,
+			      df->map[0][0] ? C_U : C_V, 0);
+		*np = 3;
+		break;
+	default:
+		nc_plane_init(&p[0], df, bpl, lines, 1, df->gpix, df->gbytes, 0, 0);
+		memcpy(p[0].map, df->map, sizeof(p[0].map));
+		p[0].df = df;
+		if (df->kind == NC_DRAW_MIPI10 || df->kind == NC_DRAW_MIPI12 ||
+		    df->kind == NC_DRAW_BITS10)
+			p[0].period = df->map[0][0] == df->map[1][0] &&
+				      df->map[0][1] == df->map[1][1] ? 1 : 2;
+		else if (df->kind != NC_DRAW_BAYER)
+			memcpy(p[0].map[1], p[0].map[0], sizeof(p[0].map[0]));
+		*np = 1;
+		break;
+	}
+	for (i = 0; i < *np; i++)
+		size += (__u64)p[i].bpl * p[i].rows;
+	return size;
+}
+
+/* JPEG's limit, and far above any V4L2 device; keeps the arithmetic in 32 bits. */
+#define NC_MAX_DIM 65535u
+#define NC_MAX_STRIDE (1u << 24)
+
+static bool nc_field_per_buffer(__u32 field)
+{
+	return field == V4L2_FIELD_TOP || field == V4L2_FIELD_BOTTOM ||
+	       field == V4L2_FIELD_ALTERNATE;
+}
+
+long negcam_framegen_draw(const struct v4l2_pix_format *fmt, __u32 pattern,
+			  __u32 frame, __u32 prev, void *dst, __u32 dst_size)
+{
+	const struct negcam_fourcc_info *fi;
+	const struct nc_drawfmt *df;
+	struct nc_scene s, old;
+	struct nc_plane p[3];
+	unsigned int np, i;
+	__u32 lines, bpl, minsize;
+	__u64 size, off;
+
+	if (!fmt || !dst || pattern >= NC_PATTERN_COUNT)
+		return -EINVAL;
+	fi = negcam_fourcc_lookup(fmt->pixelformat);
+	df = nc_drawfmt_find(fmt->pixelformat);
+	if (!fi || !df || !fmt->width || !fmt->height)
+		return -EINVAL;
+	lines = nc_field_per_buffer(fmt->field) ? fmt->height / 2 : fmt->height;
+	if (!lines || fmt->width > NC_MAX_DIM || lines > NC_MAX_DIM ||
+	    fmt->width % fi->hsub || lines % fi->vsub)
+		return -EINVAL;
+
+	if (df->kind == NC_DRAW_JPEG) {
+		nc_scene_init(&s, fmt->width, lines, pattern, frame, true);
+		return nc_jpeg_encode(&s, dst, dst_size);
+	}
+
+	/* 0 means the minimal stride; a shorter one cannot hold a line. */
+	negcam_fourcc_sizes(fi, fmt->width, lines, 1, &bpl, &minsize);
+	if (fmt->bytesperline) {
+		if (fmt->bytesperline < bpl || fmt->bytesperline > NC_MAX_STRIDE)
+			return -EINVAL;
+		bpl = fmt->bytesperline;
+	}
+	size = nc_planes(fi, df, lines, bpl, p, &np);
+	if (size > dst_size)
+		return -ENOSPC;
+	for (off = 0, i = 0; i < np; i++) {
+		p[i].base = (__u8 *)dst + off;
+		off += (__u64)p[i].bpl * p[i].rows;
+	}
+
+	nc_scene_init(&s, fmt->width, lines, pattern, frame, false);
+	if (prev == NC_FRAME_NONE) {
+		for (i = 0; i < np; i++)
+			nc_draw_plane(&s, &p[i]);
+	} else {
+		nc_scene_init(&old, fmt->width, lines, pattern, prev, false);
+		for (i = 0; i < np; i++)
+			nc_update_plane(&s, &old, &p[i]);
+	}
+	return (long)size;
+}

@@ -1,3 +1,1996 @@
-/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
-/* placeholder: being written */
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * The profile language (docs/profiles.md) into struct negcam_profile.
+ *
+ * One pass over the text, one line at a time, tokens read lazily from a
+ * cursor: no recursion, no allocation, a few hundred bytes of stack, so
+ * the same code parses a profile written to sysfs in the kernel and a
+ * file in negcam-ctl. Integer and fraction arithmetic only; the only
+ * 64-bit division is nc_div_u64() by a 32-bit divisor.
+ *
+ * Every error stops the parse with a line, the 1-based column of the
+ * offending token and a message saying what is wrong and what was
+ * expected; the output is then zeroed so nothing half-parsed is used.
+ */
 #include "compat.h"
+#include "formats.h"
+#include "profile.h"
+
+#define NC_MAX_RATE_NUMBER 1000000u /* numerator or denominator of a rate */
+#define NC_MAX_STRIDE_ALIGN 4096u
+#define NC_TOKEN_SHOWN 24 /* bytes of a token quoted in a message */
+#define NC_SUGGEST_LEN 24 /* longest word "did you mean" considers */
+
+struct nc_tok {
+	const char *s; /* contents; inside the quotes for a quoted string */
+	__u32 len;
+	__u32 col;     /* 1-based; the opening quote for a quoted string */
+	bool quoted;
+};
+
+struct nc_msg {
+	char *buf;
+	__u32 len;
+	__u32 cap;
+};
+
+struct nc_name {
+	const char *name;
+	__u32 value;
+};
+
+/* Settings a format inherits from the profile header. */
+enum {
+	NC_SET_FIELD = 1u << 0,
+	NC_SET_COLORSPACE = 1u << 1,
+	NC_SET_YCBCR_ENC = 1u << 2,
+	NC_SET_QUANTIZATION = 1u << 3,
+	NC_SET_XFER_FUNC = 1u << 4,
+	NC_SET_STRIDE_ALIGN = 1u << 5,
+	NC_SET_DESCRIPTION = 1u << 6,
+};
+
+struct nc_settings {
+	__u8 fields[NC_MAX_FIELDS];
+	__u8 nfields;
+	__u8 colorspace, ycbcr_enc, quantization, xfer_func;
+	__u32 stride_align;
+	__u32 given; /* NC_SET_* */
+};
+
+/* A 'default' line, checked once all formats are known. */
+struct nc_default_line {
+	bool given;
+	__u32 line;
+	__u32 fourcc, fourcc_col;
+	__u32 width, height, size_col;  /* size_col 0: no size given */
+	struct v4l2_fract interval;
+	__u32 rate_col;                 /* 0: no rate given */
+	const char *rate;               /* the rate as written, for messages */
+	__u32 rate_len;
+	bool fps;
+};
+
+/* Header keywords seen (each at most once). */
+enum {
+	NC_HDR_NAME = 1u << 0,
+	NC_HDR_CARD = 1u << 1,
+	NC_HDR_ADJUST = 1u << 2,
+	NC_HDR_QUIRKS = 1u << 3,
+};
+
+struct nc_parser {
+	struct negcam_profile *out;
+	struct negcam_parse_error *err;
+	const char *text;
+	__u32 len;
+	__u32 line;       /* current line, 1-based */
+	__u32 line_start; /* offset of its first byte */
+	__u32 line_end;   /* offset past its contents (before "\r\n" or "\n") */
+	__u32 pos;        /* token cursor within the line */
+	__u32 header_seen;
+	struct nc_settings wide; /* profile-wide settings */
+	struct nc_settings cur;  /* the current format's, starting as a copy of wide */
+	__u32 cur_seen;          /* settings given inside the current format block */
+	int cur_fmt;             /* index into out->formats, -1 before the first */
+	__u32 cur_fmt_line, cur_fmt_col;
+	__u32 cur_range_line;    /* line of the current format's size range, 0 if none */
+	const struct negcam_fourcc_info *cur_fi;
+	struct nc_default_line def[NC_NQUEUES];
+};
+
+enum nc_keyword {
+	NC_KW_NAME,
+	NC_KW_CARD,
+	NC_KW_ADJUST,
+	NC_KW_QUIRKS,
+	NC_KW_DEFAULT,
+	NC_KW_FIELD,
+	NC_KW_COLORSPACE,
+	NC_KW_YCBCR_ENC,
+	NC_KW_QUANTIZATION,
+	NC_KW_XFER_FUNC,
+	NC_KW_STRIDE_ALIGN,
+	NC_KW_FORMAT,
+	NC_KW_DESCRIPTION,
+	NC_KW_SIZE,
+};
+
+static const struct nc_name nc_keywords[] = {
+	{ "name", NC_KW_NAME },
+	{ "card", NC_KW_CARD },
+	{ "adjust", NC_KW_ADJUST },
+	{ "quirks", NC_KW_QUIRKS },
+	{ "default", NC_KW_DEFAULT },
+	{ "field", NC_KW_FIELD },
+	{ "colorspace", NC_KW_COLORSPACE },
+	{ "ycbcr-enc", NC_KW_YCBCR_ENC },
+	{ "quantization", NC_KW_QUANTIZATION },
+	{ "xfer-func", NC_KW_XFER_FUNC },
+	{ "stride-align", NC_KW_STRIDE_ALIGN },
+	{ "format", NC_KW_FORMAT },
+	{ "description", NC_KW_DESCRIPTION },
+	{ "size", NC_KW_SIZE },
+};
+
+static const struct nc_name nc_adjusts[] = {
+	{ "downward", NC_ADJUST_DOWN },
+	{ "nearest", NC_ADJUST_NEAREST },
+};
+
+static const struct nc_name nc_quirks[] = {
+	{ "legacy-einval", NC_QUIRK_LEGACY_EINVAL },
+	{ "no-try-fmt", NC_QUIRK_NO_TRY_FMT },
+	{ "no-enum-framesizes", NC_QUIRK_NO_ENUM_FRAMESIZES },
+	{ "no-enum-frameintervals", NC_QUIRK_NO_ENUM_FRAMEINTERVALS },
+	{ "fixed-rate", NC_QUIRK_FIXED_RATE },
+};
+
+/* v4l2-ctl's names (with '-' where it writes '_'; both are accepted). */
+static const struct nc_name nc_fields[] = {
+	{ "none", V4L2_FIELD_NONE },
+	{ "top", V4L2_FIELD_TOP },
+	{ "bottom", V4L2_FIELD_BOTTOM },
+	{ "interlaced", V4L2_FIELD_INTERLACED },
+	{ "seq-tb", V4L2_FIELD_SEQ_TB },
+	{ "seq-bt", V4L2_FIELD_SEQ_BT },
+	{ "alternate", V4L2_FIELD_ALTERNATE },
+	{ "interlaced-tb", V4L2_FIELD_INTERLACED_TB },
+	{ "interlaced-bt", V4L2_FIELD_INTERLACED_BT },
+};
+
+static const struct nc_name nc_colorspaces[] = {
+	{ "smpte170m", V4L2_COLORSPACE_SMPTE170M },
+	{ "smpte240m", V4L2_COLORSPACE_SMPTE240M },
+	{ "rec709", V4L2_COLORSPACE_REC709 },
+	{ "470m", V4L2_COLORSPACE_470_SYSTEM_M },
+	{ "470bg", V4L2_COLORSPACE_470_SYSTEM_BG },
+	{ "jpeg", V4L2_COLORSPACE_JPEG },
+	{ "srgb", V4L2_COLORSPACE_SRGB },
+	{ "oprgb", V4L2_COLORSPACE_OPRGB },
+	{ "bt2020", V4L2_COLORSPACE_BT2020 },
+	{ "raw", V4L2_COLORSPACE_RAW },
+	{ "dcip3", V4L2_COLORSPACE_DCI_P3 },
+};
+
+static const struct nc_name nc_ycbcr_encs[] = {
+	{ "601", V4L2_YCBCR_ENC_601 },
+	{ "709", V4L2_YCBCR_ENC_709 },
+	{ "xv601", V4L2_YCBCR_ENC_XV601 },
+	{ "xv709", V4L2_YCBCR_ENC_XV709 },
+	{ "bt2020", V4L2_YCBCR_ENC_BT2020 },
+	{ "bt2020c", V4L2_YCBCR_ENC_BT2020_CONST_LUM },
+	{ "smpte240m", V4L2_YCBCR_ENC_SMPTE240M },
+};
+
+static const struct nc_name nc_quantizations[] = {
+	{ "full", V4L2_QUANTIZATION_FULL_RANGE },
+	{ "limited", V4L2_QUANTIZATION_LIM_RANGE },
+	{ "full-range", V4L2_QUANTIZATION_FULL_RANGE },
+	{ "lim-range", V4L2_QUANTIZATION_LIM_RANGE },
+};
+
+static const struct nc_name nc_xfer_funcs[] = {
+	{ "709", V4L2_XFER_FUNC_709 },
+	{ "srgb", V4L2_XFER_FUNC_SRGB },
+	{ "oprgb", V4L2_XFER_FUNC_OPRGB },
+	{ "smpte240m", V4L2_XFER_FUNC_SMPTE240M },
+	{ "none", V4L2_XFER_FUNC_NONE },
+	{ "dcip3", V4L2_XFER_FUNC_DCI_P3 },
+	{ "smpte2084", V4L2_XFER_FUNC_SMPTE2084 },
+};
+
+/* ---- small freestanding helpers ---- */
+
+static __u32 nc_strlen(const char *s)
+{
+	__u32 n = 0;
+
+	while (s[n])
+		n++;
+	return n;
+}
+
+static bool nc_is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static char nc_lower(char c)
+{
+	return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+}
+
+/* Names compare with '-' and '_' as the same character. */
+static char nc_fold(char c)
+{
+	return c == '_' ? '-' : c;
+}
+
+static bool nc_tok_is(const struct nc_tok *t, const char *word)
+{
+	__u32 n = nc_strlen(word), i;
+
+	if (t->len != n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (nc_fold(t->s[i]) != nc_fold(word[i]))
+			return false;
+	return true;
+}
+
+static __u32 nc_gcd(__u32 a, __u32 b)
+{
+	while (b) {
+		__u32 r = a % b;
+
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+static struct v4l2_fract nc_fract(__u32 num, __u32 den)
+{
+	struct v4l2_fract f;
+	__u32 g = nc_gcd(num, den);
+
+	f.numerator = num / g;
+	f.denominator = den / g;
+	return f;
+}
+
+/* -1, 0, 1 as a/b is less than, equal to, greater than c/d (all <= 1e6). */
+static int nc_fract_cmp(struct v4l2_fract a, struct v4l2_fract b)
+{
+	__u64 l = (__u64)a.numerator * b.denominator;
+	__u64 r = (__u64)b.numerator * a.denominator;
+
+	return l < r ? -1 : l > r;
+}
+
+/* Whether @n is a multiple of @d, with a 32-bit divisor only. */
+static bool nc_u64_divisible(__u64 n, __u32 d)
+{
+	return n == (__u64)nc_div_u64(n, d) * d;
+}
+
+/*
+ * Whether (@x - @lo) is a whole number of @step, all reduced fractions
+ * with terms <= 1e6 and x >= lo. (x - lo) / step =
+ * (xn*lod - lon*xd) * sd / (xd * lod * sn); a product divides N exactly
+ * when each factor in turn divides what is left.
+ */
+static bool nc_fract_on_step(struct v4l2_fract x, struct v4l2_fract lo,
+			     struct v4l2_fract step)
+{
+	__u64 n = (__u64)x.numerator * lo.denominator -
+		  (__u64)lo.numerator * x.denominator;
+
+	n *= step.denominator;
+	if (!nc_u64_divisible(n, x.denominator))
+		return false;
+	n = nc_div_u64(n, x.denominator);
+	if (!nc_u64_divisible(n, lo.denominator))
+		return false;
+	n = nc_div_u64(n, lo.denominator);
+	return nc_u64_divisible(n, step.numerator);
+}
+
+/* ---- messages ---- */
+
+static void m_char(struct nc_msg *m, char c)
+{
+	if (m->len + 1 < m->cap) {
+		m->buf[m->len++] = c;
+		m->buf[m->len] = '\0';
+	}
+}
+
+static void m_str(struct nc_msg *m, const char *s)
+{
+	while (*s)
+		m_char(m, *s++);
+}
+
+static void m_uint(struct nc_msg *m, __u32 v)
+{
+	char digits[10];
+	int n = 0;
+
+	do {
+		digits[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		m_char(m, digits[--n]);
+}
+
+/* 'token' in single quotes, long ones cut with "...", odd bytes as '?'. */
+static void m_tok(struct nc_msg *m, const char *s, __u32 len)
+{
+	__u32 i, shown = len > NC_TOKEN_SHOWN ? NC_TOKEN_SHOWN : len;
+
+	m_char(m, '\'');
+	for (i = 0; i < shown; i++)
+		m_char(m, (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?');
+	if (shown < len)
+		m_str(m, "...");
+	m_char(m, '\'');
+}
+
+static void m_token(struct nc_msg *m, const struct nc_tok *t)
+{
+	m_tok(m, t->s, t->len);
+}
+
+/* 'YUYV'; trailing spaces dropped; the big-endian flag as v4l2-ctl's "-BE". */
+static void m_fourcc(struct nc_msg *m, __u32 fourcc)
+{
+	char s[7];
+	__u32 n = 4, i;
+
+	for (i = 0; i < 4; i++)
+		s[i] = (char)((fourcc >> (8 * i)) & (i == 3 ? 0x7f : 0xff));
+	while (n > 1 && s[n - 1] == ' ')
+		n--;
+	if (fourcc & (1u << 31)) {
+		memcpy(s + n, "-BE", 3);
+		n += 3;
+	}
+	m_tok(m, s, n);
+}
+
+static void m_size(struct nc_msg *m, __u32 w, __u32 h)
+{
+	m_uint(m, w);
+	m_char(m, 'x');
+	m_uint(m, h);
+}
+
+static void m_interval(struct nc_msg *m, struct v4l2_fract f)
+{
+	m_uint(m, f.numerator);
+	m_char(m, '/');
+	m_uint(m, f.denominator);
+}
+
+/* Start the message of an error at @line:@col (the parse then stops). */
+static struct nc_msg nc_error_at(struct nc_parser *p, __u32 line, __u32 col)
+{
+	struct nc_msg m;
+
+	p->err->line = line;
+	p->err->column = col;
+	m.buf = p->err->message;
+	m.len = 0;
+	m.cap = sizeof(p->err->message);
+	m.buf[0] = '\0';
+	return m;
+}
+
+static struct nc_msg nc_error(struct nc_parser *p, __u32 col)
+{
+	return nc_error_at(p, p->line, col);
+}
+
+/* ---- "did you mean" ---- */
+
+/* Edit distance of two short words, names folded as nc_tok_is() does. */
+static __u32 nc_distance(const char *a, __u32 la, const char *b, __u32 lb,
+			 bool icase)
+{
+	__u8 row[NC_SUGGEST_LEN + 1];
+	__u32 i, j;
+
+	for (j = 0; j <= lb; j++)
+		row[j] = (__u8)j;
+	for (i = 1; i <= la; i++) {
+		__u8 diag = row[0];
+
+		row[0] = (__u8)i;
+		for (j = 1; j <= lb; j++) {
+			char ca = nc_fold(a[i - 1]), cb = nc_fold(b[j - 1]);
+			__u8 up = row[j], best;
+
+			if (icase) {
+				ca = nc_lower(ca);
+				cb = nc_lower(cb);
+			}
+			best = (__u8)(diag + (ca != cb));
+			if (up + 1 < best)
+				best = (__u8)(up + 1);
+			if (row[j - 1] + 1 < best)
+				best = (__u8)(row[j - 1] + 1);
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+/* The table entry closest to @t within a couple of edits, or NULL. */
+static const char *nc_suggest(const struct nc_name *names, __u32 n,
+			      const struct nc_tok *t)
+{
+	const char *best = NULL;
+	__u32 best_d = 3, i;
+
+	if (t->len > NC_SUGGEST_LEN)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		__u32 l = nc_strlen(names[i].name), d;
+
+		if (l > NC_SUGGEST_LEN)
+			continue;
+		d = nc_distance(t->s, t->len, names[i].name, l, true);
+		/* one edit for short words, two for longer ones */
+		if (d < best_d && d <= (l <= 4 ? 1u : 2u)) {
+			best = names[i].name;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+static void m_names(struct nc_msg *m, const struct nc_name *names, __u32 n)
+{
+	__u32 i, j;
+
+	for (i = 0; i < n; i++) {
+		/* aliases (a value already listed) are not repeated */
+		for (j = 0; j < i; j++)
+			if (names[j].value == names[i].value)
+				break;
+		if (j < i)
+			continue;
+		if (i)
+			m_str(m, ", ");
+		m_str(m, names[i].name);
+	}
+}
+
+/*
+ * Look @t up in @names. On failure: "unknown WHAT 'tok'; did you mean
+ * 'x'?" or "unknown WHAT 'tok' (expected one of: ...)".
+ */
+static int nc_lookup(struct nc_parser *p, const struct nc_name *names,
+		     __u32 n, const struct nc_tok *t, const char *what,
+		     __u32 *value)
+{
+	const char *hint;
+	struct nc_msg m;
+	__u32 i;
+
+	for (i = 0; i < n; i++) {
+		if (nc_tok_is(t, names[i].name)) {
+			*value = names[i].value;
+			return 0;
+		}
+	}
+	m = nc_error(p, t->col);
+	m_str(&m, "unknown ");
+	m_str(&m, what);
+	m_char(&m, ' ');
+	m_token(&m, t);
+	hint = nc_suggest(names, n, t);
+	if (hint) {
+		m_str(&m, "; did you mean '");
+		m_str(&m, hint);
+		m_str(&m, "'?");
+	} else {
+		m_str(&m, " (expected one of: ");
+		m_names(&m, names, n);
+		m_char(&m, ')');
+	}
+	return -EINVAL;
+}
+
+/* ---- lines and tokens ---- */
+
+static __u32 nc_col(const struct nc_parser *p, __u32 offset)
+{
+	return offset - p->line_start + 1;
+}
+
+/* Column where a missing token was expected: the cursor after blanks. */
+static __u32 nc_here(struct nc_parser *p)
+{
+	while (p->pos < p->line_end &&
+	       (p->text[p->pos] == ' ' || p->text[p->pos] == '\t'))
+		p->pos++;
+	return nc_col(p, p->pos);
+}
+
+static int nc_control_char(struct nc_parser *p, __u32 offset, bool quoted)
+{
+	struct nc_msg m = nc_error(p, nc_col(p, offset));
+
+	if (p->text[offset] == '\r') {
+		m_str(&m, "stray carriage return: lines end with \"\\n\" or \"\\r\\n\"");
+		return -EINVAL;
+	}
+	m_str(&m, "control character 0x");
+	m_char(&m, "0123456789abcdef"[((__u8)p->text[offset]) >> 4]);
+	m_char(&m, "0123456789abcdef"[((__u8)p->text[offset]) & 15]);
+	m_str(&m, quoted ? " is not allowed inside quotes" :
+			   " is not allowed (only spaces and tabs separate words)");
+	return -EINVAL;
+}
+
+static bool nc_is_control(char c)
+{
+	return ((__u8)c < 0x20 && c != '\t') || c == 0x7f;
+}
+
+/*
+ * Next token of the current line into @t: 1 if there is one, 0 at the
+ * end of the line or at a comment, -EINVAL on malformed text.
+ */
+static int nc_next(struct nc_parser *p, struct nc_tok *t)
+{
+	const char *s = p->text;
+	__u32 start;
+
+	nc_here(p);
+	if (p->pos >= p->line_end || s[p->pos] == '#')
+		return 0;
+	start = p->pos;
+	t->col = nc_col(p, start);
+	if (s[start] == '"') {
+		__u32 i = start + 1;
+
+		while (i < p->line_end && s[i] != '"') {
+			if (nc_is_control(s[i]) || s[i] == '\t')
+				return nc_control_char(p, i, true);
+			i++;
+		}
+		if (i >= p->line_end) {
+			struct nc_msg m = nc_error(p, t->col);
+
+			m_str(&m, "unterminated quoted string: add the closing '\"' on the same line");
+			return -EINVAL;
+		}
+		t->s = s + start + 1;
+		t->len = i - start - 1;
+		t->quoted = true;
+		p->pos = i + 1;
+		if (p->pos < p->line_end && s[p->pos] != ' ' &&
+		    s[p->pos] != '\t' && s[p->pos] != '#') {
+			struct nc_msg m = nc_error(p, nc_col(p, p->pos));
+
+			m_str(&m, "expected a space after the closing '\"'");
+			return -EINVAL;
+		}
+		return 1;
+	}
+	while (p->pos < p->line_end && s[p->pos] != ' ' && s[p->pos] != '\t' &&
+	       s[p->pos] != '#') {
+		if (nc_is_control(s[p->pos]))
+			return nc_control_char(p, p->pos, false);
+		if (s[p->pos] == '"') {
+			struct nc_msg m = nc_error(p, nc_col(p, p->pos));
+
+			m_str(&m, "unexpected '\"' inside a word: quote the whole value, as in \"My Camera\"");
+			return -EINVAL;
+		}
+		p->pos++;
+	}
+	t->s = s + start;
+	t->len = p->pos - start;
+	t->quoted = false;
+	return 1;
+}
+
+/* The next token, which must exist: else "expected WHAT". */
+static int nc_expect(struct nc_parser *p, struct nc_tok *t, const char *what)
+{
+	int ret = nc_next(p, t);
+
+	if (ret < 0)
+		return ret;
+	if (ret == 0) {
+		struct nc_msg m = nc_error(p, nc_here(p));
+
+		m_str(&m, "expected ");
+		m_str(&m, what);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Nothing may follow on the line: else "unexpected 'x' after WHAT". */
+static int nc_expect_end(struct nc_parser *p, const char *what)
+{
+	struct nc_tok t;
+	int ret = nc_next(p, &t);
+
+	if (ret <= 0)
+		return ret;
+	{
+		struct nc_msg m = nc_error(p, t.col);
+
+		m_str(&m, "unexpected ");
+		m_token(&m, &t);
+		m_str(&m, " after ");
+		m_str(&m, what);
+	}
+	return -EINVAL;
+}
+
+/* ---- numbers, fourccs, sizes and rates ---- */
+
+/* Decimal digits only; -ERANGE above 999999999, -EINVAL if not a number. */
+static int nc_parse_u32(const char *s, __u32 len, __u32 *v)
+{
+	__u32 i, x = 0;
+
+	if (!len)
+		return -EINVAL;
+	for (i = 0; i < len; i++)
+		if (!nc_is_digit(s[i]))
+			return -EINVAL;
+	for (i = 0; i < len; i++) {
+		if (x > 99999999)
+			return -ERANGE;
+		x = x * 10 + (__u32)(s[i] - '0');
+	}
+	*v = x;
+	return 0;
+}
+
+static __u32 nc_find(const char *s, __u32 len, char c)
+{
+	__u32 i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] == c)
+			return i;
+	return len;
+}
+
+static int nc_parse_fourcc(struct nc_parser *p, const struct nc_tok *t,
+			   const struct negcam_fourcc_info **info)
+{
+	const struct negcam_fourcc_info *fi, *hint = NULL;
+	__u32 fourcc = 0, i, len = t->len;
+	struct nc_msg m;
+
+	/* v4l2-ctl writes the big-endian variant of 'Y16 ' as 'Y16 -BE' */
+	if (len > 3 && !memcmp(t->s + len - 3, "-BE", 3)) {
+		len -= 3;
+		fourcc = 1u << 31;
+	}
+	if (len == 0 || len > 4) {
+		m = nc_error(p, t->col);
+		m_str(&m, "bad pixel format ");
+		m_token(&m, t);
+		m_str(&m, ": expected a fourcc of 1 to 4 characters, as YUYV or MJPG");
+		return -EINVAL;
+	}
+	for (i = 0; i < 4; i++)
+		fourcc |= (__u32)(__u8)(i < len ? t->s[i] : ' ') << (8 * i);
+	fi = negcam_fourcc_lookup(fourcc);
+	if (fi) {
+		*info = fi;
+		return 0;
+	}
+	/* "did you mean": a case slip first, else one changed character */
+	for (i = 0; (fi = negcam_fourcc_at(i)) != NULL; i++) {
+		char s[4];
+		__u32 n = 4, j;
+
+		for (j = 0; j < 4; j++)
+			s[j] = (char)((fi->fourcc >> (8 * j)) & 0xff);
+		while (n > 1 && s[n - 1] == ' ')
+			n--;
+		if (nc_distance(t->s, t->len, s, n, true) == 0) {
+			hint = fi;
+			break;
+		}
+		if (!hint && nc_distance(t->s, t->len, s, n, false) == 1)
+			hint = fi;
+	}
+	m = nc_error(p, t->col);
+	m_str(&m, "unknown pixel format ");
+	m_token(&m, t);
+	if (hint) {
+		m_str(&m, "; did you mean ");
+		m_fourcc(&m, hint->fourcc);
+		m_char(&m, '?');
+	} else {
+		m_str(&m, " (not in negcam's format table; docs/profiles.md lists the known ones)");
+	}
+	return -EINVAL;
+}
+
+static int nc_parse_wxh(const char *s, __u32 len, __u32 *w, __u32 *h)
+{
+	__u32 x = nc_find(s, len, 'x');
+	int ret;
+
+	if (x == len)
+		return -EINVAL;
+	ret = nc_parse_u32(s, x, w);
+	if (ret)
+		return ret;
+	return nc_parse_u32(s + x + 1, len - x - 1, h);
+}
+
+static int nc_bad_size(struct nc_parser *p, const struct nc_tok *t, int ret)
+{
+	struct nc_msg m = nc_error(p, t->col);
+
+	if (ret == -ERANGE) {
+		m_str(&m, "size ");
+		m_token(&m, t);
+		m_str(&m, " is too large: a width or height is at most ");
+		m_uint(&m, NC_MAX_DIM);
+		return -EINVAL;
+	}
+	m_str(&m, "bad size ");
+	m_token(&m, t);
+	m_str(&m, ": expected WIDTHxHEIGHT (640x480) or a range MINxMIN-MAXxMAX (48x32-1920x1080)");
+	return -EINVAL;
+}
+
+/*
+ * One dimension of a size: 1..NC_MAX_DIM, a multiple of the chroma
+ * subsampling @sub and, when @even, of 2 (interlaced frames hold two
+ * fields of equal height).
+ */
+static int nc_check_dim(struct nc_parser *p, const struct nc_tok *t,
+			const char *what, __u32 v, __u32 sub, bool even)
+{
+	struct nc_msg m;
+
+	if (v >= 1 && v <= NC_MAX_DIM && v % sub == 0 && (!even || v % 2 == 0))
+		return 0;
+	m = nc_error(p, t->col);
+	m_str(&m, "size ");
+	m_token(&m, t);
+	m_str(&m, ": ");
+	m_str(&m, what);
+	m_char(&m, ' ');
+	m_uint(&m, v);
+	if (v == 0) {
+		m_str(&m, " must be at least 1");
+	} else if (v > NC_MAX_DIM) {
+		m_str(&m, " exceeds the maximum ");
+		m_uint(&m, NC_MAX_DIM);
+	} else if (v % sub) {
+		m_str(&m, " is not a multiple of ");
+		m_uint(&m, sub);
+		m_str(&m, ", the chroma subsampling of ");
+		m_fourcc(&m, p->cur_fi->fourcc);
+	} else {
+		m_str(&m, " is odd, but an interlaced field list needs an even frame height");
+	}
+	return -EINVAL;
+}
+
+static bool nc_fields_interlaced(const struct nc_settings *s)
+{
+	__u32 i;
+
+	for (i = 0; i < s->nfields; i++)
+		if (s->fields[i] != V4L2_FIELD_NONE)
+			return true;
+	return false;
+}
+
+/*
+ * A rate or interval value: "N" or "N/D" into a reduced interval.
+ * @fps: the value is frames per second, the interval its inverse.
+ */
+static int nc_parse_rate(struct nc_parser *p, const struct nc_tok *t,
+			 const char *s, __u32 len, bool fps,
+			 struct v4l2_fract *out)
+{
+	__u32 slash = nc_find(s, len, '/'), num, den = 1;
+	struct nc_msg m;
+	int ret;
+
+	ret = nc_parse_u32(s, slash, &num);
+	if (!ret && slash < len)
+		ret = nc_parse_u32(s + slash + 1, len - slash - 1, &den);
+	if (ret == -EINVAL) {
+		m = nc_error(p, t->col);
+		if (fps) {
+			m_str(&m, "bad frame rate ");
+			m_token(&m, t);
+			m_str(&m, ": expected frames per second as N or N/D (30, 30000/1001, 15/2) or a range (1-60)");
+		} else {
+			m_str(&m, "bad frame interval ");
+			m_token(&m, t);
+			m_str(&m, ": expected seconds per frame as N/D (1/30, 1001/30000) or a range (1/60-1/1)");
+		}
+		return -EINVAL;
+	}
+	if (ret == -ERANGE || num > NC_MAX_RATE_NUMBER ||
+	    den > NC_MAX_RATE_NUMBER) {
+		m = nc_error(p, t->col);
+		m_str(&m, fps ? "frame rate " : "frame interval ");
+		m_token(&m, t);
+		m_str(&m, " is out of range: numerator and denominator are at most ");
+		m_uint(&m, NC_MAX_RATE_NUMBER);
+		return -EINVAL;
+	}
+	if (num == 0 || den == 0) {
+		m = nc_error(p, t->col);
+		m_str(&m, fps ? "frame rate " : "frame interval ");
+		m_token(&m, t);
+		m_str(&m, num == 0 ? " is zero: it must be positive" : " divides by zero");
+		return -EINVAL;
+	}
+	*out = fps ? nc_fract(den, num) : nc_fract(num, den);
+	return 0;
+}
+
+/* ---- the format being built ---- */
+
+static struct negcam_format *nc_cur(struct nc_parser *p)
+{
+	return &p->out->formats[p->cur_fmt];
+}
+
+/* Copy @t (1..NC_NAME_LEN-1 bytes) into @dst, with @what in errors. */
+static int nc_copy_name(struct nc_parser *p, const struct nc_tok *t,
+			char *dst, const char *what)
+{
+	struct nc_msg m;
+
+	if (t->len == 0 || t->len >= NC_NAME_LEN) {
+		m = nc_error(p, t->col);
+		m_str(&m, what);
+		m_char(&m, ' ');
+		m_token(&m, t);
+		if (t->len) {
+			m_str(&m, " is ");
+			m_uint(&m, t->len);
+			m_str(&m, " bytes long; at most ");
+			m_uint(&m, NC_NAME_LEN - 1);
+			m_str(&m, " fit");
+		} else {
+			m_str(&m, " is empty");
+		}
+		return -EINVAL;
+	}
+	memcpy(dst, t->s, t->len);
+	dst[t->len] = '\0';
+	return 0;
+}
+
+/* The rest of the line after a card name or description: a hint on quotes. */
+static int nc_expect_end_quoted(struct nc_parser *p, const struct nc_tok *value,
+				const char *what)
+{
+	struct nc_tok t;
+	int ret = nc_next(p, &t);
+	struct nc_msg m;
+
+	if (ret <= 0)
+		return ret;
+	m = nc_error(p, t.col);
+	m_str(&m, "unexpected ");
+	m_token(&m, &t);
+	m_str(&m, " after the ");
+	m_str(&m, what);
+	if (!value->quoted)
+		m_str(&m, ": put a value with spaces in double quotes");
+	return -EINVAL;
+}
+
+/* Close the current format: require sizes, resolve inherited settings. */
+static int nc_finish_format(struct nc_parser *p)
+{
+	const struct negcam_fourcc_info *fi = p->cur_fi;
+	const struct nc_settings *s = &p->cur;
+	struct negcam_format *f;
+	__u32 cs, enc, quant, xfer;
+
+	if (p->cur_fmt < 0)
+		return 0;
+	f = nc_cur(p);
+	if (!f->size_count) {
+		struct nc_msg m = nc_error_at(p, p->cur_fmt_line, p->cur_fmt_col);
+
+		m_str(&m, "format ");
+		m_fourcc(&m, f->fourcc);
+		m_str(&m, " has no sizes: add a line such as 'size 640x480 fps 30' after it");
+		return -EINVAL;
+	}
+	if (s->nfields) {
+		memcpy(f->fields, s->fields, sizeof(f->fields));
+		f->nfields = s->nfields;
+	} else {
+		f->fields[0] = V4L2_FIELD_NONE;
+		f->nfields = 1;
+	}
+	f->stride_align = (s->given & NC_SET_STRIDE_ALIGN) ? s->stride_align : 1;
+
+	/*
+	 * Colorimetry: the format table's default; a named colorspace
+	 * brings its own defaults (V4L2_MAP_*_DEFAULT, but JPEG data is
+	 * always full range); fields named explicitly win.
+	 */
+	negcam_fourcc_colorimetry(fi, &cs, &enc, &quant, &xfer);
+	if (s->given & NC_SET_COLORSPACE) {
+		bool rgb = fi->color == NC_COLOR_RGB ||
+			   fi->color == NC_COLOR_BAYER ||
+			   fi->color == NC_COLOR_OTHER;
+
+		cs = s->colorspace;
+		/* HSV keeps its hue encoding in ycbcr_enc: the table's */
+		if (fi->color != NC_COLOR_OTHER)
+			enc = V4L2_MAP_YCBCR_ENC_DEFAULT(cs);
+		xfer = V4L2_MAP_XFER_FUNC_DEFAULT(cs);
+		quant = V4L2_MAP_QUANTIZATION_DEFAULT(rgb, cs, enc);
+		if (fi->color == NC_COLOR_JPEG)
+			quant = V4L2_QUANTIZATION_FULL_RANGE;
+	}
+	if (s->given & NC_SET_YCBCR_ENC)
+		enc = s->ycbcr_enc;
+	if (s->given & NC_SET_QUANTIZATION)
+		quant = s->quantization;
+	if (s->given & NC_SET_XFER_FUNC)
+		xfer = s->xfer_func;
+	f->colorspace = (__u8)cs;
+	f->ycbcr_enc = (__u8)enc;
+	f->quantization = (__u8)quant;
+	f->xfer_func = (__u8)xfer;
+
+	if (!(p->cur_seen & NC_SET_DESCRIPTION) && fi->description) {
+		__u32 n = nc_strlen(fi->description);
+
+		if (n >= NC_NAME_LEN)
+			n = NC_NAME_LEN - 1;
+		memcpy(f->description, fi->description, n);
+		f->description[n] = '\0';
+	}
+	f->flags = fi->layout == NC_LAYOUT_COMPRESSED ? V4L2_FMT_FLAG_COMPRESSED : 0;
+	return 0;
+}
+
+/* ---- keywords ---- */
+
+static int nc_kw_name(struct nc_parser *p)
+{
+	struct nc_tok t;
+	__u32 i;
+	int ret = nc_expect(p, &t, "a profile name after 'name', as in 'name webcam'");
+
+	if (ret)
+		return ret;
+	for (i = 0; i < t.len; i++) {
+		char c = t.s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      nc_is_digit(c) || c == '-' || c == '_' || c == '.')) {
+			struct nc_msg m = nc_error(p, t.col);
+
+			m_str(&m, "profile name ");
+			m_token(&m, &t);
+			m_str(&m, " may use only letters, digits, '-', '_' and '.'");
+			return -EINVAL;
+		}
+	}
+	ret = nc_copy_name(p, &t, p->out->name, "profile name");
+	return ret ? ret : nc_expect_end(p, "the profile name");
+}
+
+static int nc_kw_card(struct nc_parser *p)
+{
+	struct nc_tok t;
+	int ret = nc_expect(p, &t, "a card name after 'card', as in 'card \"My Camera\"'");
+
+	if (ret)
+		return ret;
+	ret = nc_copy_name(p, &t, p->out->card, "card name");
+	return ret ? ret : nc_expect_end_quoted(p, &t, "card name");
+}
+
+static int nc_kw_adjust(struct nc_parser *p)
+{
+	struct nc_tok t;
+	__u32 v;
+	int ret = nc_expect(p, &t, "'downward' or 'nearest' after 'adjust'");
+
+	if (!ret)
+		ret = nc_lookup(p, nc_adjusts, NC_ARRAY_SIZE(nc_adjusts), &t,
+				"size adjustment", &v);
+	if (ret)
+		return ret;
+	p->out->adjust = v;
+	return nc_expect_end(p, "the size adjustment");
+}
+
+static int nc_kw_quirks(struct nc_parser *p)
+{
+	struct nc_tok t;
+	__u32 v;
+	int ret = nc_expect(p, &t, "quirk names after 'quirks', as in 'quirks legacy-einval'");
+
+	while (!ret) {
+		ret = nc_lookup(p, nc_quirks, NC_ARRAY_SIZE(nc_quirks), &t,
+				"quirk", &v);
+		if (ret)
+			return ret;
+		if (p->out->quirks & v) {
+			struct nc_msg m = nc_error(p, t.col);
+
+			m_str(&m, "quirk ");
+			m_token(&m, &t);
+			m_str(&m, " is listed twice");
+			return -EINVAL;
+		}
+		p->out->quirks |= v;
+		ret = nc_next(p, &t);
+		if (ret == 0)
+			return 0;
+		if (ret > 0)
+			ret = 0;
+	}
+	return ret;
+}
+
+/* An optional 'capture' or 'output' after a fourcc. */
+static int nc_parse_queue(struct nc_parser *p, struct nc_tok *t, int *have,
+			  enum negcam_queue *q)
+{
+	*q = NC_CAPTURE;
+	if (*have <= 0)
+		return 0;
+	if (nc_tok_is(t, "capture") || nc_tok_is(t, "output")) {
+		*q = nc_tok_is(t, "output") ? NC_OUTPUT : NC_CAPTURE;
+		*have = nc_next(p, t);
+		if (*have < 0)
+			return *have;
+	}
+	return 0;
+}
+
+/* default FOURCC [capture|output] [WxH [fps R | interval I]] */
+static int nc_kw_default(struct nc_parser *p, const struct nc_tok *kwt)
+{
+	const struct negcam_fourcc_info *fi;
+	struct nc_default_line d;
+	enum negcam_queue q;
+	struct nc_tok t;
+	int have, ret;
+
+	memset(&d, 0, sizeof(d));
+	ret = nc_expect(p, &t, "a pixel format after 'default', as in 'default YUYV 640x480 fps 30'");
+	if (!ret)
+		ret = nc_parse_fourcc(p, &t, &fi);
+	if (ret)
+		return ret;
+	d.given = true;
+	d.line = p->line;
+	d.fourcc = fi->fourcc;
+	d.fourcc_col = t.col;
+	have = nc_next(p, &t);
+	ret = nc_parse_queue(p, &t, &have, &q);
+	if (ret)
+		return ret;
+	if (p->def[q].given) {
+		struct nc_msg m = nc_error(p, kwt->col);
+
+		m_str(&m, "a second 'default' for the ");
+		m_str(&m, q == NC_OUTPUT ? "output" : "capture");
+		m_str(&m, " queue (the first is on line ");
+		m_uint(&m, p->def[q].line);
+		m_char(&m, ')');
+		return -EINVAL;
+	}
+	if (have > 0) {
+		ret = nc_parse_wxh(t.s, t.len, &d.width, &d.height);
+		if (ret)
+			return nc_bad_size(p, &t, ret);
+		d.size_col = t.col;
+		have = nc_next(p, &t);
+	}
+	if (have > 0) {
+		bool fps = nc_tok_is(&t, "fps");
+		struct nc_tok v;
+
+		if (!fps && !nc_tok_is(&t, "interval")) {
+			struct nc_msg m = nc_error(p, t.col);
+
+			m_str(&m, "expected 'fps' or 'interval' after the default size, found ");
+			m_token(&m, &t);
+			return -EINVAL;
+		}
+		ret = nc_expect(p, &v, fps ? "a frame rate after 'fps'" :
+					     "a frame interval after 'interval'");
+		if (!ret)
+			ret = nc_parse_rate(p, &v, v.s, v.len, fps, &d.interval);
+		if (ret)
+			return ret;
+		d.rate_col = v.col;
+		d.rate = v.s;
+		d.rate_len = v.len;
+		d.fps = fps;
+		have = 0;
+		ret = nc_expect_end(p, "the default frame rate");
+		if (ret)
+			return ret;
+	}
+	if (have < 0)
+		return have;
+	p->def[q] = d;
+	return 0;
+}
+
+/* Per-format or profile-wide settings: field, colorimetry, stride-align. */
+static int nc_kw_setting(struct nc_parser *p, enum nc_keyword kw,
+			 const struct nc_tok *kwt)
+{
+	struct nc_settings *s = p->cur_fmt >= 0 ? &p->cur : &p->wide;
+	struct nc_tok t;
+	__u32 bit, v;
+	int ret;
+
+	switch (kw) {
+	case NC_KW_FIELD:
+		bit = NC_SET_FIELD;
+		break;
+	case NC_KW_COLORSPACE:
+		bit = NC_SET_COLORSPACE;
+		break;
+	case NC_KW_YCBCR_ENC:
+		bit = NC_SET_YCBCR_ENC;
+		break;
+	case NC_KW_QUANTIZATION:
+		bit = NC_SET_QUANTIZATION;
+		break;
+	case NC_KW_XFER_FUNC:
+		bit = NC_SET_XFER_FUNC;
+		break;
+	default:
+		bit = NC_SET_STRIDE_ALIGN;
+		break;
+	}
+	if (p->cur_fmt >= 0 && nc_cur(p)->size_count) {
+		struct nc_msg m = nc_error(p, kwt->col);
+
+		m_token(&m, kwt);
+		m_str(&m, " must come before the format's first 'size' line");
+		return -EINVAL;
+	}
+	if ((p->cur_fmt >= 0 ? p->cur_seen : p->wide.given) & bit) {
+		struct nc_msg m = nc_error(p, kwt->col);
+
+		m_token(&m, kwt);
+		m_str(&m, p->cur_fmt >= 0 ? " is given twice for this format" :
+					    " is given twice in the profile header");
+		return -EINVAL;
+	}
+	ret = nc_expect(p, &t, kw == NC_KW_FIELD ? "field names after 'field', as in 'field none' or 'field interlaced seq-tb'" :
+			       kw == NC_KW_STRIDE_ALIGN ? "a power of two after 'stride-align', as in 'stride-align 64'" :
+			       kw == NC_KW_COLORSPACE ? "a colorspace after 'colorspace', as in 'colorspace srgb'" :
+			       kw == NC_KW_YCBCR_ENC ? "an encoding after 'ycbcr-enc', as in 'ycbcr-enc 601'" :
+			       kw == NC_KW_QUANTIZATION ? "'full' or 'limited' after 'quantization'" :
+							  "a transfer function after 'xfer-func', as in 'xfer-func srgb'");
+	if (ret)
+		return ret;
+
+	if (kw == NC_KW_FIELD) {
+		s->nfields = 0;
+		while (1) {
+			__u32 i;
+
+			if (nc_tok_is(&t, "any")) {
+				struct nc_msg m = nc_error(p, t.col);
+
+				m_str(&m, "field 'any' is for requests; list the fields the device delivers (none, interlaced, ...)");
+				return -EINVAL;
+			}
+			ret = nc_lookup(p, nc_fields, NC_ARRAY_SIZE(nc_fields),
+					&t, "field", &v);
+			if (ret)
+				return ret;
+			for (i = 0; i < s->nfields; i++) {
+				if (s->fields[i] == v) {
+					struct nc_msg m = nc_error(p, t.col);
+
+					m_str(&m, "field ");
+					m_token(&m, &t);
+					m_str(&m, " is listed twice");
+					return -EINVAL;
+				}
+			}
+			if (s->nfields == NC_MAX_FIELDS) {
+				struct nc_msg m = nc_error(p, t.col);
+
+				m_str(&m, "too many fields: at most ");
+				m_uint(&m, NC_MAX_FIELDS);
+				return -EINVAL;
+			}
+			s->fields[s->nfields++] = (__u8)v;
+			ret = nc_next(p, &t);
+			if (ret < 0)
+				return ret;
+			if (ret == 0)
+				break;
+		}
+	} else if (kw == NC_KW_STRIDE_ALIGN) {
+		ret = nc_parse_u32(t.s, t.len, &v);
+		if (ret || v == 0 || v > NC_MAX_STRIDE_ALIGN || (v & (v - 1))) {
+			struct nc_msg m = nc_error(p, t.col);
+
+			m_str(&m, "bad stride alignment ");
+			m_token(&m, &t);
+			m_str(&m, ": expected a power of two from 1 to ");
+			m_uint(&m, NC_MAX_STRIDE_ALIGN);
+			return -EINVAL;
+		}
+		s->stride_align = v;
+		ret = nc_expect_end(p, "the stride alignment");
+		if (ret)
+			return ret;
+	} else {
+		const struct nc_name *names;
+		const char *what;
+		__u32 n;
+
+		if (kw == NC_KW_COLORSPACE) {
+			names = nc_colorspaces;
+			n = NC_ARRAY_SIZE(nc_colorspaces);
+			what = "colorspace";
+		} else if (kw == NC_KW_YCBCR_ENC) {
+			names = nc_ycbcr_encs;
+			n = NC_ARRAY_SIZE(nc_ycbcr_encs);
+			what = "ycbcr-enc";
+		} else if (kw == NC_KW_QUANTIZATION) {
+			names = nc_quantizations;
+			n = NC_ARRAY_SIZE(nc_quantizations);
+			what = "quantization";
+		} else {
+			names = nc_xfer_funcs;
+			n = NC_ARRAY_SIZE(nc_xfer_funcs);
+			what = "xfer-func";
+		}
+		ret = nc_lookup(p, names, n, &t, what, &v);
+		if (ret)
+			return ret;
+		if (kw == NC_KW_COLORSPACE)
+			s->colorspace = (__u8)v;
+		else if (kw == NC_KW_YCBCR_ENC)
+			s->ycbcr_enc = (__u8)v;
+		else if (kw == NC_KW_QUANTIZATION)
+			s->quantization = (__u8)v;
+		else
+			s->xfer_func = (__u8)v;
+		ret = nc_expect_end(p, what);
+		if (ret)
+			return ret;
+	}
+	s->given |= bit;
+	if (p->cur_fmt >= 0)
+		p->cur_seen |= bit;
+	return 0;
+}
+
+/* format FOURCC [capture|output] */
+static int nc_kw_format(struct nc_parser *p)
+{
+	struct negcam_profile *out = p->out;
+	const struct negcam_fourcc_info *fi;
+	struct negcam_format *f;
+	enum negcam_queue q;
+	struct nc_tok t;
+	__u32 i, col;
+	int have, ret;
+
+	ret = nc_finish_format(p);
+	if (!ret)
+		ret = nc_expect(p, &t, "a pixel format after 'format', as in 'format YUYV'");
+	if (!ret)
+		ret = nc_parse_fourcc(p, &t, &fi);
+	if (ret)
+		return ret;
+	col = t.col;
+	have = nc_next(p, &t);
+	ret = nc_parse_queue(p, &t, &have, &q);
+	if (ret)
+		return ret;
+	if (have > 0) {
+		struct nc_msg m = nc_error(p, t.col);
+
+		m_str(&m, "unexpected ");
+		m_token(&m, &t);
+		m_str(&m, " after the pixel format: expected 'capture', 'output' or the end of the line");
+		return -EINVAL;
+	}
+	if (have < 0)
+		return have;
+	for (i = 0; i < out->nformats; i++) {
+		f = &out->formats[i];
+		if (f->fourcc == fi->fourcc && negcam_queue_of(f->buf_type) == (int)q) {
+			struct nc_msg m = nc_error(p, col);
+
+			m_str(&m, "format ");
+			m_fourcc(&m, fi->fourcc);
+			m_str(&m, q == NC_OUTPUT ? " (output)" : "");
+			m_str(&m, " is defined twice: put all its sizes in one block");
+			return -EINVAL;
+		}
+	}
+	if (out->nformats == NC_MAX_FORMATS) {
+		struct nc_msg m = nc_error(p, col);
+
+		m_str(&m, "too many formats: a profile holds at most ");
+		m_uint(&m, NC_MAX_FORMATS);
+		return -EINVAL;
+	}
+	p->cur_fmt = out->nformats++;
+	p->cur_fmt_line = p->line;
+	p->cur_fmt_col = col;
+	p->cur_fi = fi;
+	p->cur = p->wide;
+	p->cur_seen = 0;
+	p->cur_range_line = 0;
+	f = nc_cur(p);
+	f->fourcc = fi->fourcc;
+	f->buf_type = q == NC_OUTPUT ? V4L2_BUF_TYPE_VIDEO_OUTPUT :
+				       V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	f->size_first = out->nsizes;
+	return 0;
+}
+
+static int nc_kw_description(struct nc_parser *p, const struct nc_tok *kwt)
+{
+	struct nc_tok t;
+	int ret;
+
+	if (nc_cur(p)->size_count) {
+		struct nc_msg m = nc_error(p, kwt->col);
+
+		m_str(&m, "'description' must come before the format's first 'size' line");
+		return -EINVAL;
+	}
+	if (p->cur_seen & NC_SET_DESCRIPTION) {
+		struct nc_msg m = nc_error(p, kwt->col);
+
+		m_str(&m, "'description' is given twice for this format");
+		return -EINVAL;
+	}
+	ret = nc_expect(p, &t, "a description after 'description', as in 'description \"YUYV 4:2:2\"'");
+	if (!ret)
+		ret = nc_copy_name(p, &t, nc_cur(p)->description, "description");
+	if (ret)
+		return ret;
+	p->cur_seen |= NC_SET_DESCRIPTION;
+	return nc_expect_end_quoted(p, &t, "description");
+}
+
+/*
+ * The rate clause of a size line into the interval pool at
+ * out->nintervals: a list of discrete values, or one range (continuous,
+ * or stepwise with 'step'). Sets @sz's ival_* fields.
+ */
+static int nc_parse_rates(struct nc_parser *p, const struct nc_tok *size_tok,
+			  struct negcam_size *sz)
+{
+	struct negcam_profile *out = p->out;
+	__u32 first = out->nintervals, i;
+	struct nc_tok t, kw;
+	struct nc_msg m;
+	bool fps;
+	int ret;
+
+	ret = nc_next(p, &kw);
+	if (ret < 0)
+		return ret;
+	if (ret == 0) {
+		m = nc_error(p, size_tok->col);
+		m_str(&m, "size ");
+		m_token(&m, size_tok);
+		m_str(&m, " has no frame rates: add 'fps 30' or 'interval 1/30' to the line");
+		return -EINVAL;
+	}
+	fps = nc_tok_is(&kw, "fps");
+	if (!fps && !nc_tok_is(&kw, "interval")) {
+		m = nc_error(p, kw.col);
+		m_str(&m, "expected 'fps' or 'interval' after the size, found ");
+		m_token(&m, &kw);
+		return -EINVAL;
+	}
+	ret = nc_expect(p, &t, fps ? "frame rates after 'fps', as in 'fps 30 15'" :
+				     "frame intervals after 'interval', as in 'interval 1/30 1/15'");
+	sz->ival_kind = V4L2_FRMIVAL_TYPE_DISCRETE;
+	while (!ret) {
+		__u32 dash = nc_find(t.s, t.len, '-');
+		struct negcam_interval *iv;
+
+		if (out->nintervals == NC_MAX_INTERVALS) {
+			m = nc_error(p, t.col);
+			m_str(&m, "too many frame intervals: a profile holds at most ");
+			m_uint(&m, NC_MAX_INTERVALS);
+			m_str(&m, " (identical lists are stored once)");
+			return -EINVAL;
+		}
+		if (dash < t.len && out->nintervals > first) {
+			m = nc_error(p, t.col);
+			m_str(&m, "a rate range must be the only rate of its size: write it on its own line");
+			return -EINVAL;
+		}
+		if (nc_tok_is(&t, "step")) {
+			m = nc_error(p, t.col);
+			m_str(&m, "'step' follows an interval range, as in 'interval 1/60-1/1 step 1/60'");
+			return -EINVAL;
+		}
+		iv = &out->intervals[out->nintervals];
+		memset(iv, 0, sizeof(*iv));
+		if (dash == t.len) {
+			ret = nc_parse_rate(p, &t, t.s, t.len, fps, &iv->min);
+			if (ret)
+				return ret;
+			for (i = first; i < out->nintervals; i++) {
+				if (!nc_fract_cmp(out->intervals[i].min, iv->min)) {
+					m = nc_error(p, t.col);
+					m_str(&m, fps ? "frame rate " : "frame interval ");
+					m_token(&m, &t);
+					m_str(&m, " is listed twice for this size (interval ");
+					m_interval(&m, iv->min);
+					m_char(&m, ')');
+					return -EINVAL;
+				}
+			}
+			out->nintervals++;
+			ret = nc_next(p, &t);
+			if (ret > 0)
+				ret = 0;
+			else if (ret == 0)
+				break;
+			continue;
+		}
+
+		/* a range: fps LO-HI means intervals 1/HI .. 1/LO */
+		{
+			struct v4l2_fract a, b;
+			struct nc_tok st;
+
+			ret = nc_parse_rate(p, &t, t.s, dash, fps, &a);
+			if (!ret)
+				ret = nc_parse_rate(p, &t, t.s + dash + 1,
+						    t.len - dash - 1, fps, &b);
+			if (ret)
+				return ret;
+			if (fps) {
+				iv->min = b;
+				iv->max = a;
+			} else {
+				iv->min = a;
+				iv->max = b;
+			}
+			if (nc_fract_cmp(iv->min, iv->max) >= 0) {
+				m = nc_error(p, t.col);
+				m_str(&m, fps ? "frame rate range " : "frame interval range ");
+				m_token(&m, &t);
+				m_str(&m, nc_fract_cmp(iv->min, iv->max) ?
+					  " runs backwards: write the smaller value first" :
+					  " is empty: write a single value");
+				return -EINVAL;
+			}
+			iv->step = nc_fract(1, 1);
+			sz->ival_kind = V4L2_FRMIVAL_TYPE_CONTINUOUS;
+			out->nintervals++;
+			ret = nc_next(p, &st);
+			if (ret <= 0)
+				break;
+			if (!nc_tok_is(&st, "step")) {
+				m = nc_error(p, st.col);
+				m_str(&m, "unexpected ");
+				m_token(&m, &st);
+				m_str(&m, " after the range: expected 'step' or the end of the line");
+				return -EINVAL;
+			}
+			if (fps) {
+				m = nc_error(p, st.col);
+				m_str(&m, "an fps range has no 'step' (equal rate steps are not equal interval steps): write 'interval MIN-MAX step S'");
+				return -EINVAL;
+			}
+			ret = nc_expect(p, &t, "an interval after 'step', as in 'step 1/60'");
+			if (!ret)
+				ret = nc_parse_rate(p, &t, t.s, t.len, false, &iv->step);
+			if (ret)
+				return ret;
+			if (!nc_fract_on_step(iv->max, iv->min, iv->step)) {
+				m = nc_error(p, t.col);
+				m_str(&m, "step ");
+				m_token(&m, &t);
+				m_str(&m, " does not divide the range ");
+				m_interval(&m, iv->min);
+				m_char(&m, '-');
+				m_interval(&m, iv->max);
+				m_str(&m, " into whole steps");
+				return -EINVAL;
+			}
+			sz->ival_kind = V4L2_FRMIVAL_TYPE_STEPWISE;
+			ret = nc_expect_end(p, "the interval step");
+			break;
+		}
+	}
+	if (ret < 0)
+		return ret;
+
+	/* share an identical run already in the pool */
+	sz->ival_count = (__u16)(out->nintervals - first);
+	sz->ival_first = (__u16)first;
+	for (i = 0; i < out->nsizes; i++) {
+		const struct negcam_size *o = &out->sizes[i];
+
+		if (o->ival_kind == sz->ival_kind && o->ival_count == sz->ival_count &&
+		    !memcmp(&out->intervals[o->ival_first], &out->intervals[first],
+			    sz->ival_count * sizeof(struct negcam_interval))) {
+			memset(&out->intervals[first], 0,
+			       sz->ival_count * sizeof(struct negcam_interval));
+			out->nintervals = (__u16)first;
+			sz->ival_first = o->ival_first;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* size WxH rates | size WxH-WxH [step WxH] rates */
+static int nc_kw_size(struct nc_parser *p)
+{
+	struct negcam_profile *out = p->out;
+	const struct negcam_fourcc_info *fi = p->cur_fi;
+	struct negcam_format *f = nc_cur(p);
+	bool even = nc_fields_interlaced(&p->cur);
+	struct negcam_size sz;
+	struct nc_tok t, st;
+	struct nc_msg m;
+	__u32 dash, i;
+	int ret;
+
+	memset(&sz, 0, sizeof(sz));
+	ret = nc_expect(p, &t, "a size after 'size', as in 'size 640x480 fps 30'");
+	if (ret)
+		return ret;
+	if (p->cur_range_line) {
+		m = nc_error(p, t.col);
+		m_str(&m, "format ");
+		m_fourcc(&m, f->fourcc);
+		m_str(&m, " has a size range on line ");
+		m_uint(&m, p->cur_range_line);
+		m_str(&m, "; a range must be the format's only size");
+		return -EINVAL;
+	}
+	if (out->nsizes == NC_MAX_SIZES) {
+		m = nc_error(p, t.col);
+		m_str(&m, "too many sizes: a profile holds at most ");
+		m_uint(&m, NC_MAX_SIZES);
+		return -EINVAL;
+	}
+	dash = nc_find(t.s, t.len, '-');
+	ret = nc_parse_wxh(t.s, dash, &sz.min_w, &sz.min_h);
+	if (!ret && dash < t.len)
+		ret = nc_parse_wxh(t.s + dash + 1, t.len - dash - 1, &sz.max_w,
+				   &sz.max_h);
+	if (ret)
+		return nc_bad_size(p, &t, ret);
+	ret = nc_check_dim(p, &t, "width", sz.min_w, fi->hsub ? fi->hsub : 1, false);
+	if (!ret)
+		ret = nc_check_dim(p, &t, "height", sz.min_h, fi->vsub ? fi->vsub : 1, even);
+	if (ret)
+		return ret;
+
+	if (dash == t.len) {
+		f->size_kind = V4L2_FRMSIZE_TYPE_DISCRETE;
+		for (i = f->size_first; i < out->nsizes; i++) {
+			if (out->sizes[i].min_w == sz.min_w &&
+			    out->sizes[i].min_h == sz.min_h) {
+				m = nc_error(p, t.col);
+				m_str(&m, "size ");
+				m_size(&m, sz.min_w, sz.min_h);
+				m_str(&m, " is listed twice for ");
+				m_fourcc(&m, f->fourcc);
+				return -EINVAL;
+			}
+		}
+	} else {
+		__u32 hs = fi->hsub ? fi->hsub : 1, vs = fi->vsub ? fi->vsub : 1;
+		bool has_step;
+
+		if (f->size_count) {
+			m = nc_error(p, t.col);
+			m_str(&m, "format ");
+			m_fourcc(&m, f->fourcc);
+			m_str(&m, " already has sizes; a size range must be the format's only size");
+			return -EINVAL;
+		}
+		ret = nc_check_dim(p, &t, "width", sz.max_w, hs, false);
+		if (!ret)
+			ret = nc_check_dim(p, &t, "height", sz.max_h, vs, even);
+		if (ret)
+			return ret;
+		if (sz.min_w > sz.max_w || sz.min_h > sz.max_h ||
+		    (sz.min_w == sz.max_w && sz.min_h == sz.max_h)) {
+			m = nc_error(p, t.col);
+			m_str(&m, "size range ");
+			m_token(&m, &t);
+			m_str(&m, (sz.min_w == sz.max_w && sz.min_h == sz.max_h) ?
+				  " holds one size: write it without a range" :
+				  " runs backwards: write the smaller size first");
+			return -EINVAL;
+		}
+		ret = nc_next(p, &st);
+		if (ret < 0)
+			return ret;
+		has_step = ret > 0 && nc_tok_is(&st, "step");
+		sz.step_w = 1;
+		sz.step_h = 1;
+		if (has_step) {
+			struct nc_tok v;
+
+			ret = nc_expect(p, &v, "a step after 'step', as in 'step 16x8'");
+			if (ret)
+				return ret;
+			ret = nc_parse_wxh(v.s, v.len, &sz.step_w, &sz.step_h);
+			if (ret || !sz.step_w || !sz.step_h) {
+				m = nc_error(p, v.col);
+				m_str(&m, "bad size step ");
+				m_token(&m, &v);
+				m_str(&m, ": expected WIDTHxHEIGHT with both at least 1, as in 16x8");
+				return -EINVAL;
+			}
+			st = v;
+		} else {
+			/* give back the token read ahead: the rate clause is next */
+			if (ret > 0)
+				p->pos = p->line_start + (st.col - 1);
+			/* no step: continuous; the checks below point at the range */
+			st = t;
+		}
+		if (sz.step_w % hs || sz.step_h % vs ||
+		    (even && sz.step_h % 2)) {
+			m = nc_error(p, st.col);
+			m_str(&m, "size step ");
+			m_size(&m, sz.step_w, sz.step_h);
+			m_str(&m, " must be a multiple of ");
+			if (even && vs % 2)
+				vs *= 2;
+			m_size(&m, hs, vs);
+			m_str(&m, " for ");
+			m_fourcc(&m, f->fourcc);
+			if (!has_step)
+				m_str(&m, ": add 'step WxH' after the range");
+			return -EINVAL;
+		}
+		if ((sz.max_w - sz.min_w) % sz.step_w ||
+		    (sz.max_h - sz.min_h) % sz.step_h) {
+			m = nc_error(p, st.col);
+			m_str(&m, "size step ");
+			m_size(&m, sz.step_w, sz.step_h);
+			m_str(&m, " does not divide the range ");
+			m_size(&m, sz.min_w, sz.min_h);
+			m_char(&m, '-');
+			m_size(&m, sz.max_w, sz.max_h);
+			m_str(&m, " into whole steps");
+			return -EINVAL;
+		}
+		f->size_kind = (sz.step_w == 1 && sz.step_h == 1) ?
+				       V4L2_FRMSIZE_TYPE_CONTINUOUS :
+				       V4L2_FRMSIZE_TYPE_STEPWISE;
+		p->cur_range_line = p->line;
+	}
+	ret = nc_parse_rates(p, &t, &sz);
+	if (ret)
+		return ret;
+	out->sizes[out->nsizes++] = sz;
+	f->size_count++;
+	return 0;
+}
+
+/* ---- lines ---- */
+
+static int nc_parse_line(struct nc_parser *p)
+{
+	struct nc_tok t;
+	__u32 kw;
+	int ret = nc_next(p, &t);
+
+	if (ret <= 0)
+		return ret;
+	for (kw = 0; kw < NC_ARRAY_SIZE(nc_keywords); kw++)
+		if (nc_tok_is(&t, nc_keywords[kw].name))
+			break;
+	if (kw == NC_ARRAY_SIZE(nc_keywords)) {
+		const char *hint = nc_suggest(nc_keywords,
+					      NC_ARRAY_SIZE(nc_keywords), &t);
+		struct nc_msg m = nc_error(p, t.col);
+
+		m_str(&m, "unknown keyword ");
+		m_token(&m, &t);
+		if (hint) {
+			m_str(&m, "; did you mean '");
+			m_str(&m, hint);
+			m_str(&m, "'?");
+		} else {
+			m_str(&m, " (docs/profiles.md lists the keywords)");
+		}
+		return -EINVAL;
+	}
+	kw = nc_keywords[kw].value;
+
+	switch (kw) {
+	case NC_KW_NAME:
+	case NC_KW_CARD:
+	case NC_KW_ADJUST:
+	case NC_KW_QUIRKS:
+	case NC_KW_DEFAULT: {
+		static const __u32 bits[] = { NC_HDR_NAME, NC_HDR_CARD,
+					      NC_HDR_ADJUST, NC_HDR_QUIRKS, 0 };
+		__u32 bit = bits[kw - NC_KW_NAME];
+
+		if (p->cur_fmt >= 0) {
+			struct nc_msg m = nc_error(p, t.col);
+
+			m_token(&m, &t);
+			m_str(&m, " belongs to the profile header, before the first 'format' line");
+			return -EINVAL;
+		}
+		if (p->header_seen & bit) {
+			struct nc_msg m = nc_error(p, t.col);
+
+			m_token(&m, &t);
+			m_str(&m, " is given twice");
+			return -EINVAL;
+		}
+		p->header_seen |= bit;
+		if (kw == NC_KW_NAME)
+			return nc_kw_name(p);
+		if (kw == NC_KW_CARD)
+			return nc_kw_card(p);
+		if (kw == NC_KW_ADJUST)
+			return nc_kw_adjust(p);
+		if (kw == NC_KW_QUIRKS)
+			return nc_kw_quirks(p);
+		return nc_kw_default(p, &t);
+	}
+	case NC_KW_FORMAT:
+		return nc_kw_format(p);
+	case NC_KW_DESCRIPTION:
+	case NC_KW_SIZE:
+		if (p->cur_fmt < 0) {
+			struct nc_msg m = nc_error(p, t.col);
+
+			m_token(&m, &t);
+			m_str(&m, " outside a format: add a 'format FOURCC' line before it");
+			return -EINVAL;
+		}
+		if (kw == NC_KW_SIZE)
+			return nc_kw_size(p);
+		return nc_kw_description(p, &t);
+	default:
+		return nc_kw_setting(p, (enum nc_keyword)kw, &t);
+	}
+}
+
+/* Whether @x lies in the size entry @s (discrete: equal; range: on a step). */
+static bool nc_size_has(const struct negcam_size *s, __u8 kind, __u32 w, __u32 h)
+{
+	if (kind == V4L2_FRMSIZE_TYPE_DISCRETE)
+		return s->min_w == w && s->min_h == h;
+	return w >= s->min_w && w <= s->max_w && h >= s->min_h &&
+	       h <= s->max_h && (w - s->min_w) % s->step_w == 0 &&
+	       (h - s->min_h) % s->step_h == 0;
+}
+
+static bool nc_size_has_interval(const struct negcam_profile *out,
+				 const struct negcam_size *s,
+				 struct v4l2_fract x)
+{
+	const struct negcam_interval *iv = &out->intervals[s->ival_first];
+	__u32 i;
+
+	if (s->ival_kind == V4L2_FRMIVAL_TYPE_DISCRETE) {
+		for (i = 0; i < s->ival_count; i++)
+			if (!nc_fract_cmp(iv[i].min, x))
+				return true;
+		return false;
+	}
+	if (nc_fract_cmp(x, iv->min) < 0 || nc_fract_cmp(x, iv->max) > 0)
+		return false;
+	return s->ival_kind == V4L2_FRMIVAL_TYPE_CONTINUOUS ||
+	       nc_fract_on_step(x, iv->min, iv->step);
+}
+
+/* Resolve one queue's default: the 'default' line, checked, or the first of all. */
+static int nc_resolve_default(struct nc_parser *p, enum negcam_queue q)
+{
+	struct negcam_profile *out = p->out;
+	const struct nc_default_line *d = &p->def[q];
+	const struct negcam_format *f = NULL;
+	const struct negcam_size *s = NULL;
+	struct negcam_default *r = &out->def[q];
+	struct nc_msg m;
+	__u32 i;
+
+	for (i = 0; i < out->nformats; i++) {
+		const struct negcam_format *c = &out->formats[i];
+
+		if (negcam_queue_of(c->buf_type) != (int)q)
+			continue;
+		if (!d->given || c->fourcc == d->fourcc) {
+			f = c;
+			break;
+		}
+	}
+	if (!f) {
+		if (!d->given)
+			return 0; /* no format on this queue */
+		m = nc_error_at(p, d->line, d->fourcc_col);
+		m_str(&m, "default format ");
+		m_fourcc(&m, d->fourcc);
+		m_str(&m, q == NC_OUTPUT ? " is not an output" : " is not a capture");
+		m_str(&m, " format of this profile: add a 'format' block for it");
+		return -EINVAL;
+	}
+	r->fourcc = f->fourcc;
+	if (d->size_col) {
+		for (i = 0; i < f->size_count; i++) {
+			if (nc_size_has(&out->sizes[f->size_first + i], f->size_kind,
+					d->width, d->height)) {
+				s = &out->sizes[f->size_first + i];
+				break;
+			}
+		}
+		if (!s) {
+			m = nc_error_at(p, d->line, d->size_col);
+			m_str(&m, "default size ");
+			m_size(&m, d->width, d->height);
+			m_str(&m, " is not a size of ");
+			m_fourcc(&m, f->fourcc);
+			return -EINVAL;
+		}
+		r->width = d->width;
+		r->height = d->height;
+	} else {
+		s = &out->sizes[f->size_first];
+		r->width = s->min_w;
+		r->height = s->min_h;
+	}
+	if (d->rate_col) {
+		if (!nc_size_has_interval(out, s, d->interval)) {
+			m = nc_error_at(p, d->line, d->rate_col);
+			m_str(&m, d->fps ? "default frame rate " : "default frame interval ");
+			m_tok(&m, d->rate, d->rate_len);
+			m_str(&m, " is not offered by ");
+			m_fourcc(&m, f->fourcc);
+			m_char(&m, ' ');
+			m_size(&m, r->width, r->height);
+			return -EINVAL;
+		}
+		r->interval = d->interval;
+	} else {
+		r->interval = out->intervals[s->ival_first].min;
+	}
+	return 0;
+}
+
+/* After the last line: close the last format, require the essentials, defaults. */
+static int nc_finish(struct nc_parser *p)
+{
+	struct negcam_profile *out = p->out;
+	__u32 eof_col = nc_col(p, p->len);
+	struct nc_msg m;
+	int ret;
+
+	ret = nc_finish_format(p);
+	if (ret)
+		return ret;
+	if (!out->nformats && !(p->header_seen & NC_HDR_NAME)) {
+		m = nc_error_at(p, p->line, eof_col);
+		m_str(&m, "empty profile: expected a 'name' line and at least one 'format' block");
+		return -EINVAL;
+	}
+	if (!(p->header_seen & NC_HDR_NAME)) {
+		m = nc_error_at(p, p->line, eof_col);
+		m_str(&m, "missing 'name' line: every profile needs a name, as in 'name webcam'");
+		return -EINVAL;
+	}
+	if (!out->nformats) {
+		m = nc_error_at(p, p->line, eof_col);
+		m_str(&m, "the profile has no formats: add a 'format FOURCC' line and its 'size' lines");
+		return -EINVAL;
+	}
+	if (!(p->header_seen & NC_HDR_CARD)) {
+		/* "Negcam <name>", cut to fit v4l2_capability.card */
+		static const char prefix[] = "Negcam ";
+		__u32 n = sizeof(prefix) - 1, l = nc_strlen(out->name);
+
+		memcpy(out->card, prefix, n);
+		if (l > NC_NAME_LEN - 1 - n)
+			l = NC_NAME_LEN - 1 - n;
+		memcpy(out->card + n, out->name, l);
+		out->card[n + l] = '\0';
+	}
+	ret = nc_resolve_default(p, NC_CAPTURE);
+	if (!ret)
+		ret = nc_resolve_default(p, NC_OUTPUT);
+	return ret;
+}
+
+static int nc_parse(struct nc_parser *p)
+{
+	__u32 next = 0;
+	int ret;
+
+	p->line = 0;
+	while (1) {
+		__u32 nl;
+
+		p->line++;
+		p->line_start = next;
+		nl = p->line_start + nc_find(p->text + p->line_start,
+					     p->len - p->line_start, '\n');
+		p->line_end = nl;
+		if (nl > p->line_start && p->text[nl - 1] == '\r')
+			p->line_end--;
+		p->pos = p->line_start;
+		ret = nc_parse_line(p);
+		if (ret)
+			return ret;
+		if (nl >= p->len)
+			break;
+		next = nl + 1;
+		if (next == p->len) {
+			/* the end of input sits at the start of the next line */
+			p->line++;
+			p->line_start = next;
+			break;
+		}
+	}
+	return nc_finish(p);
+}
+
+int negcam_profile_parse(struct negcam_profile *out, const char *text,
+			 __u32 len, struct negcam_parse_error *err)
+{
+	struct negcam_parse_error local;
+	struct nc_parser p;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	memset(&p, 0, sizeof(p));
+	if (!err)
+		err = &local;
+	memset(err, 0, sizeof(*err));
+	p.out = out;
+	p.err = err;
+	p.text = text ? text : "";
+	p.len = text ? len : 0;
+	p.cur_fmt = -1;
+	ret = nc_parse(&p);
+	if (ret) {
+		memset(out, 0, sizeof(*out));
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -1,0 +1,917 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * --import: the text of `v4l2-ctl --list-formats-ext` to a negcam profile.
+ *
+ * Reads the layouts of v4l-utils 1.16 and later ("[0]: 'YUYV' (YUYV
+ * 4:2:2)") and of the releases before ("Index : 0 / Pixel Format:
+ * 'YUYV' / Name : ..."), with or without the command line and the
+ * "ioctl: VIDIOC_ENUM_FMT" header, capture, output and multiplanar types,
+ * discrete, stepwise and continuous sizes, discrete, stepwise and
+ * continuous intervals. Indentation may be tabs or spaces (pasted from a
+ * web page). A line that fits none of these is an error, reported with
+ * its number; nothing is written then.
+ *
+ * The listing prints intervals rounded ("0.033s (29.970 fps)"); the exact
+ * fractions are recovered by the rule documented in docs/negcam-ctl.md
+ * and implemented in recover_fraction(). Whatever the listing cannot say
+ * (colorimetry, field, how sizes are adjusted, the rates of a size range)
+ * keeps the profile language's defaults, and the output says so in
+ * comments; where the importer must invent something (a size for a device
+ * without ENUM_FRAMESIZES), it warns on stderr.
+ *
+ * The result is parsed again before it is written: what --import prints
+ * always loads.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl.h"
+
+#define IMP_MAX_ERRORS 20
+#define IMP_MAX_RATE 1000000u /* the profile language's limit for a fraction's terms */
+
+enum imp_ival_kind { IV_DISCRETE, IV_CONTINUOUS, IV_STEPWISE };
+
+struct imp_ival {
+	int kind;
+	struct v4l2_fract min, max, step; /* discrete: min */
+	unsigned int line;
+};
+
+struct imp_size {
+	int kind; /* V4L2_FRMSIZE_TYPE_* */
+	__u32 min_w, min_h, max_w, max_h, step_w, step_h;
+	unsigned int line;
+	struct imp_ival *ivals;
+	unsigned int nivals;
+};
+
+struct imp_format {
+	__u32 fourcc;
+	int queue; /* NC_CAPTURE or NC_OUTPUT */
+	char desc[64];
+	unsigned int line;
+	struct imp_size *sizes;
+	unsigned int nsizes;
+};
+
+struct imp {
+	const char *label;
+	unsigned int line;  /* current input line */
+	int queue;          /* current section, -1: skipped type */
+	bool skip;          /* the current format was refused: its sizes go with it */
+	bool mplane;        /* a multiplanar section was seen */
+	unsigned int errors, warnings;
+	struct imp_format *formats;
+	unsigned int nformats;
+	/* The old layout names a format over several lines. */
+	bool old_pending;
+	__u32 old_fourcc;
+	char old_flags[64];
+	unsigned int old_line;
+};
+
+/* The text being generated, with the listing line each output line came from. */
+struct imp_out {
+	char *text;
+	size_t len, cap;
+	unsigned int *src; /* src[i]: listing line of output line i + 1, 0 for none */
+	unsigned int nlines, lcap;
+};
+
+static void __attribute__((format(printf, 3, 4)))
+imp_error(struct imp *im, unsigned int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	im->errors++;
+	if (im->errors > IMP_MAX_ERRORS)
+		return;
+	fprintf(stderr, "%s:%u: ", im->label, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void __attribute__((format(printf, 3, 4)))
+imp_warn(struct imp *im, unsigned int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	im->warnings++;
+	if (line)
+		fprintf(stderr, "%s:%u: warning: ", im->label, line);
+	else
+		fprintf(stderr, "%s: warning: ", im->label);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void *grow(void *p, unsigned int n, size_t elem)
+{
+	/* Doubling at powers of two: n is the count before the append. */
+	if (n && (n & (n - 1)))
+		return p;
+	p = realloc(p, (n ? 2 * (size_t)n : 4) * elem);
+	if (!p) {
+		fprintf(stderr, "negcam-ctl: --import: out of memory\n");
+		exit(CTL_EXIT_FAIL);
+	}
+	return p;
+}
+
+static __u64 gcd64(__u64 a, __u64 b)
+{
+	while (b) {
+		__u64 t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* v4l2-ctl's "%.3f" of a double quotient, compared with the listing's text. */
+static bool prints_as(__u32 num, __u32 den, const char *text)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%.3f", (1.0 * num) / den);
+	return !strcmp(buf, text);
+}
+
+struct fraction_rule {
+	const char *sec;  /* the interval as printed, seconds */
+	const char *fps;  /* its rate as printed, or NULL (a step has none) */
+	/* For a step: the range it must divide into whole steps. */
+	const struct v4l2_fract *range_min, *range_max;
+};
+
+static bool fraction_fits(const struct fraction_rule *r, __u32 n, __u32 d)
+{
+	return n && d && n <= IMP_MAX_RATE && d <= IMP_MAX_RATE && prints_as(n, d, r->sec) &&
+	       (!r->fps || prints_as(d, n, r->fps));
+}
+
+/* A step: (max - min) / k for the whole number k that prints as the listing does. */
+static int recover_step(const struct fraction_rule *r, struct v4l2_fract *out)
+{
+	const struct v4l2_fract *mn = r->range_min, *mx = r->range_max;
+	__u64 a = (__u64)mx->numerator * mn->denominator, b;
+	double x = strtod(r->sec, NULL), span, klo, khi;
+	__u64 k, best_n = 0, best_d = 0;
+
+	if (a <= (__u64)mn->numerator * mx->denominator)
+		return -1; /* an empty or backward range has no step */
+	a -= (__u64)mn->numerator * mx->denominator; /* max - min = a / b */
+	b = (__u64)mx->denominator * mn->denominator;
+	span = (double)a / b;
+	klo = x + 0.0005 > 0 ? span / (x + 0.0005) : 1;
+	khi = x > 0.0005 ? span / (x - 0.0005) : (double)IMP_MAX_RATE;
+	if (klo < 1)
+		klo = 1;
+	if (khi > IMP_MAX_RATE)
+		khi = IMP_MAX_RATE;
+	if (khi - klo > 100000)
+		khi = klo + 100000; /* bounds a contradictory listing */
+	for (k = (__u64)klo; k <= (__u64)khi + 1; k++) {
+		__u64 n = a, d = b * k, g = gcd64(n, d);
+
+		n /= g;
+		d /= g;
+		if (n > IMP_MAX_RATE || d > IMP_MAX_RATE || !prints_as((__u32)n, (__u32)d, r->sec))
+			continue;
+		/* Several k may print alike: the simplest step wins. */
+		if (!best_d || d < best_d || (d == best_d && n < best_n)) {
+			best_n = n;
+			best_d = d;
+		}
+	}
+	if (!best_d)
+		return -1;
+	out->numerator = (__u32)best_n;
+	out->denominator = (__u32)best_d;
+	return 0;
+}
+
+/*
+ * The exact interval behind a printed one, by this rule (docs/negcam-ctl.md):
+ *  1. the NTSC family 1001/(1000*N), when it prints the same: a rate shown
+ *     as 29.970, 59.940, 23.976 or 14.985 fps is 30000/1001, 60000/1001 ...;
+ *  2. otherwise the simplest fraction that prints the same: the smallest
+ *     denominator, then the smallest numerator (1/30, 2/15 for 7.5 fps,
+ *     2/25 for 12.5 fps, 2/1 for 0.5 fps), terms at most 1000000;
+ *  3. a step (printed in seconds only) is (max - min) / k for a whole k,
+ *     the simplest such fraction that prints the same.
+ * Printing the result gives back the listing's text exactly; -1 if no
+ * fraction does.
+ */
+static int recover_fraction(const struct fraction_rule *r, struct v4l2_fract *out)
+{
+	double x = strtod(r->sec, NULL), y = r->fps ? strtod(r->fps, NULL) : 0;
+	double lo = x - 0.0005, hi = x + 0.0005;
+	unsigned int tried = 0;
+	__u32 d;
+
+	if (r->range_min)
+		return recover_step(r, out);
+	if (r->fps && y > 0) {
+		double nn = y * 1.001 + 0.5;
+
+		if (nn >= 1 && nn * 1000 <= IMP_MAX_RATE) {
+			__u32 num = 1001, den = (__u32)nn * 1000; /* (__u32) truncates: floor */
+			__u64 g = gcd64(num, den);
+
+			if (fraction_fits(r, (__u32)(num / g), (__u32)(den / g))) {
+				out->numerator = (__u32)(num / g);
+				out->denominator = (__u32)(den / g);
+				return 0;
+			}
+		}
+	}
+	/* Both printed numbers bound n/d: intersect the two windows (a hair wider). */
+	if (r->fps) {
+		double flo = 1 / (y + 0.0005), fhi = y > 0.0005 ? 1 / (y - 0.0005) : 1e300;
+
+		if (flo > lo)
+			lo = flo;
+		if (fhi < hi)
+			hi = fhi;
+	}
+	lo -= 1e-9 * (lo > 0 ? lo : 0) + 1e-15;
+	hi += 1e-9 * hi + 1e-15;
+	if (lo > hi)
+		return -1;
+	/*
+	 * A window of width w holds a fraction with a denominator near 1/w:
+	 * a short loop. Candidates inside the window almost always print
+	 * alike; the budget only bounds a contradictory listing.
+	 */
+	for (d = 1; d <= IMP_MAX_RATE; d++) {
+		double nlo = lo * d, nhi = hi * d;
+		__u32 n = nlo < 1 ? 1 : (__u32)nlo + (nlo > (__u32)nlo);
+
+		for (; n <= nhi && n <= IMP_MAX_RATE; n++) {
+			if (++tried > 100000)
+				return -1;
+			if (gcd64(n, d) != 1 || !fraction_fits(r, n, d))
+				continue;
+			out->numerator = n;
+			out->denominator = d;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+/* sscanf that must consume the whole line. */
+#define FULL_MATCH(line, fmt, nargs, ...)                                      \
+	({                                                                     \
+		int n_ = -1;                                                   \
+		sscanf(line, fmt "%n", __VA_ARGS__, &n_) == (nargs) && n_ >= 0 && \
+			!(line)[n_];                                           \
+	})
+
+/* 'YUYV', 'Y10 ', 'Y16-BE' as v4l2-ctl's fcc2s() prints them. */
+static int parse_fourcc(const char *s, size_t len, __u32 *out)
+{
+	if (len == 7 && !memcmp(s + 4, "-BE", 3)) {
+		*out = v4l2_fourcc(s[0], s[1], s[2], s[3]) | (1u << 31);
+		return 0;
+	}
+	if (len != 4)
+		return -1;
+	*out = v4l2_fourcc(s[0], s[1], s[2], s[3]);
+	return 0;
+}
+
+static const char *const known_flags[] = {
+	"compressed", "emulated", "continuous-bytestream", "dyn-resolution",
+	"enc-cap-frame-interval", "csc-colorspace", "csc-ycbcr", "csc-hsv",
+	"csc-quantization", "csc-xfer-func", NULL,
+};
+
+static bool is_known_flag(const char *s, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; known_flags[i]; i++)
+		if (strlen(known_flags[i]) == len && !memcmp(known_flags[i], s, len))
+			return true;
+	return len == 10 && !memcmp(s, "0x", 2); /* flags2s() prints unknown bits in hex */
+}
+
+/* Checks the flags the listing shows against what the profile will report. */
+static void check_flags(struct imp *im, unsigned int line, __u32 fourcc, const char *flags)
+{
+	const struct negcam_fourcc_info *fi = negcam_fourcc_lookup(fourcc);
+	bool compressed = false;
+	const char *p = flags;
+	char f4[8];
+
+	while (*p) {
+		const char *e = strstr(p, ", ");
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+
+		if (n == 10 && !memcmp(p, "compressed", 10))
+			compressed = true;
+		else if (n)
+			imp_warn(im, line, "flag '%.*s' of '%s' cannot be set in a profile; "
+				 "dropped", (int)n, p, ctl_fcc(fourcc, f4));
+		p += n + (e ? 2 : 0);
+	}
+	if (fi && compressed != (fi->layout == NC_LAYOUT_COMPRESSED))
+		imp_warn(im, line, "'%s' is %scompressed in negcam's format table, the listing "
+			 "says otherwise; the table wins", ctl_fcc(fourcc, f4),
+			 fi->layout == NC_LAYOUT_COMPRESSED ? "" : "not ");
+}
+
+static struct imp_format *add_format(struct imp *im, __u32 fourcc, const char *desc,
+				     unsigned int line)
+{
+	struct imp_format *f;
+	unsigned int i;
+	char f4[8];
+
+	im->skip = true;
+	if (im->queue < 0)
+		return NULL;
+	if (!negcam_fourcc_lookup(fourcc)) {
+		imp_error(im, line, "pixel format '%s' is not in negcam's format table "
+			  "(docs/profiles.md lists it)", ctl_fcc(fourcc, f4));
+		return NULL;
+	}
+	for (i = 0; i < im->nformats; i++) {
+		if (im->formats[i].fourcc == fourcc && im->formats[i].queue == im->queue) {
+			imp_error(im, line, "'%s' listed twice (first on line %u)",
+				  ctl_fcc(fourcc, f4), im->formats[i].line);
+			return NULL;
+		}
+	}
+	im->skip = false;
+	im->formats = grow(im->formats, im->nformats, sizeof(*im->formats));
+	f = &im->formats[im->nformats++];
+	memset(f, 0, sizeof(*f));
+	f->fourcc = fourcc;
+	f->queue = im->queue;
+	f->line = line;
+	snprintf(f->desc, sizeof(f->desc), "%s", desc);
+	return f;
+}
+
+static struct imp_format *current_format(struct imp *im)
+{
+	return im->nformats ? &im->formats[im->nformats - 1] : NULL;
+}
+
+/* "[0]: 'YUYV' (YUYV 4:2:2)" or "[1]: 'MJPG' (Motion-JPEG, compressed)". */
+static void parse_format_line(struct imp *im, char *s)
+{
+	char *q1 = strchr(s, '\''), *q2, *open, *close, *flags;
+	unsigned int index;
+	size_t dlen;
+	__u32 fourcc;
+	int n = -1;
+
+	if (sscanf(s, "[%u]: %n", &index, &n) != 1 || n < 0 || !q1 || q1 != s + n ||
+	    !(q2 = strchr(q1 + 1, '\'')) || parse_fourcc(q1 + 1, (size_t)(q2 - q1 - 1), &fourcc)) {
+		imp_error(im, im->line, "cannot understand this format line: '%s'", s);
+		im->skip = true;
+		return;
+	}
+	open = q2 + 1;
+	close = s + strlen(s) - 1;
+	if (open[0] != ' ' || open[1] != '(' || *close != ')' || close < open + 2) {
+		imp_error(im, im->line, "cannot understand this format line: '%s'", s);
+		im->skip = true;
+		return;
+	}
+	*close = '\0';
+	open += 2;
+	/*
+	 * "DESC, flag, flag": trailing ", item"s that are flag names are the
+	 * flags; the rest, commas and parentheses included, the description.
+	 */
+	dlen = strlen(open);
+	for (;;) {
+		char *p, *last = NULL;
+
+		for (p = open; (p = strstr(p, ", ")) && p + 2 <= open + dlen; p++)
+			last = p;
+		if (!last || !is_known_flag(last + 2, (size_t)(open + dlen - last - 2)))
+			break;
+		dlen = (size_t)(last - open);
+	}
+	flags = open[dlen] ? open + dlen + 2 : open + dlen;
+	open[dlen] = '\0';
+	if (add_format(im, fourcc, open, im->line))
+		check_flags(im, im->line, fourcc, flags);
+}
+
+static void parse_size_line(struct imp *im, const char *s)
+{
+	struct imp_format *f = current_format(im);
+	struct imp_size sz;
+	unsigned int i;
+
+	memset(&sz, 0, sizeof(sz));
+	sz.line = im->line;
+	if (FULL_MATCH(s, "Size: Discrete %ux%u", 2, &sz.min_w, &sz.min_h)) {
+		sz.kind = V4L2_FRMSIZE_TYPE_DISCRETE;
+	} else if (FULL_MATCH(s, "Size: Stepwise %ux%u - %ux%u with step %u/%u", 6, &sz.min_w,
+			      &sz.min_h, &sz.max_w, &sz.max_h, &sz.step_w, &sz.step_h)) {
+		sz.kind = V4L2_FRMSIZE_TYPE_STEPWISE;
+	} else if (FULL_MATCH(s, "Size: Continuous %ux%u - %ux%u", 4, &sz.min_w, &sz.min_h,
+			      &sz.max_w, &sz.max_h)) {
+		sz.kind = V4L2_FRMSIZE_TYPE_CONTINUOUS;
+		sz.step_w = sz.step_h = 1;
+	} else {
+		imp_error(im, im->line, "cannot understand this size line: '%s'", s);
+		return;
+	}
+	if (im->queue < 0 || im->skip)
+		return;
+	if (!f || (im->nformats && f->queue != im->queue)) {
+		imp_error(im, im->line, "a size before any format line");
+		return;
+	}
+	if (sz.kind == V4L2_FRMSIZE_TYPE_STEPWISE && sz.step_w == 1 && sz.step_h == 1)
+		imp_warn(im, im->line, "a stepwise range with step 1/1 is written as a range "
+			 "without step, which negcam reports as Continuous");
+	for (i = 0; i < f->nsizes; i++) {
+		if (sz.kind == V4L2_FRMSIZE_TYPE_DISCRETE &&
+		    f->sizes[i].kind == V4L2_FRMSIZE_TYPE_DISCRETE &&
+		    f->sizes[i].min_w == sz.min_w && f->sizes[i].min_h == sz.min_h) {
+			imp_warn(im, im->line, "%ux%u listed again (first on line %u): a profile "
+				 "lists a size once, this one and its intervals are dropped",
+				 sz.min_w, sz.min_h, f->sizes[i].line);
+			/* Kept as a marker so that its interval lines are dropped too. */
+			sz.kind = -1;
+			break;
+		}
+	}
+	f->sizes = grow(f->sizes, f->nsizes, sizeof(*f->sizes));
+	f->sizes[f->nsizes++] = sz;
+}
+
+static struct imp_size *current_size(struct imp *im)
+{
+	struct imp_format *f = current_format(im);
+
+	return f && f->nsizes ? &f->sizes[f->nsizes - 1] : NULL;
+}
+
+/* v4l2-ctl prints every interval number as "%.3f": digits, a point, three digits. */
+static bool is_printed_number(const char *t)
+{
+	size_t n = strspn(t, "0123456789");
+
+	return n > 0 && t[n] == '.' && strspn(t + n + 1, "0123456789") == 3 && !t[n + 4];
+}
+
+static void parse_interval_line(struct imp *im, const char *s)
+{
+	char a[32], b[32], c[32], fa[32], fb[32];
+	struct imp_size *sz = current_size(im);
+	struct fraction_rule r = { 0 };
+	struct imp_ival iv;
+	unsigned int i;
+
+	memset(&iv, 0, sizeof(iv));
+	iv.line = im->line;
+	if (FULL_MATCH(s, "Interval: Discrete %31[0-9.]s (%31[0-9.] fps)", 2, a, fa)) {
+		iv.kind = IV_DISCRETE;
+	} else if (FULL_MATCH(s, "Interval: Continuous %31[0-9.]s - %31[0-9.]s (%31[0-9.]-%31[0-9.] fps)",
+			      4, a, b, fb, fa)) {
+		iv.kind = IV_CONTINUOUS;
+	} else if (FULL_MATCH(s, "Interval: Stepwise %31[0-9.]s - %31[0-9.]s with step %31[0-9.]s "
+			      "(%31[0-9.]-%31[0-9.] fps)", 5, a, b, c, fb, fa)) {
+		iv.kind = IV_STEPWISE;
+	} else {
+		imp_error(im, im->line, "cannot understand this interval line: '%s'", s);
+		return;
+	}
+	if (!is_printed_number(a) || !is_printed_number(fa) ||
+	    (iv.kind != IV_DISCRETE && (!is_printed_number(b) || !is_printed_number(fb))) ||
+	    (iv.kind == IV_STEPWISE && !is_printed_number(c))) {
+		imp_error(im, im->line, "cannot understand this interval line: '%s' (numbers are "
+			  "printed with three decimals)", s);
+		return;
+	}
+	if (im->queue < 0 || im->skip)
+		return;
+	if (!sz || sz->kind < 0) {
+		if (!sz)
+			imp_error(im, im->line, "an interval before any size line");
+		return; /* the intervals of a dropped duplicate size go with it */
+	}
+	if (sz->kind != V4L2_FRMSIZE_TYPE_DISCRETE) {
+		imp_error(im, im->line, "an interval under a size range (v4l2-ctl lists "
+			  "intervals under discrete sizes only)");
+		return;
+	}
+	r.sec = a;
+	r.fps = fa;
+	if (recover_fraction(&r, &iv.min)) {
+		imp_error(im, im->line, "no fraction with terms up to %u prints as %ss (%s fps)",
+			  IMP_MAX_RATE, a, fa);
+		return;
+	}
+	if (iv.kind != IV_DISCRETE) {
+		r.sec = b;
+		r.fps = fb;
+		if (recover_fraction(&r, &iv.max)) {
+			imp_error(im, im->line, "no fraction with terms up to %u prints as %ss "
+				  "(%s fps)", IMP_MAX_RATE, b, fb);
+			return;
+		}
+	}
+	if (iv.kind == IV_STEPWISE) {
+		r.sec = c;
+		r.fps = NULL;
+		r.range_min = &iv.min;
+		r.range_max = &iv.max;
+		if (recover_fraction(&r, &iv.step)) {
+			imp_error(im, im->line, "no step printing as %ss divides %ss - %ss into "
+				  "whole steps", c, a, b);
+			return;
+		}
+	}
+	if ((iv.kind != IV_DISCRETE || (sz->nivals && sz->ivals[0].kind != IV_DISCRETE)) &&
+	    sz->nivals) {
+		imp_error(im, im->line, "an interval range must be the only interval of its "
+			  "size (line %u)", sz->line);
+		return;
+	}
+	for (i = 0; i < sz->nivals; i++) {
+		if (sz->ivals[i].min.numerator == iv.min.numerator &&
+		    sz->ivals[i].min.denominator == iv.min.denominator) {
+			imp_warn(im, im->line, "interval %u/%u listed again (first on line %u): "
+				 "dropped", iv.min.numerator, iv.min.denominator,
+				 sz->ivals[i].line);
+			return;
+		}
+	}
+	sz->ivals = grow(sz->ivals, sz->nivals, sizeof(*sz->ivals));
+	sz->ivals[sz->nivals++] = iv;
+}
+
+static void parse_type(struct imp *im, const char *type)
+{
+	im->skip = false;
+	if (!strcmp(type, "Video Capture") || !strcmp(type, "Video Capture Multiplanar")) {
+		im->queue = NC_CAPTURE;
+	} else if (!strcmp(type, "Video Output") || !strcmp(type, "Video Output Multiplanar")) {
+		im->queue = NC_OUTPUT;
+	} else {
+		imp_warn(im, im->line, "type '%s' has no place in a negcam profile: its formats "
+			 "are skipped", type);
+		im->queue = -1;
+		return;
+	}
+	if (strstr(type, "Multiplanar") && !im->mplane) {
+		im->mplane = true;
+		imp_warn(im, im->line, "multiplanar formats become single-planar ones: negcam "
+			 "devices are single-planar");
+	}
+}
+
+/* The layout before v4l-utils 1.16: Index / Type / Pixel Format / Name lines. */
+static bool parse_old_layout(struct imp *im, char *s)
+{
+	char type[64], fcc[16];
+	unsigned int index;
+	int n = -1;
+
+	/* A space in a scanf format matches any run of blanks, none included. */
+	if (FULL_MATCH(s, "Index : %u", 1, &index))
+		return true;
+	if (sscanf(s, "Type : %63[^\n]%n", type, &n) == 1) {
+		parse_type(im, trim(type));
+		return true;
+	}
+	if (sscanf(s, "Pixel Format: '%15[^']'%n", fcc, &n) == 1 && n > 0) {
+		char *rest = trim(s + n);
+		size_t len = strlen(rest);
+
+		if (parse_fourcc(fcc, strlen(fcc), &im->old_fourcc) ||
+		    (len && (rest[0] != '(' || rest[len - 1] != ')'))) {
+			imp_error(im, im->line, "cannot understand this format line: '%s'", s);
+			im->skip = true;
+			return true;
+		}
+		snprintf(im->old_flags, sizeof(im->old_flags), "%.*s",
+			 len ? (int)len - 2 : 0, len ? rest + 1 : "");
+		im->old_pending = true;
+		im->old_line = im->line;
+		return true;
+	}
+	if (!strncmp(s, "Name", 4)) {
+		char *colon = strchr(s, ':');
+		char *p = s + 4;
+
+		while (p < colon && *p == ' ')
+			p++;
+		if (!colon || p != colon)
+			return false;
+		if (!im->old_pending) {
+			imp_error(im, im->line, "a Name line without a Pixel Format line before it");
+			return true;
+		}
+		im->old_pending = false;
+		if (add_format(im, im->old_fourcc, trim(colon + 1), im->old_line))
+			check_flags(im, im->old_line, im->old_fourcc, im->old_flags);
+		return true;
+	}
+	return false;
+}
+
+/* A shell command line that ran v4l2-ctl: "$ v4l2-ctl -d /dev/video0 --list-formats-ext". */
+static bool is_command_line(const char *s)
+{
+	const char *v = strstr(s, "v4l2-ctl");
+
+	if (!v)
+		return false;
+	if (v == s)
+		return true;
+	return v >= s + 2 && (v[-1] == ' ') && (v[-2] == '$' || v[-2] == '#' || v[-2] == '>');
+}
+
+static void parse_line(struct imp *im, char *raw)
+{
+	char *s = trim(raw), type[64];
+	int n = -1;
+
+	if (!*s || !strcmp(s, "ioctl: VIDIOC_ENUM_FMT") || is_command_line(s))
+		return;
+	if (sscanf(s, "Type: %63[^\n]%n", type, &n) == 1) {
+		parse_type(im, trim(type));
+		return;
+	}
+	if (s[0] == '[') {
+		parse_format_line(im, s);
+		return;
+	}
+	if (!strncmp(s, "Size:", 5)) {
+		parse_size_line(im, s);
+		return;
+	}
+	if (!strncmp(s, "Interval:", 9)) {
+		parse_interval_line(im, s);
+		return;
+	}
+	if (parse_old_layout(im, s))
+		return;
+	imp_error(im, im->line, "cannot understand this line: '%s'", s);
+}
+
+static void __attribute__((format(printf, 3, 4)))
+out_line(struct imp_out *o, unsigned int src, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		size_t room = o->cap - o->len;
+
+		va_start(ap, fmt);
+		n = vsnprintf(o->text ? o->text + o->len : NULL, room, fmt, ap);
+		va_end(ap);
+		if (n >= 0 && (size_t)n + 1 < room)
+			break;
+		o->cap = o->cap * 2 + (size_t)n + 4096;
+		o->text = realloc(o->text, o->cap);
+		if (!o->text) {
+			fprintf(stderr, "negcam-ctl: --import: out of memory\n");
+			exit(CTL_EXIT_FAIL);
+		}
+	}
+	o->len += (size_t)n;
+	o->text[o->len++] = '\n';
+	o->text[o->len] = '\0';
+	o->src = grow(o->src, o->nlines, sizeof(*o->src));
+	o->src[o->nlines++] = src;
+}
+
+static void fps_text(const struct v4l2_fract *iv, char *buf, size_t len)
+{
+	if (iv->numerator == 1)
+		snprintf(buf, len, "%u", iv->denominator);
+	else
+		snprintf(buf, len, "%u/%u", iv->denominator, iv->numerator);
+}
+
+static void write_size(struct imp_out *o, const struct imp_size *sz, const char *rates)
+{
+	char dims[96];
+
+	if (sz->kind == V4L2_FRMSIZE_TYPE_DISCRETE)
+		snprintf(dims, sizeof(dims), "%ux%u", sz->min_w, sz->min_h);
+	else if (sz->kind == V4L2_FRMSIZE_TYPE_STEPWISE && (sz->step_w != 1 || sz->step_h != 1))
+		snprintf(dims, sizeof(dims), "%ux%u-%ux%u step %ux%u", sz->min_w, sz->min_h,
+			 sz->max_w, sz->max_h, sz->step_w, sz->step_h);
+	else
+		snprintf(dims, sizeof(dims), "%ux%u-%ux%u", sz->min_w, sz->min_h, sz->max_w,
+			 sz->max_h);
+	out_line(o, sz->line, "  size %s %s", dims, rates);
+}
+
+static void generate(struct imp *im, struct imp_out *o, const char *name)
+{
+	bool no_sizes, some_sizes = false, no_ivals, some_ivals = false, some_discrete = false;
+	unsigned int i, j, k;
+	char f4[8];
+
+	/* A device without ENUM_FRAMESIZES/INTERVALS shows no sizes/intervals at all. */
+	for (i = 0; i < im->nformats; i++) {
+		const struct imp_format *f = &im->formats[i];
+
+		if (f->nsizes)
+			some_sizes = true;
+		for (j = 0; j < f->nsizes; j++) {
+			if (f->sizes[j].kind != V4L2_FRMSIZE_TYPE_DISCRETE)
+				continue;
+			some_discrete = true;
+			if (f->sizes[j].nivals)
+				some_ivals = true;
+			else
+				no_ivals = false;
+		}
+	}
+	no_sizes = !some_sizes;
+	no_ivals = some_discrete && !some_ivals;
+
+	out_line(o, 0, "# Imported by negcam-ctl --import from %s.", im->label);
+	out_line(o, 0, "# A --list-formats-ext listing does not show the colorimetry, the field,");
+	out_line(o, 0, "# the default format or how the driver adjusts sizes: they keep the");
+	out_line(o, 0, "# defaults of docs/profiles.md (add colorspace, field, default, adjust).");
+	out_line(o, 0, "name %s", name);
+	if (no_sizes || no_ivals)
+		out_line(o, 0, "quirks%s%s", no_sizes ? " no-enum-framesizes" : "",
+			 no_ivals ? " no-enum-frameintervals" : "");
+	for (i = 0; i < im->nformats; i++) {
+		const struct imp_format *f = &im->formats[i];
+		const struct negcam_fourcc_info *fi = negcam_fourcc_lookup(f->fourcc);
+
+		out_line(o, 0, "%s", "");
+		ctl_fcc(f->fourcc, f4);
+		out_line(o, f->line, strchr(f4, ' ') ? "format \"%s\"%s" : "format %s%s", f4,
+			 f->queue == NC_OUTPUT ? " output" : "");
+		/*
+		 * The Linux core overwrites the description of every fourcc it
+		 * knows and negcam does the same, so a listing's own description
+		 * (an old kernel's "YUV 4:2:2 (YUYV)") cannot come back.
+		 */
+		if (fi && strcmp(fi->description, f->desc))
+			imp_warn(im, f->line, "'%s' is described as '%s'; Linux (and negcam) "
+				 "report '%s' for it today", f4, f->desc, fi->description);
+		if (!f->nsizes) {
+			if (some_sizes) {
+				imp_error(im, f->line, "'%s' lists no sizes while other formats do: "
+					  "a profile cannot express that", f4);
+				continue;
+			}
+			imp_warn(im, f->line, "'%s' lists no sizes (no VIDIOC_ENUM_FRAMESIZES): "
+				 "wrote quirk no-enum-framesizes and a placeholder size 640x480 at "
+				 "30 fps; set them to what the device's G_FMT reports", f4);
+			out_line(o, f->line, "  size 640x480 fps 30          # placeholder");
+			continue;
+		}
+		for (j = 0; j < f->nsizes; j++) {
+			const struct imp_size *sz = &f->sizes[j];
+			char rates[8192] = "", one[64];
+			size_t used = 0;
+
+			if (sz->kind < 0)
+				continue; /* duplicate, dropped */
+			if (sz->kind != V4L2_FRMSIZE_TYPE_DISCRETE) {
+				imp_warn(im, sz->line, "v4l2-ctl lists no intervals for a size "
+					 "range: wrote fps 30 as a placeholder");
+				write_size(o, sz, "fps 30          # placeholder");
+				continue;
+			}
+			if (!sz->nivals) {
+				if (!no_ivals) {
+					imp_error(im, sz->line, "%ux%u lists no intervals while other "
+						  "sizes do: a profile cannot express that",
+						  sz->min_w, sz->min_h);
+					continue;
+				}
+				imp_warn(im, sz->line, "%ux%u lists no intervals (no "
+					 "VIDIOC_ENUM_FRAMEINTERVALS): wrote quirk "
+					 "no-enum-frameintervals and fps 30 as a placeholder",
+					 sz->min_w, sz->min_h);
+				write_size(o, sz, "fps 30          # placeholder");
+				continue;
+			}
+			if (sz->ivals[0].kind == IV_CONTINUOUS) {
+				snprintf(rates, sizeof(rates), "interval %u/%u-%u/%u",
+					 sz->ivals[0].min.numerator, sz->ivals[0].min.denominator,
+					 sz->ivals[0].max.numerator, sz->ivals[0].max.denominator);
+			} else if (sz->ivals[0].kind == IV_STEPWISE) {
+				snprintf(rates, sizeof(rates), "interval %u/%u-%u/%u step %u/%u",
+					 sz->ivals[0].min.numerator, sz->ivals[0].min.denominator,
+					 sz->ivals[0].max.numerator, sz->ivals[0].max.denominator,
+					 sz->ivals[0].step.numerator, sz->ivals[0].step.denominator);
+			} else {
+				used = (size_t)snprintf(rates, sizeof(rates), "fps");
+				for (k = 0; k < sz->nivals; k++) {
+					fps_text(&sz->ivals[k].min, one, sizeof(one));
+					if (used + strlen(one) + 2 >= sizeof(rates)) {
+						imp_error(im, sz->ivals[k].line, "too many intervals "
+							  "for one size");
+						break;
+					}
+					used += (size_t)snprintf(rates + used, sizeof(rates) - used,
+								 " %s", one);
+				}
+			}
+			write_size(o, sz, rates);
+		}
+	}
+}
+
+int ctl_import(FILE *in, const char *label, FILE *out, const char *name)
+{
+	struct imp im;
+	struct imp_out o;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int ret = -1;
+	unsigned int i, j;
+
+	memset(&im, 0, sizeof(im));
+	memset(&o, 0, sizeof(o));
+	im.label = label;
+	im.queue = NC_CAPTURE; /* a listing pasted without its "Type:" line */
+	while ((len = getline(&line, &cap, in)) >= 0) {
+		im.line++;
+		if (memchr(line, '\0', (size_t)len)) {
+			imp_error(&im, im.line, "a NUL byte: this is not v4l2-ctl output");
+			continue;
+		}
+		parse_line(&im, line);
+	}
+	if (ferror(in))
+		imp_error(&im, im.line, "read error: %s", strerror(errno));
+	if (im.old_pending)
+		imp_error(&im, im.old_line, "a Pixel Format line without its Name line");
+	if (!im.errors && !im.nformats)
+		imp_error(&im, im.line ? im.line : 1, "no formats found: is this the output of "
+			  "v4l2-ctl --list-formats-ext?");
+	if (!im.errors)
+		generate(&im, &o, name);
+	if (!im.errors) {
+		static struct negcam_profile p; /* large: not on the stack */
+		struct negcam_parse_error err;
+
+		if (negcam_profile_parse(&p, o.text, (__u32)o.len, &err)) {
+			unsigned int src = err.line >= 1 && err.line <= o.nlines ? o.src[err.line - 1] : 0;
+
+			if (src)
+				imp_error(&im, src, "%s", err.message);
+			else
+				fprintf(stderr, "%s: the imported profile does not load: %u:%u: %s\n",
+					label, err.line, err.column, err.message);
+			im.errors++;
+		}
+	}
+	if (im.errors > IMP_MAX_ERRORS)
+		fprintf(stderr, "%s: ... %u more errors\n", label, im.errors - IMP_MAX_ERRORS);
+	if (!im.errors) {
+		fputs(o.text, out);
+		ret = fflush(out) ? -1 : 0;
+	}
+	for (i = 0; i < im.nformats; i++) {
+		for (j = 0; j < im.formats[i].nsizes; j++)
+			free(im.formats[i].sizes[j].ivals);
+		free(im.formats[i].sizes);
+	}
+	free(im.formats);
+	free(o.text);
+	free(o.src);
+	free(line);
+	return ret;
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * negcam-ctl internals: one engine driven through its ioctl entry point,
+ * printed in the layouts of v4l2-ctl (v4l-utils 1.22.1) so that output
+ * from negcam and from a real device can be compared line by line.
+ */
+#ifndef NEGCAM_CTL_H
+#define NEGCAM_CTL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "engine.h"
+#include "formats.h"
+#include "profile.h"
+
+/* Exit statuses, documented in docs/negcam-ctl.md. */
+#define CTL_EXIT_OK 0
+#define CTL_EXIT_FAIL 1  /* a request failed, a file is bad or unreadable */
+#define CTL_EXIT_USAGE 2 /* the command line itself is wrong */
+
+struct ctl {
+	struct negcam_engine engine;
+	struct negcam_profile *profile; /* owned, large: heap */
+	char profile_label[256];        /* "webcam" or the file name, for messages */
+	int status;                     /* worst exit status so far */
+};
+
+/* negcam_engine_ioctl() with a loop guard for the listings: 0 or -errno. */
+int ctl_ioctl(struct ctl *c, unsigned long request, void *arg);
+
+/* "VIDIOC_TRY_FMT: failed: Invalid argument (why)" on stderr; sets status. */
+void ctl_report_failure(struct ctl *c, unsigned long request, int err,
+			const struct v4l2_format *asked);
+
+/* v4l2-ctl's fcc2s(): four characters masked to 7 bits, "-BE" for bit 31. */
+const char *ctl_fcc(__u32 fourcc, char buf[8]);
+
+/* The v4l2-ctl names of fields etc., and the parsers for their key=value names. */
+const char *ctl_field_name(__u32 field);
+const char *ctl_field_key(__u32 field); /* "interlaced_tb", as --set-fmt takes it */
+const char *ctl_buftype_name(__u32 type, char buf[32]);
+int ctl_parse_field(const char *s, __u32 *out);
+int ctl_parse_colorspace(const char *s, __u32 *out);
+int ctl_parse_ycbcr(const char *s, __u32 *out);
+int ctl_parse_quantization(const char *s, __u32 *out);
+int ctl_parse_xfer(const char *s, __u32 *out);
+
+/* The listings (--list-formats[-ext], --list-framesizes, --list-frameintervals). */
+void ctl_list_formats(struct ctl *c, __u32 type, bool ext);
+void ctl_print_frmsize(const struct v4l2_frmsizeenum *fs, const char *prefix);
+void ctl_print_frmival(const struct v4l2_frmivalenum *fi, const char *prefix);
+
+/* "Format Video Capture:" block, as --get-fmt-video prints it. */
+void ctl_print_fmt(struct ctl *c, const struct v4l2_format *f);
+
+/* "Streaming Parameters Video Capture:" block, as --get-parm prints it. */
+void ctl_print_parm(const struct v4l2_streamparm *p);
+
+/* "Driver Info:" block, as --info prints it. */
+void ctl_print_querycap(const struct v4l2_capability *cap);
+
+/* --import: v4l2-ctl --list-formats-ext text to profile text (ctl-import.c). */
+int ctl_import(FILE *in, const char *label, FILE *out, const char *name);
+
+#endif /* NEGCAM_CTL_H */

@@ -1,0 +1,3 @@
+# expect: 3:6: card name '' is empty
+name x
+card ""

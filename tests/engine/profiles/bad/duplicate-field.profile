@@ -1,0 +1,3 @@
+# expect: 3:25: field 'interlaced' is listed twice
+name x
+field interlaced seq-tb interlaced

@@ -1,0 +1,3 @@
+# expect: 3:7: field 'any' is for requests; list the fields the device delivers (none, interlaced, ...)
+name x
+field any

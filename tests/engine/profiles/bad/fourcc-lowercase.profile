@@ -1,0 +1,3 @@
+# expect: 3:8: unknown pixel format 'yuyv'; did you mean 'YUYV'?
+name x
+format yuyv

@@ -1,0 +1,3 @@
+# expect: 3:1: 'name' is given twice
+name x
+name y

@@ -1,0 +1,3 @@
+# expect: 3:7: expected quirk names after 'quirks', as in 'quirks legacy-einval'
+name x
+quirks

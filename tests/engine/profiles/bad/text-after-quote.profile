@@ -1,0 +1,3 @@
+# expect: 3:14: expected a space after the closing '"'
+name x
+card "Negcam"Webcam

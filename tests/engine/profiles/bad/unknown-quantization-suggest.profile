@@ -1,0 +1,3 @@
+# expect: 3:14: unknown quantization 'limted'; did you mean 'limited'?
+name x
+quantization limted
