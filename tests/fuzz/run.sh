@@ -1,0 +1,112 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# tests/fuzz/run.sh [quick|long]
+#   quick: each fuzzer for 20 s (make test)
+#   long:  fuzz_parser and fuzz_ioctl for 10 million executions each,
+#          fuzz_import (negcam-ctl --import, slower) for 1 million
+#          (make fuzz); override with NEGCAM_FUZZ_RUNS=N and
+#          NEGCAM_FUZZ_IMPORT_RUNS=N
+# Builds the libFuzzer harnesses with clang in build-fuzz (NEGCAM_FUZZ_BUILD
+# to change), seeds the corpora from the built-in profiles and runs the
+# fuzzers one after the other. A finding leaves its reproducer in
+# build-fuzz/fuzz-artifacts/ and makes this script fail; replay it with
+#   build-fuzz/tests/fuzz/fuzz_parser build-fuzz/fuzz-artifacts/crash-...
+set -eu
+
+mode=${1:-quick}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${NEGCAM_FUZZ_BUILD:-$root/build-fuzz}
+
+case $mode in
+quick) limit="-max_total_time=${NEGCAM_FUZZ_SECONDS:-20}"; import_limit=$limit ;;
+long) limit="-runs=${NEGCAM_FUZZ_RUNS:-10000000}"
+	import_limit="-runs=${NEGCAM_FUZZ_IMPORT_RUNS:-1000000}" ;;
+*) echo "usage: $0 [quick|long]" >&2; exit 2 ;;
+esac
+
+if ! command -v clang >/dev/null 2>&1; then
+	echo "fuzz: clang is missing (make deps installs it)" >&2
+	exit 1
+fi
+
+if [ ! -f "$build/build.ninja" ]; then
+	CC=clang meson setup "$build" "$root" -Dfuzz=true -Dgst=disabled \
+		--buildtype=debugoptimized >"$build.setup.log" 2>&1 ||
+		{ cat "$build.setup.log" >&2; exit 1; }
+	rm -f "$build.setup.log"
+fi
+ninja -C "$build" tests/fuzz/fuzz_parser tests/fuzz/fuzz_ioctl tests/fuzz/fuzz_import \
+	engine/negcam-ctl >/dev/null
+
+corpus=$build/fuzz-corpus
+artifacts=$build/fuzz-artifacts
+logs=$build/fuzz-logs
+mkdir -p "$corpus/parser" "$corpus/ioctl" "$corpus/import" "$artifacts" "$logs"
+
+# Parser seeds: every built-in profile's text.
+# Import seeds: their listings, both layouts of v4l2-ctl.
+"$build/engine/negcam-ctl" --list-profiles | while read -r name _; do
+	"$build/engine/negcam-ctl" --show-profile "$name" >"$corpus/parser/builtin-$name"
+	"$build/engine/negcam-ctl" --profile "$name" --list-formats-ext \
+		>"$corpus/import/builtin-$name"
+done
+if [ -f "$root/tests/engine/profiles/example.profile" ]; then
+	"$build/engine/negcam-ctl" --profile "$root/tests/engine/profiles/example.profile" \
+		--list-formats-ext --list-formats-out-ext >"$corpus/import/example" || true
+fi
+printf '%s\n' 'ioctl: VIDIOC_ENUM_FMT' '	Index       : 0' '	Type        : Video Capture' \
+	"	Pixel Format: 'MJPG' (compressed)" '	Name        : Motion-JPEG' \
+	'		Size: Discrete 1280x720' '			Interval: Discrete 0.033s (29.970 fps)' \
+	'			Interval: Stepwise 0.017s - 1.000s with step 0.017s (1.000-60.000 fps)' \
+	'		Size: Stepwise 16x16 - 1920x1080 with step 16/8' >"$corpus/import/old-layout"
+# The parser tests' malformed profiles and full example are good seeds too.
+for f in "$root"/tests/engine/profiles/*.profile "$root"/tests/engine/profiles/bad/*; do
+	if [ -f "$f" ]; then cp "$f" "$corpus/parser/seed-$(basename "$f")"; fi
+done
+
+# ioctl seeds: byte 0 picks the profile, then opcode/operand programs
+# (see fuzz_ioctl.c): S_FMT + G_FMT, TRY oversize, S_PARM, busy S_FMT,
+# the enumeration sweep, set_profile.
+n=$("$build/engine/negcam-ctl" --list-profiles | wc -l)
+i=0
+while [ "$i" -lt "$n" ]; do
+	p=$(printf '\\%03o' "$i")
+	printf "${p}\002\000\001\000\000\000\002\000\000\006\000\002\000" >"$corpus/ioctl/p$i-sfmt"
+	printf "${p}\000\000\000\377\377\377\377\377\377\377\377\000\000" >"$corpus/ioctl/p$i-try-huge"
+	printf "${p}\005\000\000\001\000\036\000\004\000" >"$corpus/ioctl/p$i-parm"
+	printf "${p}\011\200\003\000\001\000\000\000\000\000\011\000\003\000" >"$corpus/ioctl/p$i-busy"
+	printf "${p}\373\012\001\373" >"$corpus/ioctl/p$i-sweep"
+	printf "${p}\012\001\006\000\026\000\000" >"$corpus/ioctl/p$i-profile"
+	i=$((i + 1))
+done
+
+export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+
+passed=0
+failed=0
+for f in parser ioctl import; do
+	bin=$build/tests/fuzz/fuzz_$f
+	log=$logs/fuzz_$f-$mode.log
+	dict=
+	[ -f "$root/tests/fuzz/$f.dict" ] && dict="-dict=$root/tests/fuzz/$f.dict"
+	case $f in parser | import) maxlen=16384 ;; *) maxlen=2048 ;; esac
+	lim=$limit
+	[ "$f" = import ] && lim=$import_limit
+	start=$(date +%s)
+	# shellcheck disable=SC2086
+	if "$bin" "$corpus/$f" $lim $dict -max_len=$maxlen -timeout=10 \
+		-print_final_stats=1 -artifact_prefix="$artifacts/fuzz_$f-" >"$log" 2>&1; then
+		status=ok
+		passed=$((passed + 1))
+	else
+		status="FINDING (see $log and $artifacts)"
+		failed=$((failed + 1))
+	fi
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+	echo "fuzz_$f: ${runs:-?} executions in $(( $(date +%s) - start )) s: $status"
+	[ "$status" = ok ] || tail -n 30 "$log" >&2
+done
+echo "fuzz: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
