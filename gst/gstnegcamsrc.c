@@ -1,0 +1,1223 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * SECTION:element-negcamsrc
+ * @title: negcamsrc
+ *
+ * A live video source on a V4L2-like device: by default the negcam
+ * engine in process, playing a *profile* (a built-in one such as
+ * `webcam`, `vga`, `stepwise`, `tv-tuner`, or a profile file). Caps come
+ * from the device's enumeration, probed lazily with the downstream filter;
+ * negotiation is the V4L2 sequence TRY_FMT, S_FMT, S_PARM. Every request and
+ * the device's answer are logged in the `negcamsrc` debug category, and
+ * each negotiation posts a `negcam-negotiated` element message with the
+ * chosen format and the number of requests it took.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 -m negcamsrc ! video/x-raw,width=320,height=240 ! videoconvert
+ * ! autovideosink gst-launch-1.0 negcamsrc profile=tv-tuner ! videoconvert !
+ * autovideosink gst-launch-1.0 negcamsrc ! image/jpeg,width=1280 ! jpegdec !
+ * videoconvert ! autovideosink
+ * ]|
+ *
+ * See docs/negcamsrc.md for the negotiation rules.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <string.h>
+#include <gst/video/video.h>
+
+#include "gstnegcamsrc.h"
+#include "negcamdevice.h"
+#include "negcamcaps.h"
+#include "negcampool.h"
+#include "negcamfixate.h"
+
+GST_DEBUG_CATEGORY_EXTERN (negcamsrc_debug);
+#define GST_CAT_DEFAULT negcamsrc_debug
+
+#define DEFAULT_PROFILE "webcam"
+#define DEFAULT_DEVICE ""
+#define DEFAULT_IS_LIVE TRUE
+#define DEFAULT_PATTERN GST_NEGCAM_PATTERN_BARS
+#define DEFAULT_PREFER GST_NEGCAM_PREFER_DEVICE
+#define DEFAULT_QUEUE_SIZE 0
+
+enum {
+  PROP_0,
+  PROP_PROFILE,
+  PROP_DEVICE,
+  PROP_DEVICE_NAME,
+  PROP_IS_LIVE,
+  PROP_PATTERN,
+  PROP_PREFER,
+  PROP_QUEUE_SIZE,
+  PROP_STATS,
+};
+
+struct _GstNegcamSrc {
+  GstPushSrc parent;
+
+  /* Properties, under the object lock. */
+  gchar *profile;
+  gchar *device;
+  gboolean is_live;
+  GstNegcamPattern pattern;
+  GstNegcamPrefer prefer;
+  guint queue_size;
+
+  /* The device, open from READY to NULL. probe_lock serialises the probe
+   * cache between caps queries (any thread) and negotiation (streaming
+   * thread). Lock order: probe_lock before the object lock, never the
+   * other way round. */
+  NegcamDevice *dev;
+  gchar *card;
+  GMutex probe_lock;
+  NegcamProbe *probe;
+
+  /* Negotiated state, streaming thread only. */
+  GstCaps *configured;
+  struct v4l2_format fmt;
+  struct v4l2_fract interval;
+  GstVideoInfo info;
+  gboolean is_video;
+  NegcamPool *pool;
+  gboolean need_copy; /* device strides, no GstVideoMeta downstream */
+  gboolean streaming;
+  guint neg_mark; /* request count at the end of the last negotiation */
+  gint mark_counts[NEGCAM_REQ_COUNT]; /* per type, at the same moment */
+
+  /* Timing: running time of the next frame. clock_id under object lock. */
+  GstClockTime next_time;
+  GstClockID clock_id;
+  gboolean flushing;
+  guint32 expected_seq;
+  gboolean have_seq;
+  guint broken; /* frames with V4L2_BUF_FLAG_ERROR in a row */
+
+  /* Statistics, under the object lock. */
+  guint64 frames, drops, lost, copies;
+  guint negotiations;
+};
+
+#define gst_negcam_src_parent_class parent_class
+G_DEFINE_TYPE (GstNegcamSrc, gst_negcam_src, GST_TYPE_PUSH_SRC);
+GST_ELEMENT_REGISTER_DEFINE (
+    negcamsrc, "negcamsrc", GST_RANK_NONE, GST_TYPE_NEGCAM_SRC);
+
+#define GST_TYPE_NEGCAM_PREFER (gst_negcam_prefer_get_type ())
+static GType
+gst_negcam_prefer_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    { GST_NEGCAM_PREFER_DEVICE,
+        "The device's default format if allowed, else as resolution",
+        "device" },
+    { GST_NEGCAM_PREFER_RESOLUTION,
+        "Largest frame, then highest rate, then raw", "resolution" },
+    { GST_NEGCAM_PREFER_FRAMERATE,
+        "Highest frame rate, then largest frame, then raw", "framerate" },
+    { GST_NEGCAM_PREFER_RAW, "Raw formats, then resolution, then rate", "raw" },
+    { GST_NEGCAM_PREFER_COMPRESSED,
+        "Compressed formats, then resolution, then rate", "compressed" },
+    { 0, NULL, NULL }
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (
+        &type, g_enum_register_static ("GstNegcamPrefer", values));
+  return type;
+}
+
+#define GST_TYPE_NEGCAM_PATTERN (gst_negcam_pattern_get_type ())
+static GType
+gst_negcam_pattern_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    { GST_NEGCAM_PATTERN_BARS, "Colour bars with a moving box", "bars" },
+    { GST_NEGCAM_PATTERN_GRADIENT, "Gradient with a moving box", "gradient" },
+    { GST_NEGCAM_PATTERN_SOLID, "Mid grey, only the stamp and box change",
+        "solid" },
+    { 0, NULL, NULL }
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (
+        &type, g_enum_register_static ("GstNegcamPattern", values));
+  return type;
+}
+
+static GstClockTime
+interval_duration (const struct v4l2_fract *iv)
+{
+  if (!iv->numerator || !iv->denominator)
+    return GST_CLOCK_TIME_NONE;
+  return gst_util_uint64_scale (GST_SECOND, iv->numerator, iv->denominator);
+}
+
+/* ------------------------------------------------------------------ */
+/* Device open/close (NULL <-> READY)                                  */
+
+static gboolean
+gst_negcam_src_open (GstNegcamSrc *src)
+{
+  GError *err = NULL;
+  struct v4l2_capability cap = { 0 };
+  struct v4l2_control ctrl = { 0 };
+  gchar *profile, *device;
+  NegcamDevice *dev;
+
+  GST_OBJECT_LOCK (src);
+  profile = g_strdup (src->profile);
+  device = g_strdup (src->device);
+  ctrl.value = src->pattern;
+  GST_OBJECT_UNLOCK (src);
+
+  dev = negcam_device_open (device, profile, &err);
+  g_free (profile);
+  g_free (device);
+  if (!dev) {
+    if (g_error_matches (err, NEGCAM_DEVICE_ERROR, NEGCAM_DEVICE_ERROR_PROFILE))
+      GST_ELEMENT_ERROR (src, RESOURCE, SETTINGS, ("%s", err->message),
+          ("the profile language is described in docs/profiles.md"));
+    else
+      GST_ELEMENT_ERROR (
+          src, RESOURCE, OPEN_READ, ("%s", err->message), (NULL));
+    g_error_free (err);
+    return FALSE;
+  }
+
+  if (negcam_device_ioctl (dev, VIDIOC_QUERYCAP, &cap) < 0
+      || !(cap.device_caps & V4L2_CAP_VIDEO_CAPTURE)) {
+    GST_ELEMENT_ERROR (src, RESOURCE, SETTINGS,
+        ("%s is not a video capture device", dev->description), (NULL));
+    negcam_device_unref (dev);
+    return FALSE;
+  }
+  ctrl.id = V4L2_CID_TEST_PATTERN;
+  if (negcam_device_ioctl (dev, VIDIOC_S_CTRL, &ctrl) < 0)
+    GST_INFO_OBJECT (src, "device has no test pattern control");
+
+  g_mutex_lock (&src->probe_lock);
+  src->dev = dev;
+  src->probe = negcam_probe_new (dev);
+  g_mutex_unlock (&src->probe_lock);
+  GST_OBJECT_LOCK (src);
+  g_free (src->card);
+  src->card = g_strndup ((const gchar *)cap.card, sizeof (cap.card));
+  GST_OBJECT_UNLOCK (src);
+  src->neg_mark = 0;
+  memset (src->mark_counts, 0, sizeof (src->mark_counts));
+  return TRUE;
+}
+
+static void
+gst_negcam_src_close (GstNegcamSrc *src)
+{
+  g_mutex_lock (&src->probe_lock);
+  negcam_probe_free (src->probe);
+  src->probe = NULL;
+  g_clear_pointer (&src->dev, negcam_device_unref);
+  g_mutex_unlock (&src->probe_lock);
+  GST_OBJECT_LOCK (src);
+  g_clear_pointer (&src->card, g_free);
+  GST_OBJECT_UNLOCK (src);
+}
+
+static GstStateChangeReturn
+gst_negcam_src_change_state (GstElement *element, GstStateChange transition)
+{
+  GstNegcamSrc *src = GST_NEGCAM_SRC (element);
+  GstStateChangeReturn ret;
+
+  /* Open on NULL->READY so that a bad profile is an error on the bus
+   * before PAUSED. */
+  if (transition == GST_STATE_CHANGE_NULL_TO_READY
+      && !gst_negcam_src_open (src))
+    return GST_STATE_CHANGE_FAILURE;
+
+  ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
+
+  if (transition == GST_STATE_CHANGE_READY_TO_NULL)
+    gst_negcam_src_close (src);
+  return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* Streaming control                                                   */
+
+/* STREAMOFF and release the device's buffers (S_FMT is EBUSY before). */
+static void
+gst_negcam_src_release_device (GstNegcamSrc *src)
+{
+  struct v4l2_requestbuffers req = { 0 };
+  gint type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+
+  if (!src->dev)
+    return;
+  if (src->pool)
+    negcam_pool_stop_queueing (src->pool);
+  if (src->streaming) {
+    negcam_device_ioctl (src->dev, VIDIOC_STREAMOFF, &type);
+    src->streaming = FALSE;
+  }
+  if (src->pool) {
+    /* Buffers downstream still holds stay mapped (orphaned) until it
+     * drops them; the pool itself is deactivated by GstBaseSrc. */
+    req.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    req.memory = V4L2_MEMORY_MMAP;
+    req.count = 0;
+    negcam_device_ioctl (src->dev, VIDIOC_REQBUFS, &req);
+    gst_buffer_pool_set_active (GST_BUFFER_POOL (src->pool), FALSE);
+    gst_clear_object (&src->pool);
+  }
+}
+
+static gboolean
+gst_negcam_src_start (GstBaseSrc *bsrc)
+{
+  GstNegcamSrc *src = GST_NEGCAM_SRC (bsrc);
+
+  GST_OBJECT_LOCK (src);
+  src->frames = src->drops = src->lost = src->copies = 0;
+  src->flushing = FALSE;
+  GST_OBJECT_UNLOCK (src);
+  src->next_time = GST_CLOCK_TIME_NONE;
+  src->have_seq = FALSE;
+  gst_clear_caps (&src->configured);
+  return TRUE;
+}
+
+static gboolean
+gst_negcam_src_stop (GstBaseSrc *bsrc)
+{
+  GstNegcamSrc *src = GST_NEGCAM_SRC (bsrc);
+
+  gst_negcam_src_release_device (src);
+  gst_clear_caps (&src->configured);
+  return TRUE;
+}
+
+static gboolean
+gst_negcam_src_unlock (GstBaseSrc *bsrc)
+{
+  GstNegcamSrc *src = GST_NEGCAM_SRC (bsrc);
+
+  GST_OBJECT_LOCK (src);
+  src->flushing = TRUE;
+  if (src->clock_id)
+    gst_clock_id_unschedule (src->clock_id);
+  GST_OBJECT_UNLOCK (src);
+  if (src->dev)
+    negcam_device_set_flushing (src->dev, TRUE);
+  return TRUE;
+}
+
+static gboolean
+gst_negcam_src_unlock_stop (GstBaseSrc *bsrc)
+{
+  GstNegcamSrc *src = GST_NEGCAM_SRC (bsrc);
+
+  GST_OBJECT_LOCK (src);
+  src->flushing = FALSE;
+  GST_OBJECT_UNLOCK (src);
+  if (src->dev)
+    negcam_device_set_flushing (src->dev, FALSE);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Caps                                                                */
+
+static GstCaps *
+gst_negcam_src_get_caps (GstBaseSrc *bsrc, GstCaps *filter)
+{
+  GstNegcamSrc *src = GST_NEGCAM_SRC (bsrc);
+  GstCaps *caps;
+
+  g_mutex_lock (&src->probe_lock);
+  if (src->probe) {
+    caps = negcam_probe_caps (src->probe, filter);
+    g_mutex_unlock (&src->probe_lock);
+    return caps;
+  }
+  g_mutex_unlock (&src->probe_lock);
+
+  caps = gst_pad_get_pad_template_caps (GST_BASE_SRC_PAD (bsrc));
+  if (filter) {
+    GstCaps *tmp =
+        gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (caps);
+    caps = tmp;
+  }
+  return caps;
+}
+
+static GstNegcamPrefer
+gst_negcam_src_get_prefer (GstNegcamSrc *src)
+{
+  GstNegcamPrefer prefer;
+
+  GST_OBJECT_LOCK (src);
+  prefer = src->prefer;
+  GST_OBJECT_UNLOCK (src);
+  return prefer;
+}
+
+/* Call with probe_lock held. */
+static GstCaps *
+gst_negcam_src_fixate_caps (GstNegcamSrc *src, GstCaps *caps)
+{
+  return negcam_fixate (src->probe, gst_negcam_src_get_prefer (src), caps);
+}
+
+static GstCaps *
+gst_negcam_src_fixate (GstBaseSrc *bsrc, GstCaps *caps)
+{
+  GstNegcamSrc *src = GST_NEGCAM_SRC (bsrc);
+  GstCaps *fixed;
+
+  g_mutex_lock (&src->probe_lock);
+  fixed = gst_negcam_src_fixate_caps (src, caps);
+  g_mutex_unlock (&src->probe_lock);
+  gst_caps_unref (caps);
+  return fixed;
+}
+
+/* S_FMT (after stopping the stream), S_PARM, G_PARM: what we really get. */
+static GstCaps *
+gst_negcam_src_configure (GstNegcamSrc *src, struct v4l2_format *fmt,
+    const struct v4l2_fract *want, struct v4l2_fract *got, gint *err)
+{
+  struct v4l2_streamparm parm = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+  gint ret;
+
+  gst_negcam_src_release_device (src);
+  ret = negcam_device_ioctl (src->dev, VIDIOC_S_FMT, fmt);
+  if (ret < 0) {
+    *err = ret;
+    return NULL;
+  }
+  *got = *want;
+  if (want->numerator && negcam_probe_can_set_rate (src->probe)) {
+    parm.parm.capture.timeperframe = *want;
+    if (negcam_device_ioctl (src->dev, VIDIOC_S_PARM, &parm) == 0)
+      *got = parm.parm.capture.timeperframe;
+  } else if (negcam_device_ioctl (src->dev, VIDIOC_G_PARM, &parm) == 0) {
+    *got = parm.parm.capture.timeperframe;
+  }
+  return negcam_caps_from_format (&fmt->fmt.pix, got);
+}
+
+static void
+gst_negcam_src_post_negotiated (
+    GstNegcamSrc *src, GstCaps *caps, guint requests, const gchar *adjusted)
+{
+  GstStructure *s;
+  gchar fcc[5];
+  GString *summary = g_string_new (NULL);
+  gchar *capsstr = gst_caps_to_string (caps);
+  gint i;
+
+  negcam_fourcc_to_string (src->fmt.fmt.pix.pixelformat, fcc);
+  g_string_append_printf (summary, "%s %ux%u at %u/%u fps in %u requests (",
+      fcc, src->fmt.fmt.pix.width, src->fmt.fmt.pix.height,
+      src->interval.denominator, src->interval.numerator, requests);
+  s = gst_structure_new ("negcam-negotiated", "caps", GST_TYPE_CAPS, caps,
+      "fourcc", G_TYPE_STRING, fcc, "width", G_TYPE_UINT,
+      src->fmt.fmt.pix.width, "height", G_TYPE_UINT, src->fmt.fmt.pix.height,
+      "field", G_TYPE_UINT, src->fmt.fmt.pix.field, "bytesperline", G_TYPE_UINT,
+      src->fmt.fmt.pix.bytesperline, "sizeimage", G_TYPE_UINT,
+      src->fmt.fmt.pix.sizeimage, "interval", GST_TYPE_FRACTION,
+      (gint)src->interval.numerator, (gint)src->interval.denominator,
+      "framerate", GST_TYPE_FRACTION, (gint)src->interval.denominator,
+      (gint)src->interval.numerator, "requests", G_TYPE_UINT, requests,
+      "requests-total", G_TYPE_UINT, negcam_device_count_total (src->dev),
+      "adjusted", G_TYPE_STRING, adjusted, NULL);
+  /* Per type: what this negotiation cost (since the previous one ended,
+   * so caps queries in between count too). Streaming requests are not
+   * part of a negotiation's cost and are left out. */
+  for (i = 0; i <= NEGCAM_REQ_CTRL; i++) {
+    gint n = g_atomic_int_get (&src->dev->counts[i]) - src->mark_counts[i];
+    if (n)
+      g_string_append_printf (summary, "%s%s %d",
+          summary->str[summary->len - 1] == '(' ? "" : ", ",
+          negcam_request_type_name (i), n);
+    gst_structure_set (
+        s, negcam_request_type_name (i), G_TYPE_UINT, (guint)n, NULL);
+  }
+  for (i = 0; i < NEGCAM_REQ_COUNT; i++)
+    src->mark_counts[i] = g_atomic_int_get (&src->dev->counts[i]);
+  g_string_append (summary, ")");
+  gst_structure_set (s, "summary", G_TYPE_STRING, summary->str, NULL);
+  GST_INFO_OBJECT (src, "negotiated %s: %s", capsstr, summary->str);
+  g_free (capsstr);
+  g_string_free (summary, TRUE);
+  gst_element_post_message (
+      GST_ELEMENT (src), gst_message_new_element (GST_OBJECT (src), s));
+}
+
+static gboolean
+gst_negcam_src_negotiate (GstBaseSrc *bsrc)
+{
+  GstNegcamSrc *src = GST_NEGCAM_SRC (bsrc);
+  GstCaps *peer = NULL, *ours = NULL, *fixed = NULL, *answer = NULL;
+  GstCaps *final = NULL;
+  struct v4l2_format fmt, tried;
+  struct v4l2_fract want, got;
+  const gchar *field;
+  gchar *asked = NULL, *offered = NULL, *adjusted = NULL;
+  gboolean ok = FALSE;
+  gint ret = 0;
+
+  if (!src->dev)
+    return FALSE;
+
+  peer = gst_pad_peer_query_caps (GST_BASE_SRC_PAD (bsrc), NULL);
+  if (peer && gst_caps_is_any (peer))
+    gst_clear_caps (&peer);
+
+  g_mutex_lock (&src->probe_lock);
+  ours = negcam_fixate_candidates (
+      src->probe, gst_negcam_src_get_prefer (src), peer);
+  if (gst_caps_is_empty (ours)) {
+    GstCaps *all = negcam_probe_caps (src->probe, NULL);
+    gchar *a = gst_caps_to_string (all), *p = gst_caps_to_string (peer);
+
+    gchar *brief = negcam_caps_offers_brief (all);
+
+    GST_ELEMENT_ERROR (src, CORE, NEGOTIATION,
+        ("%s cannot produce any format downstream accepts; it offers %s",
+            src->dev->description, brief),
+        ("downstream accepts %s; the device offers %s", p, a));
+    g_free (brief);
+    g_free (a);
+    g_free (p);
+    gst_caps_unref (all);
+    g_mutex_unlock (&src->probe_lock);
+    goto done;
+  }
+
+  fixed = gst_negcam_src_fixate_caps (src, ours);
+  if (!negcam_probe_caps_to_format (src->probe, fixed, &fmt, &want)) {
+    g_mutex_unlock (&src->probe_lock);
+    GST_ELEMENT_ERROR (src, CORE, NEGOTIATION, (NULL),
+        ("caps %" GST_PTR_FORMAT " name no device format", fixed));
+    goto done;
+  }
+
+  /* TRY_FMT: what would S_FMT make of it? */
+  tried = fmt;
+  ret = negcam_device_ioctl (src->dev, VIDIOC_TRY_FMT, &tried);
+  if (ret < 0 && ret != -ENOTTY) {
+    gchar fcc[5];
+
+    g_mutex_unlock (&src->probe_lock);
+    GST_ELEMENT_ERROR (src, CORE, NEGOTIATION,
+        ("%s refused the format %s %ux%u field %u: %s", src->dev->description,
+            negcam_fourcc_to_string (fmt.fmt.pix.pixelformat, fcc),
+            fmt.fmt.pix.width, fmt.fmt.pix.height, fmt.fmt.pix.field,
+            g_strerror (-ret)),
+        ("asked for %" GST_PTR_FORMAT, fixed));
+    goto done;
+  }
+  if (ret == 0) {
+    answer = negcam_caps_from_format (&tried.fmt.pix, &want);
+    if (!answer) {
+      g_mutex_unlock (&src->probe_lock);
+      GST_ELEMENT_ERROR (src, CORE, NEGOTIATION, (NULL),
+          ("device answered a format without caps"));
+      goto done;
+    }
+    gst_structure_remove_field (
+        gst_caps_get_structure (answer, 0), "colorimetry");
+    field = negcam_caps_first_difference (gst_caps_get_structure (fixed, 0),
+        gst_caps_get_structure (answer, 0), &asked, &offered);
+    if (field) {
+      GstCaps *x = gst_caps_intersect (ours, answer);
+
+      if (gst_caps_is_empty (x)) {
+        /* The answer may lie outside the group we ranked first. */
+        GstCaps *all = negcam_probe_caps (src->probe, peer);
+
+        gst_caps_unref (x);
+        x = gst_caps_intersect (all, answer);
+        gst_caps_unref (all);
+      }
+      if (gst_caps_is_empty (x)) {
+        gst_caps_unref (x);
+        g_mutex_unlock (&src->probe_lock);
+        GST_ELEMENT_ERROR (src, CORE, NEGOTIATION,
+            ("%s adjusted %s: asked %s, offered %s, which downstream does "
+             "not accept",
+                src->dev->description, field, asked, offered),
+            ("asked %" GST_PTR_FORMAT ", device answered %" GST_PTR_FORMAT
+             ", downstream accepts %" GST_PTR_FORMAT,
+                fixed, answer, peer));
+        goto done;
+      }
+      adjusted = g_strdup_printf (
+          "%s: asked %s, device offered %s", field, asked, offered);
+      GST_INFO_OBJECT (
+          src, "TRY_FMT adjusted %s; re-fixating to the answer", adjusted);
+      gst_caps_unref (fixed);
+      fixed = gst_negcam_src_fixate_caps (src, x);
+      gst_caps_unref (x);
+      negcam_probe_caps_to_format (src->probe, fixed, &fmt, &want);
+    }
+  }
+  g_mutex_unlock (&src->probe_lock);
+
+  /* Same format as now (a RECONFIGURE that changes nothing): keep going. */
+  if (src->configured && src->pool) {
+    GstCaps *cur = gst_caps_copy (src->configured);
+
+    gst_structure_remove_field (gst_caps_get_structure (cur, 0), "colorimetry");
+    if (gst_caps_is_subset (cur, fixed) && gst_caps_is_subset (fixed, cur)) {
+      gst_caps_unref (cur);
+      ok = TRUE;
+      goto done;
+    }
+    gst_caps_unref (cur);
+  }
+
+  ret = 0;
+  final = gst_negcam_src_configure (src, &fmt, &want, &got, &ret);
+  if (!final) {
+    GST_ELEMENT_ERROR (src, CORE, NEGOTIATION,
+        ("%s refused S_FMT: %s", src->dev->description, g_strerror (-ret)),
+        ("asked %" GST_PTR_FORMAT, fixed));
+    goto done;
+  }
+  g_free (asked);
+  g_free (offered);
+  asked = offered = NULL;
+  if (peer && !gst_caps_can_intersect (final, peer)) {
+    field = negcam_caps_first_difference (gst_caps_get_structure (fixed, 0),
+        gst_caps_get_structure (final, 0), &asked, &offered);
+    GST_ELEMENT_ERROR (src, CORE, NEGOTIATION,
+        ("%s set %s to %s where %s was asked, which downstream does not "
+         "accept",
+            src->dev->description, field ? field : "the format",
+            offered ? offered : "?", asked ? asked : "?"),
+        ("set %" GST_PTR_FORMAT ", downstream accepts %" GST_PTR_FORMAT, final,
+            peer));
+    goto done;
+  }
+
+  src->fmt = fmt;
+  src->interval = got;
+  src->is_video =
+      gst_structure_has_name (gst_caps_get_structure (final, 0), "video/x-raw");
+  if (src->is_video && !gst_video_info_from_caps (&src->info, final)) {
+    GST_ELEMENT_ERROR (src, CORE, NEGOTIATION, (NULL),
+        ("invalid caps %" GST_PTR_FORMAT, final));
+    goto done;
+  }
+  gst_caps_replace (&src->configured, final);
+  GST_OBJECT_LOCK (src);
+  src->negotiations++;
+  GST_OBJECT_UNLOCK (src);
+  {
+    guint now = negcam_device_count_negotiation (src->dev);
+    gst_negcam_src_post_negotiated (src, final, now - src->neg_mark, adjusted);
+    src->neg_mark = now;
+  }
+  ok = gst_base_src_set_caps (bsrc, final);
+
+done:
+  g_free (asked);
+  g_free (offered);
+  g_free (adjusted);
+  gst_clear_caps (&peer);
+  gst_clear_caps (&ours);
+  gst_clear_caps (&fixed);
+  gst_clear_caps (&answer);
+  gst_clear_caps (&final);
+  return ok;
+}
+
+static gboolean
+gst_negcam_src_set_caps (GstBaseSrc *bsrc, GstCaps *caps)
+{
+  GstNegcamSrc *src = GST_NEGCAM_SRC (bsrc);
+
+  /* negotiate() configured the device already; anything else calling
+   * set_caps with other caps is refused rather than half applied. */
+  if (src->configured && gst_caps_is_equal (caps, src->configured))
+    return TRUE;
+  GST_WARNING_OBJECT (src,
+      "set_caps %" GST_PTR_FORMAT " not negotiated by "
+      "negcamsrc",
+      caps);
+  return FALSE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Allocation                                                          */
+
+static gboolean
+gst_negcam_src_decide_allocation (GstBaseSrc *bsrc, GstQuery *query)
+{
+  GstNegcamSrc *src = GST_NEGCAM_SRC (bsrc);
+  GstStructure *config;
+  struct v4l2_control ctrl = { .id = V4L2_CID_MIN_BUFFERS_FOR_CAPTURE };
+  guint down_min = 0, i, count, queue_size, dev_min = 2;
+  gboolean meta_ok;
+  GstCaps *caps;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!src->configured || !src->dev)
+    return FALSE;
+
+  meta_ok =
+      gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+
+  /* A RECONFIGURE without format change: keep the running pool. */
+  if (src->pool && gst_buffer_pool_is_active (GST_BUFFER_POOL (src->pool))) {
+    count = negcam_pool_get_count (src->pool);
+    goto set;
+  }
+
+  for (i = 0; i < gst_query_get_n_allocation_pools (query); i++) {
+    guint min = 0;
+    gst_query_parse_nth_allocation_pool (query, i, NULL, NULL, &min, NULL);
+    down_min = MAX (down_min, min);
+  }
+  if (negcam_device_ioctl (src->dev, VIDIOC_G_CTRL, &ctrl) == 0
+      && ctrl.value > 0)
+    dev_min = ctrl.value;
+
+  GST_OBJECT_LOCK (src);
+  queue_size = src->queue_size;
+  GST_OBJECT_UNLOCK (src);
+  /* The device's minimum, what downstream keeps, one being pushed and one
+   * spare so that a frame can be captured while another is in flight. */
+  count = queue_size ? queue_size : dev_min + down_min + 2;
+  count = CLAMP (count, 2, 32);
+
+  src->pool = negcam_pool_new (
+      src->dev, &src->fmt.fmt.pix, src->is_video ? &src->info : NULL);
+  config = gst_buffer_pool_get_config (GST_BUFFER_POOL (src->pool));
+  gst_buffer_pool_config_set_params (
+      config, src->configured, src->fmt.fmt.pix.sizeimage, count, count);
+  if (meta_ok)
+    gst_buffer_pool_config_add_option (
+        config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (GST_BUFFER_POOL (src->pool), config)) {
+    gst_clear_object (&src->pool);
+    return FALSE;
+  }
+  src->need_copy = negcam_pool_needs_video_meta (src->pool) && !meta_ok;
+  if (src->need_copy)
+    GST_WARNING_OBJECT (src,
+        "device strides differ from GStreamer's and "
+        "downstream has no GstVideoMeta: frames will be copied (counted)");
+
+set:
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_set_nth_allocation_pool (query, 0, GST_BUFFER_POOL (src->pool),
+        src->fmt.fmt.pix.sizeimage, count, count);
+  else
+    gst_query_add_allocation_pool (query, GST_BUFFER_POOL (src->pool),
+        src->fmt.fmt.pix.sizeimage, count, count);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Frames                                                              */
+
+static GstFlowReturn
+gst_negcam_src_wait_clock (GstNegcamSrc *src, GstClockTime running_time)
+{
+  GstClock *clock;
+  GstClockID id;
+  GstClockReturn cret;
+  GstClockTime base_time;
+
+  clock = gst_element_get_clock (GST_ELEMENT (src));
+  if (!clock)
+    return GST_FLOW_OK;
+  base_time = gst_element_get_base_time (GST_ELEMENT (src));
+  GST_OBJECT_LOCK (src);
+  if (src->flushing) {
+    GST_OBJECT_UNLOCK (src);
+    gst_object_unref (clock);
+    return GST_FLOW_FLUSHING;
+  }
+  id = src->clock_id =
+      gst_clock_new_single_shot_id (clock, base_time + running_time);
+  GST_OBJECT_UNLOCK (src);
+
+  cret = gst_clock_id_wait (id, NULL);
+
+  GST_OBJECT_LOCK (src);
+  src->clock_id = NULL;
+  GST_OBJECT_UNLOCK (src);
+  gst_clock_id_unref (id);
+  gst_object_unref (clock);
+  return cret == GST_CLOCK_UNSCHEDULED ? GST_FLOW_FLUSHING : GST_FLOW_OK;
+}
+
+static GstClockTime
+current_running_time (GstNegcamSrc *src)
+{
+  GstClock *clock = gst_element_get_clock (GST_ELEMENT (src));
+  GstClockTime now, base;
+
+  if (!clock)
+    return 0;
+  now = gst_clock_get_time (clock);
+  base = gst_element_get_base_time (GST_ELEMENT (src));
+  gst_object_unref (clock);
+  return now > base ? now - base : 0;
+}
+
+static void
+gst_negcam_src_report_gap (GstNegcamSrc *src, guint32 expected, guint32 got,
+    GstClockTime pts, GstClockTime duration)
+{
+  guint32 lost = got - expected;
+  guint64 frames, total_lost;
+  GstMessage *msg;
+
+  GST_OBJECT_LOCK (src);
+  src->lost += lost;
+  frames = src->frames;
+  total_lost = src->lost;
+  GST_OBJECT_UNLOCK (src);
+  GST_INFO_OBJECT (src,
+      "sequence gap: expected frame %u, got %u (%u lost, "
+      "%" G_GUINT64_FORMAT " in total)",
+      expected, got, lost, total_lost);
+  msg = gst_message_new_qos (GST_OBJECT (src),
+      gst_base_src_is_live (GST_BASE_SRC (src)), pts, GST_CLOCK_TIME_NONE, pts,
+      duration);
+  gst_message_set_qos_values (msg, (gint64)(lost * duration), 1.0, 1000000);
+  gst_message_set_qos_stats (msg, GST_FORMAT_BUFFERS, frames, total_lost);
+  gst_element_post_message (GST_ELEMENT (src), msg);
+}
+
+static GstFlowReturn
+gst_negcam_src_create (GstPushSrc *psrc, GstBuffer **outbuf)
+{
+  GstNegcamSrc *src = GST_NEGCAM_SRC (psrc);
+  GstBufferPool *pool;
+  GstBuffer *buf = NULL;
+  GstFlowReturn ret;
+  GstClockTime duration = interval_duration (&src->interval);
+  gboolean live = gst_base_src_is_live (GST_BASE_SRC (src));
+  guint32 seq;
+
+  if (!src->pool)
+    return GST_FLOW_NOT_NEGOTIATED;
+  pool = GST_BUFFER_POOL (src->pool);
+
+  if (!src->streaming) {
+    gint type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    gint err = negcam_device_ioctl (src->dev, VIDIOC_STREAMON, &type);
+
+    if (err < 0) {
+      GST_ELEMENT_ERROR (src, RESOURCE, READ,
+          ("STREAMON failed on %s: %s", src->dev->description,
+              g_strerror (-err)),
+          (NULL));
+      return GST_FLOW_ERROR;
+    }
+    src->streaming = TRUE;
+    src->have_seq = FALSE;
+    if (!GST_CLOCK_TIME_IS_VALID (src->next_time))
+      src->next_time = live ? current_running_time (src) : 0;
+  }
+
+  for (;;) {
+    if (live && !src->dev->self_paced) {
+      /* The embedded device captures when asked: the pipeline clock is
+       * its frame clock. */
+      ret = gst_negcam_src_wait_clock (src, src->next_time);
+      if (ret != GST_FLOW_OK)
+        return ret;
+      ret = gst_buffer_pool_acquire_buffer (pool, &buf, NULL);
+      if (ret == NEGCAM_FLOW_EMPTY) {
+        /* Downstream holds every buffer: the device drops this frame (no
+         * copy); the sequence gap is reported with the next frame. */
+        GST_OBJECT_LOCK (src);
+        src->drops++;
+        GST_OBJECT_UNLOCK (src);
+        GST_DEBUG_OBJECT (src,
+            "no free buffer at %" GST_TIME_FORMAT ": frame dropped",
+            GST_TIME_ARGS (src->next_time));
+        src->next_time += duration;
+        continue;
+      }
+    } else {
+      gint w = negcam_device_wait (src->dev, -1);
+
+      if (w == -EINTR)
+        return GST_FLOW_FLUSHING;
+      if (w < 0) {
+        GST_ELEMENT_ERROR (src, RESOURCE, READ,
+            ("%s stopped streaming", src->dev->description),
+            ("wait: %s", g_strerror (-w)));
+        return GST_FLOW_ERROR;
+      }
+      ret = gst_buffer_pool_acquire_buffer (pool, &buf, NULL);
+      if (ret == NEGCAM_FLOW_EMPTY)
+        continue;
+    }
+    if (ret != GST_FLOW_OK)
+      return ret;
+    if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED)) {
+      /* V4L2_BUF_FLAG_ERROR: drop it (the sequence gap shows). Several in
+       * a row mean the device cannot make this format at all (e.g. the
+       * frame generator cannot draw a profile's fourcc). */
+      gchar fcc[5];
+
+      gst_buffer_unref (buf);
+      if (++src->broken < 5)
+        continue;
+      GST_ELEMENT_ERROR (src, STREAM, FAILED,
+          ("%s delivers only broken frames for %s %ux%u", src->dev->description,
+              negcam_fourcc_to_string (src->fmt.fmt.pix.pixelformat, fcc),
+              src->fmt.fmt.pix.width, src->fmt.fmt.pix.height),
+          ("V4L2_BUF_FLAG_ERROR on %u frames in a row", src->broken));
+      return GST_FLOW_ERROR;
+    }
+    src->broken = 0;
+    break;
+  }
+
+  seq = GST_BUFFER_OFFSET (buf);
+  /* A device with its own frame clock: the frame is due when it arrives
+   * (driver timestamps mapped to running time are issue 5's). */
+  if (live && src->dev->self_paced)
+    src->next_time = current_running_time (src);
+  GST_BUFFER_PTS (buf) = src->next_time;
+  GST_BUFFER_DTS (buf) = GST_CLOCK_TIME_NONE;
+  GST_BUFFER_DURATION (buf) = duration;
+  src->next_time += duration;
+  GST_OBJECT_LOCK (src);
+  src->frames++;
+  GST_OBJECT_UNLOCK (src);
+
+  if (src->have_seq && seq != src->expected_seq) {
+    GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
+    gst_negcam_src_report_gap (
+        src, src->expected_seq, seq, GST_BUFFER_PTS (buf), duration);
+  } else if (!src->have_seq) {
+    GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
+  }
+  src->have_seq = TRUE;
+  src->expected_seq = seq + 1;
+
+  if (src->need_copy) {
+    /* Downstream cannot read the device layout: the one case where a
+     * frame is copied, counted and logged. */
+    GstVideoInfo dev_info = src->info;
+    GstVideoFrame in, out;
+    GstBuffer *copy = gst_buffer_new_allocate (NULL, src->info.size, NULL);
+
+    negcam_video_info_apply_format (&dev_info, &src->fmt.fmt.pix);
+    if (gst_video_frame_map (&in, &dev_info, buf, GST_MAP_READ)
+        && gst_video_frame_map (&out, &src->info, copy, GST_MAP_WRITE)) {
+      gst_video_frame_copy (&out, &in);
+      gst_video_frame_unmap (&out);
+      gst_video_frame_unmap (&in);
+    }
+    gst_buffer_copy_into (copy, buf, GST_BUFFER_COPY_METADATA, 0, -1);
+    gst_buffer_unref (buf);
+    buf = copy;
+    GST_OBJECT_LOCK (src);
+    src->copies++;
+    GST_OBJECT_UNLOCK (src);
+    GST_DEBUG_OBJECT (src, "frame %u copied (stride mismatch)", seq);
+  }
+
+  *outbuf = buf;
+  return GST_FLOW_OK;
+}
+
+static gboolean
+gst_negcam_src_query (GstBaseSrc *bsrc, GstQuery *query)
+{
+  GstNegcamSrc *src = GST_NEGCAM_SRC (bsrc);
+
+  if (GST_QUERY_TYPE (query) == GST_QUERY_LATENCY) {
+    GstClockTime frame = interval_duration (&src->interval), max;
+    guint held;
+
+    if (!src->configured || !GST_CLOCK_TIME_IS_VALID (frame))
+      return FALSE;
+    if (!gst_base_src_is_live (bsrc)) {
+      gst_query_set_latency (query, FALSE, 0, 0);
+      return TRUE;
+    }
+    /* A frame is complete one interval after it began; the device can
+     * hold as many frames as buffers are queued in it before we read. */
+    held = src->pool ? negcam_pool_get_count (src->pool) : 1;
+    max = frame * MAX (held, 1);
+    gst_query_set_latency (query, TRUE, frame, max);
+    GST_DEBUG_OBJECT (src,
+        "latency min %" GST_TIME_FORMAT " max %" GST_TIME_FORMAT,
+        GST_TIME_ARGS (frame), GST_TIME_ARGS (max));
+    return TRUE;
+  }
+  return GST_BASE_SRC_CLASS (parent_class)->query (bsrc, query);
+}
+
+/* ------------------------------------------------------------------ */
+/* Properties                                                          */
+
+static GstStructure *
+gst_negcam_src_stats (GstNegcamSrc *src)
+{
+  GstStructure *s;
+
+  GST_OBJECT_LOCK (src);
+  s = gst_structure_new ("negcam-stats", "frames", G_TYPE_UINT64, src->frames,
+      "drops", G_TYPE_UINT64, src->drops, "lost", G_TYPE_UINT64, src->lost,
+      "copies", G_TYPE_UINT64, src->copies, "negotiations", G_TYPE_UINT,
+      src->negotiations, NULL);
+  GST_OBJECT_UNLOCK (src);
+  g_mutex_lock (&src->probe_lock);
+  if (src->dev)
+    gst_structure_set (s, "requests", G_TYPE_UINT,
+        negcam_device_count_total (src->dev), "negotiation-requests",
+        G_TYPE_UINT, negcam_device_count_negotiation (src->dev), NULL);
+  g_mutex_unlock (&src->probe_lock);
+  return s;
+}
+
+static void
+gst_negcam_src_set_property (
+    GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  GstNegcamSrc *src = GST_NEGCAM_SRC (object);
+
+  switch (prop_id) {
+    case PROP_PROFILE:
+      GST_OBJECT_LOCK (src);
+      g_free (src->profile);
+      src->profile = g_value_dup_string (value);
+      if (!src->profile)
+        src->profile = g_strdup (DEFAULT_PROFILE);
+      GST_OBJECT_UNLOCK (src);
+      break;
+    case PROP_DEVICE:
+      GST_OBJECT_LOCK (src);
+      g_free (src->device);
+      src->device = g_value_dup_string (value);
+      GST_OBJECT_UNLOCK (src);
+      break;
+    case PROP_IS_LIVE:
+      GST_OBJECT_LOCK (src);
+      src->is_live = g_value_get_boolean (value);
+      GST_OBJECT_UNLOCK (src);
+      gst_base_src_set_live (GST_BASE_SRC (src), g_value_get_boolean (value));
+      break;
+    case PROP_PATTERN: {
+      struct v4l2_control ctrl = { .id = V4L2_CID_TEST_PATTERN };
+
+      GST_OBJECT_LOCK (src);
+      src->pattern = g_value_get_enum (value);
+      ctrl.value = src->pattern;
+      GST_OBJECT_UNLOCK (src);
+      g_mutex_lock (&src->probe_lock);
+      if (src->dev)
+        negcam_device_ioctl (src->dev, VIDIOC_S_CTRL, &ctrl);
+      g_mutex_unlock (&src->probe_lock);
+      break;
+    }
+    case PROP_PREFER:
+      GST_OBJECT_LOCK (src);
+      src->prefer = g_value_get_enum (value);
+      GST_OBJECT_UNLOCK (src);
+      break;
+    case PROP_QUEUE_SIZE:
+      GST_OBJECT_LOCK (src);
+      src->queue_size = g_value_get_uint (value);
+      GST_OBJECT_UNLOCK (src);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_negcam_src_get_property (
+    GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  GstNegcamSrc *src = GST_NEGCAM_SRC (object);
+
+  switch (prop_id) {
+    case PROP_PROFILE:
+      GST_OBJECT_LOCK (src);
+      g_value_set_string (value, src->profile);
+      GST_OBJECT_UNLOCK (src);
+      break;
+    case PROP_DEVICE:
+      GST_OBJECT_LOCK (src);
+      g_value_set_string (value, src->device);
+      GST_OBJECT_UNLOCK (src);
+      break;
+    case PROP_DEVICE_NAME:
+      GST_OBJECT_LOCK (src);
+      g_value_set_string (value, src->card);
+      GST_OBJECT_UNLOCK (src);
+      break;
+    case PROP_IS_LIVE:
+      GST_OBJECT_LOCK (src);
+      g_value_set_boolean (value, src->is_live);
+      GST_OBJECT_UNLOCK (src);
+      break;
+    case PROP_PATTERN:
+      GST_OBJECT_LOCK (src);
+      g_value_set_enum (value, src->pattern);
+      GST_OBJECT_UNLOCK (src);
+      break;
+    case PROP_PREFER:
+      GST_OBJECT_LOCK (src);
+      g_value_set_enum (value, src->prefer);
+      GST_OBJECT_UNLOCK (src);
+      break;
+    case PROP_QUEUE_SIZE:
+      GST_OBJECT_LOCK (src);
+      g_value_set_uint (value, src->queue_size);
+      GST_OBJECT_UNLOCK (src);
+      break;
+    case PROP_STATS:
+      g_value_take_boxed (value, gst_negcam_src_stats (src));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_negcam_src_finalize (GObject *object)
+{
+  GstNegcamSrc *src = GST_NEGCAM_SRC (object);
+
+  gst_negcam_src_close (src);
+  gst_clear_caps (&src->configured);
+  g_free (src->profile);
+  g_free (src->device);
+  g_mutex_clear (&src->probe_lock);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_negcam_src_init (GstNegcamSrc *src)
+{
+  src->profile = g_strdup (DEFAULT_PROFILE);
+  src->device = g_strdup (DEFAULT_DEVICE);
+  src->is_live = DEFAULT_IS_LIVE;
+  src->pattern = DEFAULT_PATTERN;
+  src->prefer = DEFAULT_PREFER;
+  src->queue_size = DEFAULT_QUEUE_SIZE;
+  src->next_time = GST_CLOCK_TIME_NONE;
+  g_mutex_init (&src->probe_lock);
+  gst_base_src_set_format (GST_BASE_SRC (src), GST_FORMAT_TIME);
+  gst_base_src_set_live (GST_BASE_SRC (src), DEFAULT_IS_LIVE);
+}
+
+static void
+gst_negcam_src_class_init (GstNegcamSrcClass *klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseSrcClass *basesrc_class = GST_BASE_SRC_CLASS (klass);
+  GstPushSrcClass *pushsrc_class = GST_PUSH_SRC_CLASS (klass);
+  GstCaps *templ;
+
+  negcam_device_debug_init ();
+
+  gobject_class->set_property = gst_negcam_src_set_property;
+  gobject_class->get_property = gst_negcam_src_get_property;
+  gobject_class->finalize = gst_negcam_src_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_PROFILE,
+      g_param_spec_string ("profile", "Profile",
+          "Built-in profile name (webcam, vga, stepwise, tv-tuner) or path of "
+          "a profile file for the embedded device; read when going from "
+          "NULL to READY",
+          DEFAULT_PROFILE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_DEVICE,
+      g_param_spec_string ("device", "Device",
+          "Empty: the embedded negcam engine playing 'profile'. A path: a "
+          "V4L2 capture node (/dev/videoN), same negotiation (kernel backend, "
+          "first step: MMAP streaming only)",
+          DEFAULT_DEVICE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_DEVICE_NAME,
+      g_param_spec_string ("device-name", "Device name",
+          "Card name the device reports (VIDIOC_QUERYCAP), once open", NULL,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_IS_LIVE,
+      g_param_spec_boolean ("is-live", "Is live",
+          "TRUE: frames paced on the pipeline clock at the negotiated frame "
+          "interval, dropped when downstream holds every buffer. FALSE: as "
+          "fast as downstream takes them, never dropped",
+          DEFAULT_IS_LIVE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_PATTERN,
+      g_param_spec_enum ("pattern", "Pattern",
+          "Test picture drawn by the device (every frame also carries its "
+          "frame number, see docs/frames.md)",
+          GST_TYPE_NEGCAM_PATTERN, DEFAULT_PATTERN,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+              | GST_PARAM_MUTABLE_PLAYING));
+  g_object_class_install_property (gobject_class, PROP_PREFER,
+      g_param_spec_enum ("prefer", "Prefer",
+          "What to favour when downstream leaves a choice. Default 'device': "
+          "the mode the device comes up in (its driver's choice, usually a "
+          "sensible size at full rate) when allowed, else the largest frame "
+          "at the highest rate",
+          GST_TYPE_NEGCAM_PREFER, DEFAULT_PREFER,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_QUEUE_SIZE,
+      g_param_spec_uint ("queue-size", "Queue size",
+          "Number of device buffers (0 = the device minimum + what "
+          "downstream keeps + 2)",
+          0, 32, DEFAULT_QUEUE_SIZE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_STATS,
+      g_param_spec_boxed ("stats", "Statistics",
+          "frames, drops (no free buffer: frame dropped, never copied), lost "
+          "(sequence gaps), copies (only when downstream cannot read the "
+          "device's strides), negotiations, requests",
+          GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  gst_element_class_set_static_metadata (element_class, "Negcam video source",
+      "Source/Video",
+      "Captures from a V4L2-like device (by default the in-process negcam "
+      "engine) with lazy, filter-aware format negotiation",
+      "negcam developers");
+  templ = negcam_caps_template ();
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, templ));
+  gst_caps_unref (templ);
+
+  element_class->change_state = gst_negcam_src_change_state;
+
+  basesrc_class->start = gst_negcam_src_start;
+  basesrc_class->stop = gst_negcam_src_stop;
+  basesrc_class->get_caps = gst_negcam_src_get_caps;
+  basesrc_class->negotiate = gst_negcam_src_negotiate;
+  basesrc_class->fixate = gst_negcam_src_fixate;
+  basesrc_class->set_caps = gst_negcam_src_set_caps;
+  basesrc_class->decide_allocation = gst_negcam_src_decide_allocation;
+  basesrc_class->unlock = gst_negcam_src_unlock;
+  basesrc_class->unlock_stop = gst_negcam_src_unlock_stop;
+  basesrc_class->query = gst_negcam_src_query;
+
+  pushsrc_class->create = gst_negcam_src_create;
+
+  gst_type_mark_as_plugin_api (GST_TYPE_NEGCAM_PREFER, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_NEGCAM_PATTERN, 0);
+}

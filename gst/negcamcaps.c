@@ -1,0 +1,778 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * V4L2 formats <-> GstCaps, and the lazy enumeration cache. See
+ * negcamcaps.h and docs/negcamsrc.md ("How caps are probed").
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <string.h>
+
+#include "negcamcaps.h"
+
+GST_DEBUG_CATEGORY_EXTERN (negcamsrc_debug);
+#define GST_CAT_DEFAULT negcamsrc_debug
+
+#define NEGCAM_MAX_DIM 16384
+
+/* V4L2 fourcc -> GStreamer raw format. V4L2 and GStreamer name several
+ * formats differently (YUYV is YUY2, YU12 is I420, GREY is GRAY8, the
+ * RGB32 family is named by component order in memory in GStreamer). */
+static const struct {
+  guint32 fourcc;
+  GstVideoFormat format;
+} raw_formats[] = {
+  { V4L2_PIX_FMT_YUYV, GST_VIDEO_FORMAT_YUY2 },
+  { V4L2_PIX_FMT_YVYU, GST_VIDEO_FORMAT_YVYU },
+  { V4L2_PIX_FMT_UYVY, GST_VIDEO_FORMAT_UYVY },
+  { V4L2_PIX_FMT_VYUY, GST_VIDEO_FORMAT_VYUY },
+  { V4L2_PIX_FMT_NV12, GST_VIDEO_FORMAT_NV12 },
+  { V4L2_PIX_FMT_NV21, GST_VIDEO_FORMAT_NV21 },
+  { V4L2_PIX_FMT_NV16, GST_VIDEO_FORMAT_NV16 },
+  { V4L2_PIX_FMT_NV61, GST_VIDEO_FORMAT_NV61 },
+  { V4L2_PIX_FMT_NV24, GST_VIDEO_FORMAT_NV24 },
+  { V4L2_PIX_FMT_P010, GST_VIDEO_FORMAT_P010_10LE },
+  { V4L2_PIX_FMT_YUV420, GST_VIDEO_FORMAT_I420 },
+  { V4L2_PIX_FMT_YVU420, GST_VIDEO_FORMAT_YV12 },
+  { V4L2_PIX_FMT_YUV422P, GST_VIDEO_FORMAT_Y42B },
+  { V4L2_PIX_FMT_YUV411P, GST_VIDEO_FORMAT_Y41B },
+  { V4L2_PIX_FMT_YUV410, GST_VIDEO_FORMAT_YUV9 },
+  { V4L2_PIX_FMT_YVU410, GST_VIDEO_FORMAT_YVU9 },
+  { V4L2_PIX_FMT_GREY, GST_VIDEO_FORMAT_GRAY8 },
+  { V4L2_PIX_FMT_Y16, GST_VIDEO_FORMAT_GRAY16_LE },
+  { V4L2_PIX_FMT_Y16_BE, GST_VIDEO_FORMAT_GRAY16_BE },
+  { V4L2_PIX_FMT_RGB565, GST_VIDEO_FORMAT_RGB16 },
+  { V4L2_PIX_FMT_RGB555, GST_VIDEO_FORMAT_RGB15 },
+  { V4L2_PIX_FMT_RGB24, GST_VIDEO_FORMAT_RGB },
+  { V4L2_PIX_FMT_BGR24, GST_VIDEO_FORMAT_BGR },
+  { V4L2_PIX_FMT_XBGR32, GST_VIDEO_FORMAT_BGRx },
+  { V4L2_PIX_FMT_ABGR32, GST_VIDEO_FORMAT_BGRA },
+  { V4L2_PIX_FMT_XRGB32, GST_VIDEO_FORMAT_xRGB },
+  { V4L2_PIX_FMT_ARGB32, GST_VIDEO_FORMAT_ARGB },
+  { V4L2_PIX_FMT_RGBX32, GST_VIDEO_FORMAT_RGBx },
+  { V4L2_PIX_FMT_RGBA32, GST_VIDEO_FORMAT_RGBA },
+  { V4L2_PIX_FMT_BGRX32, GST_VIDEO_FORMAT_xBGR },
+  { V4L2_PIX_FMT_BGRA32, GST_VIDEO_FORMAT_ABGR },
+  { V4L2_PIX_FMT_RGB32,
+      GST_VIDEO_FORMAT_xRGB }, /* deprecated, ambiguous alpha */
+  { V4L2_PIX_FMT_BGR32, GST_VIDEO_FORMAT_BGRx },
+  { V4L2_PIX_FMT_AYUV32, GST_VIDEO_FORMAT_AYUV },
+  { V4L2_PIX_FMT_VUYA32, GST_VIDEO_FORMAT_VUYA },
+};
+
+static const struct {
+  guint32 fourcc;
+  const gchar *format;
+} bayer_formats[] = {
+  { V4L2_PIX_FMT_SBGGR8, "bggr" },
+  { V4L2_PIX_FMT_SGBRG8, "gbrg" },
+  { V4L2_PIX_FMT_SGRBG8, "grbg" },
+  { V4L2_PIX_FMT_SRGGB8, "rggb" },
+};
+
+const gchar *
+negcam_fourcc_to_string (guint32 f, gchar s[5])
+{
+  s[0] = f & 0xff;
+  s[1] = (f >> 8) & 0xff;
+  s[2] = (f >> 16) & 0xff;
+  s[3] = (f >> 24) & 0x7f;
+  s[4] = '\0';
+  return s;
+}
+
+GstStructure *
+negcam_fourcc_to_structure (guint32 fourcc)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (raw_formats); i++)
+    if (raw_formats[i].fourcc == fourcc)
+      return gst_structure_new ("video/x-raw", "format", G_TYPE_STRING,
+          gst_video_format_to_string (raw_formats[i].format), NULL);
+  for (i = 0; i < G_N_ELEMENTS (bayer_formats); i++)
+    if (bayer_formats[i].fourcc == fourcc)
+      return gst_structure_new ("video/x-bayer", "format", G_TYPE_STRING,
+          bayer_formats[i].format, NULL);
+  switch (fourcc) {
+    case V4L2_PIX_FMT_MJPEG:
+    case V4L2_PIX_FMT_JPEG:
+      /* One whole JPEG per buffer: decoders need not parse (jpegdec then
+       * takes the buffer as is instead of through an adapter). */
+      return gst_structure_new (
+          "image/jpeg", "parsed", G_TYPE_BOOLEAN, TRUE, NULL);
+    case V4L2_PIX_FMT_H264:
+      return gst_structure_new ("video/x-h264", "stream-format", G_TYPE_STRING,
+          "byte-stream", "alignment", G_TYPE_STRING, "au", NULL);
+    default:
+      return NULL;
+  }
+}
+
+GstCaps *
+negcam_caps_template (void)
+{
+  GstCaps *caps = gst_caps_new_empty ();
+  GValue list = G_VALUE_INIT, v = G_VALUE_INIT;
+  GstStructure *s;
+  guint i;
+
+  g_value_init (&list, GST_TYPE_LIST);
+  g_value_init (&v, G_TYPE_STRING);
+  for (i = 0; i < G_N_ELEMENTS (raw_formats); i++) {
+    const gchar *name = gst_video_format_to_string (raw_formats[i].format);
+    gboolean dup = FALSE;
+    guint j;
+
+    for (j = 0; j < gst_value_list_get_size (&list); j++)
+      dup |= !g_strcmp0 (
+          g_value_get_string (gst_value_list_get_value (&list, j)), name);
+    if (dup)
+      continue;
+    g_value_set_string (&v, name);
+    gst_value_list_append_value (&list, &v);
+  }
+  s = gst_structure_new_empty ("video/x-raw");
+  gst_structure_take_value (s, "format", &list);
+  gst_caps_append_structure (caps, s);
+
+  g_value_init (&list, GST_TYPE_LIST);
+  for (i = 0; i < G_N_ELEMENTS (bayer_formats); i++) {
+    g_value_set_string (&v, bayer_formats[i].format);
+    gst_value_list_append_value (&list, &v);
+  }
+  g_value_unset (&v);
+  s = gst_structure_new_empty ("video/x-bayer");
+  gst_structure_take_value (s, "format", &list);
+  gst_caps_append_structure (caps, s);
+  gst_caps_append_structure (
+      caps, negcam_fourcc_to_structure (V4L2_PIX_FMT_MJPEG));
+  gst_caps_append_structure (
+      caps, negcam_fourcc_to_structure (V4L2_PIX_FMT_H264));
+
+  for (i = 0; i < gst_caps_get_size (caps); i++)
+    gst_structure_set (gst_caps_get_structure (caps, i), "width",
+        GST_TYPE_INT_RANGE, 1, NEGCAM_MAX_DIM, "height", GST_TYPE_INT_RANGE, 1,
+        NEGCAM_MAX_DIM, "framerate", GST_TYPE_FRACTION_RANGE, 0, 1, G_MAXINT, 1,
+        NULL);
+  return caps;
+}
+
+/* ------------------------------------------------------------------ */
+/* Field and colorimetry                                               */
+
+static void
+set_interlace (GstStructure *s, guint32 field)
+{
+  switch (field) {
+    case V4L2_FIELD_NONE:
+      gst_structure_set (
+          s, "interlace-mode", G_TYPE_STRING, "progressive", NULL);
+      break;
+    case V4L2_FIELD_INTERLACED:
+      gst_structure_set (
+          s, "interlace-mode", G_TYPE_STRING, "interleaved", NULL);
+      break;
+    case V4L2_FIELD_INTERLACED_TB:
+      gst_structure_set (s, "interlace-mode", G_TYPE_STRING, "interleaved",
+          "field-order", G_TYPE_STRING, "top-field-first", NULL);
+      break;
+    case V4L2_FIELD_INTERLACED_BT:
+      gst_structure_set (s, "interlace-mode", G_TYPE_STRING, "interleaved",
+          "field-order", G_TYPE_STRING, "bottom-field-first", NULL);
+      break;
+    default:
+      /* SEQ_TB/SEQ_BT/ALTERNATE/TOP/BOTTOM have no plain GStreamer
+       * equivalent: leave the field out, the device picks. */
+      break;
+  }
+}
+
+static guint32
+field_from_structure (const GstStructure *s)
+{
+  const gchar *mode = gst_structure_get_string (s, "interlace-mode");
+  const gchar *order = gst_structure_get_string (s, "field-order");
+
+  if (!mode)
+    return V4L2_FIELD_ANY;
+  if (!strcmp (mode, "progressive"))
+    return V4L2_FIELD_NONE;
+  if (!strcmp (mode, "interleaved")) {
+    if (order && !strcmp (order, "top-field-first"))
+      return V4L2_FIELD_INTERLACED_TB;
+    if (order && !strcmp (order, "bottom-field-first"))
+      return V4L2_FIELD_INTERLACED_BT;
+    return V4L2_FIELD_INTERLACED;
+  }
+  return V4L2_FIELD_ANY;
+}
+
+static gboolean
+colorimetry_from_format (
+    const struct v4l2_pix_format *pix, gboolean rgb, GstVideoColorimetry *c)
+{
+  guint32 cs = pix->colorspace, enc = pix->ycbcr_enc;
+  guint32 quant = pix->quantization, xfer = pix->xfer_func;
+
+  if (cs == V4L2_COLORSPACE_DEFAULT || cs == V4L2_COLORSPACE_RAW)
+    return FALSE;
+  if (enc == V4L2_YCBCR_ENC_DEFAULT)
+    enc = V4L2_MAP_YCBCR_ENC_DEFAULT (cs);
+  if (quant == V4L2_QUANTIZATION_DEFAULT)
+    quant = V4L2_MAP_QUANTIZATION_DEFAULT (rgb, cs, enc);
+  if (xfer == V4L2_XFER_FUNC_DEFAULT)
+    xfer = V4L2_MAP_XFER_FUNC_DEFAULT (cs);
+
+  switch (cs) {
+    case V4L2_COLORSPACE_SMPTE170M:
+      c->primaries = GST_VIDEO_COLOR_PRIMARIES_SMPTE170M;
+      break;
+    case V4L2_COLORSPACE_470_SYSTEM_M:
+      c->primaries = GST_VIDEO_COLOR_PRIMARIES_BT470M;
+      break;
+    case V4L2_COLORSPACE_470_SYSTEM_BG:
+      c->primaries = GST_VIDEO_COLOR_PRIMARIES_BT470BG;
+      break;
+    case V4L2_COLORSPACE_SMPTE240M:
+      c->primaries = GST_VIDEO_COLOR_PRIMARIES_SMPTE240M;
+      break;
+    case V4L2_COLORSPACE_BT2020:
+      c->primaries = GST_VIDEO_COLOR_PRIMARIES_BT2020;
+      break;
+    case V4L2_COLORSPACE_OPRGB:
+      c->primaries = GST_VIDEO_COLOR_PRIMARIES_ADOBERGB;
+      break;
+    case V4L2_COLORSPACE_DCI_P3:
+      c->primaries = GST_VIDEO_COLOR_PRIMARIES_SMPTERP431;
+      break;
+    default: /* REC709, SRGB, JPEG */
+      c->primaries = GST_VIDEO_COLOR_PRIMARIES_BT709;
+      break;
+  }
+  switch (enc) {
+    case V4L2_YCBCR_ENC_709:
+    case V4L2_YCBCR_ENC_XV709:
+      c->matrix = GST_VIDEO_COLOR_MATRIX_BT709;
+      break;
+    case V4L2_YCBCR_ENC_BT2020:
+    case V4L2_YCBCR_ENC_BT2020_CONST_LUM:
+      c->matrix = GST_VIDEO_COLOR_MATRIX_BT2020;
+      break;
+    case V4L2_YCBCR_ENC_SMPTE240M:
+      c->matrix = GST_VIDEO_COLOR_MATRIX_SMPTE240M;
+      break;
+    default:
+      c->matrix = GST_VIDEO_COLOR_MATRIX_BT601;
+      break;
+  }
+  c->range = quant == V4L2_QUANTIZATION_FULL_RANGE
+      ? GST_VIDEO_COLOR_RANGE_0_255
+      : GST_VIDEO_COLOR_RANGE_16_235;
+  switch (xfer) {
+    case V4L2_XFER_FUNC_SRGB:
+      c->transfer = GST_VIDEO_TRANSFER_SRGB;
+      break;
+    case V4L2_XFER_FUNC_OPRGB:
+      c->transfer = GST_VIDEO_TRANSFER_ADOBERGB;
+      break;
+    case V4L2_XFER_FUNC_SMPTE240M:
+      c->transfer = GST_VIDEO_TRANSFER_SMPTE240M;
+      break;
+    case V4L2_XFER_FUNC_NONE:
+      c->transfer = GST_VIDEO_TRANSFER_GAMMA10;
+      break;
+    case V4L2_XFER_FUNC_SMPTE2084:
+      c->transfer = GST_VIDEO_TRANSFER_SMPTE2084;
+      break;
+    default:
+      c->transfer = GST_VIDEO_TRANSFER_BT709;
+      break;
+  }
+  if (rgb) {
+    c->matrix = GST_VIDEO_COLOR_MATRIX_RGB;
+    c->range = GST_VIDEO_COLOR_RANGE_0_255;
+  }
+  return TRUE;
+}
+
+GstCaps *
+negcam_caps_from_format (
+    const struct v4l2_pix_format *pix, const struct v4l2_fract *interval)
+{
+  GstStructure *s = negcam_fourcc_to_structure (pix->pixelformat);
+
+  if (!s)
+    return NULL;
+  gst_structure_set (s, "width", G_TYPE_INT, (gint)pix->width, "height",
+      G_TYPE_INT, (gint)pix->height, NULL);
+  if (interval && interval->numerator && interval->denominator)
+    gst_structure_set (s, "framerate", GST_TYPE_FRACTION,
+        (gint)interval->denominator, (gint)interval->numerator, NULL);
+  if (gst_structure_has_name (s, "video/x-raw")) {
+    GstVideoFormat vf =
+        gst_video_format_from_string (gst_structure_get_string (s, "format"));
+    const GstVideoFormatInfo *info = gst_video_format_get_info (vf);
+    GstVideoColorimetry c;
+
+    set_interlace (s, pix->field);
+    if (colorimetry_from_format (pix, GST_VIDEO_FORMAT_INFO_IS_RGB (info), &c)
+        && !GST_VIDEO_FORMAT_INFO_IS_GRAY (info)) {
+      gchar *str = gst_video_colorimetry_to_string (&c);
+      if (str)
+        gst_structure_set (s, "colorimetry", G_TYPE_STRING, str, NULL);
+      g_free (str);
+    }
+  }
+  return gst_caps_new_full (s, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* The probe cache                                                     */
+
+typedef struct {
+  guint32 fourcc;
+  guint32 flags;
+  GstStructure *base; /* media type + format, or NULL */
+  gboolean sizes_known;
+  gboolean sizes_unsupported; /* ENUM_FRAMESIZES not implemented */
+  GArray *sizes; /* struct v4l2_frmsizeenum */
+} ProbeFormat;
+
+struct _NegcamProbe {
+  NegcamDevice *dev;
+  gboolean formats_known;
+  GArray *formats; /* ProbeFormat */
+  GHashTable *rates; /* (fourcc<<32|w<<16|h) -> GValue framerate */
+  struct v4l2_format def_fmt;
+  struct v4l2_fract def_interval;
+  gboolean can_set_rate;
+};
+
+static void
+free_rate (gpointer v)
+{
+  g_value_unset (v);
+  g_free (v);
+}
+
+NegcamProbe *
+negcam_probe_new (NegcamDevice *dev)
+{
+  NegcamProbe *p = g_new0 (NegcamProbe, 1);
+  struct v4l2_streamparm parm = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+
+  p->dev = negcam_device_ref (dev);
+  p->formats = g_array_new (FALSE, TRUE, sizeof (ProbeFormat));
+  p->rates =
+      g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, free_rate);
+  p->def_fmt.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  if (negcam_device_ioctl (dev, VIDIOC_G_FMT, &p->def_fmt) < 0)
+    memset (&p->def_fmt.fmt, 0, sizeof (p->def_fmt.fmt));
+  if (negcam_device_ioctl (dev, VIDIOC_G_PARM, &parm) == 0) {
+    p->def_interval = parm.parm.capture.timeperframe;
+    p->can_set_rate =
+        (parm.parm.capture.capability & V4L2_CAP_TIMEPERFRAME) != 0;
+  }
+  return p;
+}
+
+void
+negcam_probe_free (NegcamProbe *p)
+{
+  guint i;
+
+  if (!p)
+    return;
+  for (i = 0; i < p->formats->len; i++) {
+    ProbeFormat *f = &g_array_index (p->formats, ProbeFormat, i);
+    if (f->base)
+      gst_structure_free (f->base);
+    if (f->sizes)
+      g_array_unref (f->sizes);
+  }
+  g_array_unref (p->formats);
+  g_hash_table_unref (p->rates);
+  negcam_device_unref (p->dev);
+  g_free (p);
+}
+
+const struct v4l2_format *
+negcam_probe_default_format (NegcamProbe *p)
+{
+  return &p->def_fmt;
+}
+
+const struct v4l2_fract *
+negcam_probe_default_interval (NegcamProbe *p)
+{
+  return &p->def_interval;
+}
+
+gboolean
+negcam_probe_can_set_rate (NegcamProbe *p)
+{
+  return p->can_set_rate;
+}
+
+static void
+ensure_formats (NegcamProbe *p)
+{
+  struct v4l2_fmtdesc d;
+  guint i;
+
+  if (p->formats_known)
+    return;
+  for (i = 0; i < 256; i++) {
+    ProbeFormat f = { 0 };
+
+    memset (&d, 0, sizeof (d));
+    d.index = i;
+    d.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    if (negcam_device_ioctl (p->dev, VIDIOC_ENUM_FMT, &d) < 0)
+      break;
+    f.fourcc = d.pixelformat;
+    f.flags = d.flags;
+    f.base = negcam_fourcc_to_structure (d.pixelformat);
+    if (!f.base) {
+      gchar s[5];
+      GST_INFO ("%s: format %s has no GStreamer caps, ignored",
+          p->dev->description, negcam_fourcc_to_string (d.pixelformat, s));
+    }
+    g_array_append_val (p->formats, f);
+  }
+  p->formats_known = TRUE;
+}
+
+static void
+ensure_sizes (NegcamProbe *p, ProbeFormat *f)
+{
+  struct v4l2_frmsizeenum fs;
+  guint i;
+  gint ret;
+
+  if (f->sizes_known)
+    return;
+  f->sizes = g_array_new (FALSE, TRUE, sizeof (struct v4l2_frmsizeenum));
+  for (i = 0; i < 4096; i++) {
+    memset (&fs, 0, sizeof (fs));
+    fs.index = i;
+    fs.pixel_format = f->fourcc;
+    ret = negcam_device_ioctl (p->dev, VIDIOC_ENUM_FRAMESIZES, &fs);
+    if (ret == -ENOTTY && i == 0)
+      f->sizes_unsupported = TRUE;
+    if (ret < 0)
+      break;
+    g_array_append_val (f->sizes, fs);
+    if (fs.type != V4L2_FRMSIZE_TYPE_DISCRETE)
+      break; /* stepwise/continuous: one entry only */
+  }
+  f->sizes_known = TRUE;
+}
+
+static void
+set_int_range (
+    GstStructure *s, const gchar *field, guint min, guint max, guint step)
+{
+  GValue v = G_VALUE_INIT;
+
+  min = MAX (min, 1);
+  max = MIN (max, NEGCAM_MAX_DIM);
+  if (min >= max) {
+    gst_structure_set (s, field, G_TYPE_INT, (gint)min, NULL);
+    return;
+  }
+  g_value_init (&v, GST_TYPE_INT_RANGE);
+  /* GStreamer stepped ranges need both ends on the step grid. */
+  if (step > 1 && min % step == 0 && max % step == 0)
+    gst_value_set_int_range_step (&v, min, max, step);
+  else
+    gst_value_set_int_range (&v, min, max);
+  gst_structure_take_value (s, field, &v);
+}
+
+/* The structure for one frame size entry, without framerate. */
+static GstStructure *
+size_structure (
+    NegcamProbe *p, ProbeFormat *f, const struct v4l2_frmsizeenum *fs)
+{
+  GstStructure *s = gst_structure_copy (f->base);
+
+  if (!fs) {
+    set_int_range (s, "width", 1, NEGCAM_MAX_DIM, 1);
+    set_int_range (s, "height", 1, NEGCAM_MAX_DIM, 1);
+  } else if (fs->type == V4L2_FRMSIZE_TYPE_DISCRETE) {
+    gst_structure_set (s, "width", G_TYPE_INT, (gint)fs->discrete.width,
+        "height", G_TYPE_INT, (gint)fs->discrete.height, NULL);
+  } else {
+    set_int_range (s, "width", fs->stepwise.min_width, fs->stepwise.max_width,
+        fs->type == V4L2_FRMSIZE_TYPE_STEPWISE ? fs->stepwise.step_width : 1);
+    set_int_range (s, "height", fs->stepwise.min_height,
+        fs->stepwise.max_height,
+        fs->type == V4L2_FRMSIZE_TYPE_STEPWISE ? fs->stepwise.step_height : 1);
+  }
+  /* The field is learnt from G_FMT at open, not by TRY_FMT per size:
+   * devices offer one field arrangement for all their formats in
+   * practice (progressive webcams, interlaced TV cards). Negotiation checks
+   * the device's answer and corrects or refuses. */
+  if (gst_structure_has_name (s, "video/x-raw"))
+    set_interlace (s, p->def_fmt.fmt.pix.field);
+  return s;
+}
+
+static gint
+fps_num (const struct v4l2_fract *iv)
+{
+  return iv->denominator;
+}
+
+static gint
+fps_den (const struct v4l2_fract *iv)
+{
+  return iv->numerator;
+}
+
+/* ENUM_FRAMEINTERVALS at @w x @h, as a framerate GValue; cached. */
+static const GValue *
+rates_at (NegcamProbe *p, ProbeFormat *f, guint32 w, guint32 h)
+{
+  gint64 key =
+      ((gint64)f->fourcc << 32) | ((gint64)(w & 0xffff) << 16) | (h & 0xffff);
+  GValue *val = g_hash_table_lookup (p->rates, &key);
+  struct v4l2_frmivalenum fi;
+  GValue list = G_VALUE_INIT, v = G_VALUE_INIT;
+  guint i;
+  gint ret;
+
+  if (val)
+    return val;
+
+  val = g_new0 (GValue, 1);
+  g_value_init (&list, GST_TYPE_LIST);
+  g_value_init (&v, GST_TYPE_FRACTION);
+  for (i = 0; i < 1024; i++) {
+    memset (&fi, 0, sizeof (fi));
+    fi.index = i;
+    fi.pixel_format = f->fourcc;
+    fi.width = w;
+    fi.height = h;
+    ret = negcam_device_ioctl (p->dev, VIDIOC_ENUM_FRAMEINTERVALS, &fi);
+    if (ret < 0)
+      break;
+    if (fi.type == V4L2_FRMIVAL_TYPE_DISCRETE) {
+      if (!fi.discrete.numerator || !fi.discrete.denominator)
+        continue;
+      gst_value_set_fraction (
+          &v, fps_num (&fi.discrete), fps_den (&fi.discrete));
+      gst_value_list_append_value (&list, &v);
+    } else {
+      /* Continuous or stepwise: a fraction range. Stepwise intervals are
+       * not equidistant in frame rate, so the steps are left to TRY/S_PARM
+       * to snap (set_caps reads the rate back with G_PARM). */
+      g_value_unset (&list);
+      g_value_init (val, GST_TYPE_FRACTION_RANGE);
+      gst_value_set_fraction_range_full (val, fps_num (&fi.stepwise.max),
+          fps_den (&fi.stepwise.max), fps_num (&fi.stepwise.min),
+          fps_den (&fi.stepwise.min));
+      break;
+    }
+  }
+  g_value_unset (&v);
+  if (!G_IS_VALUE (val)) {
+    if (gst_value_list_get_size (&list) == 1) {
+      g_value_init (val, GST_TYPE_FRACTION);
+      g_value_copy (gst_value_list_get_value (&list, 0), val);
+      g_value_unset (&list);
+    } else if (gst_value_list_get_size (&list) > 1) {
+      *val = list;
+    } else {
+      /* No interval enumeration: any rate; negotiation learns the real one
+       * from S_PARM/G_PARM after S_FMT. */
+      g_value_unset (&list);
+      g_value_init (val, GST_TYPE_FRACTION_RANGE);
+      gst_value_set_fraction_range_full (val, 0, 1, G_MAXINT, 1);
+    }
+  }
+  g_hash_table_insert (p->rates, g_memdup2 (&key, sizeof (key)), val);
+  return val;
+}
+
+static gboolean
+fixed_int (GstCaps *filter, const gchar *field, guint32 *out)
+{
+  guint i;
+  gint v = -1;
+
+  /* Fixed only when every filter structure fixes it to the same value. */
+  for (i = 0; i < gst_caps_get_size (filter); i++) {
+    const GstStructure *s = gst_caps_get_structure (filter, i);
+    gint x;
+
+    if (!gst_structure_get_int (s, field, &x))
+      return FALSE;
+    if (v >= 0 && x != v)
+      return FALSE;
+    v = x;
+  }
+  if (v <= 0)
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+static gboolean
+structure_matches (GstCaps *filter, const GstStructure *s)
+{
+  GstCaps *one = gst_caps_new_full (gst_structure_copy (s), NULL);
+  gboolean ret = gst_caps_can_intersect (filter, one);
+
+  gst_caps_unref (one);
+  return ret;
+}
+
+static gboolean
+structure_contains (const GstStructure *s, GstCaps *sub)
+{
+  GstCaps *one = gst_caps_new_full (gst_structure_copy (s), NULL);
+  gboolean ret = gst_caps_is_subset (sub, one);
+
+  gst_caps_unref (one);
+  return ret;
+}
+
+static GstCaps *probe_caps_full (
+    NegcamProbe *p, GstCaps *filter, gboolean with_rates);
+
+GstCaps *
+negcam_probe_caps (NegcamProbe *p, GstCaps *filter)
+{
+  return probe_caps_full (p, filter, TRUE);
+}
+
+GstCaps *
+negcam_probe_size_caps (NegcamProbe *p, GstCaps *filter)
+{
+  return probe_caps_full (p, filter, FALSE);
+}
+
+static GstCaps *
+probe_caps_full (NegcamProbe *p, GstCaps *filter, gboolean with_rates)
+{
+  GstCaps *caps = gst_caps_new_empty ();
+  guint i, j;
+
+  if (filter && gst_caps_is_any (filter))
+    filter = NULL;
+  ensure_formats (p);
+  for (i = 0; i < p->formats->len; i++) {
+    ProbeFormat *f = &g_array_index (p->formats, ProbeFormat, i);
+
+    if (!f->base)
+      continue;
+    if (filter && !structure_matches (filter, f->base))
+      continue;
+    ensure_sizes (p, f);
+    if (f->sizes_unsupported || f->sizes->len == 0) {
+      GstStructure *s = size_structure (p, f, NULL);
+      GValue any = G_VALUE_INIT;
+
+      /* No ENUM_FRAMESIZES (a 2007 driver): any size, any rate. TRY_FMT
+       * in set_caps tells what the device really makes of the request. */
+      g_value_init (&any, GST_TYPE_FRACTION_RANGE);
+      gst_value_set_fraction_range_full (&any, 0, 1, G_MAXINT, 1);
+      gst_structure_take_value (s, "framerate", &any);
+      gst_caps_append_structure (caps, s);
+      continue;
+    }
+    for (j = 0; j < f->sizes->len; j++) {
+      const struct v4l2_frmsizeenum *fs =
+          &g_array_index (f->sizes, struct v4l2_frmsizeenum, j);
+      GstStructure *s = size_structure (p, f, fs);
+      GstCaps *one = gst_caps_new_full (s, NULL);
+      guint32 w, h;
+
+      if (filter && !gst_caps_can_intersect (filter, one)) {
+        gst_caps_unref (one);
+        continue;
+      }
+      if (!with_rates) {
+        gst_caps_append (caps, one);
+        continue;
+      }
+      if (fs->type == V4L2_FRMSIZE_TYPE_DISCRETE) {
+        w = fs->discrete.width;
+        h = fs->discrete.height;
+      } else {
+        /* Intervals of a stepwise size are asked at one size: the one
+         * the filter fixes, else the largest (where the rate limit is
+         * strictest). */
+        if (!filter || !fixed_int (filter, "width", &w))
+          w = fs->stepwise.max_width;
+        if (!filter || !fixed_int (filter, "height", &h))
+          h = fs->stepwise.max_height;
+      }
+      one = gst_caps_make_writable (one);
+      gst_structure_set_value (
+          gst_caps_get_structure (one, 0), "framerate", rates_at (p, f, w, h));
+      gst_caps_append (caps, one);
+    }
+  }
+  if (filter) {
+    GstCaps *tmp =
+        gst_caps_intersect_full (caps, filter, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (caps);
+    caps = tmp;
+  }
+  return caps;
+}
+
+gboolean
+negcam_probe_caps_to_format (NegcamProbe *p, GstCaps *caps,
+    struct v4l2_format *fmt, struct v4l2_fract *interval)
+{
+  const GstStructure *s;
+  GstCaps *one;
+  guint i;
+  gint w = 0, h = 0, n = 0, d = 0;
+  gboolean found = FALSE;
+
+  g_return_val_if_fail (gst_caps_is_fixed (caps), FALSE);
+  s = gst_caps_get_structure (caps, 0);
+  ensure_formats (p);
+  memset (fmt, 0, sizeof (*fmt));
+  fmt->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  /* Compare media type and format only: the first enumerated fourcc with
+   * the same caps wins (MJPG before JPEG as the device lists them). */
+  for (i = 0; i < p->formats->len && !found; i++) {
+    ProbeFormat *f = &g_array_index (p->formats, ProbeFormat, i);
+    GstStructure *base;
+
+    if (!f->base
+        || !gst_structure_has_name (s, gst_structure_get_name (f->base)))
+      continue;
+    base = gst_structure_copy (s);
+    gst_structure_remove_fields (base, "width", "height", "framerate",
+        "interlace-mode", "field-order", "colorimetry", "pixel-aspect-ratio",
+        "chroma-site", "multiview-mode", "multiview-flags", NULL);
+    one = gst_caps_new_full (base, NULL);
+    found = structure_contains (f->base, one);
+    gst_caps_unref (one);
+    if (found)
+      fmt->fmt.pix.pixelformat = f->fourcc;
+  }
+  if (!found)
+    return FALSE;
+  gst_structure_get_int (s, "width", &w);
+  gst_structure_get_int (s, "height", &h);
+  fmt->fmt.pix.width = w;
+  fmt->fmt.pix.height = h;
+  fmt->fmt.pix.field = field_from_structure (s);
+  interval->numerator = interval->denominator = 0;
+  if (gst_structure_get_fraction (s, "framerate", &n, &d) && n > 0) {
+    interval->numerator = d;
+    interval->denominator = n;
+  }
+  return TRUE;
+}

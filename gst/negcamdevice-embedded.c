@@ -1,0 +1,478 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The embedded backend: a V4L2 capture device in the element's own
+ * process. Format requests go to the negotiation engine
+ * (negcam_engine_ioctl); the streaming requests are emulated here with
+ * the semantics of videobuf2 (MMAP memory only):
+ *
+ * - REQBUFS(n) allocates n buffers of the current sizeimage and marks the
+ *   capture queue busy (S_FMT is then EBUSY, as in a driver); REQBUFS(0)
+ *   frees them. Buffers still mapped are orphaned, not freed: their memory
+ *   lives until the last munmap (V4L2_BUF_CAP_SUPPORTS_ORPHANED_BUFS), so
+ *   downstream may keep frames across a renegotiation.
+ * - QBUF queues, STREAMON starts (sequence restarts at 0), STREAMOFF
+ *   returns every buffer to the application.
+ * - The device has no clock of its own: the element's clock is its frame
+ *   clock. A DQBUF is "the sensor delivered a frame now": the first queued
+ *   buffer gets frame <sequence> drawn by negcam_framegen_draw(), passing
+ *   the number that buffer held before so only what changed is redrawn.
+ *   A DQBUF with nothing queued loses that frame (the sequence advances,
+ *   as a driver without buffers drops frames) and returns EAGAIN.
+ * - G_CTRL V4L2_CID_MIN_BUFFERS_FOR_CAPTURE (2) and
+ *   G/S_CTRL V4L2_CID_TEST_PATTERN (enum negcam_pattern).
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <string.h>
+#include <gst/gst.h>
+
+#include "negcamdevice.h"
+#include "engine.h"
+#include "framegen.h"
+
+#define NC_EMB_MAX_BUFFERS 32
+#define NC_EMB_MIN_BUFFERS 2
+
+/* A buffer's memory: refcounted so that mapped buffers can be orphaned. */
+typedef struct {
+  gint refcount;
+  guint32 length;
+  guint8 data[];
+} NcBlock;
+
+typedef struct {
+  NcBlock *block;
+  guint32 prev; /* frame number it holds, NC_FRAME_NONE */
+  gboolean queued;
+  guint32 bytesused;
+  guint32 sequence;
+  struct timeval timestamp;
+} NcEmbBuffer;
+
+typedef struct {
+  GMutex lock;
+  GCond cond;
+  struct negcam_profile *profile;
+  struct negcam_engine engine;
+
+  NcEmbBuffer bufs[NC_EMB_MAX_BUFFERS];
+  guint nbufs;
+  guint queue[NC_EMB_MAX_BUFFERS]; /* FIFO of queued indices */
+  guint qhead, qlen;
+  gboolean streaming;
+  gboolean flushing;
+  guint32 sequence;
+  gint pattern;
+  struct v4l2_pix_format fmt; /* format the buffers were allocated for */
+} NcEmb;
+
+static NcBlock *
+block_new (guint32 length)
+{
+  NcBlock *b = g_malloc0 (sizeof (NcBlock) + length);
+
+  b->refcount = 1;
+  b->length = length;
+  return b;
+}
+
+static void
+block_unref (NcBlock *b)
+{
+  if (b && g_atomic_int_dec_and_test (&b->refcount))
+    g_free (b);
+}
+
+static void
+emb_free_buffers (NcEmb *emb)
+{
+  guint i;
+
+  for (i = 0; i < emb->nbufs; i++) {
+    block_unref (emb->bufs[i].block);
+    emb->bufs[i].block = NULL;
+  }
+  emb->nbufs = 0;
+  emb->qhead = emb->qlen = 0;
+}
+
+static gint
+emb_reqbufs (NcEmb *emb, struct v4l2_requestbuffers *r)
+{
+  struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+  guint i, count;
+
+  if (r->type != V4L2_BUF_TYPE_VIDEO_CAPTURE)
+    return -EINVAL;
+  if (r->memory != V4L2_MEMORY_MMAP)
+    return -EINVAL;
+  if (emb->streaming)
+    return -EBUSY;
+
+  memset (r->reserved, 0, sizeof (r->reserved));
+  r->capabilities =
+      V4L2_BUF_CAP_SUPPORTS_MMAP | V4L2_BUF_CAP_SUPPORTS_ORPHANED_BUFS;
+
+  emb_free_buffers (emb);
+  if (r->count == 0) {
+    negcam_engine_set_busy (&emb->engine, V4L2_BUF_TYPE_VIDEO_CAPTURE, false);
+    return 0;
+  }
+
+  negcam_engine_g_fmt (&emb->engine, &f);
+  emb->fmt = f.fmt.pix;
+  count = CLAMP (r->count, NC_EMB_MIN_BUFFERS, NC_EMB_MAX_BUFFERS);
+  for (i = 0; i < count; i++) {
+    emb->bufs[i].block = block_new (emb->fmt.sizeimage);
+    emb->bufs[i].prev = NC_FRAME_NONE;
+    emb->bufs[i].queued = FALSE;
+    emb->bufs[i].bytesused = 0;
+  }
+  emb->nbufs = count;
+  r->count = count;
+  negcam_engine_set_busy (&emb->engine, V4L2_BUF_TYPE_VIDEO_CAPTURE, true);
+  return 0;
+}
+
+static void
+emb_fill_buffer (NcEmb *emb, guint index, struct v4l2_buffer *v)
+{
+  NcEmbBuffer *b = &emb->bufs[index];
+
+  memset (v, 0, sizeof (*v));
+  v->index = index;
+  v->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  v->memory = V4L2_MEMORY_MMAP;
+  v->length = b->block->length;
+  v->m.offset = index << 16; /* mmap cookie, as vb2 uses PAGE_SHIFT */
+  v->bytesused = b->bytesused;
+  v->sequence = b->sequence;
+  v->timestamp = b->timestamp;
+  v->field = emb->fmt.field;
+  v->flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC
+      | (b->queued ? V4L2_BUF_FLAG_QUEUED : 0);
+}
+
+static gint
+emb_dqbuf (NcEmb *emb, struct v4l2_buffer *v)
+{
+  NcEmbBuffer *b;
+  guint index;
+  glong used;
+  gint64 now;
+
+  if (v->type != V4L2_BUF_TYPE_VIDEO_CAPTURE || v->memory != V4L2_MEMORY_MMAP)
+    return -EINVAL;
+  if (!emb->streaming)
+    return -EINVAL;
+  if (emb->qlen == 0) {
+    /* No buffer to capture into: this frame is lost. */
+    emb->sequence++;
+    return -EAGAIN;
+  }
+  index = emb->queue[emb->qhead];
+  emb->qhead = (emb->qhead + 1) % NC_EMB_MAX_BUFFERS;
+  emb->qlen--;
+  b = &emb->bufs[index];
+  b->queued = FALSE;
+
+  used = negcam_framegen_draw (&emb->fmt, emb->pattern, emb->sequence, b->prev,
+      b->block->data, b->block->length);
+  if (used < 0) {
+    b->prev = NC_FRAME_NONE;
+    b->bytesused = 0;
+    /* Deliver it flagged as an error, as a driver does for a bad frame. */
+    emb_fill_buffer (emb, index, v);
+    v->flags |= V4L2_BUF_FLAG_ERROR;
+    v->sequence = emb->sequence++;
+    return 0;
+  }
+  b->prev = emb->sequence;
+  b->bytesused = used;
+  b->sequence = emb->sequence++;
+  now = g_get_monotonic_time ();
+  b->timestamp.tv_sec = now / G_USEC_PER_SEC;
+  b->timestamp.tv_usec = now % G_USEC_PER_SEC;
+  emb_fill_buffer (emb, index, v);
+  return 0;
+}
+
+static gint
+emb_ctrl (NcEmb *emb, unsigned long request, struct v4l2_control *c)
+{
+  switch (c->id) {
+    case V4L2_CID_MIN_BUFFERS_FOR_CAPTURE:
+      if (request == VIDIOC_S_CTRL)
+        return -EACCES; /* read-only */
+      c->value = NC_EMB_MIN_BUFFERS;
+      return 0;
+    case V4L2_CID_TEST_PATTERN:
+      if (request == VIDIOC_G_CTRL) {
+        c->value = emb->pattern;
+        return 0;
+      }
+      if (c->value < 0 || c->value >= NC_PATTERN_COUNT)
+        return -ERANGE;
+      if (c->value != emb->pattern) {
+        guint i;
+
+        emb->pattern = c->value;
+        for (i = 0; i < emb->nbufs; i++)
+          emb->bufs[i].prev = NC_FRAME_NONE;
+      }
+      return 0;
+    default:
+      return -EINVAL;
+  }
+}
+
+static gint
+emb_ioctl (NegcamDevice *dev, unsigned long request, gpointer arg)
+{
+  NcEmb *emb = dev->backend;
+  gint ret = 0;
+
+  g_mutex_lock (&emb->lock);
+  switch (request) {
+    case VIDIOC_REQBUFS:
+      ret = emb_reqbufs (emb, arg);
+      break;
+    case VIDIOC_QUERYBUF: {
+      struct v4l2_buffer *v = arg;
+      if (v->type != V4L2_BUF_TYPE_VIDEO_CAPTURE || v->index >= emb->nbufs) {
+        ret = -EINVAL;
+        break;
+      }
+      emb_fill_buffer (emb, v->index, v);
+      break;
+    }
+    case VIDIOC_QBUF: {
+      struct v4l2_buffer *v = arg;
+      if (v->type != V4L2_BUF_TYPE_VIDEO_CAPTURE || v->index >= emb->nbufs
+          || v->memory != V4L2_MEMORY_MMAP) {
+        ret = -EINVAL;
+        break;
+      }
+      if (emb->bufs[v->index].queued) {
+        ret = -EINVAL;
+        break;
+      }
+      emb->bufs[v->index].queued = TRUE;
+      emb->queue[(emb->qhead + emb->qlen) % NC_EMB_MAX_BUFFERS] = v->index;
+      emb->qlen++;
+      emb_fill_buffer (emb, v->index, v);
+      g_cond_broadcast (&emb->cond);
+      break;
+    }
+    case VIDIOC_DQBUF:
+      ret = emb_dqbuf (emb, arg);
+      break;
+    case VIDIOC_STREAMON:
+      if (*(gint *)arg != V4L2_BUF_TYPE_VIDEO_CAPTURE || emb->nbufs == 0) {
+        ret = -EINVAL;
+        break;
+      }
+      if (!emb->streaming) {
+        emb->streaming = TRUE;
+        emb->sequence = 0;
+      }
+      break;
+    case VIDIOC_STREAMOFF: {
+      guint i;
+      if (*(gint *)arg != V4L2_BUF_TYPE_VIDEO_CAPTURE) {
+        ret = -EINVAL;
+        break;
+      }
+      emb->streaming = FALSE;
+      for (i = 0; i < emb->nbufs; i++)
+        emb->bufs[i].queued = FALSE;
+      emb->qhead = emb->qlen = 0;
+      g_cond_broadcast (&emb->cond);
+      break;
+    }
+    case VIDIOC_G_CTRL:
+    case VIDIOC_S_CTRL:
+      ret = emb_ctrl (emb, request, arg);
+      break;
+    default:
+      ret = negcam_engine_ioctl (&emb->engine, request, arg);
+      break;
+  }
+  g_mutex_unlock (&emb->lock);
+  return ret;
+}
+
+static gpointer
+emb_mmap (NegcamDevice *dev, guint32 offset, guint32 length)
+{
+  NcEmb *emb = dev->backend;
+  guint index = offset >> 16;
+  gpointer addr = NULL;
+
+  g_mutex_lock (&emb->lock);
+  if ((offset & 0xffff) == 0 && index < emb->nbufs
+      && length <= emb->bufs[index].block->length) {
+    g_atomic_int_inc (&emb->bufs[index].block->refcount);
+    addr = emb->bufs[index].block->data;
+  }
+  g_mutex_unlock (&emb->lock);
+  return addr;
+}
+
+static void
+emb_munmap (NegcamDevice *dev, gpointer addr, guint32 length)
+{
+  if (addr)
+    block_unref ((NcBlock *)((guint8 *)addr - G_STRUCT_OFFSET (NcBlock, data)));
+}
+
+static gint
+emb_wait (NegcamDevice *dev, gint64 timeout_us)
+{
+  NcEmb *emb = dev->backend;
+  gint64 end = g_get_monotonic_time () + timeout_us;
+  gint ret;
+
+  g_mutex_lock (&emb->lock);
+  for (;;) {
+    if (emb->flushing) {
+      ret = -EINTR;
+      break;
+    }
+    if (!emb->streaming) {
+      ret = -EPIPE;
+      break;
+    }
+    if (emb->qlen > 0) {
+      ret = 1;
+      break;
+    }
+    if (timeout_us < 0) {
+      g_cond_wait (&emb->cond, &emb->lock);
+    } else if (!g_cond_wait_until (&emb->cond, &emb->lock, end)) {
+      ret = 0;
+      break;
+    }
+  }
+  g_mutex_unlock (&emb->lock);
+  return ret;
+}
+
+static void
+emb_set_flushing (NegcamDevice *dev, gboolean flushing)
+{
+  NcEmb *emb = dev->backend;
+
+  g_mutex_lock (&emb->lock);
+  emb->flushing = flushing;
+  g_cond_broadcast (&emb->cond);
+  g_mutex_unlock (&emb->lock);
+}
+
+static void
+emb_close (NegcamDevice *dev)
+{
+  NcEmb *emb = dev->backend;
+
+  emb_free_buffers (emb);
+  g_free (emb->profile);
+  g_mutex_clear (&emb->lock);
+  g_cond_clear (&emb->cond);
+  g_free (emb);
+}
+
+static const NegcamDeviceOps emb_ops = {
+  .name = "embedded",
+  .ioctl = emb_ioctl,
+  .mmap = emb_mmap,
+  .munmap = emb_munmap,
+  .wait = emb_wait,
+  .set_flushing = emb_set_flushing,
+  .close = emb_close,
+};
+
+/* Load @name: a built-in profile, else a file. */
+static struct negcam_profile *
+load_profile (const gchar *name, GError **error)
+{
+  const struct negcam_builtin *b;
+  struct negcam_profile *p;
+  struct negcam_parse_error perr = { 0 };
+  gchar *contents = NULL;
+  gsize len = 0;
+  const gchar *text;
+  GError *ferr = NULL;
+  gchar *source;
+
+  if (name == NULL || name[0] == '\0')
+    name = "webcam";
+  b = negcam_builtin_find (name);
+  if (b) {
+    text = b->text;
+    len = strlen (text);
+    source = g_strdup_printf ("built-in profile %s", name);
+  } else if (g_file_get_contents (name, &contents, &len, &ferr)) {
+    text = contents;
+    source = g_strdup (name);
+  } else {
+    GString *names = g_string_new (NULL);
+    guint i;
+
+    for (i = 0; (b = negcam_builtin_at (i)); i++)
+      g_string_append_printf (names, "%s%s", i ? ", " : "", b->name);
+    g_set_error (error, NEGCAM_DEVICE_ERROR, NEGCAM_DEVICE_ERROR_PROFILE,
+        "profile \"%s\": not a built-in profile (%s) and not a readable "
+        "file: %s",
+        name, names->str, ferr->message);
+    g_string_free (names, TRUE);
+    g_error_free (ferr);
+    return NULL;
+  }
+  if (len > G_MAXUINT32) {
+    g_set_error (error, NEGCAM_DEVICE_ERROR, NEGCAM_DEVICE_ERROR_PROFILE,
+        "%s: file too large", source);
+    g_free (contents);
+    g_free (source);
+    return NULL;
+  }
+
+  p = g_malloc0 (sizeof (*p));
+  if (negcam_profile_parse (p, text, (guint32)len, &perr) < 0) {
+    perr.message[sizeof (perr.message) - 1] = '\0';
+    g_set_error (error, NEGCAM_DEVICE_ERROR, NEGCAM_DEVICE_ERROR_PROFILE,
+        "%s:%u:%u: %s", source, perr.line, perr.column, perr.message);
+    g_free (p);
+    p = NULL;
+  }
+  g_free (contents);
+  g_free (source);
+  return p;
+}
+
+NegcamDevice *
+negcam_device_open_embedded (const gchar *profile, GError **error)
+{
+  NegcamDevice *dev;
+  NcEmb *emb;
+  struct negcam_profile *p = load_profile (profile, error);
+
+  if (!p)
+    return NULL;
+
+  emb = g_new0 (NcEmb, 1);
+  g_mutex_init (&emb->lock);
+  g_cond_init (&emb->cond);
+  emb->profile = p;
+  negcam_engine_init (&emb->engine, p);
+
+  dev = g_new0 (NegcamDevice, 1);
+  dev->ops = &emb_ops;
+  dev->backend = emb;
+  dev->self_paced = FALSE;
+  dev->description =
+      g_strdup_printf ("embedded:%s", p->name[0] ? p->name : "profile");
+  return dev;
+}

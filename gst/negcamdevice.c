@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The backend-independent half of NegcamDevice: reference counting,
+ * request counting and the request log. See negcamdevice.h.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <string.h>
+#include <gst/gst.h>
+
+#include "negcamdevice.h"
+
+GST_DEBUG_CATEGORY (negcamsrc_debug);
+#define GST_CAT_DEFAULT negcamsrc_debug
+
+/* clang-format off */
+G_DEFINE_QUARK (negcam-device-error-quark, negcam_device_error);
+/* clang-format on */
+
+void
+negcam_device_debug_init (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    GST_DEBUG_CATEGORY_INIT (negcamsrc_debug, "negcamsrc", 0,
+        "negcamsrc: every device request and its answer");
+    g_once_init_leave (&done, 1);
+  }
+}
+
+NegcamDevice *
+negcam_device_open (const gchar *path, const gchar *profile, GError **error)
+{
+  NegcamDevice *dev;
+
+  negcam_device_debug_init ();
+  if (path == NULL || path[0] == '\0') {
+    dev = negcam_device_open_embedded (profile, error);
+  } else {
+    dev = negcam_device_open_kernel (path, error);
+  }
+  if (dev)
+    dev->refcount = 1;
+  return dev;
+}
+
+NegcamDevice *
+negcam_device_ref (NegcamDevice *dev)
+{
+  g_atomic_int_inc (&dev->refcount);
+  return dev;
+}
+
+void
+negcam_device_unref (NegcamDevice *dev)
+{
+  if (dev == NULL || !g_atomic_int_dec_and_test (&dev->refcount))
+    return;
+  dev->ops->close (dev);
+  g_free (dev->description);
+  g_free (dev);
+}
+
+static NegcamRequestType
+request_type (unsigned long request)
+{
+  switch (request) {
+    case VIDIOC_QUERYCAP:
+      return NEGCAM_REQ_QUERYCAP;
+    case VIDIOC_ENUM_FMT:
+      return NEGCAM_REQ_ENUM_FMT;
+    case VIDIOC_ENUM_FRAMESIZES:
+      return NEGCAM_REQ_ENUM_FRAMESIZES;
+    case VIDIOC_ENUM_FRAMEINTERVALS:
+      return NEGCAM_REQ_ENUM_FRAMEINTERVALS;
+    case VIDIOC_G_FMT:
+      return NEGCAM_REQ_G_FMT;
+    case VIDIOC_TRY_FMT:
+      return NEGCAM_REQ_TRY_FMT;
+    case VIDIOC_S_FMT:
+      return NEGCAM_REQ_S_FMT;
+    case VIDIOC_G_PARM:
+      return NEGCAM_REQ_G_PARM;
+    case VIDIOC_S_PARM:
+      return NEGCAM_REQ_S_PARM;
+    case VIDIOC_G_CTRL:
+    case VIDIOC_S_CTRL:
+      return NEGCAM_REQ_CTRL;
+    case VIDIOC_REQBUFS:
+      return NEGCAM_REQ_REQBUFS;
+    case VIDIOC_QUERYBUF:
+      return NEGCAM_REQ_QUERYBUF;
+    case VIDIOC_QBUF:
+      return NEGCAM_REQ_QBUF;
+    case VIDIOC_DQBUF:
+      return NEGCAM_REQ_DQBUF;
+    case VIDIOC_STREAMON:
+    case VIDIOC_STREAMOFF:
+      return NEGCAM_REQ_STREAM;
+    default:
+      return NEGCAM_REQ_OTHER;
+  }
+}
+
+const gchar *
+negcam_request_type_name (NegcamRequestType t)
+{
+  static const gchar *names[NEGCAM_REQ_COUNT] = { "querycap", "enum-fmt",
+    "enum-framesizes", "enum-frameintervals", "g-fmt", "try-fmt", "s-fmt",
+    "g-parm", "s-parm", "ctrl", "reqbufs", "querybuf", "qbuf", "dqbuf",
+    "stream", "other" };
+
+  return t < NEGCAM_REQ_COUNT ? names[t] : "?";
+}
+
+const gchar *
+negcam_request_name (unsigned long request)
+{
+  switch (request) {
+#define N(r)                                                                   \
+  case r:                                                                      \
+    return #r
+    N (VIDIOC_QUERYCAP);
+    N (VIDIOC_ENUM_FMT);
+    N (VIDIOC_ENUM_FRAMESIZES);
+    N (VIDIOC_ENUM_FRAMEINTERVALS);
+    N (VIDIOC_G_FMT);
+    N (VIDIOC_TRY_FMT);
+    N (VIDIOC_S_FMT);
+    N (VIDIOC_G_PARM);
+    N (VIDIOC_S_PARM);
+    N (VIDIOC_G_CTRL);
+    N (VIDIOC_S_CTRL);
+    N (VIDIOC_REQBUFS);
+    N (VIDIOC_QUERYBUF);
+    N (VIDIOC_QBUF);
+    N (VIDIOC_DQBUF);
+    N (VIDIOC_STREAMON);
+    N (VIDIOC_STREAMOFF);
+    N (VIDIOC_CREATE_BUFS);
+#undef N
+    default:
+      return "VIDIOC_?";
+  }
+}
+
+static void
+fourcc_str (guint32 f, gchar s[5])
+{
+  s[0] = f & 0xff;
+  s[1] = (f >> 8) & 0xff;
+  s[2] = (f >> 16) & 0xff;
+  s[3] = (f >> 24) & 0x7f;
+  s[4] = '\0';
+}
+
+/* The interesting part of a request's answer, for the log. */
+static gchar *
+describe (unsigned long request, gconstpointer arg)
+{
+  gchar a[5], b[5];
+
+  switch (request) {
+    case VIDIOC_ENUM_FMT: {
+      const struct v4l2_fmtdesc *f = arg;
+      fourcc_str (f->pixelformat, a);
+      return g_strdup_printf ("index %u: %s \"%s\" flags 0x%x", f->index, a,
+          (const gchar *)f->description, f->flags);
+    }
+    case VIDIOC_ENUM_FRAMESIZES: {
+      const struct v4l2_frmsizeenum *f = arg;
+      fourcc_str (f->pixel_format, a);
+      if (f->type == V4L2_FRMSIZE_TYPE_DISCRETE)
+        return g_strdup_printf ("%s index %u: %ux%u", a, f->index,
+            f->discrete.width, f->discrete.height);
+      return g_strdup_printf ("%s index %u: %ux%u-%ux%u step %ux%u", a,
+          f->index, f->stepwise.min_width, f->stepwise.min_height,
+          f->stepwise.max_width, f->stepwise.max_height, f->stepwise.step_width,
+          f->stepwise.step_height);
+    }
+    case VIDIOC_ENUM_FRAMEINTERVALS: {
+      const struct v4l2_frmivalenum *f = arg;
+      fourcc_str (f->pixel_format, a);
+      if (f->type == V4L2_FRMIVAL_TYPE_DISCRETE)
+        return g_strdup_printf ("%s %ux%u index %u: %u/%u s", a, f->width,
+            f->height, f->index, f->discrete.numerator,
+            f->discrete.denominator);
+      return g_strdup_printf ("%s %ux%u index %u: %u/%u-%u/%u s", a, f->width,
+          f->height, f->index, f->stepwise.min.numerator,
+          f->stepwise.min.denominator, f->stepwise.max.numerator,
+          f->stepwise.max.denominator);
+    }
+    case VIDIOC_G_FMT:
+    case VIDIOC_TRY_FMT:
+    case VIDIOC_S_FMT: {
+      const struct v4l2_format *f = arg;
+      fourcc_str (f->fmt.pix.pixelformat, a);
+      return g_strdup_printf ("%s %ux%u field %u bytesperline %u sizeimage %u "
+                              "colorspace %u/%u/%u/%u",
+          a, f->fmt.pix.width, f->fmt.pix.height, f->fmt.pix.field,
+          f->fmt.pix.bytesperline, f->fmt.pix.sizeimage, f->fmt.pix.colorspace,
+          f->fmt.pix.ycbcr_enc, f->fmt.pix.quantization, f->fmt.pix.xfer_func);
+    }
+    case VIDIOC_G_PARM:
+    case VIDIOC_S_PARM: {
+      const struct v4l2_streamparm *p = arg;
+      return g_strdup_printf ("timeperframe %u/%u capability 0x%x",
+          p->parm.capture.timeperframe.numerator,
+          p->parm.capture.timeperframe.denominator, p->parm.capture.capability);
+    }
+    case VIDIOC_G_CTRL:
+    case VIDIOC_S_CTRL: {
+      const struct v4l2_control *c = arg;
+      return g_strdup_printf ("id 0x%x value %d", c->id, c->value);
+    }
+    case VIDIOC_REQBUFS: {
+      const struct v4l2_requestbuffers *r = arg;
+      return g_strdup_printf ("count %u", r->count);
+    }
+    case VIDIOC_QUERYBUF:
+    case VIDIOC_QBUF:
+    case VIDIOC_DQBUF: {
+      const struct v4l2_buffer *v = arg;
+      return g_strdup_printf ("index %u sequence %u bytesused %u", v->index,
+          v->sequence, v->bytesused);
+    }
+    case VIDIOC_QUERYCAP: {
+      const struct v4l2_capability *c = arg;
+      return g_strdup_printf ("driver %s card \"%s\" caps 0x%x",
+          (const gchar *)c->driver, (const gchar *)c->card, c->device_caps);
+    }
+    default:
+      (void)b;
+      return g_strdup ("");
+  }
+}
+
+gint
+negcam_device_ioctl (NegcamDevice *dev, unsigned long request, gpointer arg)
+{
+  gint ret;
+
+  g_atomic_int_inc (&dev->counts[request_type (request)]);
+  ret = dev->ops->ioctl (dev, request, arg);
+
+  /* QBUF/DQBUF are per frame: log them one level lower. */
+  if (gst_debug_category_get_threshold (negcamsrc_debug) >= GST_LEVEL_DEBUG) {
+    GstDebugLevel level = (request == VIDIOC_QBUF || request == VIDIOC_DQBUF)
+        ? GST_LEVEL_LOG
+        : GST_LEVEL_DEBUG;
+    if (gst_debug_category_get_threshold (negcamsrc_debug) >= level) {
+      gchar *what = ret == 0 ? describe (request, arg) : NULL;
+      GST_CAT_LEVEL_LOG (negcamsrc_debug, level, NULL, "%s %s: %s%s",
+          dev->description, negcam_request_name (request),
+          ret == 0 ? "ok " : g_strerror (-ret), what ? what : "");
+      g_free (what);
+    }
+  }
+  return ret;
+}
+
+gpointer
+negcam_device_mmap (NegcamDevice *dev, guint32 offset, guint32 length)
+{
+  return dev->ops->mmap (dev, offset, length);
+}
+
+void
+negcam_device_munmap (NegcamDevice *dev, gpointer addr, guint32 length)
+{
+  dev->ops->munmap (dev, addr, length);
+}
+
+gint
+negcam_device_wait (NegcamDevice *dev, gint64 timeout_us)
+{
+  return dev->ops->wait (dev, timeout_us);
+}
+
+void
+negcam_device_set_flushing (NegcamDevice *dev, gboolean flushing)
+{
+  dev->ops->set_flushing (dev, flushing);
+}
+
+guint
+negcam_device_count_total (NegcamDevice *dev)
+{
+  guint n = 0;
+  gint i;
+
+  for (i = 0; i < NEGCAM_REQ_COUNT; i++)
+    n += g_atomic_int_get (&dev->counts[i]);
+  return n;
+}
+
+guint
+negcam_device_count_negotiation (NegcamDevice *dev)
+{
+  guint n = 0;
+  gint i;
+
+  for (i = NEGCAM_REQ_QUERYCAP; i <= NEGCAM_REQ_CTRL; i++)
+    n += g_atomic_int_get (&dev->counts[i]);
+  return n;
+}

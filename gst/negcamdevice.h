@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * NegcamDevice: the one door between negcamsrc and a V4L2 capture device.
+ *
+ * Everything the element asks goes through negcam_device_ioctl() with a
+ * VIDIOC_* request code and the uapi struct of <linux/videodev2.h>, so a
+ * backend is just "something that answers ioctls": the in-process engine
+ * (negcamdevice-embedded.c, this issue) or a real file descriptor (the
+ * kernel backend of issue 5). No negotiation code knows which one it talks
+ * to. The wrapper counts every request by type and logs each request with
+ * the device's answer in the "negcamdevice" debug category.
+ *
+ * Threading: ioctl, mmap/munmap and wait may be called from any thread;
+ * backends serialise internally. set_flushing() wakes a blocked wait().
+ */
+#ifndef __NEGCAM_DEVICE_H__
+#define __NEGCAM_DEVICE_H__
+
+#include <glib.h>
+#include <linux/videodev2.h>
+
+G_BEGIN_DECLS
+
+typedef struct _NegcamDevice NegcamDevice;
+
+/* Request classes, for counting (the negotiation message and the tests). */
+typedef enum {
+  NEGCAM_REQ_QUERYCAP,
+  NEGCAM_REQ_ENUM_FMT,
+  NEGCAM_REQ_ENUM_FRAMESIZES,
+  NEGCAM_REQ_ENUM_FRAMEINTERVALS,
+  NEGCAM_REQ_G_FMT,
+  NEGCAM_REQ_TRY_FMT,
+  NEGCAM_REQ_S_FMT,
+  NEGCAM_REQ_G_PARM,
+  NEGCAM_REQ_S_PARM,
+  NEGCAM_REQ_CTRL, /* G_CTRL / S_CTRL */
+  NEGCAM_REQ_REQBUFS,
+  NEGCAM_REQ_QUERYBUF,
+  NEGCAM_REQ_QBUF,
+  NEGCAM_REQ_DQBUF,
+  NEGCAM_REQ_STREAM, /* STREAMON / STREAMOFF */
+  NEGCAM_REQ_OTHER,
+  NEGCAM_REQ_COUNT
+} NegcamRequestType;
+
+/* Backend operations. Return 0 or a negative errno, like a driver. */
+typedef struct {
+  const gchar *name;
+  gint (*ioctl) (NegcamDevice *dev, unsigned long request, gpointer arg);
+  /* Map the buffer QUERYBUF described by @offset; NULL on failure. */
+  gpointer (*mmap) (NegcamDevice *dev, guint32 offset, guint32 length);
+  void (*munmap) (NegcamDevice *dev, gpointer addr, guint32 length);
+  /* Wait until a DQBUF would not block: 1 ready, 0 timeout, -EINTR when
+   * woken by set_flushing(TRUE), -EPIPE when the queue does not stream. */
+  gint (*wait) (NegcamDevice *dev, gint64 timeout_us);
+  void (*set_flushing) (NegcamDevice *dev, gboolean flushing);
+  void (*close) (NegcamDevice *dev);
+} NegcamDeviceOps;
+
+struct _NegcamDevice {
+  gint refcount; /* atomic */
+  const NegcamDeviceOps *ops;
+  gchar *description; /* "embedded profile webcam", "/dev/video0" */
+  /* TRUE when the device paces frames itself (a real device): then the
+   * element waits on the device, not on the clock, in live mode. */
+  gboolean self_paced;
+  gint counts[NEGCAM_REQ_COUNT]; /* atomic */
+  gpointer backend;
+};
+
+/*
+ * Open @path: NULL or "" = the embedded engine with @profile (a built-in
+ * name or a file path; errors name the file, line, column and problem),
+ * else a V4L2 device node (the kernel backend; @profile is unused).
+ */
+NegcamDevice *negcam_device_open (
+    const gchar *path, const gchar *profile, GError **error);
+
+NegcamDevice *negcam_device_ref (NegcamDevice *dev);
+void negcam_device_unref (NegcamDevice *dev);
+
+gint negcam_device_ioctl (
+    NegcamDevice *dev, unsigned long request, gpointer arg);
+gpointer negcam_device_mmap (NegcamDevice *dev, guint32 offset, guint32 length);
+void negcam_device_munmap (NegcamDevice *dev, gpointer addr, guint32 length);
+gint negcam_device_wait (NegcamDevice *dev, gint64 timeout_us);
+void negcam_device_set_flushing (NegcamDevice *dev, gboolean flushing);
+
+/* Registers the negcamsrc debug category (idempotent). */
+void negcam_device_debug_init (void);
+
+/* Request counters. */
+guint negcam_device_count_total (NegcamDevice *dev);
+/* Format-vocabulary requests only (QUERYCAP..CTRL): what negotiation costs. */
+guint negcam_device_count_negotiation (NegcamDevice *dev);
+const gchar *negcam_request_type_name (NegcamRequestType t);
+const gchar *negcam_request_name (unsigned long request);
+
+/* Backends. */
+NegcamDevice *negcam_device_open_embedded (
+    const gchar *profile, GError **error);
+NegcamDevice *negcam_device_open_kernel (const gchar *path, GError **error);
+
+#define NEGCAM_DEVICE_ERROR (negcam_device_error_quark ())
+GQuark negcam_device_error_quark (void);
+typedef enum {
+  NEGCAM_DEVICE_ERROR_PROFILE, /* missing or malformed profile */
+  NEGCAM_DEVICE_ERROR_OPEN,
+} NegcamDeviceError;
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NegcamDevice, negcam_device_unref)
+
+G_END_DECLS
+
+#endif /* __NEGCAM_DEVICE_H__ */

@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The device interface below negcamsrc, on its embedded backend: the
+ * streaming ioctls behave as videobuf2 does (busy queue, EBUSY, orphaned
+ * buffers, sequence numbers, dropped frames), wait() wakes and cancels,
+ * and every request is counted by type. A kernel backend (issue 5) must
+ * pass the same checks against negcam.ko.
+ */
+#include <errno.h>
+#include <string.h>
+#include <gst/gst.h>
+#include <gst/check/gstcheck.h>
+
+#include "negcamdevice.h"
+#include "framegen.h"
+
+static NegcamDevice *
+open_ok (const gchar * profile)
+{
+  GError *err = NULL;
+  NegcamDevice *dev = negcam_device_open (NULL, profile, &err);
+
+  fail_unless (dev != NULL, "%s", err ? err->message : "");
+  return dev;
+}
+
+static void
+set_format (NegcamDevice * dev, guint32 fourcc, guint w, guint h, gint want)
+{
+  struct v4l2_format f = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+
+  f.fmt.pix.pixelformat = fourcc;
+  f.fmt.pix.width = w;
+  f.fmt.pix.height = h;
+  f.fmt.pix.field = V4L2_FIELD_ANY;
+  fail_unless_equals_int (negcam_device_ioctl (dev, VIDIOC_S_FMT, &f), want);
+}
+
+static gint
+reqbufs (NegcamDevice * dev, guint count, guint * got)
+{
+  struct v4l2_requestbuffers r = { 0 };
+  gint ret;
+
+  r.count = count;
+  r.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  r.memory = V4L2_MEMORY_MMAP;
+  ret = negcam_device_ioctl (dev, VIDIOC_REQBUFS, &r);
+  if (got)
+    *got = r.count;
+  return ret;
+}
+
+static gint
+buf_ioctl (NegcamDevice * dev, unsigned long req, guint index,
+    struct v4l2_buffer *out)
+{
+  struct v4l2_buffer v = { 0 };
+  gint ret;
+
+  v.index = index;
+  v.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  v.memory = V4L2_MEMORY_MMAP;
+  ret = negcam_device_ioctl (dev, req, &v);
+  if (out)
+    *out = v;
+  return ret;
+}
+
+static gint
+stream (NegcamDevice * dev, gboolean on)
+{
+  gint type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+
+  return negcam_device_ioctl (dev, on ? VIDIOC_STREAMON : VIDIOC_STREAMOFF,
+      &type);
+}
+
+GST_START_TEST (test_streaming_semantics)
+{
+  NegcamDevice *dev = open_ok ("webcam");
+  struct v4l2_format tf = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+  struct v4l2_buffer v;
+  gpointer maps[4];
+  guint n, i;
+
+  set_format (dev, V4L2_PIX_FMT_YUYV, 320, 240, 0);
+  /* no buffers, not streaming: nothing to dequeue */
+  fail_unless_equals_int (buf_ioctl (dev, VIDIOC_DQBUF, 0, NULL), -EINVAL);
+  fail_unless_equals_int (stream (dev, TRUE), -EINVAL);
+
+  fail_unless_equals_int (reqbufs (dev, 4, &n), 0);
+  fail_unless_equals_int (n, 4);
+  /* buffers allocated: S_FMT is EBUSY, TRY_FMT never is */
+  set_format (dev, V4L2_PIX_FMT_YUYV, 640, 480, -EBUSY);
+  tf.fmt.pix.pixelformat = V4L2_PIX_FMT_YUYV;
+  tf.fmt.pix.width = 640;
+  tf.fmt.pix.height = 480;
+  fail_unless_equals_int (negcam_device_ioctl (dev, VIDIOC_TRY_FMT, &tf), 0);
+
+  for (i = 0; i < n; i++) {
+    fail_unless_equals_int (buf_ioctl (dev, VIDIOC_QUERYBUF, i, &v), 0);
+    fail_unless_equals_int (v.length, 320 * 240 * 2);
+    maps[i] = negcam_device_mmap (dev, v.m.offset, v.length);
+    fail_unless (maps[i] != NULL);
+    fail_unless_equals_int (buf_ioctl (dev, VIDIOC_QBUF, i, NULL), 0);
+  }
+  /* queued twice is an error */
+  fail_unless_equals_int (buf_ioctl (dev, VIDIOC_QBUF, 0, NULL), -EINVAL);
+  fail_unless_equals_int (stream (dev, TRUE), 0);
+  /* REQBUFS while streaming: EBUSY */
+  fail_unless_equals_int (reqbufs (dev, 2, NULL), -EBUSY);
+
+  /* frames come in queue order with sequence numbers 0, 1, 2, 3 and the
+   * number stamped in the picture */
+  for (i = 0; i < n; i++) {
+    fail_unless_equals_int (buf_ioctl (dev, VIDIOC_DQBUF, 0, &v), 0);
+    fail_unless_equals_int (v.index, i);
+    fail_unless_equals_int (v.sequence, i);
+    fail_unless_equals_int (v.bytesused, 320 * 240 * 2);
+    fail_unless_equals_int64 (negcam_stamp_read (maps[i], 2, 640, 320, 240),
+        i);
+  }
+  /* nothing queued: this frame is lost, EAGAIN, the sequence moves on */
+  fail_unless_equals_int (buf_ioctl (dev, VIDIOC_DQBUF, 0, NULL), -EAGAIN);
+  fail_unless_equals_int (buf_ioctl (dev, VIDIOC_QBUF, 2, NULL), 0);
+  fail_unless_equals_int (buf_ioctl (dev, VIDIOC_DQBUF, 0, &v), 0);
+  fail_unless_equals_int (v.index, 2);
+  fail_unless_equals_int (v.sequence, 5);
+  fail_unless_equals_int64 (negcam_stamp_read (maps[2], 2, 640, 320, 240), 5);
+
+  /* STREAMOFF returns everything; buffers are freed with REQBUFS 0 even
+   * though they are still mapped (orphaned): the mapping stays valid */
+  fail_unless_equals_int (buf_ioctl (dev, VIDIOC_QBUF, 0, NULL), 0);
+  fail_unless_equals_int (stream (dev, FALSE), 0);
+  fail_unless_equals_int (buf_ioctl (dev, VIDIOC_DQBUF, 0, NULL), -EINVAL);
+  fail_unless_equals_int (reqbufs (dev, 0, NULL), 0);
+  fail_unless_equals_int64 (negcam_stamp_read (maps[2], 2, 640, 320, 240), 5);
+  /* and S_FMT works again */
+  set_format (dev, V4L2_PIX_FMT_YUYV, 640, 480, 0);
+  for (i = 0; i < n; i++)
+    negcam_device_munmap (dev, maps[i], 320 * 240 * 2);
+  negcam_device_unref (dev);
+}
+
+GST_END_TEST;
+
+typedef struct {
+  NegcamDevice *dev;
+  gint result;
+} WaitArgs;
+
+static gpointer
+wait_thread (gpointer data)
+{
+  WaitArgs *a = data;
+
+  a->result = negcam_device_wait (a->dev, -1);
+  return NULL;
+}
+
+GST_START_TEST (test_wait_and_cancel)
+{
+  NegcamDevice *dev = open_ok ("vga");
+  WaitArgs a = { dev, 42 };
+  GThread *t;
+  guint n, i;
+
+  /* not streaming */
+  fail_unless_equals_int (negcam_device_wait (dev, 0), -EPIPE);
+  fail_unless_equals_int (reqbufs (dev, 2, &n), 0);
+  fail_unless_equals_int (stream (dev, TRUE), 0);
+  /* streaming, nothing queued: times out */
+  fail_unless_equals_int (negcam_device_wait (dev, 10 * 1000), 0);
+  /* a blocked wait is woken by flushing */
+  t = g_thread_new ("wait", wait_thread, &a);
+  g_usleep (20 * 1000);
+  negcam_device_set_flushing (dev, TRUE);
+  g_thread_join (t);
+  fail_unless_equals_int (a.result, -EINTR);
+  negcam_device_set_flushing (dev, FALSE);
+  /* a queued buffer makes it ready */
+  for (i = 0; i < n; i++)
+    fail_unless_equals_int (buf_ioctl (dev, VIDIOC_QBUF, i, NULL), 0);
+  fail_unless_equals_int (negcam_device_wait (dev, 0), 1);
+  fail_unless_equals_int (stream (dev, FALSE), 0);
+  fail_unless_equals_int (reqbufs (dev, 0, NULL), 0);
+  negcam_device_unref (dev);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_controls)
+{
+  NegcamDevice *dev = open_ok ("webcam");
+  struct v4l2_control c = {.id = V4L2_CID_MIN_BUFFERS_FOR_CAPTURE };
+
+  fail_unless_equals_int (negcam_device_ioctl (dev, VIDIOC_G_CTRL, &c), 0);
+  fail_unless (c.value >= 1);
+  c.id = V4L2_CID_TEST_PATTERN;
+  c.value = NC_PATTERN_SOLID;
+  fail_unless_equals_int (negcam_device_ioctl (dev, VIDIOC_S_CTRL, &c), 0);
+  c.value = -1;
+  fail_unless_equals_int (negcam_device_ioctl (dev, VIDIOC_G_CTRL, &c), 0);
+  fail_unless_equals_int (c.value, NC_PATTERN_SOLID);
+  c.value = NC_PATTERN_COUNT;
+  fail_unless_equals_int (negcam_device_ioctl (dev, VIDIOC_S_CTRL, &c),
+      -ERANGE);
+  c.id = V4L2_CID_BRIGHTNESS;
+  fail_unless_equals_int (negcam_device_ioctl (dev, VIDIOC_G_CTRL, &c),
+      -EINVAL);
+  negcam_device_unref (dev);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_request_counting)
+{
+  NegcamDevice *dev = open_ok ("webcam");
+  struct v4l2_fmtdesc d = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+  struct v4l2_format f = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+  guint i;
+
+  fail_unless_equals_int (negcam_device_count_total (dev), 0);
+  for (i = 0; negcam_device_ioctl (dev, VIDIOC_ENUM_FMT, &d) == 0; i++)
+    d.index = i + 1;
+  fail_unless_equals_int (dev->counts[NEGCAM_REQ_ENUM_FMT], i + 1);
+  negcam_device_ioctl (dev, VIDIOC_G_FMT, &f);
+  negcam_device_ioctl (dev, VIDIOC_TRY_FMT, &f);
+  negcam_device_ioctl (dev, VIDIOC_TRY_FMT, &f);
+  fail_unless_equals_int (dev->counts[NEGCAM_REQ_G_FMT], 1);
+  fail_unless_equals_int (dev->counts[NEGCAM_REQ_TRY_FMT], 2);
+  fail_unless_equals_int (negcam_device_count_negotiation (dev), i + 4);
+  reqbufs (dev, 2, NULL);
+  fail_unless_equals_int (negcam_device_count_negotiation (dev), i + 4);
+  fail_unless_equals_int (negcam_device_count_total (dev), i + 5);
+  /* unknown requests are answered like a driver: ENOTTY */
+  fail_unless_equals_int (negcam_device_ioctl (dev, VIDIOC_G_STD, &f),
+      -ENOTTY);
+  fail_unless_equals_int (dev->counts[NEGCAM_REQ_OTHER], 1);
+  reqbufs (dev, 0, NULL);
+  negcam_device_unref (dev);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_open_errors)
+{
+  GError *err = NULL;
+
+  fail_unless (negcam_device_open ("/nonexistent/video9", "webcam",
+          &err) == NULL);
+  fail_unless (g_error_matches (err, NEGCAM_DEVICE_ERROR,
+          NEGCAM_DEVICE_ERROR_OPEN));
+  fail_unless (strstr (err->message, "/nonexistent/video9"));
+  g_clear_error (&err);
+  fail_unless (negcam_device_open ("", "no-such-profile", &err) == NULL);
+  fail_unless (g_error_matches (err, NEGCAM_DEVICE_ERROR,
+          NEGCAM_DEVICE_ERROR_PROFILE));
+  fail_unless (strstr (err->message, "no-such-profile"));
+  g_clear_error (&err);
+}
+
+GST_END_TEST;
+
+static Suite *
+negcamdevice_suite (void)
+{
+  Suite *s = suite_create ("negcamdevice");
+  TCase *tc = tcase_create ("embedded");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_streaming_semantics);
+  tcase_add_test (tc, test_wait_and_cancel);
+  tcase_add_test (tc, test_controls);
+  tcase_add_test (tc, test_request_counting);
+  tcase_add_test (tc, test_open_errors);
+  return s;
+}
+
+GST_CHECK_MAIN (negcamdevice);

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * NULL -> PLAYING -> NULL 1000 times, each time waiting for a frame, under
+ * the leaks tracer (meson runs this with GST_TRACERS=leaks): the number of
+ * live GstObjects and GstMiniObjects afterwards is what it was after the
+ * first cycle.
+ */
+#include <string.h>
+#include <gst/gst.h>
+#include <gst/check/gstcheck.h>
+
+typedef struct {
+  GMutex lock;
+  GCond cond;
+  guint buffers;
+} Counter;
+
+static GstPadProbeReturn
+count_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Counter *c = data;
+
+  g_mutex_lock (&c->lock);
+  c->buffers++;
+  g_cond_broadcast (&c->cond);
+  g_mutex_unlock (&c->lock);
+  return GST_PAD_PROBE_OK;
+}
+
+static GstTracer *
+find_leaks_tracer (void)
+{
+  GList *tracers = gst_tracing_get_active_tracers (), *l;
+  GstTracer *found = NULL;
+
+  for (l = tracers; l; l = l->next)
+    if (!found && !g_strcmp0 (G_OBJECT_TYPE_NAME (l->data), "GstLeaksTracer"))
+      found = gst_object_ref (l->data);
+  g_list_free_full (tracers, gst_object_unref);
+  return found;
+}
+
+/* Objects created minus objects destroyed since the last checkpoint: the
+ * change in the number of live GstObjects and GstMiniObjects. */
+static gint
+live_delta (GstTracer * tracer)
+{
+  GstStructure *cp = NULL;
+  const GValue *created, *removed;
+  gint delta;
+
+  g_signal_emit_by_name (tracer, "activity-get-checkpoint", &cp);
+  fail_unless (cp != NULL);
+  created = gst_structure_get_value (cp, "objects-created-list");
+  removed = gst_structure_get_value (cp, "objects-removed-list");
+  delta = (gint) gst_value_list_get_size (created) -
+      (gint) gst_value_list_get_size (removed);
+  if (delta != 0) {
+    /* Name what is left: per type, created minus destroyed. */
+    GHashTable *types = g_hash_table_new (g_str_hash, g_str_equal);
+    GHashTableIter it;
+    gpointer k, v;
+    guint i;
+
+    for (i = 0; i < gst_value_list_get_size (created); i++)
+      k = (gpointer) gst_structure_get_string (gst_value_get_structure
+          (gst_value_list_get_value (created, i)), "type-name"),
+          g_hash_table_insert (types, k,
+          GINT_TO_POINTER (GPOINTER_TO_INT (g_hash_table_lookup (types,
+                      k)) + 1));
+    for (i = 0; i < gst_value_list_get_size (removed); i++)
+      k = (gpointer) gst_structure_get_string (gst_value_get_structure
+          (gst_value_list_get_value (removed, i)), "type-name"),
+          g_hash_table_insert (types, k,
+          GINT_TO_POINTER (GPOINTER_TO_INT (g_hash_table_lookup (types,
+                      k)) - 1));
+    g_hash_table_iter_init (&it, types);
+    while (g_hash_table_iter_next (&it, &k, &v))
+      if (GPOINTER_TO_INT (v))
+        gst_printerrln ("left: %d %s", GPOINTER_TO_INT (v), (gchar *) k);
+    g_hash_table_unref (types);
+  }
+  GST_INFO ("%u objects created, %u destroyed",
+      gst_value_list_get_size (created), gst_value_list_get_size (removed));
+  gst_structure_free (cp);
+  return delta;
+}
+
+static void
+cycle (GstElement * pipe, GstElement * src, Counter * c, guint i)
+{
+  guint before;
+  gint64 end;
+
+  g_object_set (src, "is-live", (i / 2) % 2 == 0, "pattern", i % 3, NULL);
+  g_mutex_lock (&c->lock);
+  before = c->buffers;
+  g_mutex_unlock (&c->lock);
+  fail_if (gst_element_set_state (pipe, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE);
+  end = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+  g_mutex_lock (&c->lock);
+  while (c->buffers == before)
+    fail_unless (g_cond_wait_until (&c->cond, &c->lock, end),
+        "no frame in cycle %u", i);
+  g_mutex_unlock (&c->lock);
+  fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  /* Nobody watches this bus: drain it, failing on any error. */
+  {
+    GstBus *bus = gst_element_get_bus (pipe);
+    GstMessage *m;
+
+    while ((m = gst_bus_pop (bus))) {
+      fail_if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR, "error in cycle %u",
+          i);
+      gst_message_unref (m);
+    }
+    gst_object_unref (bus);
+  }
+}
+
+GST_START_TEST (test_null_playing_null_1000)
+{
+  GstTracer *tracer = find_leaks_tracer ();
+  GstElement *pipe = gst_parse_launch ("negcamsrc name=src ! "
+      "video/x-raw,width=160,height=120 ! fakesink name=sink", NULL);
+  GstElement *src = gst_bin_get_by_name (GST_BIN (pipe), "src");
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  GstPad *pad = gst_element_get_static_pad (sink, "sink");
+  Counter c = { 0, };
+  gint left;
+  guint i;
+
+  fail_unless (tracer != NULL, "run with GST_TRACERS=leaks");
+  fail_unless (src != NULL, "negcamsrc not found (GST_PLUGIN_PATH?)");
+  g_mutex_init (&c.lock);
+  g_cond_init (&c.cond);
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_buffer, &c, NULL);
+
+  /* One cycle to create what lives for the process (class data, the
+   * registry's caches), then track. */
+  cycle (pipe, src, &c, 0);
+  /* A streaming task's thread drops its last ref on the GstTask just
+   * after the join: let that settle at both ends of the window. */
+  g_usleep (200 * 1000);
+  g_signal_emit_by_name (tracer, "activity-start-tracking");
+  for (i = 1; i <= 1000; i++)
+    cycle (pipe, src, &c, i);
+  g_usleep (200 * 1000);
+  left = live_delta (tracer);
+  g_signal_emit_by_name (tracer, "activity-stop-tracking");
+  GST_INFO ("1000 cycles, %u frames, %d objects left", c.buffers, left);
+  fail_unless_equals_int (left, 0);
+
+  gst_object_unref (pad);
+  gst_object_unref (sink);
+  gst_object_unref (src);
+  gst_object_unref (pipe);
+  gst_object_unref (tracer);
+  g_cond_clear (&c.cond);
+  g_mutex_clear (&c.lock);
+}
+
+GST_END_TEST;
+
+static Suite *
+negcamsrc_leaks_suite (void)
+{
+  Suite *s = suite_create ("negcamsrc-leaks");
+  TCase *tc = tcase_create ("leaks");
+
+  tcase_set_timeout (tc, 600);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_null_playing_null_1000);
+  return s;
+}
+
+GST_CHECK_MAIN (negcamsrc_leaks);
