@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * negcam.ko frame pacing: one kthread per streaming device, in the manner
+ * of vivid's kthread-cap. Frame slot k of a stream ends at the absolute
+ * time start + (k + 1) * interval; the thread sleeps until the next slot
+ * end and then produces the newest slot that has ended. Deadlines are
+ * computed from the start, never from the previous wake-up, so lateness
+ * never accumulates and the rate is exact over any stretch of time.
+ *
+ * Two ways to lose a frame, counted apart:
+ *  - dropped: a frame was produced but no buffer was queued for it. Its
+ *    sequence number is used up, so the application sees the gap, as
+ *    V4L2 specifies for dropped frames (sysfs dropped_frames).
+ *  - skipped: the thread woke more than a slot late (a stalled machine:
+ *    qemu TCG on a busy host stalls for hundreds of ms), so the slots in
+ *    between were never produced, as a sensor that was not running
+ *    produces nothing. They take no sequence number; the timestamps show
+ *    the gap (sysfs skipped_slots).
+ */
+#include <linux/kthread.h>
+#include <linux/freezer.h>
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+
+#include "negcam.h"
+#include "framegen.h"
+
+/* How late the timer may fire, so wake-ups can be batched. */
+#define NEGCAM_TIMER_SLACK_NS (100 * NSEC_PER_USEC)
+
+/**
+ * struct negcam_clock - a stream's time base
+ * @start: CLOCK_MONOTONIC ns where slot 0 begins
+ * @num: slot length is @num / @den seconds
+ * @den: see @num
+ */
+struct negcam_clock {
+	u64 start;
+	u64 num;
+	u64 den;
+};
+
+static void negcam_clock_set(struct negcam_clock *c, u64 start,
+			     struct v4l2_fract ival, bool per_field)
+{
+	c->start = start;
+	if (!ival.numerator || !ival.denominator) {
+		ival.numerator = 1;
+		ival.denominator = 30;
+	}
+	c->num = ival.numerator;
+	/* V4L2_FIELD_ALTERNATE: each field is a buffer, two per frame. */
+	c->den = (u64)ival.denominator * (per_field ? 2 : 1);
+}
+
+/* Absolute end of slot @k - 1, i.e. start of slot @k. */
+static u64 negcam_clock_at(const struct negcam_clock *c, u64 k)
+{
+	return c->start + mul_u64_u64_div_u64(k, c->num * NSEC_PER_SEC, c->den);
+}
+
+/* Number of slots that have ended at @now. */
+static u64 negcam_clock_ended(const struct negcam_clock *c, u64 now)
+{
+	if (now <= c->start)
+		return 0;
+	return mul_u64_u64_div_u64(now - c->start, c->den,
+				   c->num * NSEC_PER_SEC);
+}
+
+/*
+ * Draw frame @frame into @buf. The generator redraws only the changes
+ * since the frame the buffer last held, when it is known: only MMAP
+ * memory is known, USERPTR and DMABUF memory may have been written by
+ * someone else since.
+ */
+static int negcam_draw(struct negcam_buffer *buf,
+		       const struct v4l2_pix_format *fmt, u32 frame,
+		       u32 pattern, u32 gen)
+{
+	struct vb2_buffer *vb = &buf->vb.vb2_buf;
+	void *vaddr = vb2_plane_vaddr(vb, 0);
+	u32 prev = NC_FRAME_NONE;
+	long used;
+
+	if (!vaddr)
+		return -EFAULT;
+	if (vb->memory == VB2_MEMORY_MMAP && buf->last_pattern == pattern &&
+	    buf->last_gen == gen)
+		prev = buf->last_frame;
+	buf->last_frame = NC_FRAME_NONE;
+	used = negcam_framegen_draw(fmt, pattern, frame, prev, vaddr,
+				    vb2_plane_size(vb, 0));
+	if (used < 0) {
+		vb2_set_plane_payload(vb, 0, 0);
+		return used;
+	}
+	buf->last_frame = frame;
+	buf->last_pattern = pattern;
+	buf->last_gen = gen;
+	vb2_set_plane_payload(vb, 0, used);
+	return 0;
+}
+
+/*
+ * Produce frame @count of the stream (fields for V4L2_FIELD_ALTERNATE),
+ * which ended at @ts, into the oldest queued buffer, if any.
+ */
+static void negcam_deliver(struct negcam_dev *dev, u64 count, u64 ts)
+{
+	const struct v4l2_pix_format *fmt = &dev->stream_fmt;
+	bool alternate = fmt->field == V4L2_FIELD_ALTERNATE;
+	struct negcam_buffer *buf;
+	u32 pattern, seq;
+	int ret;
+
+	spin_lock(&dev->slock);
+	buf = list_first_entry_or_null(&dev->buf_list, struct negcam_buffer,
+				       list);
+	if (buf)
+		list_del(&buf->list);
+	pattern = dev->pattern;
+	spin_unlock(&dev->slock);
+
+	if (!buf) {
+		atomic64_inc(&dev->dropped);
+		return;
+	}
+
+	seq = alternate ? (u32)(count / 2) : (u32)count;
+	ret = negcam_draw(buf, fmt, seq, pattern, dev->stream_gen);
+	if (ret)
+		dev_warn_ratelimited(dev->v4l2_dev.dev,
+				     "negcam-%u: cannot draw %ux%u %p4cc: %d\n",
+				     dev->index, fmt->width, fmt->height,
+				     &fmt->pixelformat, ret);
+	buf->vb.sequence = seq;
+	if (alternate)
+		buf->vb.field = (count & 1) ? V4L2_FIELD_BOTTOM : V4L2_FIELD_TOP;
+	else
+		buf->vb.field = fmt->field;
+	buf->vb.vb2_buf.timestamp = ts;
+	vb2_buffer_done(&buf->vb.vb2_buf,
+			ret ? VB2_BUF_STATE_ERROR : VB2_BUF_STATE_DONE);
+	atomic64_inc(&dev->frames);
+}
+
+static int negcam_thread_fn(void *data)
+{
+	struct negcam_dev *dev = data;
+	bool per_field = dev->stream_fmt.field == V4L2_FIELD_ALTERNATE;
+	struct negcam_clock clk;
+	struct v4l2_fract ival;
+	u64 next = 0;	/* slots up to next - 1 are dealt with */
+	u64 count = 0;	/* frames produced: the sequence */
+
+	spin_lock(&dev->slock);
+	ival = dev->stream_ival;
+	dev->stream_resync = false;
+	spin_unlock(&dev->slock);
+	negcam_clock_set(&clk, ktime_get_ns(), ival, per_field);
+	set_freezable();
+
+	for (;;) {
+		ktime_t deadline;
+		bool resync;
+		u64 ended;
+
+		try_to_freeze();
+		if (kthread_should_stop())
+			break;
+
+		spin_lock(&dev->slock);
+		resync = dev->stream_resync;
+		dev->stream_resync = false;
+		ival = dev->stream_ival;
+		spin_unlock(&dev->slock);
+		if (resync) {
+			/* New interval: continue from the last slot boundary. */
+			negcam_clock_set(&clk, negcam_clock_at(&clk, next), ival,
+					 per_field);
+			next = 0;
+		}
+
+		ended = negcam_clock_ended(&clk, ktime_get_ns());
+		if (ended > next) {
+			if (ended - 1 > next)
+				atomic64_add(ended - 1 - next, &dev->skipped);
+			negcam_deliver(dev, count++,
+				       negcam_clock_at(&clk, ended));
+			next = ended;
+		}
+
+		deadline = ns_to_ktime(negcam_clock_at(&clk, next + 1));
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop()) {
+			__set_current_state(TASK_RUNNING);
+			break;
+		}
+		schedule_hrtimeout_range(&deadline, NEGCAM_TIMER_SLACK_NS,
+					 HRTIMER_MODE_ABS);
+	}
+	return 0;
+}
+
+int negcam_thread_start(struct negcam_dev *dev)
+{
+	struct task_struct *t;
+
+	t = kthread_run(negcam_thread_fn, dev, "negcam-%u", dev->index);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	dev->thread = t;
+	return 0;
+}
+
+void negcam_thread_stop(struct negcam_dev *dev)
+{
+	if (dev->thread) {
+		kthread_stop(dev->thread);
+		dev->thread = NULL;
+	}
+}

@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * negcam.ko capture node: the ioctl glue (every format question goes to
+ * the engine), the videobuf2 queue and the controls.
+ *
+ * Locking: dev->lock is both vdev->lock and q->lock, so the V4L2 core
+ * serialises every ioctl and file operation on the device, and the engine
+ * (which never locks) sees one caller at a time. The pacing thread never
+ * takes dev->lock: it shares only dev->buf_list and the stream_* fields,
+ * under dev->slock.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <media/v4l2-ioctl.h>
+#include <media/v4l2-event.h>
+#include <media/videobuf2-vmalloc.h>
+
+#include "negcam.h"
+#include "framegen.h"
+
+static struct negcam_dev *negcam_file_dev(struct file *file)
+{
+	return video_drvdata(file);
+}
+
+/* ---- ioctls ---- */
+
+static int negcam_querycap(struct file *file, void *priv,
+			   struct v4l2_capability *cap)
+{
+	struct negcam_dev *dev = negcam_file_dev(file);
+
+	strscpy(cap->driver, NEGCAM_DRV_NAME, sizeof(cap->driver));
+	strscpy(cap->card, dev->profile->card[0] ? dev->profile->card : "negcam",
+		sizeof(cap->card));
+	snprintf(cap->bus_info, sizeof(cap->bus_info), "platform:negcam-%u",
+		 dev->index);
+	return 0;
+}
+
+static int negcam_enum_fmt_vid_cap(struct file *file, void *priv,
+				   struct v4l2_fmtdesc *f)
+{
+	return negcam_engine_enum_fmt(&negcam_file_dev(file)->engine, f);
+}
+
+static int negcam_g_fmt_vid_cap(struct file *file, void *priv,
+				struct v4l2_format *f)
+{
+	return negcam_engine_g_fmt(&negcam_file_dev(file)->engine, f);
+}
+
+static int negcam_try_fmt_vid_cap(struct file *file, void *priv,
+				  struct v4l2_format *f)
+{
+	return negcam_engine_try_fmt(&negcam_file_dev(file)->engine, f);
+}
+
+/* The engine's S_FMT is try, busy check, commit; it learns "busy" from vb2. */
+static int negcam_s_fmt_vid_cap(struct file *file, void *priv,
+				struct v4l2_format *f)
+{
+	struct negcam_dev *dev = negcam_file_dev(file);
+	int ret;
+
+	negcam_engine_set_busy(&dev->engine, f->type, vb2_is_busy(&dev->queue));
+	ret = negcam_engine_s_fmt(&dev->engine, f);
+	if (!ret)
+		dev->fmt_gen++;
+	return ret;
+}
+
+static int negcam_enum_framesizes(struct file *file, void *priv,
+				  struct v4l2_frmsizeenum *fs)
+{
+	return negcam_engine_enum_framesizes(&negcam_file_dev(file)->engine,
+					     fs);
+}
+
+static int negcam_enum_frameintervals(struct file *file, void *priv,
+				      struct v4l2_frmivalenum *fi)
+{
+	return negcam_engine_enum_frameintervals(&negcam_file_dev(file)->engine,
+						 fi);
+}
+
+static int negcam_g_parm(struct file *file, void *priv,
+			 struct v4l2_streamparm *p)
+{
+	return negcam_engine_g_parm(&negcam_file_dev(file)->engine, p);
+}
+
+/* A new interval applies to a running stream from the next frame on. */
+static int negcam_s_parm(struct file *file, void *priv,
+			 struct v4l2_streamparm *p)
+{
+	struct negcam_dev *dev = negcam_file_dev(file);
+	int ret;
+
+	negcam_engine_set_busy(&dev->engine, p->type, vb2_is_busy(&dev->queue));
+	ret = negcam_engine_s_parm(&dev->engine, p);
+	if (ret)
+		return ret;
+	spin_lock(&dev->slock);
+	dev->stream_ival = dev->engine.interval[NC_CAPTURE];
+	dev->stream_resync = true;
+	spin_unlock(&dev->slock);
+	return 0;
+}
+
+static int negcam_enum_input(struct file *file, void *priv,
+			     struct v4l2_input *inp)
+{
+	if (inp->index)
+		return -EINVAL;
+	inp->type = V4L2_INPUT_TYPE_CAMERA;
+	strscpy(inp->name, "Camera", sizeof(inp->name));
+	return 0;
+}
+
+static int negcam_g_input(struct file *file, void *priv, unsigned int *i)
+{
+	*i = 0;
+	return 0;
+}
+
+static int negcam_s_input(struct file *file, void *priv, unsigned int i)
+{
+	return i ? -EINVAL : 0;
+}
+
+static int negcam_subscribe_event(struct v4l2_fh *fh,
+				  const struct v4l2_event_subscription *sub)
+{
+	if (sub->type == V4L2_EVENT_SOURCE_CHANGE)
+		return v4l2_src_change_event_subscribe(fh, sub);
+	return v4l2_ctrl_subscribe_event(fh, sub);
+}
+
+static const struct v4l2_ioctl_ops negcam_ioctl_ops = {
+	.vidioc_querycap = negcam_querycap,
+
+	.vidioc_enum_fmt_vid_cap = negcam_enum_fmt_vid_cap,
+	.vidioc_g_fmt_vid_cap = negcam_g_fmt_vid_cap,
+	.vidioc_try_fmt_vid_cap = negcam_try_fmt_vid_cap,
+	.vidioc_s_fmt_vid_cap = negcam_s_fmt_vid_cap,
+	.vidioc_enum_framesizes = negcam_enum_framesizes,
+	.vidioc_enum_frameintervals = negcam_enum_frameintervals,
+	.vidioc_g_parm = negcam_g_parm,
+	.vidioc_s_parm = negcam_s_parm,
+
+	.vidioc_enum_input = negcam_enum_input,
+	.vidioc_g_input = negcam_g_input,
+	.vidioc_s_input = negcam_s_input,
+
+	.vidioc_reqbufs = vb2_ioctl_reqbufs,
+	.vidioc_create_bufs = vb2_ioctl_create_bufs,
+	.vidioc_prepare_buf = vb2_ioctl_prepare_buf,
+	.vidioc_querybuf = vb2_ioctl_querybuf,
+	.vidioc_qbuf = vb2_ioctl_qbuf,
+	.vidioc_dqbuf = vb2_ioctl_dqbuf,
+	.vidioc_expbuf = vb2_ioctl_expbuf,
+	.vidioc_streamon = vb2_ioctl_streamon,
+	.vidioc_streamoff = vb2_ioctl_streamoff,
+
+	.vidioc_log_status = v4l2_ctrl_log_status,
+	.vidioc_subscribe_event = negcam_subscribe_event,
+	.vidioc_unsubscribe_event = v4l2_event_unsubscribe,
+};
+
+static const struct v4l2_file_operations negcam_fops = {
+	.owner = THIS_MODULE,
+	.open = v4l2_fh_open,
+	.release = vb2_fop_release,
+	.read = vb2_fop_read,
+	.poll = vb2_fop_poll,
+	.mmap = vb2_fop_mmap,
+	.unlocked_ioctl = video_ioctl2,
+};
+
+/* ---- videobuf2 ---- */
+
+static int negcam_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
+			      unsigned int *nplanes, unsigned int sizes[],
+			      struct device *alloc_devs[])
+{
+	struct negcam_dev *dev = vb2_get_drv_priv(vq);
+	unsigned int size = dev->engine.fmt[NC_CAPTURE].sizeimage;
+
+	if (!size)
+		return -EINVAL;
+	/* CREATE_BUFS: any size that holds a frame of the current format. */
+	if (*nplanes)
+		return *nplanes != 1 || sizes[0] < size ? -EINVAL : 0;
+	*nplanes = 1;
+	sizes[0] = size;
+	return 0;
+}
+
+static int negcam_buf_init(struct vb2_buffer *vb)
+{
+	struct negcam_buffer *buf = to_negcam_buffer(vb);
+
+	buf->last_frame = NC_FRAME_NONE;
+	return 0;
+}
+
+static int negcam_buf_prepare(struct vb2_buffer *vb)
+{
+	struct negcam_dev *dev = vb2_get_drv_priv(vb->vb2_queue);
+
+	if (vb2_plane_size(vb, 0) < dev->engine.fmt[NC_CAPTURE].sizeimage)
+		return -EINVAL;
+	return 0;
+}
+
+static void negcam_buf_queue(struct vb2_buffer *vb)
+{
+	struct negcam_dev *dev = vb2_get_drv_priv(vb->vb2_queue);
+	struct negcam_buffer *buf = to_negcam_buffer(vb);
+
+	spin_lock(&dev->slock);
+	list_add_tail(&buf->list, &dev->buf_list);
+	spin_unlock(&dev->slock);
+}
+
+static void negcam_return_all(struct negcam_dev *dev,
+			      enum vb2_buffer_state state)
+{
+	struct negcam_buffer *buf, *tmp;
+	LIST_HEAD(done);
+
+	spin_lock(&dev->slock);
+	list_splice_init(&dev->buf_list, &done);
+	spin_unlock(&dev->slock);
+	list_for_each_entry_safe(buf, tmp, &done, list) {
+		list_del(&buf->list);
+		vb2_buffer_done(&buf->vb.vb2_buf, state);
+	}
+}
+
+static int negcam_start_streaming(struct vb2_queue *vq, unsigned int count)
+{
+	struct negcam_dev *dev = vb2_get_drv_priv(vq);
+	int ret;
+
+	spin_lock(&dev->slock);
+	dev->stream_fmt = dev->engine.fmt[NC_CAPTURE];
+	dev->stream_ival = dev->engine.interval[NC_CAPTURE];
+	dev->stream_resync = false;
+	dev->stream_gen = dev->fmt_gen;
+	spin_unlock(&dev->slock);
+
+	ret = negcam_thread_start(dev);
+	if (ret)
+		negcam_return_all(dev, VB2_BUF_STATE_QUEUED);
+	return ret;
+}
+
+static void negcam_stop_streaming(struct vb2_queue *vq)
+{
+	struct negcam_dev *dev = vb2_get_drv_priv(vq);
+
+	negcam_thread_stop(dev);
+	negcam_return_all(dev, VB2_BUF_STATE_ERROR);
+}
+
+static const struct vb2_ops negcam_qops = {
+	.queue_setup = negcam_queue_setup,
+	.buf_init = negcam_buf_init,
+	.buf_prepare = negcam_buf_prepare,
+	.buf_queue = negcam_buf_queue,
+	.start_streaming = negcam_start_streaming,
+	.stop_streaming = negcam_stop_streaming,
+	.wait_prepare = vb2_ops_wait_prepare,
+	.wait_finish = vb2_ops_wait_finish,
+};
+
+/* ---- controls ---- */
+
+static const char * const negcam_pattern_names[] = {
+	[NC_PATTERN_BARS] = "Colour Bars",
+	[NC_PATTERN_GRADIENT] = "Gradient",
+	[NC_PATTERN_SOLID] = "Solid Grey",
+	NULL,
+};
+
+static int negcam_s_ctrl(struct v4l2_ctrl *ctrl)
+{
+	struct negcam_dev *dev =
+		container_of(ctrl->handler, struct negcam_dev, ctrl_handler);
+
+	switch (ctrl->id) {
+	case V4L2_CID_TEST_PATTERN:
+		spin_lock(&dev->slock);
+		dev->pattern = ctrl->val;
+		spin_unlock(&dev->slock);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static const struct v4l2_ctrl_ops negcam_ctrl_ops = {
+	.s_ctrl = negcam_s_ctrl,
+};
+
+static int negcam_ctrls_init(struct negcam_dev *dev)
+{
+	struct v4l2_ctrl_handler *hdl = &dev->ctrl_handler;
+
+	v4l2_ctrl_handler_init(hdl, 2);
+	/* Read-only by definition; what a buffer pool must start from. */
+	v4l2_ctrl_new_std(hdl, NULL, V4L2_CID_MIN_BUFFERS_FOR_CAPTURE,
+			  NEGCAM_MIN_BUFFERS, NEGCAM_MIN_BUFFERS, 1,
+			  NEGCAM_MIN_BUFFERS);
+	dev->ctrl_pattern = v4l2_ctrl_new_std_menu_items(hdl, &negcam_ctrl_ops,
+			V4L2_CID_TEST_PATTERN, NC_PATTERN_COUNT - 1, 0,
+			NC_PATTERN_BARS, negcam_pattern_names);
+	if (hdl->error)
+		return hdl->error;
+	dev->v4l2_dev.ctrl_handler = hdl;
+	return 0;
+}
+
+/* ---- registration ---- */
+
+int negcam_vid_register(struct negcam_dev *dev)
+{
+	struct video_device *vdev = &dev->vdev;
+	struct vb2_queue *q = &dev->queue;
+	int ret;
+
+	ret = negcam_ctrls_init(dev);
+	if (ret)
+		return ret;
+
+	q->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	q->io_modes = VB2_MMAP | VB2_USERPTR | VB2_DMABUF | VB2_READ;
+	q->drv_priv = dev;
+	q->buf_struct_size = sizeof(struct negcam_buffer);
+	q->ops = &negcam_qops;
+	q->mem_ops = &vb2_vmalloc_memops;
+	q->timestamp_flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC |
+			     V4L2_BUF_FLAG_TSTAMP_SRC_EOF;
+	q->min_buffers_needed = NEGCAM_MIN_BUFFERS;
+	q->lock = &dev->lock;
+	q->dev = dev->v4l2_dev.dev;
+	ret = vb2_queue_init(q);
+	if (ret)
+		return ret;
+
+	strscpy(vdev->name, dev->profile->card[0] ? dev->profile->card : "negcam",
+		sizeof(vdev->name));
+	vdev->fops = &negcam_fops;
+	vdev->ioctl_ops = &negcam_ioctl_ops;
+	vdev->release = video_device_release_empty;
+	vdev->v4l2_dev = &dev->v4l2_dev;
+	vdev->ctrl_handler = &dev->ctrl_handler;
+	vdev->queue = q;
+	vdev->lock = &dev->lock;
+	vdev->vfl_dir = VFL_DIR_RX;
+	vdev->device_caps = V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING |
+			    V4L2_CAP_READWRITE;
+	video_set_drvdata(vdev, dev);
+
+	ret = video_register_device(vdev, VFL_TYPE_VIDEO, -1);
+	if (ret)
+		return ret;
+	strscpy(dev->node_name, video_device_node_name(vdev),
+		sizeof(dev->node_name));
+	atomic_set(&dev->registered, 1);
+	return 0;
+}
+
+/*
+ * Make the node vanish: stops streaming, frees the owner's buffers, and
+ * from now on every file operation on an open handle gets ENODEV. Safe to
+ * call twice (unplug, then remove).
+ */
+void negcam_vid_unregister(struct negcam_dev *dev)
+{
+	if (atomic_xchg(&dev->registered, 0))
+		vb2_video_unregister_device(&dev->vdev);
+}
+
+/* Last reference gone: free what registration allocated. */
+void negcam_vid_free(struct negcam_dev *dev)
+{
+	v4l2_ctrl_handler_free(&dev->ctrl_handler);
+}
+
+void negcam_vid_source_changed(struct negcam_dev *dev)
+{
+	static const struct v4l2_event ev = {
+		.type = V4L2_EVENT_SOURCE_CHANGE,
+		.u.src_change.changes = V4L2_EVENT_SRC_CH_RESOLUTION,
+	};
+
+	if (atomic_read(&dev->registered))
+		v4l2_event_queue(&dev->vdev, &ev);
+}

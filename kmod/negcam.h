@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * negcam.ko: V4L2 capture devices whose format negotiation is the shared
+ * negcam engine (engine/), streaming frames of the shared generator.
+ *
+ * Files: negcam-core.c (module parameters, platform devices, sysfs,
+ * simulated unplug), negcam-vid.c (ioctl glue, vb2 ops), negcam-thread.c
+ * (frame pacing), negcam-configfs.c (profiles at run time).
+ */
+#ifndef NEGCAM_KMOD_H
+#define NEGCAM_KMOD_H
+
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/list.h>
+#include <linux/sched.h>
+#include <media/v4l2-device.h>
+#include <media/v4l2-dev.h>
+#include <media/v4l2-ctrls.h>
+#include <media/videobuf2-v4l2.h>
+
+#include "engine.h"
+
+#define NEGCAM_DRV_NAME "negcam"
+#define NEGCAM_MAX_DEVICES 32
+/* Largest profile text accepted through configfs. */
+#define NEGCAM_PROFILE_TEXT_MAX (1024 * 1024)
+/* Buffers vb2 needs before streaming starts; MIN_BUFFERS_FOR_CAPTURE. */
+#define NEGCAM_MIN_BUFFERS 3
+/* read() depth reported by G_PARM (vb2's file I/O emulation). */
+#define NEGCAM_READ_BUFFERS 2
+
+struct negcam_cfs;
+
+/**
+ * struct negcam_buffer - a capture buffer and what it last held
+ * @vb: the vb2 buffer, first so container_of works both ways
+ * @list: entry in negcam_dev.buf_list while queued to the driver
+ * @last_frame: frame number drawn into this memory, NC_FRAME_NONE if none
+ * @last_pattern: pattern of that frame
+ * @last_gen: format generation of that frame (negcam_dev.fmt_gen)
+ *
+ * The generator redraws only what changed since @last_frame, so it is
+ * kept only for MMAP memory, which nobody but this driver writes to.
+ */
+struct negcam_buffer {
+	struct vb2_v4l2_buffer vb;
+	struct list_head list;
+	u32 last_frame;
+	u32 last_pattern;
+	u32 last_gen;
+};
+
+/**
+ * struct negcam_dev - one negcam capture device
+ * @v4l2_dev: top-level V4L2 device; its release frees this struct
+ * @vdev: the capture video node
+ * @queue: the vb2 capture queue
+ * @lock: serialises ioctls, the queue and the engine (vdev->lock = q->lock)
+ * @ctrl_handler: controls (min buffers, test pattern)
+ * @ctrl_pattern: the test pattern control
+ * @index: N in negcam-N, platform:negcam-N
+ * @node_name: "videoM", kept: the node's own name goes with it
+ * @registered: the video node is registered (cleared once, on unregister)
+ * @engine: the negotiation engine; the format belongs to the device
+ * @profile: the engine's profile (kvzalloc'd, replaced whole)
+ * @profile_text: the text @profile was parsed from (kvmalloc'd)
+ * @profile_len: its length
+ * @fmt_gen: incremented whenever the format or profile may have changed
+ * @cfs: this device's configfs group, NULL once removed
+ * @slock: protects @buf_list and the stream_* fields shared with the thread
+ * @buf_list: buffers queued by vb2, waiting to be filled
+ * @thread: the frame pacing thread while streaming
+ * @stream_fmt: format being streamed (fixed while streaming)
+ * @stream_ival: frame interval being streamed (S_PARM may change it)
+ * @stream_resync: the thread must restart its deadlines (@stream_ival changed)
+ * @stream_gen: @fmt_gen when streaming started
+ * @pattern: test pattern (V4L2_CID_TEST_PATTERN)
+ * @frames: frames delivered since module load
+ * @dropped: frames produced with no buffer queued (a sequence gap)
+ * @skipped: frame slots not produced because the thread woke late
+ */
+struct negcam_dev {
+	struct v4l2_device v4l2_dev;
+	struct video_device vdev;
+	struct vb2_queue queue;
+	struct mutex lock;
+	struct v4l2_ctrl_handler ctrl_handler;
+	struct v4l2_ctrl *ctrl_pattern;
+	unsigned int index;
+	char node_name[32];
+	atomic_t registered;
+
+	struct negcam_engine engine;
+	struct negcam_profile *profile;
+	char *profile_text;
+	size_t profile_len;
+	u32 fmt_gen;
+	struct negcam_cfs *cfs;
+
+	spinlock_t slock;
+	struct list_head buf_list;
+	struct task_struct *thread;
+	struct v4l2_pix_format stream_fmt;
+	struct v4l2_fract stream_ival;
+	bool stream_resync;
+	u32 stream_gen;
+	u32 pattern;
+	atomic64_t frames;
+	atomic64_t dropped;
+	atomic64_t skipped;
+};
+
+static inline struct negcam_buffer *to_negcam_buffer(struct vb2_buffer *vb)
+{
+	return container_of(to_vb2_v4l2_buffer(vb), struct negcam_buffer, vb);
+}
+
+/* negcam-core.c */
+int negcam_apply_profile_text(struct negcam_dev *dev, const char *text,
+			      size_t len, char *status, size_t status_len);
+int negcam_apply_builtin(struct negcam_dev *dev, const char *name,
+			 char *status, size_t status_len);
+
+/* negcam-vid.c */
+int negcam_vid_register(struct negcam_dev *dev);
+void negcam_vid_unregister(struct negcam_dev *dev);
+void negcam_vid_free(struct negcam_dev *dev);
+void negcam_vid_source_changed(struct negcam_dev *dev);
+
+/* negcam-thread.c */
+int negcam_thread_start(struct negcam_dev *dev);
+void negcam_thread_stop(struct negcam_dev *dev);
+
+/* negcam-configfs.c */
+int negcam_configfs_init(void);
+void negcam_configfs_exit(void);
+int negcam_configfs_add(struct negcam_dev *dev);
+void negcam_configfs_remove(struct negcam_dev *dev);
+
+#endif /* NEGCAM_KMOD_H */

@@ -1,0 +1,189 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# negcam.ko checks beyond the acceptance suite (tests/vm/negcam-suite.sh):
+# the configfs files, sysfs counters, frame pacing against absolute
+# deadlines, drop counting, V4L2_FIELD_ALTERNATE and the test pattern.
+# Runs inside the test VM:   tests/vm/run.sh kmod/test-vm.sh
+# Prints PASS/FAIL lines and "kmod: N passed, N failed"; exit status 1 on
+# any failure.
+
+set -u
+[ "${NEGCAM_IN_VM:-}" = 1 ] || { echo "run it in the VM: tests/vm/run.sh kmod/test-vm.sh" >&2; exit 2; }
+cd "$NEGCAM_TREE" || exit 2
+KO=kmod/negcam.ko
+CFS=/sys/kernel/config/negcam/negcam-0
+SYS=/sys/devices/platform/negcam.0
+PASSED=0
+FAILED=0
+
+pass() { echo "PASS: $*"; PASSED=$((PASSED + 1)); }
+fail() { echo "FAIL: $*"; FAILED=$((FAILED + 1)); }
+expect() { # expect DESCRIPTION GOT WANT
+	if [ "$2" = "$3" ]; then pass "$1: $2"; else fail "$1: got '$2', want '$3'"; fi
+}
+
+load() {
+	modprobe -a videobuf2-vmalloc videobuf2-v4l2 videodev configfs || return 1
+	insmod "$KO" "$@"
+}
+unload() { rmmod negcam 2>/dev/null || { sleep 1; rmmod negcam; }; }
+
+# Timestamps (µs) and sequence numbers of N buffers streamed with v4l2-ctl.
+stream() { # stream DEV COUNT [extra v4l2-ctl args]
+	local dev=$1 n=$2
+	shift 2
+	v4l2-ctl -d "$dev" --stream-mmap=4 --stream-count="$n" --verbose "$@" 2>&1 |
+		awk '/cap dqbuf:/ { for (i = 1; i <= NF; i++) { if ($i == "seq:") s = $(i + 1); if ($i == "ts:") t = $(i + 1) }
+			split(t, a, "."); print s, a[1] * 1000000 + a[2] }'
+}
+
+load profile=vga || { echo "cannot load $KO"; exit 1; }
+DEV=/dev/$(cat $SYS/video_node)
+
+# --- sysfs -----------------------------------------------------------------
+expect "sysfs profile" "$(cat $SYS/profile)" vga
+expect "sysfs counters at load (frames dropped skipped)" \
+	"$(cat $SYS/frames) $(cat $SYS/dropped_frames) $(cat $SYS/skipped_slots)" "0 0 0"
+expect "configfs video_node = sysfs video_node" "$(cat $CFS/video_node)" "$(cat $SYS/video_node)"
+
+# --- configfs: builtin, status, profile, profile_large ---------------------
+expect "configfs builtin shows the profile in force" "$(cat $CFS/builtin)" vga
+if echo webcam > $CFS/builtin; then pass "builtin: write 'webcam' accepted"; else fail "builtin: write 'webcam' refused"; fi
+expect "builtin after the write" "$(cat $CFS/builtin)" webcam
+expect "status after it" "$(cat $CFS/status)" "ok: profile webcam"
+expect "card name follows the profile" "$(v4l2-ctl -d $DEV -D | sed -n 's/.*Card type *: //p')" "Negcam Webcam"
+if echo no-such-profile > $CFS/builtin 2>/dev/null; then
+	fail "builtin: unknown name accepted"
+else
+	pass "builtin: unknown name refused"
+fi
+expect "webcam still in force after the refusal" "$(cat $CFS/builtin)" webcam
+
+# The text read back is the text in force.
+negcam_text=$(cat $CFS/profile)
+case "$negcam_text" in *"name webcam"*) pass "profile reads back the webcam text";; *) fail "profile read-back: $negcam_text";; esac
+
+# A long text (> 4 KiB: comments) through profile_large; profile refuses it whole.
+{
+	for i in $(seq 150); do echo "# padding line $i of a long profile text ........................"; done
+	printf 'name longone\ncard "Long One"\nformat YUYV\n  size 320x240 fps 15\n'
+} > /tmp/long.profile
+if cat /tmp/long.profile > $CFS/profile 2>/tmp/err; then
+	fail "profile: a $(stat -c %s /tmp/long.profile)-byte text accepted by the one-write file"
+else
+	pass "profile: a $(stat -c %s /tmp/long.profile)-byte text refused: $(cat /tmp/err)"
+fi
+expect "profile unchanged by the refused long text" "$(cat $CFS/builtin)" webcam
+cat /tmp/long.profile > $CFS/profile_large
+expect "profile_large: status" "$(cat $CFS/status)" "ok: profile longone"
+# (through a pipe: cmp -s trusts st_size, which configfs leaves at 0)
+if cat $CFS/profile_large | cmp -s - /tmp/long.profile; then
+	pass "profile_large reads back the whole text"
+else
+	fail "profile_large read-back differs: $(cat $CFS/profile_large | cmp - /tmp/long.profile 2>&1)"
+fi
+expect "format after the long profile" "$(v4l2-ctl -d $DEV -V | sed -n 's/.*Width\/Height *: //p')" "320/240"
+
+# Malformed through profile_large: status and log name line and column.
+printf 'name bad\nformat YUYV\n  size 320x240 fps zero\n' > /tmp/bad.profile
+cat /tmp/bad.profile > $CFS/profile_large
+st=$(cat $CFS/status)
+case "$st" in "error -22: line 3, column "*) pass "profile_large malformed: status: $st";; *) fail "profile_large malformed: status: $st";; esac
+expect "old profile in force after the malformed text" "$(cat $CFS/builtin)" longone
+if dmesg | tail -n 5 | grep -q "profile rejected: line 3, column"; then
+	pass "kernel log names line 3 and its column"
+else
+	fail "no kernel log line with line 3"
+fi
+
+# A profile without capture formats is refused.
+printf 'name outonly\nformat YUYV output\n  size 320x240 fps 15\n' > /tmp/out.profile
+if cat /tmp/out.profile > $CFS/profile 2>/dev/null; then
+	[ "$(cat $CFS/builtin)" = outonly ] && fail "a profile without capture formats was accepted" ||
+		pass "output-only text did not replace the profile ($(cat $CFS/status))"
+else
+	pass "a profile without capture formats refused: $(cat $CFS/status)"
+fi
+
+# --- pacing ------------------------------------------------------------------
+echo vga > $CFS/builtin
+stream $DEV 40 > /tmp/ts.txt
+n=$(wc -l < /tmp/ts.txt)
+expect "40 buffers streamed" "$n" 40
+# Every timestamp is the end of a slot: start + k * 33333.3 µs, so each
+# difference is a whole number of intervals (within 2 µs of rounding).
+bad=$(awk 'NR > 1 { d = $2 - t; k = int(d / 33333.333 + 0.5); e = d - k * 33333.333; if (k < 1 || e > 2 || e < -2) print NR": delta "d" µs" } { t = $2 }' /tmp/ts.txt | head -n 3)
+if [ -z "$bad" ]; then
+	pass "30 fps: every timestamp difference is a whole number of 33.333 ms intervals"
+else
+	fail "30 fps: timestamp differences off the slot grid: $bad"
+fi
+seqs=$(awk 'NR > 1 && $1 != s + 1 { g++ } { s = $1 } END { print g + 0 }' /tmp/ts.txt)
+note_drop=$(cat $SYS/dropped_frames)
+echo "  sequence gaps: $seqs, dropped_frames: $note_drop, skipped_slots: $(cat $SYS/skipped_slots)"
+# Over the stream, the rate is exact: (last - first) / intervals = 33333 µs
+# up to rounding, whatever the lateness of single wake-ups.
+span=$(awk 'NR == 1 { f = $2 } { l = $2 } END { print int((l - f) / 33333.333 + 0.5) }' /tmp/ts.txt)
+if [ "$span" -ge 39 ]; then pass "40 frames span $span intervals"; else fail "40 frames span $span intervals"; fi
+
+# S_PARM: 15 fps gives 66.667 ms slots (webcam offers 15 fps at 640x480).
+echo webcam > $CFS/builtin
+stream $DEV 10 -p 15 > /tmp/ts15.txt
+bad=$(awk 'NR > 1 { d = $2 - t; k = int(d / 66666.667 + 0.5); e = d - k * 66666.667; if (k < 1 || e > 2 || e < -2) print NR": delta "d } { t = $2 }' /tmp/ts15.txt | head -n 3)
+if [ -z "$bad" ] && [ "$(wc -l < /tmp/ts15.txt)" = 10 ]; then
+	pass "15 fps after S_PARM: timestamps on the 66.667 ms grid"
+else
+	fail "15 fps after S_PARM: $bad"
+fi
+
+# --- drops: a consumer that stops dequeuing --------------------------------
+before=$(cat $SYS/dropped_frames)
+stream $DEV 12 --stream-sleep=6 > /tmp/tsdrop.txt
+after=$(cat $SYS/dropped_frames)
+gaps=$(awk 'NR > 1 && $1 > s + 1 { g += $1 - s - 1 } { s = $1 } END { print g + 0 }' /tmp/tsdrop.txt)
+if [ "$gaps" -ge 10 ] && [ $((after - before)) -ge "$gaps" ]; then
+	pass "a consumer asleep for 1 s: dropped_frames +$((after - before)), sequence gaps $gaps"
+else
+	fail "a consumer asleep for 1 s: dropped_frames +$((after - before)), sequence gaps $gaps (want gaps >= 10, dropped >= gaps)"
+fi
+
+# --- V4L2_FIELD_ALTERNATE: two fields per frame, same sequence --------------
+printf 'name alt\nfield alternate\nformat YUYV\n  size 640x480 fps 25\n' > /tmp/alt.profile
+cat /tmp/alt.profile > $CFS/profile
+stream $DEV 8 > /tmp/tsalt.txt
+expect "alternate: sequence numbers of 8 fields" "$(awk '{ printf "%s ", $1 }' /tmp/tsalt.txt)" "0 0 1 1 2 2 3 3 "
+bad=$(awk 'NR > 1 { d = $2 - t; if (d < 19998 || d > 20002) print d } { t = $2 }' /tmp/tsalt.txt | head -n 2)
+if [ -z "$bad" ]; then pass "alternate: fields 20 ms apart at 25 fps"; else fail "alternate: field spacing $bad"; fi
+
+# --- test pattern ---------------------------------------------------------------
+echo vga > $CFS/builtin
+v4l2-ctl -d $DEV -c test_pattern=0
+v4l2-ctl -d $DEV --stream-mmap --stream-count=1 --stream-to=/tmp/p0.raw
+v4l2-ctl -d $DEV -c test_pattern=2
+v4l2-ctl -d $DEV --stream-mmap --stream-count=1 --stream-to=/tmp/p2.raw
+if [ -s /tmp/p0.raw ] && ! cmp -s /tmp/p0.raw /tmp/p2.raw; then
+	pass "test_pattern changes the pixels"
+else
+	fail "test_pattern 0 and 2 give the same frame"
+fi
+
+# --- unplug while idle, with the configfs directory gone too ---------------
+exec 3< "$DEV"
+echo 1 > $SYS/unplug
+if [ -e "$DEV" ] || [ -d "$CFS" ]; then
+	fail "after the unplug: node $( [ -e "$DEV" ] && echo present || echo gone ), configfs $( [ -d "$CFS" ] && echo present || echo gone )"
+else
+	pass "after the unplug the node and the configfs directory are gone"
+fi
+if v4l2-ctl -d /proc/self/fd/3 -D > /dev/null 2>&1; then
+	fail "QUERYCAP on a handle opened before the unplug still works"
+else
+	pass "a handle opened before the unplug fails"
+fi
+if rmmod negcam 2>/dev/null; then fail "rmmod while a handle is open succeeded"; else pass "rmmod while a handle is open: in use"; fi
+exec 3<&-
+if unload; then pass "rmmod once the handle is closed"; else fail "rmmod once the handle is closed"; fi
+
+echo "kmod: $PASSED passed, $FAILED failed"
+[ "$FAILED" = 0 ]
