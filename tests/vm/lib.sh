@@ -1,0 +1,189 @@
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+# shellcheck shell=bash
+#
+# Helpers for the guest-side suites (sourced by tests/vm/suites.sh): result
+# counting, logs, module and device-node lookup, v4l2-compliance summaries.
+
+VM_DIR=${VM_DIR:-$NEGCAM_TREE/tests/vm}
+BIN=$VM_DIR/out/bin
+LOGDIR=${NEGCAM_RUN:-/tmp}/logs
+mkdir -p "$LOGDIR"
+
+SUITE=
+S_PASS=0 S_FAIL=0 S_SKIP=0 S_START=0
+T_PASS=0 T_FAIL=0 T_SKIP=0
+FAILED=()
+SUMMARY=()   # lines printed again at the very end (compliance summaries, times)
+
+now() { date +%s.%N; }
+secs_since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+suite_begin() {
+	SUITE=$1
+	S_PASS=0 S_FAIL=0 S_SKIP=0 S_START=$(now)
+	echo
+	echo "======== suite $SUITE ========"
+}
+
+suite_end() {
+	local t
+	t=$(secs_since "$S_START")
+	echo "---- suite $SUITE: ${S_SKIP} skipped, ${t}s"
+	echo "$SUITE: $S_PASS passed, $S_FAIL failed"
+	SUMMARY+=("$SUITE: $S_PASS passed, $S_FAIL failed, $S_SKIP skipped (${t}s)")
+	T_PASS=$((T_PASS + S_PASS)) T_FAIL=$((T_FAIL + S_FAIL)) T_SKIP=$((T_SKIP + S_SKIP))
+}
+
+pass() { S_PASS=$((S_PASS + 1)); echo "PASS: $*"; }
+fail() { S_FAIL=$((S_FAIL + 1)); FAILED+=("$SUITE: $*"); echo "FAIL: $*"; }
+skip() { S_SKIP=$((S_SKIP + 1)); echo "SKIP: $*"; }
+note() { echo "  $*"; }
+
+# A file name for a log from free text.
+logname() { echo "$LOGDIR/$(echo "$SUITE-$*" | tr -c 'A-Za-z0-9_.-' '_' | cut -c1-120).log"; }
+
+# check NAME TIMEOUT CMD...: run CMD (output to a log, last lines shown on
+# failure), PASS when it exits 0 within TIMEOUT seconds.
+check() {
+	local name=$1 to=$2 log rc t0; shift 2
+	log=$(logname "$name")
+	t0=$(now)
+	if [ "$(type -t "$1")" = function ]; then
+		# timeout runs programs only: the function must be exported (export -f).
+		timeout -k 5 "$to" bash -c '"$@"' check "$@" > "$log" 2>&1
+	else
+		timeout -k 5 "$to" "$@" > "$log" 2>&1
+	fi
+	rc=$?
+	if [ $rc = 0 ]; then
+		pass "$name ($(secs_since "$t0")s)"
+	else
+		[ $rc = 124 ] && echo "  timed out after ${to}s"
+		tr '\r' '\n' < "$log" | sed -E 's/[[:space:]]*Video (Capture|Output)( MPlane)?: Frame #[0-9]+( \([a-z]+\))?//g' |
+			grep -v '^[[:space:]]*$' | tail -n 15 | sed 's/^/  | /'
+		fail "$name (exit $rc, log $log)"
+	fi
+	return $rc
+}
+
+# v4l2 device nodes whose driver name is $1 (from VIDIOC_QUERYCAP).
+nodes_of_driver() {
+	local n
+	for n in /dev/video*; do
+		[ -e "$n" ] || continue
+		v4l2-ctl -d "$n" -D 2>/dev/null | grep -q "Driver name *: $1\$" && echo "$n"
+	done
+}
+
+# Wait up to 5 s for a node of driver $1; prints the first.
+wait_node() {
+	local i n
+	for i in $(seq 50); do
+		n=$(nodes_of_driver "$1" | head -n1)
+		[ -n "$n" ] && { echo "$n"; return 0; }
+		sleep 0.1
+	done
+	return 1
+}
+
+# compliance_check NAME LOG ALLOW_WARN: judges a v4l2-compliance log.
+# Accepted failures: only the v4l-utils 1.22.1 / Linux 6.1 skew on the NV12
+# description ('Y/UV 4:2:0' filled in by the kernel core, 'Y/CbCr 4:2:0'
+# expected), which fails VIDIOC_ENUM_FMT/FRAMESIZES/FRAMEINTERVALS on that
+# line alone. v4l2-compliance 1.22.1 stops its ENUM_FMT walk at that line,
+# so when NV12 is the current format G_FMT, TRY_FMT and S_FMT then fail with
+# "pixelformat 3231564e (NV12) ... not reported by ENUM_FMT": those three,
+# and only with the skew line present, are counted as the same mismatch and
+# named as such. Warnings fail unless ALLOW_WARN is 1 (vivid, and profiles
+# with the 2007 quirks, which warn by design); they are always listed.
+SKEW_LINE="fmtdesc.description mismatch: was 'Y/UV 4:2:0', expected 'Y/CbCr 4:2:0'"
+SKEW_CASCADE='pixelformat 3231564e \(NV12\) for buftype [0-9]+ not reported by ENUM_FMT'
+compliance_check() {
+	local name=$1 log=$2 allow_warn=${3:-0} clean total failed warns fails other_fail
+	local skew cascade fail_tests other_tests nfail_tests seqw
+	clean=$LOGDIR/$(basename "$log" .log).clean
+	# Drop the streaming progress ("Video Capture: Frame #012 (select)"),
+	# which shares lines with the warn: and fail: messages.
+	tr '\r' '\n' < "$log" | sed -E 's/[[:space:]]*Video (Capture|Output)( MPlane)?: Frame #[0-9]+( \([a-z]+\))?//g' |
+		grep -v '^[[:space:]]*$' > "$clean"
+	total=$(grep -E '^Total for .* device' "$clean" | tail -n1)
+	if [ -z "$total" ]; then
+		tail -n 20 "$clean" | sed 's/^/  | /'
+		fail "$name: no 'Total for' line (v4l2-compliance crashed or timed out), log $log"
+		return 1
+	fi
+	echo "  $total"
+	SUMMARY+=("$name: $total")
+	failed=$(echo "$total" | sed -n 's/.*Failed: \([0-9]*\).*/\1/p')
+	warns=$(echo "$total" | sed -n 's/.*Warnings: \([0-9]*\).*/\1/p')
+	fails=$(grep -E '^[[:space:]]*fail: ' "$clean")
+	skew=$(printf '%s\n' "$fails" | grep -cF "$SKEW_LINE")
+	cascade=$(printf '%s\n' "$fails" | grep -cE "$SKEW_CASCADE")
+	other_fail=$(printf '%s\n' "$fails" | grep -vF "$SKEW_LINE" | grep -vE "$SKEW_CASCADE" | grep -v '^$')
+	fail_tests=$(grep -E ': FAIL' "$clean")
+	nfail_tests=$(printf '%s\n' "$fail_tests" | grep -c ': FAIL')
+	other_tests=$(printf '%s\n' "$fail_tests" | grep ': FAIL' |
+		grep -vE 'test VIDIOC_ENUM_FMT/FRAMESIZES/FRAMEINTERVALS: FAIL' |
+		grep -vE 'test VIDIOC_(G|TRY|S)_FMT: FAIL' | grep -c .)
+	if [ "$failed" != 0 ] && [ "$skew" -gt 0 ] && [ -z "$other_fail" ] && [ "$other_tests" = 0 ] &&
+	   [ "$nfail_tests" = "$failed" ] && { [ "$cascade" = 0 ] || [ "$skew" = 1 ]; }; then
+		if [ "$cascade" = 0 ]; then
+			note "the $failed failure(s) are all the known NV12 description skew (v4l-utils 1.22.1 expects 'Y/CbCr 4:2:0', Linux 6.1 says 'Y/UV 4:2:0'): accepted"
+			SUMMARY+=("$name:   ($failed failure(s) = the accepted NV12 'Y/UV 4:2:0' description skew)")
+		else
+			note "the $failed failures are the known NV12 description skew (1) and its consequence in v4l2-compliance 1.22.1 ($cascade): the ENUM_FMT walk stops at NV12, so NV12, the current format, is 'not reported by ENUM_FMT' to G_FMT/TRY_FMT/S_FMT: accepted as that one mismatch (formats listed after NV12 are not enumerated by that test)"
+			SUMMARY+=("$name:   ($failed failures = the accepted NV12 description skew + its 1.22.1 consequence on G/TRY/S_FMT, NV12 being the current format)")
+		fi
+		failed=0
+	fi
+	if [ "$warns" != 0 ]; then
+		grep -E '^[[:space:]]*warn: ' "$clean" | sed -E 's/got sequence number [0-9]+, expected [0-9]+/got sequence number N, expected M/' |
+			sort | uniq -c | sed 's/^/  /'
+		seqw=$(grep -cE 'warn: .*got sequence number' "$clean")
+		[ "$seqw" != 0 ] && note "$seqw of the $warns warnings are sequence-number gaps: frames the driver skipped (late, or no buffer queued)"
+	fi
+	if [ "$failed" != 0 ]; then
+		grep -E '^[[:space:]]*fail: |: FAIL' "$clean" | sed 's/^/  | /'
+		fail "$name: $failed failure(s), log $log"
+		return 1
+	fi
+	if [ "$warns" != 0 ] && [ "$allow_warn" != 1 ]; then
+		fail "$name: $warns warning(s), log $log"
+		return 1
+	fi
+	pass "$name${warns:+ (warnings: $warns$([ "$allow_warn" = 1 ] && [ "$warns" != 0 ] && echo ', allowed here'))}"
+}
+
+# The kernel must not have complained so far (the harness checks again at the end).
+dmesg_clean() {
+	local bad
+	bad=$(dmesg | grep -E 'WARNING:|BUG:|Oops|general protection')
+	if [ -n "$bad" ]; then
+		printf '%s\n' "$bad" | sed 's/^/  | /'
+		fail "$1: kernel log has a WARNING/BUG/Oops"
+		return 1
+	fi
+	pass "$1: no WARNING/BUG/Oops in dmesg"
+}
+
+# GStreamer caps for a V4L2 fourcc ('' when GStreamer has no raw equivalent).
+gst_caps_of() {
+	case "$1" in
+	YUYV) echo "video/x-raw,format=YUY2" ;;
+	UYVY) echo "video/x-raw,format=UYVY" ;;
+	YVYU) echo "video/x-raw,format=YVYU" ;;
+	NV12) echo "video/x-raw,format=NV12" ;;
+	NV21) echo "video/x-raw,format=NV21" ;;
+	NV16) echo "video/x-raw,format=NV16" ;;
+	YU12) echo "video/x-raw,format=I420" ;;
+	YV12) echo "video/x-raw,format=YV12" ;;
+	GREY) echo "video/x-raw,format=GRAY8" ;;
+	RGB3) echo "video/x-raw,format=RGB" ;;
+	BGR3) echo "video/x-raw,format=BGR" ;;
+	RGBP) echo "video/x-raw,format=RGB16" ;;
+	XR24|BGR4) echo "video/x-raw,format=BGRx" ;;
+	XB24) echo "video/x-raw,format=RGBx" ;;
+	MJPG|JPEG) echo "image/jpeg" ;;
+	*) echo "" ;;
+	esac
+}

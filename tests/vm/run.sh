@@ -1,0 +1,258 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# negcam VM test harness (host side). Boots the installed Debian kernel in
+# qemu (TCG, no KVM) with a busybox initramfs that mounts the host root
+# read-only over 9p, this checkout read-write at the same path, and runs one
+# command inside; exits with that command's status.
+#
+# Usage:
+#   tests/vm/run.sh [--timeout S] SCRIPT [ARGS...]  run SCRIPT (bash) in the VM
+#   tests/vm/run.sh [--timeout S] -c 'CMD'          run a bash command line
+#   tests/vm/run.sh quick|full|vivid|negcam         run a suite (see docs/testing-vm.md)
+#   tests/vm/run.sh shell                           interactive shell (needs a tty)
+# SCRIPT paths are relative to the checkout (or absolute under it); the
+# command runs as root in the checkout's top directory, with a writable /tmp.
+# Exit status: the command's; 124 on timeout; 125 harness error; if the
+# command passed but dmesg shows WARNING:/BUG:/Oops/general protection, 70.
+#
+# Environment: NEGCAM_BUILD (meson build dir, default build), NEGCAM_VM_MEM
+# (MiB, default 1536), NEGCAM_VM_SMP (default 2), NEGCAM_VM_KVER (kernel
+# version, default: newest with /boot/vmlinuz-V and /lib/modules/V/build).
+# Caches (tests/vm/out/, git-ignored): the unpacked kernel, the initramfs,
+# the guest GStreamer registry, helper binaries, and out/runs/<id>/ with the
+# console log, dmesg and status of each run.
+
+# Braces: bash reads the whole script before running it, so editing this
+# file while a run is under way cannot break that run.
+{
+set -u
+set -o pipefail
+
+VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+TREE=$(cd "$VM_DIR/../.." && pwd -P)
+OUT="$VM_DIR/out"
+MEM=${NEGCAM_VM_MEM:-1536}
+SMP=${NEGCAM_VM_SMP:-2}
+TIMEOUT=
+INTERACTIVE=0
+
+die() { echo "run.sh: $*" >&2; exit 125; }
+
+# Newest kernel version that has both an image and a build tree (never uname -r:
+# the host runs another kernel).
+pick_kver() {
+	local v best=
+	for v in $(ls /boot/ 2>/dev/null | sed -n 's/^vmlinuz-//p' | sort -V); do
+		[ -d "/lib/modules/$v/build" ] && [ -d "/lib/modules/$v/kernel" ] && best=$v
+	done
+	echo "$best"
+}
+KVER=${NEGCAM_VM_KVER:-$(pick_kver)}
+[ -n "$KVER" ] || die "no kernel with both /boot/vmlinuz-V and /lib/modules/V/build"
+VMLINUZ=/boot/vmlinuz-$KVER
+MODDIR=/lib/modules/$KVER
+
+# Unpack the compressed payload of the bzImage once into an ELF vmlinux;
+# qemu boots it through its PVH entry point, skipping the in-guest
+# decompression that costs ~6 s under TCG.
+kernel_image() {
+	local vmlinux="$OUT/kernel-$KVER/vmlinux"
+	if [ ! -s "$vmlinux" ] || [ "$VMLINUZ" -nt "$vmlinux" ]; then
+		mkdir -p "$OUT/kernel-$KVER"
+		python3 - "$VMLINUZ" "$vmlinux.tmp" <<'EOF' || { rm -f "$vmlinux.tmp"; return 1; }
+import lzma, gzip, sys, zlib
+data = open(sys.argv[1], 'rb').read()
+for magic, kind in ((b'\xfd7zXZ\x00', 'xz'), (b'\x1f\x8b\x08', 'gz'), (b'\x28\xb5\x2f\xfd', 'zstd')):
+    off = data.find(magic)
+    while off >= 0:
+        try:
+            if kind == 'xz':
+                out = lzma.LZMADecompressor(lzma.FORMAT_XZ).decompress(data[off:])
+            elif kind == 'gz':
+                out = zlib.decompressobj(31).decompress(data[off:])
+            else:
+                break
+            if out[:4] == b'\x7fELF':
+                open(sys.argv[2], 'wb').write(out)
+                sys.exit(0)
+        except Exception:
+            pass
+        off = data.find(magic, off + 1)
+sys.exit("cannot find an ELF payload in " + sys.argv[1])
+EOF
+		mv "$vmlinux.tmp" "$vmlinux"
+	fi
+	echo "$vmlinux"
+}
+
+# Modules the initramfs needs to mount 9p, in load order (deps first).
+INITRD_MODULES="virtio_pci 9pnet_virtio 9p"
+module_order() {
+	local seen=" " m
+	resolve() {
+		local path=$1 d deps
+		case "$seen" in *" $path "*) return;; esac
+		deps=$(grep "^$path:" "$MODDIR/modules.dep" | cut -d: -f2)
+		for d in $deps; do resolve "$d"; done
+		seen="$seen$path "
+		echo "$path"
+	}
+	for m in $INITRD_MODULES; do
+		local p
+		p=$(grep -E "^([^:]*/)?${m}\.ko(\.[a-z]+)?:" "$MODDIR/modules.dep" | cut -d: -f1 | head -n1)
+		[ -n "$p" ] || { echo "missing module $m in $MODDIR" >&2; return 1; }
+		resolve "$p"
+	done
+}
+
+initramfs() {
+	local img="$OUT/initramfs-$KVER.cpio.gz" stamp key mods
+	mods=$(module_order) || return 1
+	key=$( { cat "$VM_DIR/init"; ls -l --time-style=+%s "$(command -v busybox)";
+		echo "$mods"; echo "$KVER"; } | sha256sum | cut -d' ' -f1)
+	stamp="$img.key"
+	if [ -s "$img" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$key" ]; then
+		echo "$img"; return 0
+	fi
+	local root m
+	root=$(mktemp -d "$OUT/initramfs.XXXXXX")
+	mkdir -p "$root"/{bin,dev,proc,sys,newroot,mods}
+	cp "$(command -v busybox)" "$root/bin/busybox"
+	cp "$VM_DIR/init" "$root/init"
+	chmod 755 "$root/init"
+	for m in $mods; do
+		case "$m" in
+		*.ko) cp "$MODDIR/$m" "$root/mods/" ;;
+		*.ko.xz) xz -dc "$MODDIR/$m" > "$root/mods/$(basename "$m" .xz)" ;;
+		*.ko.gz) gzip -dc "$MODDIR/$m" > "$root/mods/$(basename "$m" .gz)" ;;
+		*.ko.zst) zstd -qdc "$MODDIR/$m" > "$root/mods/$(basename "$m" .zst)" ;;
+		esac
+		basename "$m" | sed -E 's/\.(xz|gz|zst)$//' >> "$root/mods/order"
+	done
+	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) | gzip -1 > "$img.tmp" \
+		|| { rm -rf "$root"; return 1; }
+	rm -rf "$root"
+	mv "$img.tmp" "$img"
+	echo "$key" > "$stamp"
+	echo "$img"
+}
+
+usage() { sed -n '2,/^$/s/^# \{0,1\}//p' "$0" | sed -n '/^Usage/,/^Caches/p' | sed '$d' >&2; exit "${1:-125}"; }
+
+# --- arguments -----------------------------------------------------------
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--timeout) TIMEOUT=$2; shift 2 ;;
+	--timeout=*) TIMEOUT=${1#*=}; shift ;;
+	-h|--help) usage 0 ;;
+	*) break ;;
+	esac
+done
+[ $# -gt 0 ] || usage
+
+CMDLINE=
+case "$1" in
+quick|full|vivid|negcam)
+	suite=$1; shift
+	CMDLINE="bash tests/vm/suites.sh $suite $*"
+	# Settings the suites read, forwarded into the VM.
+	for v in NEGCAM_KO NEGCAM_VM_F_TIMEOUT NEGCAM_VM_PROFILES; do
+		[ -n "${!v:-}" ] && CMDLINE="$v=$(printf '%q' "${!v}") $CMDLINE"
+	done
+	case "$suite" in
+	quick) : "${TIMEOUT:=1500}" ;;
+	full) : "${TIMEOUT:=14400}" ;;
+	vivid) : "${TIMEOUT:=900}" ;;
+	negcam) : "${TIMEOUT:=1500}" ;;
+	esac ;;
+shell)
+	[ -t 0 ] || die "shell needs a terminal"
+	INTERACTIVE=1
+	CMDLINE="exec bash -i" ;;
+-c)
+	[ $# -ge 2 ] || usage
+	CMDLINE=$2 ;;
+*)
+	script=$1; shift
+	case "$script" in
+	/*) abs=$script ;;
+	*) abs="$PWD/$script"; [ -e "$abs" ] || abs="$TREE/$script" ;;
+	esac
+	[ -f "$abs" ] || die "no such script: $script"
+	abs=$(cd "$(dirname "$abs")" && pwd -P)/$(basename "$abs")
+	case "$abs" in "$TREE"/*) ;; *) die "$script is not under $TREE (the VM only sees the checkout read-write; the rest of / is read-only but visible)";; esac
+	CMDLINE="bash $(printf '%q' "$abs")"
+	for a in "$@"; do CMDLINE="$CMDLINE $(printf '%q' "$a")"; done ;;
+esac
+: "${TIMEOUT:=600}"
+
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (apt-get install qemu-system-x86)"
+command -v busybox >/dev/null || die "busybox missing (apt-get install busybox-static)"
+mkdir -p "$OUT/runs" || die "cannot create $OUT"
+
+KERNEL=$(kernel_image) || die "cannot unpack $VMLINUZ"
+INITRD=$(initramfs) || die "cannot build the initramfs"
+
+# Helper programs (tests/vm/*.c) are built on the host; the guest only runs.
+if [ -x "$VM_DIR/build-helpers.sh" ] || [ -f "$VM_DIR/build-helpers.sh" ]; then
+	bash "$VM_DIR/build-helpers.sh" "$OUT/bin" || die "building the helpers in tests/vm failed"
+fi
+
+RUN_ID=$(date +%Y%m%d-%H%M%S)-$$
+RUN="$OUT/runs/$RUN_ID"
+mkdir -p "$RUN"
+printf '%s\n' "$CMDLINE" > "$RUN/cmd"
+# Keep the last 20 runs.
+ls -1d "$OUT/runs/"*/ 2>/dev/null | head -n -20 | xargs -r rm -rf
+
+APPEND="console=ttyS0 loglevel=5 panic=-1 tsc=reliable"
+APPEND="$APPEND negcam_tree=$TREE negcam_run=$RUN negcam_build=${NEGCAM_BUILD:-build} negcam_timeout=$TIMEOUT"
+[ "$INTERACTIVE" = 1 ] && APPEND="$APPEND negcam_interactive=1"
+
+QEMU=(qemu-system-x86_64 -accel tcg -cpu max -m "$MEM" -smp "$SMP"
+	-nographic -no-reboot -nodefaults -serial mon:stdio
+	-kernel "$KERNEL" -initrd "$INITRD" -append "$APPEND"
+	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
+	-virtfs "local,path=$TREE,mount_tag=tree,security_model=none,multidevs=remap")
+
+echo "run.sh: kernel $KVER, ${MEM} MiB, $SMP CPUs, timeout ${TIMEOUT}s, run $RUN" >&2
+start=$(date +%s.%N)
+if [ "$INTERACTIVE" = 1 ]; then
+	"${QEMU[@]}"
+	qrc=$?
+else
+	timeout -k 10 "$TIMEOUT" "${QEMU[@]}" < /dev/null 2>&1 | tee "$RUN/console.log"
+	qrc=${PIPESTATUS[0]}
+fi
+end=$(date +%s.%N)
+elapsed=$(echo "$end - $start" | bc 2>/dev/null || echo "?")
+
+if [ "$(cat "$RUN/status" 2>/dev/null)" = 124 ]; then
+	echo "run.sh: FAIL: the command did not finish within ${TIMEOUT}s (guest watchdog); console log: $RUN/console.log" >&2
+	[ -s "$RUN/dmesg" ] && { echo "---- guest dmesg since the command started ----" >&2; sed -n '/negcam-vm: command starts/,$p' "$RUN/dmesg" >&2; }
+	exit 124
+fi
+if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+	echo "run.sh: FAIL: VM timed out after ${TIMEOUT}s (qemu killed); console log: $RUN/console.log" >&2
+	[ -s "$RUN/dmesg" ] && { echo "---- guest dmesg ----" >&2; cat "$RUN/dmesg" >&2; }
+	exit 124
+fi
+status=$(cat "$RUN/status" 2>/dev/null)
+if [ -z "$status" ]; then
+	status=$(tr -d '\r' < "$RUN/console.log" 2>/dev/null | sed -n 's/^NEGCAM-VM-EXIT: \([0-9]*\)$/\1/p' | tail -n1)
+fi
+if [ -z "$status" ]; then
+	echo "run.sh: FAIL: the VM stopped without reporting a status (qemu exit $qrc; kernel panic?); see $RUN/console.log" >&2
+	exit 125
+fi
+if [ "$status" != 0 ] && [ -s "$RUN/dmesg" ]; then
+	# The kernel log from the start of the command (the boot part is in the file).
+	echo "---- guest dmesg since the command started (whole log: $RUN/dmesg) ----" >&2
+	sed -n '/negcam-vm: command starts/,$p' "$RUN/dmesg" >&2
+	echo "---- end of guest dmesg ----" >&2
+fi
+echo "run.sh: exit status $status, VM wall time ${elapsed%.*}s" >&2
+exit "$status"
+exit
+}

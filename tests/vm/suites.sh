@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# The VM suites; runs inside the test VM (tests/vm/run.sh quick|full|vivid).
+#   vivid  the vivid smoke suite: proves the harness with a real driver
+#   quick  vivid + negcam.ko acceptance; v4l2-compliance -f on webcam and vga
+#   full   as quick, with v4l2-compliance -f on every built-in profile
+#   negcam [full]  the negcam.ko part alone (vivid only as DMABUF exporter)
+# Each suite prints "NAME: N passed, N failed"; the exit status is 1 when any
+# check failed. Logs go to $NEGCAM_RUN/logs/.
+
+# Braces: bash reads the whole script before running it, so editing this
+# file while a run is under way cannot break that run.
+{
+set -u
+[ "${NEGCAM_IN_VM:-}" = 1 ] || { echo "suites.sh runs inside the VM: use tests/vm/run.sh ${1:-quick}" >&2; exit 2; }
+VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+# shellcheck source=tests/vm/lib.sh
+. "$VM_DIR/lib.sh"
+# shellcheck source=tests/vm/negcam-suite.sh
+. "$VM_DIR/negcam-suite.sh"
+
+MODE=${1:-quick}
+RUN_START=$(now)
+read -r BOOT_UP _ < /proc/uptime
+SUMMARY+=("VM: kernel $(uname -r), command started ${BOOT_UP}s after kernel start")
+
+# ---------------------------------------------------------------- vivid --
+VIVID=
+suite_vivid() {
+	local dev log t0
+	suite_begin vivid
+	if ! check "modprobe vivid" 60 modprobe vivid n_devs=1 node_types=0x1; then
+		suite_end; return
+	fi
+	dev=$(wait_node vivid) || { fail "vivid: no /dev/video node appeared"; suite_end; return; }
+	VIVID=$dev
+	note "vivid capture node: $dev"
+
+	log=$(logname "v4l2-compliance -s $dev")
+	t0=$(now)
+	timeout -k 5 300 v4l2-compliance -d "$dev" -s > "$log" 2>&1
+	note "v4l2-compliance -s took $(secs_since "$t0")s"
+	# vivid is the reference, not under test: its warnings (timing-dependent
+	# request-control checks under TCG) are shown, not failed.
+	compliance_check "vivid v4l2-compliance -s" "$log" 1
+
+	check "vivid v4l2-ctl --list-formats-ext" 60 \
+		bash -c "v4l2-ctl -d $dev --list-formats-ext | tee /dev/stderr | grep -q \"\\[0\\]: '\""
+	check "vivid gst-launch v4l2src num-buffers=30 ! fakesink" 180 \
+		gst-launch-1.0 -q v4l2src device="$dev" num-buffers=30 ! fakesink
+	check "vivid gst-launch v4l2src ! video/x-raw,format=YUY2,width=640,height=480 ! fakesink" 180 \
+		gst-launch-1.0 -q v4l2src device="$dev" num-buffers=30 ! video/x-raw,format=YUY2,width=640,height=480 ! fakesink
+	check "vivid ffmpeg -f v4l2 yuyv422 640x480 5 frames" 180 \
+		bash -c "ffmpeg -nostdin -hide_banner -loglevel error -f v4l2 -input_format yuyv422 -video_size 640x480 \
+			-i $dev -frames:v 5 -fps_mode passthrough -f rawvideo -y /tmp/vivid.yuv &&
+			s=\$(stat -c %s /tmp/vivid.yuv) && echo \"\$s bytes\" && [ \"\$s\" = $((640 * 480 * 2 * 5)) ]"
+	rm -f /tmp/vivid.yuv
+	dmesg_clean "vivid"
+	suite_end
+}
+
+case "$MODE" in
+vivid) suite_vivid ;;
+negcam)
+	# negcam.ko alone (quick settings), vivid loaded only as DMABUF exporter.
+	modprobe vivid n_devs=1 node_types=0x1 && VIVID=$(wait_node vivid)
+	suite_negcam "${2:-quick}"
+	;;
+quick|full)
+	suite_vivid
+	suite_negcam "$MODE"
+	;;
+*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam)" >&2; exit 2 ;;
+esac
+
+echo
+echo "======== summary ($MODE, $(secs_since "$RUN_START")s in the VM) ========"
+printf '%s\n' "${SUMMARY[@]}"
+if [ ${#FAILED[@]} -gt 0 ]; then
+	echo "failed checks:"
+	printf '  %s\n' "${FAILED[@]}"
+fi
+echo "vm $MODE: $T_PASS passed, $T_FAIL failed"
+[ "$T_FAIL" = 0 ]
+exit
+}

@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * vm-v4l2: small V4L2 checks for the VM suites that v4l2-ctl cannot express.
+ * Each subcommand prints what it checked and exits 0 on success, 1 on a
+ * failed check, 2 on a usage or setup error.
+ *
+ *   vm-v4l2 opens DEV N          open DEV N times at once, QUERYCAP each
+ *   vm-v4l2 sfmt-busy DEV        handle 1 owns buffers: S_FMT from handle 2
+ *                                gives EBUSY, TRY_FMT still works, G_FMT on
+ *                                handle 2 sees handle 1's format; after
+ *                                REQBUFS(0) S_FMT works again
+ *   vm-v4l2 shared-fmt DEV       S_FMT on handle 1 is seen by G_FMT on 2
+ *   vm-v4l2 while-streaming DEV CMD
+ *                                stream DEV (MMAP), run CMD with sh -c while
+ *                                frames flow, stop; exit status of CMD
+ *   vm-v4l2 while-open DEV CMD   hold DEV open (idle) while CMD runs
+ *   vm-v4l2 gone DEV CMD [AFTER] open DEV, stream, run CMD (which unplugs
+ *                                the device), then check that the handle
+ *                                reports the loss: ioctls fail with ENODEV
+ *                                and poll gives POLLERR; then run AFTER
+ *                                (its status is printed, not judged) with
+ *                                the dead handle still open, and close it
+ *   vm-v4l2 event DEV CMD        subscribe to V4L2_EVENT_SOURCE_CHANGE, run
+ *                                CMD, expect the event
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/videodev2.h>
+
+static int failures;
+
+#define CHECK(cond, ...)                                                     \
+	do {                                                                 \
+		if (cond) {                                                  \
+			printf("  ok: ");                                    \
+		} else {                                                     \
+			printf("  FAIL: ");                                  \
+			failures++;                                          \
+		}                                                            \
+		printf(__VA_ARGS__);                                         \
+		printf("\n");                                                \
+	} while (0)
+
+static int xioctl(int fd, unsigned long req, void *arg)
+{
+	int r;
+
+	do
+		r = ioctl(fd, req, arg);
+	while (r < 0 && errno == EINTR);
+	return r < 0 ? -errno : 0;
+}
+
+static int open_dev(const char *dev)
+{
+	int fd = open(dev, O_RDWR | O_NONBLOCK);
+
+	if (fd < 0) {
+		fprintf(stderr, "vm-v4l2: open %s: %s\n", dev, strerror(errno));
+		exit(2);
+	}
+	return fd;
+}
+
+static int get_fmt(int fd, struct v4l2_format *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	return xioctl(fd, VIDIOC_G_FMT, f);
+}
+
+static int reqbufs(int fd, unsigned int count)
+{
+	struct v4l2_requestbuffers rb;
+
+	memset(&rb, 0, sizeof(rb));
+	rb.count = count;
+	rb.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	rb.memory = V4L2_MEMORY_MMAP;
+	return xioctl(fd, VIDIOC_REQBUFS, &rb) ? -1 : (int)rb.count;
+}
+
+/* A frame size of the current pixel format other than the current one. */
+static int other_size(int fd, const struct v4l2_format *cur, __u32 *w, __u32 *h)
+{
+	struct v4l2_frmsizeenum fs;
+	unsigned int i;
+
+	for (i = 0; i < 64; i++) {
+		memset(&fs, 0, sizeof(fs));
+		fs.index = i;
+		fs.pixel_format = cur->fmt.pix.pixelformat;
+		if (xioctl(fd, VIDIOC_ENUM_FRAMESIZES, &fs))
+			break;
+		if (fs.type == V4L2_FRMSIZE_TYPE_DISCRETE) {
+			if (fs.discrete.width != cur->fmt.pix.width ||
+			    fs.discrete.height != cur->fmt.pix.height) {
+				*w = fs.discrete.width;
+				*h = fs.discrete.height;
+				return 0;
+			}
+		} else {
+			*w = fs.stepwise.min_width;
+			*h = fs.stepwise.min_height;
+			if (*w == cur->fmt.pix.width && *h == cur->fmt.pix.height) {
+				*w = fs.stepwise.max_width;
+				*h = fs.stepwise.max_height;
+			}
+			return (*w == cur->fmt.pix.width && *h == cur->fmt.pix.height) ? -1 : 0;
+		}
+	}
+	return -1;
+}
+
+static int cmd_opens(const char *dev, int n)
+{
+	int *fds = calloc(n, sizeof(*fds));
+	int i, opened = 0, answered = 0;
+
+	for (i = 0; i < n; i++) {
+		fds[i] = open(dev, O_RDWR);
+		if (fds[i] >= 0)
+			opened++;
+		else
+			printf("  open #%d: %s\n", i, strerror(errno));
+	}
+	for (i = 0; i < n; i++) {
+		struct v4l2_capability cap;
+
+		if (fds[i] >= 0 && !xioctl(fds[i], VIDIOC_QUERYCAP, &cap))
+			answered++;
+	}
+	for (i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	free(fds);
+	CHECK(opened == n, "%d of %d simultaneous opens of %s succeeded", opened, n, dev);
+	CHECK(answered == n, "%d of %d handles answered VIDIOC_QUERYCAP", answered, n);
+	return failures ? 1 : 0;
+}
+
+static int cmd_sfmt_busy(const char *dev)
+{
+	int a = open_dev(dev), b = open_dev(dev);
+	struct v4l2_format fa, fb, orig;
+	__u32 w, h;
+	int r;
+
+	if (get_fmt(a, &orig)) {
+		printf("  FAIL: G_FMT: %s\n", strerror(errno));
+		return 1;
+	}
+	if (other_size(a, &orig, &w, &h)) {
+		printf("  FAIL: %s has a single frame size; cannot test a change\n", dev);
+		return 1;
+	}
+	r = reqbufs(a, 2);
+	CHECK(r > 0, "handle 1: REQBUFS(MMAP, 2) gave %d buffers", r);
+
+	fb = orig;
+	fb.fmt.pix.width = w;
+	fb.fmt.pix.height = h;
+	r = xioctl(b, VIDIOC_S_FMT, &fb);
+	CHECK(r == -EBUSY, "handle 2: S_FMT %ux%u while handle 1 owns buffers: %s (want EBUSY)",
+	      w, h, r ? strerror(-r) : "success");
+
+	fb = orig;
+	fb.fmt.pix.width = w;
+	fb.fmt.pix.height = h;
+	r = xioctl(b, VIDIOC_TRY_FMT, &fb);
+	CHECK(r == 0, "handle 2: TRY_FMT while busy: %s (want success, never EBUSY)",
+	      r ? strerror(-r) : "success");
+
+	fa = orig;
+	fa.fmt.pix.width = w;
+	fa.fmt.pix.height = h;
+	r = xioctl(a, VIDIOC_S_FMT, &fa);
+	CHECK(r == -EBUSY, "handle 1 (owner): S_FMT to another size while it has buffers: %s (want EBUSY)",
+	      r ? strerror(-r) : "success");
+
+	r = get_fmt(b, &fb);
+	CHECK(r == 0 && fb.fmt.pix.width == orig.fmt.pix.width &&
+	      fb.fmt.pix.height == orig.fmt.pix.height,
+	      "G_FMT unchanged after the refused S_FMT: %ux%u", fb.fmt.pix.width, fb.fmt.pix.height);
+
+	r = reqbufs(b, 2);
+	CHECK(r < 0 && errno == EBUSY, "handle 2: REQBUFS while handle 1 owns the queue: %s (want EBUSY)",
+	      r < 0 ? strerror(errno) : "success");
+
+	r = reqbufs(a, 0);
+	CHECK(r == 0, "handle 1: REQBUFS(0) frees the buffers");
+	fb = orig;
+	fb.fmt.pix.width = w;
+	fb.fmt.pix.height = h;
+	r = xioctl(b, VIDIOC_S_FMT, &fb);
+	CHECK(r == 0, "handle 2: S_FMT %ux%u once the queue is free: %s", w, h,
+	      r ? strerror(-r) : "success");
+	r = get_fmt(a, &fa);
+	CHECK(r == 0 && fa.fmt.pix.width == fb.fmt.pix.width && fa.fmt.pix.height == fb.fmt.pix.height,
+	      "handle 1 sees handle 2's format: %ux%u", fa.fmt.pix.width, fa.fmt.pix.height);
+	/* Put the original format back for the next test. */
+	xioctl(b, VIDIOC_S_FMT, &orig);
+	close(a);
+	close(b);
+	return failures ? 1 : 0;
+}
+
+static int cmd_shared_fmt(const char *dev)
+{
+	int a = open_dev(dev), b = open_dev(dev);
+	struct v4l2_format orig, f;
+	__u32 w, h;
+	int r;
+
+	if (get_fmt(a, &orig) || other_size(a, &orig, &w, &h)) {
+		printf("  FAIL: cannot find a second frame size on %s\n", dev);
+		return 1;
+	}
+	f = orig;
+	f.fmt.pix.width = w;
+	f.fmt.pix.height = h;
+	r = xioctl(a, VIDIOC_S_FMT, &f);
+	CHECK(r == 0, "handle 1: S_FMT %ux%u", w, h);
+	r = get_fmt(b, &f);
+	CHECK(r == 0 && f.fmt.pix.width == w && f.fmt.pix.height == h,
+	      "handle 2: G_FMT gives %ux%u", f.fmt.pix.width, f.fmt.pix.height);
+	xioctl(a, VIDIOC_S_FMT, &orig);
+	close(a);
+	close(b);
+	return failures ? 1 : 0;
+}
+
+static int run_shell(const char *cmd)
+{
+	int st;
+
+	fflush(stdout);
+	st = system(cmd);
+	if (st == -1)
+		return 127;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+struct stream {
+	int fd;
+	unsigned int nbufs;
+	void *mem[8];
+	size_t len[8];
+};
+
+static int stream_start(struct stream *s, const char *dev)
+{
+	unsigned int i;
+	int r;
+
+	s->fd = open_dev(dev);
+	r = reqbufs(s->fd, 4);
+	if (r <= 0) {
+		printf("  FAIL: REQBUFS: %s\n", strerror(errno));
+		return -1;
+	}
+	s->nbufs = r > 8 ? 8 : r;
+	for (i = 0; i < s->nbufs; i++) {
+		struct v4l2_buffer b;
+
+		memset(&b, 0, sizeof(b));
+		b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+		b.memory = V4L2_MEMORY_MMAP;
+		b.index = i;
+		if (xioctl(s->fd, VIDIOC_QUERYBUF, &b))
+			return -1;
+		s->len[i] = b.length;
+		s->mem[i] = mmap(NULL, b.length, PROT_READ, MAP_SHARED, s->fd, b.m.offset);
+		if (s->mem[i] == MAP_FAILED)
+			return -1;
+		if (xioctl(s->fd, VIDIOC_QBUF, &b))
+			return -1;
+	}
+	{
+		int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+
+		r = xioctl(s->fd, VIDIOC_STREAMON, &type);
+	}
+	CHECK(r == 0, "STREAMON on %s", dev);
+	return r;
+}
+
+/* Dequeue and requeue frames for about @ms milliseconds; returns frames seen. */
+static int stream_pump(struct stream *s, int ms)
+{
+	struct timespec t0, t;
+	int frames = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		struct pollfd p = { .fd = s->fd, .events = POLLIN };
+		struct v4l2_buffer b;
+		long el;
+
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		el = (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000;
+		if (el >= ms)
+			break;
+		if (poll(&p, 1, ms - el) <= 0)
+			continue;
+		if (p.revents & POLLERR)
+			break;
+		memset(&b, 0, sizeof(b));
+		b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+		b.memory = V4L2_MEMORY_MMAP;
+		if (xioctl(s->fd, VIDIOC_DQBUF, &b))
+			continue;
+		frames++;
+		xioctl(s->fd, VIDIOC_QBUF, &b);
+	}
+	return frames;
+}
+
+static void stream_stop(struct stream *s)
+{
+	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	unsigned int i;
+
+	xioctl(s->fd, VIDIOC_STREAMOFF, &type);
+	for (i = 0; i < s->nbufs; i++)
+		if (s->mem[i] && s->mem[i] != MAP_FAILED)
+			munmap(s->mem[i], s->len[i]);
+	close(s->fd);
+}
+
+static int cmd_while_streaming(const char *dev, const char *cmd)
+{
+	struct stream s;
+	int frames, st;
+
+	memset(&s, 0, sizeof(s));
+	if (stream_start(&s, dev))
+		return 2;
+	frames = stream_pump(&s, 1500);
+	CHECK(frames > 0, "%d frames in 1.5 s before running the command", frames);
+	st = run_shell(cmd);
+	frames = stream_pump(&s, 1000);
+	CHECK(frames > 0, "still streaming after the command: %d frames in 1 s", frames);
+	stream_stop(&s);
+	if (failures)
+		return 2;
+	return st;
+}
+
+static int cmd_while_open(const char *dev, const char *cmd)
+{
+	int fd = open_dev(dev), st;
+
+	st = run_shell(cmd);
+	close(fd);
+	return st;
+}
+
+static int cmd_gone(const char *dev, const char *cmd, const char *after)
+{
+	struct stream s;
+	struct v4l2_capability cap;
+	struct v4l2_format f;
+	struct pollfd p;
+	int r, st, frames;
+
+	memset(&s, 0, sizeof(s));
+	if (stream_start(&s, dev))
+		return 2;
+	frames = stream_pump(&s, 1000);
+	CHECK(frames > 0, "%d frames before the unplug", frames);
+	st = run_shell(cmd);
+	CHECK(st == 0, "unplug command exit status %d", st);
+	r = xioctl(s.fd, VIDIOC_QUERYCAP, &cap);
+	CHECK(r == -ENODEV, "QUERYCAP on the old handle: %s (want ENODEV)", r ? strerror(-r) : "success");
+	r = get_fmt(s.fd, &f);
+	CHECK(r == -ENODEV, "G_FMT on the old handle: %s (want ENODEV)", r ? strerror(-r) : "success");
+	p.fd = s.fd;
+	p.events = POLLIN;
+	p.revents = 0;
+	r = poll(&p, 1, 2000);
+	CHECK(r == 1 && (p.revents & (POLLERR | POLLHUP)), "poll on the old handle: revents 0x%x (want POLLERR)",
+	      r == 1 ? p.revents : 0);
+	if (after)
+		printf("  with the dead handle open, '%s' exited with %d\n", after, run_shell(after));
+	stream_stop(&s);
+	printf("  handle closed\n");
+	return failures ? 1 : 0;
+}
+
+static int cmd_event(const char *dev, const char *cmd)
+{
+	int fd = open_dev(dev), st, r;
+	struct v4l2_event_subscription sub;
+	struct v4l2_event ev;
+	struct pollfd p = { .fd = fd, .events = POLLPRI };
+
+	memset(&sub, 0, sizeof(sub));
+	sub.type = V4L2_EVENT_SOURCE_CHANGE;
+	r = xioctl(fd, VIDIOC_SUBSCRIBE_EVENT, &sub);
+	CHECK(r == 0, "SUBSCRIBE_EVENT(SOURCE_CHANGE): %s", r ? strerror(-r) : "success");
+	st = run_shell(cmd);
+	r = poll(&p, 1, 2000);
+	memset(&ev, 0, sizeof(ev));
+	if (r == 1)
+		r = xioctl(fd, VIDIOC_DQEVENT, &ev);
+	else
+		r = -ETIMEDOUT;
+	CHECK(r == 0 && ev.type == V4L2_EVENT_SOURCE_CHANGE &&
+	      (ev.u.src_change.changes & V4L2_EVENT_SRC_CH_RESOLUTION),
+	      "SOURCE_CHANGE event with V4L2_EVENT_SRC_CH_RESOLUTION after the command: %s",
+	      r ? strerror(-r) : "received");
+	close(fd);
+	return failures ? 1 : st;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 4 && !strcmp(argv[1], "opens"))
+		return cmd_opens(argv[2], atoi(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "sfmt-busy"))
+		return cmd_sfmt_busy(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "shared-fmt"))
+		return cmd_shared_fmt(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "while-streaming"))
+		return cmd_while_streaming(argv[2], argv[3]);
+	if (argc == 4 && !strcmp(argv[1], "while-open"))
+		return cmd_while_open(argv[2], argv[3]);
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "gone"))
+		return cmd_gone(argv[2], argv[3], argc == 5 ? argv[4] : NULL);
+	if (argc == 4 && !strcmp(argv[1], "event"))
+		return cmd_event(argv[2], argv[3]);
+	fprintf(stderr, "usage: vm-v4l2 opens DEV N | sfmt-busy DEV | shared-fmt DEV |\n"
+			"       while-streaming DEV CMD | while-open DEV CMD | gone DEV CMD [AFTER] | event DEV CMD\n");
+	return 2;
+}
