@@ -68,12 +68,12 @@ static const char negcam_profile_stepwise[] =
 	"card \"Negcam Stepwise\"\n"
 	"adjust downward\n"
 	"colorspace rec709\n"
-	"default NV12 1280x720 fps 30\n"
-	"\n"
-	"format NV12\n"
-	"  size 48x32-1920x1088 step 16x8 fps 1-60\n"
+	"default YU12 1280x720 fps 30\n"
 	"\n"
 	"format YU12\n"
+	"  size 48x32-1920x1088 step 16x8 fps 1-60\n"
+	"\n"
+	"format NV12\n"
 	"  size 48x32-1920x1088 step 16x8 fps 1-60\n";
 
 /*
@@ -101,7 +101,7 @@ static const struct negcam_builtin negcam_builtins[] = {
 	  negcam_profile_webcam },
 	{ "vga", "the seed article's VGA-only device: YUYV 640x480 at 30 fps",
 	  negcam_profile_vga },
-	{ "stepwise", "scaler: NV12 and YU12, 48x32 to 1920x1088 step 16x8, 1 to 60 fps continuous",
+	{ "stepwise", "scaler: YU12 and NV12, 48x32 to 1920x1088 step 16x8, 1 to 60 fps continuous",
 	  negcam_profile_stepwise },
 	{ "tv-tuner", "2007 TV card: interlaced UYVY PAL 720x576/25 and NTSC 720x480/29.97, legacy quirks",
 	  negcam_profile_tv_tuner },

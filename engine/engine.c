@@ -851,15 +851,22 @@ int negcam_engine_g_fmt(const struct negcam_engine *e, struct v4l2_format *f)
 	return 0;
 }
 
+/* A driver without try_fmt has VIDIOC_TRY_FMT invalid for every type. */
+static bool nc_no_try_fmt(const struct negcam_engine *e)
+{
+	return e->profile && (e->profile->quirks & NC_QUIRK_NO_TRY_FMT);
+}
+
 int negcam_engine_try_fmt(const struct negcam_engine *e, struct v4l2_format *f)
 {
 	const struct negcam_size *s;
-	int q = nc_queue(e, f->type);
+	int q;
 
+	if (nc_no_try_fmt(e))
+		return -ENOTTY;
+	q = nc_queue(e, f->type);
 	if (q < 0)
 		return -EINVAL;
-	if (e->profile->quirks & NC_QUIRK_NO_TRY_FMT)
-		return -ENOTTY;
 	return nc_adjust(e->profile, q, &f->fmt.pix, &f->fmt.pix, &s);
 }
 
@@ -1041,6 +1048,8 @@ static int nc_ioctl_fmt(struct negcam_engine *e, unsigned long request,
 {
 	int ret;
 
+	if (request == VIDIOC_TRY_FMT && nc_no_try_fmt(e))
+		return -ENOTTY;
 	if (negcam_queue_of(f->type) < 0)
 		return -EINVAL;
 	if (request == VIDIOC_G_FMT) {

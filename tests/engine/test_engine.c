@@ -749,6 +749,7 @@ static void test_quirks(void)
 	struct v4l2_streamparm parm;
 	struct v4l2_frmsizeenum fs;
 	struct v4l2_frmivalenum fi;
+	struct v4l2_format vf;
 
 	hp_reset("old", NC_QUIRK_LEGACY_EINVAL, NC_ADJUST_DOWN);
 	f = hp_format(V4L2_PIX_FMT_UYVY, CAP, V4L2_FIELD_INTERLACED);
@@ -792,6 +793,10 @@ static void test_quirks(void)
 	negcam_engine_init(&eng, &hp);
 	CHECK_EQ(try_fmt(&eng, CAP, V4L2_PIX_FMT_UYVY, 720, 480, V4L2_FIELD_ANY, &pix), -ENOTTY,
 		 "no TRY_FMT");
+	memset(&vf, 0, sizeof(vf));
+	vf.type = V4L2_BUF_TYPE_VIDEO_OVERLAY;
+	CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_TRY_FMT, &vf), -ENOTTY,
+		 "no TRY_FMT: ENOTTY for every buffer type, as the kernel core answers");
 	CHECK_EQ(set_fmt(&eng, CAP, V4L2_PIX_FMT_UYVY, 100000, 100000, V4L2_FIELD_ANY, &pix), 0,
 		 "S_FMT still adjusts");
 	CHECK(pix.width == 720 && pix.height == 576, "S_FMT oversize -> 720x576");

@@ -223,14 +223,8 @@ static void op_try(struct negcam_engine *e, struct fuzz_reader *r)
 	FUZZ_ASSERT(ret != -EBUSY, "TRY_FMT returned EBUSY");
 	FUZZ_ASSERT(ret_ok(ret), "TRY_FMT returned %d", ret);
 	if (p->quirks & NC_QUIRK_NO_TRY_FMT) {
-		/*
-		 * The kernel answers ENOTTY for every type when a driver has no
-		 * try_fmt op; the engine answers EINVAL for a type it lacks
-		 * (reported in /tmp/negcam/fuzz-findings.md): accepted here so
-		 * the run goes on.
-		 */
-		FUZZ_ASSERT(ret == -ENOTTY || (ret == -EINVAL && (q < 0 || !p->def[q].fourcc)),
-			    "TRY_FMT under the no-TRY quirk returned %d", ret);
+		/* As in the kernel without a try_fmt op: ENOTTY for every type. */
+		FUZZ_ASSERT(ret == -ENOTTY, "TRY_FMT under the no-TRY quirk returned %d", ret);
 		return;
 	}
 	if (q < 0 || !p->def[q].fourcc) {
