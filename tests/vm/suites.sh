@@ -60,8 +60,29 @@ suite_vivid() {
 	suite_end
 }
 
+# ----------------------------------------------------------------- kmod --
+# The module's own checks beyond acceptance (kmod/test-vm.sh): configfs,
+# sysfs counters, pacing, drops, alternate fields; one result per check.
+suite_kmod() {
+	local log line
+	suite_begin kmod
+	rmmod negcam 2>/dev/null
+	log=$(logname "kmod test-vm.sh")
+	timeout -k 5 600 bash "$NEGCAM_TREE/kmod/test-vm.sh" > "$log" 2>&1
+	while IFS= read -r line; do
+		case $line in
+		PASS:*) pass "${line#PASS: }" ;;
+		FAIL:*) fail "${line#FAIL: }" ;;
+		esac
+	done < "$log"
+	grep -q '^kmod: [0-9]* passed' "$log" || fail "kmod/test-vm.sh did not finish (log $log)"
+	dmesg_clean "kmod"
+	suite_end
+}
+
 case "$MODE" in
 vivid) suite_vivid ;;
+kmod) suite_kmod ;;
 negcam)
 	# negcam.ko alone (quick settings), vivid loaded only as DMABUF exporter.
 	modprobe vivid n_devs=1 node_types=0x1 && VIVID=$(wait_node vivid)
@@ -70,8 +91,9 @@ negcam)
 quick|full)
 	suite_vivid
 	suite_negcam "$MODE"
+	suite_kmod
 	;;
-*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam)" >&2; exit 2 ;;
+*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod)" >&2; exit 2 ;;
 esac
 
 echo

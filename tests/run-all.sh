@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# tests/run-all.sh [BUILD]: every negcam test suite, as `make test` runs it.
+#   engine  plain C tests of the engine, parser, negcam-ctl, frame generator
+#   gst     GstHarness tests of negcamsrc (embedded backend)
+#   fuzz    the libFuzzer harnesses, 20 s each (tests/fuzz/run.sh quick)
+#   vm      negcam.ko and vivid in qemu (tests/vm/run.sh quick; full with
+#           NEGCAM_FULL=1): v4l2-compliance -s/-f, v4l2src, v4l2-ctl, ffmpeg,
+#           negcamsrc on the kernel backend, kmod/test-vm.sh
+# Prints "SUITE: N passed, N failed" per suite and a total line; exits 1
+# when anything failed. NEGCAM_SKIP="fuzz vm" leaves suites out (the total
+# line then says so: a skipped suite is never reported as passed).
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-build}
+case $build in /*) ;; *) build=$root/$build ;; esac
+cd "$root" || exit 2
+
+logdir=$build/test-logs
+mkdir -p "$logdir"
+declare -a lines
+tp=0 tf=0 skipped=
+
+record() { # SUITE PASSED FAILED
+	lines+=("$1: $2 passed, $3 failed")
+	echo "$1: $2 passed, $3 failed"
+	tp=$((tp + $2)) tf=$((tf + $3))
+}
+
+wanted() { case " ${NEGCAM_SKIP:-} " in *" $1 "*) skipped+=" $1"; return 1 ;; esac; }
+
+# A meson suite: one result per test executable; each executable's own
+# "name: N passed, N failed" line is shown.
+meson_suite() {
+	local suite=$1 log=$logdir/$1.log p f
+	echo "== $suite (meson test --suite $suite)"
+	meson test -C "$build" --suite "$suite" --print-errorlogs >"$log" 2>&1
+	grep -E '^ *[0-9]+/[0-9]+ ' "$log"
+	grep -hE '^[a-z0-9_-]+: [0-9]+ passed, [0-9]+ failed' "$build"/meson-logs/testlog.txt | sed 's/^/   /'
+	p=$(grep -cE '^ *[0-9]+/[0-9]+ .* (OK|EXPECTEDFAIL) ' "$log")
+	f=$(grep -cE '^ *[0-9]+/[0-9]+ .* (FAIL|TIMEOUT|ERROR|UNEXPECTEDPASS) ' "$log")
+	if [ "$p" = 0 ] && [ "$f" = 0 ]; then
+		tail -n 20 "$log"
+		f=1
+	fi
+	[ "$f" = 0 ] || sed -n '/^=* [0-9]*\/[0-9]* =*$/,$p' "$log" | tail -n 60
+	record "$suite" "$p" "$f"
+}
+
+wanted engine && meson_suite engine
+if wanted gst; then
+	if meson test -C "$build" --list 2>/dev/null | grep -q '^negcam:gst '; then
+		meson_suite gst
+	else
+		echo "gst: GStreamer development files missing; the gst suite was not built"
+		record gst 0 1
+	fi
+fi
+
+if wanted fuzz; then
+	echo "== fuzz (tests/fuzz/run.sh quick)"
+	tests/fuzz/run.sh quick >"$logdir/fuzz.log" 2>&1
+	rc=$?
+	grep -E '^fuzz_[a-z]+: ' "$logdir/fuzz.log"
+	p=$(sed -nE 's/^fuzz: ([0-9]+) passed.*/\1/p' "$logdir/fuzz.log")
+	f=$(sed -nE 's/^fuzz: [0-9]+ passed, ([0-9]+) failed.*/\1/p' "$logdir/fuzz.log")
+	: "${p:=0}" "${f:=0}"
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+		tail -n 30 "$logdir/fuzz.log"
+		f=1
+	fi
+	record fuzz "$p" "$f"
+fi
+
+if wanted vm; then
+	mode=quick
+	[ "${NEGCAM_FULL:-0}" = 1 ] && mode=full
+	echo "== vm (tests/vm/run.sh $mode; log $logdir/vm.log)"
+	NEGCAM_BUILD=$build tests/vm/run.sh "$mode" >"$logdir/vm.log" 2>&1
+	rc=$?
+	sed -n '/^======== summary/,$p' "$logdir/vm.log"
+	line=$(grep -E "^vm $mode: [0-9]+ passed, [0-9]+ failed" "$logdir/vm.log" | tail -n 1)
+	p=$(echo "$line" | sed -nE 's/.*: ([0-9]+) passed.*/\1/p')
+	f=$(echo "$line" | sed -nE 's/.* ([0-9]+) failed.*/\1/p')
+	: "${p:=0}" "${f:=0}"
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+		echo "vm: harness exit status $rc (124 timeout, 125 harness error, 70 kernel WARNING)"
+		tail -n 30 "$logdir/vm.log"
+		f=1
+	fi
+	record vm "$p" "$f"
+fi
+
+echo
+echo "======== negcam test summary ========"
+printf '%s\n' "${lines[@]}"
+[ -n "$skipped" ] && echo "skipped by NEGCAM_SKIP:$skipped"
+echo "total: $tp passed, $tf failed"
+[ "$tf" = 0 ]
