@@ -308,7 +308,7 @@ static int parse_fourcc(const char *s, size_t len, __u32 *out)
 static const char *const known_flags[] = {
 	"compressed", "emulated", "continuous-bytestream", "dyn-resolution",
 	"enc-cap-frame-interval", "csc-colorspace", "csc-ycbcr", "csc-hsv",
-	"csc-quantization", "csc-xfer-func", NULL,
+	"csc-quantization", "csc-xfer-func", "meta-line-based", NULL,
 };
 
 static bool is_known_flag(const char *s, size_t len)

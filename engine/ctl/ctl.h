@@ -63,4 +63,11 @@ void ctl_print_querycap(const struct v4l2_capability *cap);
 /* --import: v4l2-ctl --list-formats-ext text to profile text (ctl-import.c). */
 int ctl_import(FILE *in, const char *label, FILE *out, const char *name);
 
+/*
+ * --dump: query the V4L2 device at @path (open + ioctl, read-only use)
+ * and write the profile it answers as to @out (ctl-dump.c). Formats not
+ * in negcam's table are an error unless @drop_unknown. 0 or -1.
+ */
+int ctl_dump(const char *path, FILE *out, const char *name, bool drop_unknown);
+
 #endif /* NEGCAM_CTL_H */

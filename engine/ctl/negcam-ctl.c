@@ -44,6 +44,8 @@ enum ctl_opt {
 	OPT_IDLE,
 	OPT_IMPORT,
 	OPT_NAME,
+	OPT_DUMP,
+	OPT_DROP_UNKNOWN,
 };
 
 static const struct option long_options[] = {
@@ -71,6 +73,8 @@ static const struct option long_options[] = {
 	{ "idle", no_argument, NULL, OPT_IDLE },
 	{ "import", required_argument, NULL, OPT_IMPORT },
 	{ "name", required_argument, NULL, OPT_NAME },
+	{ "dump", required_argument, NULL, OPT_DUMP },
+	{ "drop-unknown", no_argument, NULL, OPT_DROP_UNKNOWN },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -110,7 +114,13 @@ static void usage(FILE *f)
 "  -p, --set-parm FPS    set the frame rate [VIDIOC_S_PARM]\n"
 "  --busy, --idle        mark the capture queue busy (buffers allocated) or idle\n"
 "  --import FILE|-       convert v4l2-ctl --list-formats-ext output to a profile\n"
-"  --name NAME           the profile name --import writes (default: imported)\n"
+"  --dump /dev/videoN    query a live device and write the profile it answers as\n"
+"                        [VIDIOC_QUERYCAP, ENUM_FMT, ENUM_FRAMESIZES, ENUM_FRAMEINTERVALS,\n"
+"                        TRY_FMT, G_FMT, G_PARM; nothing is changed on the device]\n"
+"  --drop-unknown        --dump: leave out formats negcam's table lacks (with a\n"
+"                        warning) instead of failing\n"
+"  --name NAME           the profile name --import/--dump write (default: imported,\n"
+"                        dumped)\n"
 "  -h, --help            this text\n"
 "\n"
 "Exit status: 0 success, 1 a request failed or a file is bad, 2 bad command line.\n");
@@ -682,6 +692,12 @@ static void import(struct ctl *c, const char *path, const char *name)
 		fclose(in);
 }
 
+static void dump(struct ctl *c, const char *path, const char *name, bool drop_unknown)
+{
+	if (ctl_dump(path, stdout, name ? name : "dumped", drop_unknown))
+		fail(c);
+}
+
 static bool needs_engine(int opt)
 {
 	switch (opt) {
@@ -704,6 +720,8 @@ static bool needs_engine(int opt)
 	return false;
 }
 
+static bool drop_unknown;
+
 static void run(struct ctl *c, const struct action *a, const char *import_name)
 {
 	struct v4l2_capability cap;
@@ -719,7 +737,10 @@ static void run(struct ctl *c, const struct action *a, const char *import_name)
 		validate(c, a->arg);
 		break;
 	case OPT_IMPORT:
-		import(c, a->arg, import_name);
+		import(c, a->arg, import_name ? import_name : "imported");
+		break;
+	case OPT_DUMP:
+		dump(c, a->arg, import_name, drop_unknown);
 		break;
 	case OPT_INFO:
 		memset(&cap, 0, sizeof(cap));
@@ -804,7 +825,7 @@ int main(int argc, char **argv)
 {
 	static struct ctl ctl;
 	struct action *actions;
-	const char *profile_spec = NULL, *import_name = "imported";
+	const char *profile_spec = NULL, *import_name = NULL;
 	unsigned int nactions = 0, i;
 	bool engine_needed = false;
 	int ch;
@@ -826,6 +847,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_NAME:
 			import_name = optarg;
+			break;
+		case OPT_DROP_UNKNOWN:
+			drop_unknown = true;
 			break;
 		case ':':
 			usage_error("option '%s' needs a value", argv[optind - 1]);

@@ -1224,6 +1224,244 @@ static void test_import(void)
 	free(orig);
 }
 
+
+/*
+ * --dump: the real negcam-ctl queries /dev/negcam-shim (the engine behind
+ * the LD_PRELOAD shim, on a built-in profile) by open() and ioctl(), as it
+ * would a camera. The dumped profile must enumerate exactly as the
+ * built-in does, and answer G_FMT, G_PARM, TRY_FMT and QUERYCAP alike.
+ */
+static struct run dump_shim(const char *so, const char *profile, const char *const *extra)
+{
+	char preload[600], prof[300];
+	const char *env[] = { preload, prof, "NEGCAM_SHIM_DEV=/dev/negcam-shim", NULL };
+	const char *args[16] = { "--dump", "/dev/negcam-shim" };
+	unsigned int n = 2;
+
+	snprintf(preload, sizeof(preload), "LD_PRELOAD=%s", so);
+	snprintf(prof, sizeof(prof), "NEGCAM_SHIM_PROFILE=%s", profile);
+	while (extra && *extra && n < 15)
+		args[n++] = *extra++;
+	args[n] = NULL;
+	return run_prog(NEGCAM_CTL, env, false, NULL, args);
+}
+
+static void same_answers(const char *what, const char *builtin, const char *dumped,
+			 const char *const *args)
+{
+	const char *a1[16] = { "--profile", builtin }, *a2[16] = { "--profile", "-" };
+	unsigned int n;
+	struct run r1, r2;
+	char label[256] = "";
+
+	for (n = 0; args[n] && n < 13; n++) {
+		a1[2 + n] = a2[2 + n] = args[n];
+		snprintf(label + strlen(label), sizeof(label) - strlen(label), " %s", args[n]);
+	}
+	a1[2 + n] = a2[2 + n] = NULL;
+	r1 = run_ctlv(NULL, a1);
+	r2 = run_ctlv(dumped, a2);
+	CHECK_EQ(r2.status, r1.status, "%s:%s: same exit status (%s)", what, label, r2.err);
+	CHECK(!strcmp(r1.out, r2.out), "%s:%s: the dumped profile answers as the built-in",
+	      what, label);
+	if (strcmp(r1.out, r2.out))
+		show_diff(r1.out, r2.out);
+	run_free(&r1);
+	run_free(&r2);
+}
+
+static void test_dump_builtin(const char *so, const struct negcam_builtin *b,
+			      const struct negcam_profile *p)
+{
+	char what[96];
+	struct run d = dump_shim(so, b->name, (const char *const[]){ "--name", b->name, NULL });
+
+	snprintf(what, sizeof(what), "dump %s", b->name);
+	CHECK_EQ(d.status, 0, "%s: exit status (stderr: %s)", what, d.err);
+	if (d.status == 0) {
+		struct negcam_profile *q = parse_text(what, d.out);
+
+		same_answers(what, b->name, d.out, (const char *const[]){ "--list-formats-ext", NULL });
+		same_answers(what, b->name, d.out, (const char *const[]){ "--list-formats-out-ext", NULL });
+		same_answers(what, b->name, d.out, (const char *const[]){ "--info", NULL });
+		same_answers(what, b->name, d.out, (const char *const[]){ "--get-fmt-video",
+									  "--get-parm", NULL });
+		same_answers(what, b->name, d.out,
+			     (const char *const[]){ "--try-fmt-video", "pixelformat=XXXX", NULL });
+		same_answers(what, b->name, d.out,
+			     (const char *const[]){ "--try-fmt-video", "field=interlaced", NULL });
+		if (!(p->quirks & NC_QUIRK_NO_ENUM_FRAMESIZES)) {
+			/* Sizes between the offered ones: adjust nearest/downward came back. */
+			same_answers(what, b->name, d.out, (const char *const[]){
+					     "--try-fmt-video", "width=333,height=333", NULL });
+			same_answers(what, b->name, d.out, (const char *const[]){
+					     "--try-fmt-video", "width=1900,height=1070", NULL });
+			same_answers(what, b->name, d.out, (const char *const[]){
+					     "--try-fmt-video", "width=100000,height=100000", NULL });
+		}
+		if (q) {
+			CHECK_EQ(q->quirks, p->quirks, "%s: the quirks come back", what);
+			CHECK_EQ(q->adjust, p->adjust, "%s: adjust comes back", what);
+			CHECK(!strcmp(q->card, p->card), "%s: card '%s'", what, q->card);
+			CHECK(!strcmp(q->name, b->name), "%s: --name", what);
+			if (!(p->quirks & NC_QUIRK_NO_ENUM_FRAMESIZES))
+				compare_intervals(what, p, q);
+			free(q);
+		}
+	}
+	run_free(&d);
+}
+
+static void test_dump_errors(const char *so)
+{
+	struct run r = run_ctl("--dump", "/nonexistent/video0");
+
+	CHECK_EQ(r.status, 1, "--dump of a missing device: exit 1");
+	CHECK(strstr(r.err, strerror(ENOENT)) != NULL, "--dump names the error: %s", r.err);
+	CHECK(!*r.out, "--dump writes nothing on error");
+	run_free(&r);
+	r = run_ctl("--dump", "/dev/null");
+	CHECK_EQ(r.status, 1, "--dump of a non-V4L2 file: exit 1");
+	CHECK(strstr(r.err, "VIDIOC_QUERYCAP failed") != NULL, "--dump says why: %s", r.err);
+	run_free(&r);
+	/* The default name, and the dump's own header comment. */
+	r = dump_shim(so, "vga", NULL);
+	CHECK(strstr(r.out, "\nname dumped\n") && strstr(r.out, "# Dumped by negcam-ctl --dump"),
+	      "--dump without --name: 'dumped':\n%s", r.out);
+	run_free(&r);
+}
+
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	struct buf b = { 0 };
+	char chunk[4096];
+	size_t n;
+
+	bprintf(&b, "%s", "");
+	if (!f)
+		return b.s;
+	while ((n = fread(chunk, 1, sizeof(chunk) - 1, f)) > 0) {
+		chunk[n] = '\0';
+		bprintf(&b, "%s", chunk);
+	}
+	fclose(f);
+	return b.s;
+}
+
+/* From the "ioctl:" line on, without blank lines: what v4l2-ctl printed. */
+static char *listing_body(const char *text, bool keep_blank)
+{
+	const char *p = strstr(text, "ioctl: VIDIOC_ENUM_FMT\n");
+	struct buf b = { 0 };
+
+	bprintf(&b, "%s", "");
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		int n = nl ? (int)(nl - p) : (int)strlen(p);
+
+		if (n || keep_blank)
+			bprintf(&b, "%.*s\n", n, p);
+		p = nl ? nl + 1 : p + n;
+	}
+	return b.s;
+}
+
+/*
+ * The shelf of real cameras: each listing in tests/engine/profiles/cameras/
+ * imports to the sizes and rates of the built-in profile of that name, and
+ * the built-in lists exactly as the camera did (except where the camera
+ * repeats entries, which a profile cannot).
+ */
+static void test_cameras(void)
+{
+	static const struct {
+		const char *name;
+		bool builtin, exact;
+	} cams[] = {
+		{ "logitech-c920", true, true },    { "elp-4k", true, true },
+		{ "usb-hdmi-capture", true, true }, { "arducam-1080p", true, false },
+		{ "usb2-vga-camera", true, true },  { "mjpg-720p60", true, true },
+		{ "arducam-1080p-h264", false, false },
+	};
+	unsigned int i;
+
+	for (i = 0; i < NC_ARRAY_SIZE(cams); i++) {
+		char path[512];
+		char *listing, *orig;
+		struct run imp, l1, l2;
+
+		snprintf(path, sizeof(path), "%s/tests/engine/profiles/cameras/%s.txt",
+			 NEGCAM_SOURCE_ROOT, cams[i].name);
+		listing = read_text(path);
+		CHECK(*listing, "camera listing %s is there", path);
+		imp = run_ctl("--import", path, "--name", cams[i].name);
+		CHECK_EQ(imp.status, 0, "import %s (%s)", cams[i].name, imp.err);
+		l2 = run_ctlv(imp.out, (const char *const[]){ "--profile", "-",
+							      "--list-formats-ext", NULL });
+		CHECK_EQ(l2.status, 0, "imported %s loads", cams[i].name);
+		if (cams[i].builtin) {
+			const struct negcam_builtin *b = negcam_builtin_find(cams[i].name);
+
+			CHECK(b != NULL, "%s is a built-in profile", cams[i].name);
+			CHECK(b && strstr(b->text, "# Source: ") && strstr(b->text, "https://github.com/"),
+			      "%s cites its source", cams[i].name);
+			l1 = run_ctl("--profile", cams[i].name, "--list-formats-ext");
+			CHECK(!strcmp(l1.out, l2.out), "%s: the listing imports to the built-in's "
+			      "sizes and rates", cams[i].name);
+			if (strcmp(l1.out, l2.out))
+				show_diff(l1.out, l2.out);
+			if (cams[i].exact) {
+				char *a = listing_body(listing, false), *c = listing_body(l1.out, false);
+
+				CHECK(!strcmp(a, c), "%s: the built-in lists as the camera did",
+				      cams[i].name);
+				if (strcmp(a, c))
+					show_diff(a, c);
+				free(a);
+				free(c);
+			} else {
+				CHECK(strstr(imp.err, "listed again") != NULL,
+				      "%s: the camera's repeated entries are reported: %s",
+				      cams[i].name, imp.err);
+			}
+			run_free(&l1);
+		}
+		orig = listing_body(listing, true);
+		free(orig);
+		run_free(&imp);
+		run_free(&l2);
+		free(listing);
+	}
+}
+
+/* Multiplanar capture (a codec, an ISP): single-planar capture formats, with a warning. */
+static void test_import_mplane(void)
+{
+	static const char mp[] =
+		"ioctl: VIDIOC_ENUM_FMT\n"
+		"\tType: Video Capture Multiplanar\n\n"
+		"\t[0]: 'NV12' (Y/UV 4:2:0)\n"
+		"\t\tSize: Stepwise 32x32 - 1920x1920 with step 2/2\n"
+		"\t[1]: 'GREY' (8-bit Greyscale)\n"
+		"\t\tSize: Continuous 2x2 - 4096x4096\n"
+		"\t[2]: 'H264' (H.264, compressed, meta-line-based)\n"
+		"\t\tSize: Discrete 1920x1080\n"
+		"\t\t\tInterval: Discrete 0.033s (29.970 fps)\n";
+	struct run r = run_ctlv(mp, (const char *const[]){ "--import", "-", NULL });
+
+	CHECK_EQ(r.status, 0, "multiplanar capture imports (%s)", r.err);
+	CHECK(strstr(r.err, "multiplanar formats become single-planar") != NULL,
+	      "multiplanar: warned: %s", r.err);
+	CHECK(strstr(r.out, "format NV12\n  size 32x32-1920x1920 step 2x2 fps 30") &&
+	      strstr(r.out, "format GREY\n  size 2x2-4096x4096 fps 30") &&
+	      strstr(r.out, "format H264\n  size 1920x1080 fps 30000/1001\n") &&
+	      !strstr(r.out, " output"), "multiplanar: capture formats, ranges, NTSC:\n%s", r.out);
+	CHECK(strstr(r.err, "flag 'meta-line-based'") != NULL,
+	      "a recent v4l-utils flag is known and dropped with a warning: %s", r.err);
+	run_free(&r);
+}
+
 int main(void)
 {
 	const struct negcam_builtin *b;
@@ -1247,6 +1485,8 @@ int main(void)
 		if (have_shim)
 			test_against_v4l2ctl(b->name, p, shim);
 		test_import_builtin(b, p);
+		if (have_shim)
+			test_dump_builtin(shim, b, p);
 		if (!strcmp(b->name, "webcam"))
 			webcam = p;
 		else if (!strcmp(b->name, "tv-tuner"))
@@ -1267,6 +1507,10 @@ int main(void)
 	test_default_profile();
 	test_order();
 	test_import();
+	test_import_mplane();
+	test_cameras();
+	if (have_shim)
+		test_dump_errors(shim);
 	if (have_shim) {
 		/* Every interval kind, NTSC and fractional rates, an output queue. */
 		char path[] = "/tmp/negcam-test-ctl-rates-XXXXXX";
