@@ -28,6 +28,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 #include <gst/video/video.h>
 
 #include "gstnegcamsrc.h"
@@ -45,6 +46,12 @@ GST_DEBUG_CATEGORY_EXTERN (negcamsrc_debug);
 #define DEFAULT_PATTERN GST_NEGCAM_PATTERN_BARS
 #define DEFAULT_PREFER GST_NEGCAM_PREFER_DEVICE
 #define DEFAULT_QUEUE_SIZE 0
+#define DEFAULT_IO_MODE NEGCAM_POOL_MEMORY_AUTO
+#define DEFAULT_LIBV4L2 FALSE
+
+/* Caps of the GstReferenceTimestampMeta carrying the driver's raw
+ * CLOCK_MONOTONIC buffer timestamp. */
+#define NEGCAM_REFERENCE_CAPS "timestamp/x-linux-monotonic"
 
 enum {
   PROP_0,
@@ -56,6 +63,9 @@ enum {
   PROP_PREFER,
   PROP_QUEUE_SIZE,
   PROP_STATS,
+  PROP_IO_MODE,
+  PROP_LIBV4L2,
+  PROP_COPIES,
 };
 
 struct _GstNegcamSrc {
@@ -68,6 +78,8 @@ struct _GstNegcamSrc {
   GstNegcamPattern pattern;
   GstNegcamPrefer prefer;
   guint queue_size;
+  NegcamPoolMemory io_mode;
+  gboolean libv4l2;
 
   /* The device, open from READY to NULL. probe_lock serialises the probe
    * cache between caps queries (any thread) and negotiation (streaming
@@ -97,14 +109,22 @@ struct _GstNegcamSrc {
   guint32 expected_seq;
   gboolean have_seq;
   guint broken; /* frames with V4L2_BUF_FLAG_ERROR in a row */
+  guint pool_created; /* CREATE_BUFS growth seen (latency changes) */
+  GstCaps *reference_caps;
+  GstClockTime first_ts; /* driver timestamp of the first frame, non-live */
 
   /* Statistics, under the object lock. */
   guint64 frames, drops, lost, copies;
   guint negotiations;
 };
 
+static void gst_negcam_src_uri_handler_init (
+    gpointer g_iface, gpointer iface_data);
+
 #define gst_negcam_src_parent_class parent_class
-G_DEFINE_TYPE (GstNegcamSrc, gst_negcam_src, GST_TYPE_PUSH_SRC);
+G_DEFINE_TYPE_WITH_CODE (GstNegcamSrc, gst_negcam_src, GST_TYPE_PUSH_SRC,
+    G_IMPLEMENT_INTERFACE (
+        GST_TYPE_URI_HANDLER, gst_negcam_src_uri_handler_init));
 GST_ELEMENT_REGISTER_DEFINE (
     negcamsrc, "negcamsrc", GST_RANK_NONE, GST_TYPE_NEGCAM_SRC);
 
@@ -130,6 +150,27 @@ gst_negcam_prefer_get_type (void)
   if (g_once_init_enter (&type))
     g_once_init_leave (
         &type, g_enum_register_static ("GstNegcamPrefer", values));
+  return type;
+}
+
+#define GST_TYPE_NEGCAM_IO_MODE (gst_negcam_io_mode_get_type ())
+static GType
+gst_negcam_io_mode_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    { NEGCAM_POOL_MEMORY_AUTO,
+        "dma-buf (EXPBUF) when the device exports, else MMAP", "auto" },
+    { NEGCAM_POOL_MEMORY_MMAP, "The device's mmap()ed buffers", "mmap" },
+    { NEGCAM_POOL_MEMORY_DMABUF,
+        "Exported dma-bufs only (error when the device cannot EXPBUF)",
+        "dmabuf" },
+    { 0, NULL, NULL }
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (
+        &type, g_enum_register_static ("GstNegcamIOMode", values));
   return type;
 }
 
@@ -171,14 +212,17 @@ gst_negcam_src_open (GstNegcamSrc *src)
   struct v4l2_control ctrl = { 0 };
   gchar *profile, *device;
   NegcamDevice *dev;
+  NegcamDeviceOpenFlags flags = 0;
 
   GST_OBJECT_LOCK (src);
   profile = g_strdup (src->profile);
   device = g_strdup (src->device);
   ctrl.value = src->pattern;
+  if (src->libv4l2)
+    flags |= NEGCAM_DEVICE_OPEN_LIBV4L2;
   GST_OBJECT_UNLOCK (src);
 
-  dev = negcam_device_open (device, profile, &err);
+  dev = negcam_device_open_full (device, profile, flags, &err);
   g_free (profile);
   g_free (device);
   if (!dev) {
@@ -251,6 +295,21 @@ gst_negcam_src_change_state (GstElement *element, GstStateChange transition)
 /* ------------------------------------------------------------------ */
 /* Streaming control                                                   */
 
+/* src->pool changes under the object lock (stats read it from any thread);
+ * the streaming thread reads it without. */
+static void
+gst_negcam_src_set_pool (GstNegcamSrc *src, NegcamPool *pool)
+{
+  NegcamPool *old;
+
+  GST_OBJECT_LOCK (src);
+  old = src->pool;
+  src->pool = pool ? gst_object_ref (pool) : NULL;
+  GST_OBJECT_UNLOCK (src);
+  if (old)
+    gst_object_unref (old);
+}
+
 /* STREAMOFF and release the device's buffers (S_FMT is EBUSY before). */
 static void
 gst_negcam_src_release_device (GstNegcamSrc *src)
@@ -274,7 +333,7 @@ gst_negcam_src_release_device (GstNegcamSrc *src)
     req.count = 0;
     negcam_device_ioctl (src->dev, VIDIOC_REQBUFS, &req);
     gst_buffer_pool_set_active (GST_BUFFER_POOL (src->pool), FALSE);
-    gst_clear_object (&src->pool);
+    gst_negcam_src_set_pool (src, NULL);
   }
 }
 
@@ -701,8 +760,19 @@ gst_negcam_src_decide_allocation (GstBaseSrc *bsrc, GstQuery *query)
   count = queue_size ? queue_size : dev_min + down_min + 2;
   count = CLAMP (count, 2, 32);
 
-  src->pool = negcam_pool_new (
-      src->dev, &src->fmt.fmt.pix, src->is_video ? &src->info : NULL);
+  {
+    NegcamPool *pool = negcam_pool_new (
+        src->dev, &src->fmt.fmt.pix, src->is_video ? &src->info : NULL);
+
+    gst_negcam_src_set_pool (src, pool);
+    gst_object_unref (pool);
+  }
+  GST_OBJECT_LOCK (src);
+  negcam_pool_set_memory (src->pool, src->io_mode);
+  GST_OBJECT_UNLOCK (src);
+  /* A fixed queue-size means fixed; otherwise grow rather than run dry. */
+  negcam_pool_set_growth (src->pool, queue_size == 0);
+  src->pool_created = 0;
   config = gst_buffer_pool_get_config (GST_BUFFER_POOL (src->pool));
   gst_buffer_pool_config_set_params (
       config, src->configured, src->fmt.fmt.pix.sizeimage, count, count);
@@ -710,7 +780,7 @@ gst_negcam_src_decide_allocation (GstBaseSrc *bsrc, GstQuery *query)
     gst_buffer_pool_config_add_option (
         config, GST_BUFFER_POOL_OPTION_VIDEO_META);
   if (!gst_buffer_pool_set_config (GST_BUFFER_POOL (src->pool), config)) {
-    gst_clear_object (&src->pool);
+    gst_negcam_src_set_pool (src, NULL);
     return FALSE;
   }
   src->need_copy = negcam_pool_needs_video_meta (src->pool) && !meta_ok;
@@ -803,6 +873,70 @@ gst_negcam_src_report_gap (GstNegcamSrc *src, guint32 expected, guint32 got,
   gst_element_post_message (GST_ELEMENT (src), msg);
 }
 
+/* The device answered ENODEV: it was unplugged (or its driver removed).
+ * Say so, and which one; the pipeline then stops as on any error. */
+static GstFlowReturn
+gst_negcam_src_device_lost (GstNegcamSrc *src, const gchar *what)
+{
+  gchar *card;
+
+  GST_OBJECT_LOCK (src);
+  card = g_strdup (src->card ? src->card : "");
+  GST_OBJECT_UNLOCK (src);
+  GST_ELEMENT_ERROR (src, RESOURCE, NOT_FOUND,
+      ("Device %s (\"%s\") disappeared: it was unplugged or its driver "
+       "removed",
+          src->dev->description, card),
+      ("%s: ENODEV", what));
+  g_free (card);
+  return GST_FLOW_ERROR;
+}
+
+static GstClockTime
+monotonic_now (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (GstClockTime)ts.tv_sec * GST_SECOND + ts.tv_nsec;
+}
+
+/* Running time at which the frame in @buf started, from the driver's
+ * CLOCK_MONOTONIC timestamp: how long ago the driver stamped it, taken
+ * from the running time now (so any pipeline clock works). The raw
+ * timestamp goes along as a GstReferenceTimestampMeta. Returns
+ * GST_CLOCK_TIME_NONE when the driver gives no monotonic timestamp. */
+static GstClockTime
+gst_negcam_src_driver_time (
+    GstNegcamSrc *src, GstBuffer *buf, GstClockTime duration, gboolean live)
+{
+  guint32 flags;
+  GstClockTime ts, age, now_rt, start;
+
+  negcam_pool_get_last_timestamp (src->pool, &flags, &ts);
+  if ((flags & V4L2_BUF_FLAG_TIMESTAMP_MASK)
+          != V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC
+      || ts == 0)
+    return GST_CLOCK_TIME_NONE;
+  gst_buffer_add_reference_timestamp_meta (buf, src->reference_caps, ts,
+      GST_CLOCK_TIME_IS_VALID (duration) ? duration : GST_CLOCK_TIME_NONE);
+  /* End-of-frame stamps: the frame began one interval earlier. */
+  start = ts;
+  if ((flags & V4L2_BUF_FLAG_TSTAMP_SRC_MASK) == V4L2_BUF_FLAG_TSTAMP_SRC_EOF
+      && GST_CLOCK_TIME_IS_VALID (duration) && start >= duration)
+    start -= duration;
+  if (!live) {
+    /* No clock to relate to: the stream starts at 0. */
+    if (!GST_CLOCK_TIME_IS_VALID (src->first_ts))
+      src->first_ts = start;
+    return start >= src->first_ts ? start - src->first_ts : 0;
+  }
+  now_rt = current_running_time (src);
+  age = monotonic_now ();
+  age = age > start ? age - start : 0;
+  return now_rt > age ? now_rt - age : 0;
+}
+
 static GstFlowReturn
 gst_negcam_src_create (GstPushSrc *psrc, GstBuffer **outbuf)
 {
@@ -822,6 +956,8 @@ gst_negcam_src_create (GstPushSrc *psrc, GstBuffer **outbuf)
     gint type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
     gint err = negcam_device_ioctl (src->dev, VIDIOC_STREAMON, &type);
 
+    if (err == -ENODEV)
+      return gst_negcam_src_device_lost (src, "STREAMON");
     if (err < 0) {
       GST_ELEMENT_ERROR (src, RESOURCE, READ,
           ("STREAMON failed on %s: %s", src->dev->description,
@@ -831,6 +967,7 @@ gst_negcam_src_create (GstPushSrc *psrc, GstBuffer **outbuf)
     }
     src->streaming = TRUE;
     src->have_seq = FALSE;
+    src->first_ts = GST_CLOCK_TIME_NONE;
     if (!GST_CLOCK_TIME_IS_VALID (src->next_time))
       src->next_time = live ? current_running_time (src) : 0;
   }
@@ -860,6 +997,8 @@ gst_negcam_src_create (GstPushSrc *psrc, GstBuffer **outbuf)
 
       if (w == -EINTR)
         return GST_FLOW_FLUSHING;
+      if (w == -ENODEV || negcam_device_is_gone (src->dev))
+        return gst_negcam_src_device_lost (src, "poll");
       if (w < 0) {
         GST_ELEMENT_ERROR (src, RESOURCE, READ,
             ("%s stopped streaming", src->dev->description),
@@ -870,6 +1009,8 @@ gst_negcam_src_create (GstPushSrc *psrc, GstBuffer **outbuf)
       if (ret == NEGCAM_FLOW_EMPTY)
         continue;
     }
+    if (ret == NEGCAM_FLOW_GONE)
+      return gst_negcam_src_device_lost (src, "DQBUF");
     if (ret != GST_FLOW_OK)
       return ret;
     if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED)) {
@@ -893,10 +1034,27 @@ gst_negcam_src_create (GstPushSrc *psrc, GstBuffer **outbuf)
   }
 
   seq = GST_BUFFER_OFFSET (buf);
-  /* A device with its own frame clock: the frame is due when it arrives
-   * (driver timestamps mapped to running time are issue 5's). */
-  if (live && src->dev->self_paced)
-    src->next_time = current_running_time (src);
+  /* A device with its own frame clock: the driver's timestamp says when
+   * the frame was taken (arrival time only if it gives none). */
+  if (src->dev->self_paced) {
+    GstClockTime t = gst_negcam_src_driver_time (src, buf, duration, live);
+
+    if (GST_CLOCK_TIME_IS_VALID (t))
+      src->next_time = t;
+    else if (live)
+      src->next_time = current_running_time (src);
+  }
+  {
+    /* The pool grew (CREATE_BUFS): the device can now hold more frames,
+     * so the maximum latency changed. */
+    guint created = negcam_pool_get_created (src->pool);
+
+    if (created != src->pool_created) {
+      src->pool_created = created;
+      gst_element_post_message (GST_ELEMENT (src),
+          gst_message_new_latency (GST_OBJECT (src)));
+    }
+  }
   GST_BUFFER_PTS (buf) = src->next_time;
   GST_BUFFER_DTS (buf) = GST_CLOCK_TIME_NONE;
   GST_BUFFER_DURATION (buf) = duration;
@@ -935,7 +1093,10 @@ gst_negcam_src_create (GstPushSrc *psrc, GstBuffer **outbuf)
     GST_OBJECT_LOCK (src);
     src->copies++;
     GST_OBJECT_UNLOCK (src);
-    GST_DEBUG_OBJECT (src, "frame %u copied (stride mismatch)", seq);
+    GST_INFO_OBJECT (src,
+        "frame %u copied: device strides differ and downstream has no "
+        "GstVideoMeta (%" G_GUINT64_FORMAT " copies so far)",
+        seq, src->copies);
   }
 
   *outbuf = buf;
@@ -957,9 +1118,14 @@ gst_negcam_src_query (GstBaseSrc *bsrc, GstQuery *query)
       gst_query_set_latency (query, FALSE, 0, 0);
       return TRUE;
     }
-    /* A frame is complete one interval after it began; the device can
-     * hold as many frames as buffers are queued in it before we read. */
-    held = src->pool ? negcam_pool_get_count (src->pool) : 1;
+    /* A frame is complete one interval after it began (PTS is its start);
+     * the device can hold as many frames as buffers really queued in it
+     * before we read (while not streaming yet: all the pool's). */
+    held = 1;
+    if (src->pool) {
+      held = src->streaming ? negcam_pool_get_queued (src->pool)
+                            : negcam_pool_get_count (src->pool);
+    }
     max = frame * MAX (held, 1);
     gst_query_set_latency (query, TRUE, frame, max);
     GST_DEBUG_OBJECT (src,
@@ -984,6 +1150,21 @@ gst_negcam_src_stats (GstNegcamSrc *src)
       "copies", G_TYPE_UINT64, src->copies, "negotiations", G_TYPE_UINT,
       src->negotiations, NULL);
   GST_OBJECT_UNLOCK (src);
+  {
+    NegcamPool *pool = NULL;
+
+    GST_OBJECT_LOCK (src);
+    if (src->pool)
+      pool = gst_object_ref (src->pool);
+    GST_OBJECT_UNLOCK (src);
+    if (pool) {
+      gst_structure_set (s, "buffers", G_TYPE_UINT,
+          negcam_pool_get_count (pool), "created", G_TYPE_UINT,
+          negcam_pool_get_created (pool), "dmabuf", G_TYPE_BOOLEAN,
+          negcam_pool_is_dmabuf (pool), NULL);
+      gst_object_unref (pool);
+    }
+  }
   g_mutex_lock (&src->probe_lock);
   if (src->dev)
     gst_structure_set (s, "requests", G_TYPE_UINT,
@@ -1043,6 +1224,16 @@ gst_negcam_src_set_property (
       src->queue_size = g_value_get_uint (value);
       GST_OBJECT_UNLOCK (src);
       break;
+    case PROP_IO_MODE:
+      GST_OBJECT_LOCK (src);
+      src->io_mode = g_value_get_enum (value);
+      GST_OBJECT_UNLOCK (src);
+      break;
+    case PROP_LIBV4L2:
+      GST_OBJECT_LOCK (src);
+      src->libv4l2 = g_value_get_boolean (value);
+      GST_OBJECT_UNLOCK (src);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -1094,6 +1285,21 @@ gst_negcam_src_get_property (
     case PROP_STATS:
       g_value_take_boxed (value, gst_negcam_src_stats (src));
       break;
+    case PROP_IO_MODE:
+      GST_OBJECT_LOCK (src);
+      g_value_set_enum (value, src->io_mode);
+      GST_OBJECT_UNLOCK (src);
+      break;
+    case PROP_LIBV4L2:
+      GST_OBJECT_LOCK (src);
+      g_value_set_boolean (value, src->libv4l2);
+      GST_OBJECT_UNLOCK (src);
+      break;
+    case PROP_COPIES:
+      GST_OBJECT_LOCK (src);
+      g_value_set_uint64 (value, src->copies);
+      GST_OBJECT_UNLOCK (src);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -1107,6 +1313,7 @@ gst_negcam_src_finalize (GObject *object)
 
   gst_negcam_src_close (src);
   gst_clear_caps (&src->configured);
+  gst_clear_caps (&src->reference_caps);
   g_free (src->profile);
   g_free (src->device);
   g_mutex_clear (&src->probe_lock);
@@ -1122,7 +1329,11 @@ gst_negcam_src_init (GstNegcamSrc *src)
   src->pattern = DEFAULT_PATTERN;
   src->prefer = DEFAULT_PREFER;
   src->queue_size = DEFAULT_QUEUE_SIZE;
+  src->io_mode = DEFAULT_IO_MODE;
+  src->libv4l2 = DEFAULT_LIBV4L2;
+  src->reference_caps = gst_caps_new_empty_simple (NEGCAM_REFERENCE_CAPS);
   src->next_time = GST_CLOCK_TIME_NONE;
+  src->first_ts = GST_CLOCK_TIME_NONE;
   g_mutex_init (&src->probe_lock);
   gst_base_src_set_format (GST_BASE_SRC (src), GST_FORMAT_TIME);
   gst_base_src_set_live (GST_BASE_SRC (src), DEFAULT_IS_LIVE);
@@ -1152,8 +1363,8 @@ gst_negcam_src_class_init (GstNegcamSrcClass *klass)
   g_object_class_install_property (gobject_class, PROP_DEVICE,
       g_param_spec_string ("device", "Device",
           "Empty: the embedded negcam engine playing 'profile'. A path: a "
-          "V4L2 capture node (/dev/videoN), same negotiation (kernel backend, "
-          "first step: MMAP streaming only)",
+          "V4L2 capture node (/dev/videoN) through the kernel backend, same "
+          "negotiation",
           DEFAULT_DEVICE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_DEVICE_NAME,
       g_param_spec_string ("device-name", "Device name",
@@ -1186,6 +1397,26 @@ gst_negcam_src_class_init (GstNegcamSrcClass *klass)
           "downstream keeps + 2)",
           0, 32, DEFAULT_QUEUE_SIZE,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_IO_MODE,
+      g_param_spec_enum ("io-mode", "I/O mode",
+          "Memory of the buffers: 'auto' exports dma-bufs (EXPBUF, "
+          "GstDmaBufAllocator) when the device can, else MMAP; downstream "
+          "that imports dma-bufs takes the fd, anyone else maps it. Never "
+          "a copy",
+          GST_TYPE_NEGCAM_IO_MODE, DEFAULT_IO_MODE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_LIBV4L2,
+      g_param_spec_boolean ("libv4l2", "libv4l2",
+          "Talk to 'device' through libv4l2 (v4l2_ioctl, v4l2_mmap), for "
+          "formats only libv4l2 converts. Off: raw ioctls (libv4l2 hides "
+          "CREATE_BUFS, EXPBUF and DMABUF, so no dma-buf and no growth "
+          "then); read on NULL to READY",
+          DEFAULT_LIBV4L2, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_COPIES,
+      g_param_spec_uint64 ("copies", "Copies",
+          "Frames copied since start (only when downstream cannot read the "
+          "device's strides; each one is logged at INFO)",
+          0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics",
           "frames, drops (no free buffer: frame dropped, never copied), lost "
@@ -1220,4 +1451,96 @@ gst_negcam_src_class_init (GstNegcamSrcClass *klass)
 
   gst_type_mark_as_plugin_api (GST_TYPE_NEGCAM_PREFER, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_NEGCAM_PATTERN, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_NEGCAM_IO_MODE, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* URI handler: negcam://PROFILE, negcam:///dev/videoN, negcam:///FILE  */
+
+static GstURIType
+gst_negcam_src_uri_get_type (GType type)
+{
+  return GST_URI_SRC;
+}
+
+static const gchar *const *
+gst_negcam_src_uri_get_protocols (GType type)
+{
+  static const gchar *protocols[] = { "negcam", NULL };
+
+  return protocols;
+}
+
+static gchar *
+gst_negcam_src_uri_get_uri (GstURIHandler *handler)
+{
+  GstNegcamSrc *src = GST_NEGCAM_SRC (handler);
+  gchar *uri;
+
+  GST_OBJECT_LOCK (src);
+  if (src->device && src->device[0])
+    uri = g_strconcat ("negcam://", src->device, NULL);
+  else
+    uri = g_strconcat ("negcam://", src->profile, NULL);
+  GST_OBJECT_UNLOCK (src);
+  return uri;
+}
+
+/*
+ * negcam://NAME          the embedded engine with built-in profile NAME
+ * negcam:///dev/videoN   a V4L2 device node (anything under /dev/)
+ * negcam:///path/FILE    the embedded engine with a profile file
+ */
+static gboolean
+gst_negcam_src_uri_set_uri (
+    GstURIHandler *handler, const gchar *uri, GError **error)
+{
+  GstNegcamSrc *src = GST_NEGCAM_SRC (handler);
+  gchar *location, *device = NULL, *profile = NULL;
+  GstState state;
+
+  GST_OBJECT_LOCK (src);
+  state = GST_STATE (src);
+  GST_OBJECT_UNLOCK (src);
+  if (state != GST_STATE_NULL && state != GST_STATE_READY) {
+    g_set_error (error, GST_URI_ERROR, GST_URI_ERROR_BAD_STATE,
+        "negcamsrc: the URI can only change in NULL or READY");
+    return FALSE;
+  }
+  if (!gst_uri_has_protocol (uri, "negcam")) {
+    g_set_error (error, GST_URI_ERROR, GST_URI_ERROR_UNSUPPORTED_PROTOCOL,
+        "negcamsrc: \"%s\" is not a negcam:// URI", uri);
+    return FALSE;
+  }
+  location = g_uri_unescape_string (uri + strlen ("negcam://"), NULL);
+  if (!location || !location[0] || strchr (location, '?')
+      || (location[0] != '/' && strchr (location, '/'))) {
+    g_set_error (error, GST_URI_ERROR, GST_URI_ERROR_BAD_URI,
+        "negcamsrc: bad URI \"%s\": use negcam://PROFILE (webcam, vga, "
+        "stepwise, tv-tuner), negcam:///dev/videoN or negcam:///path/to/"
+        "profile-file",
+        uri);
+    g_free (location);
+    return FALSE;
+  }
+  if (g_str_has_prefix (location, "/dev/"))
+    device = location;
+  else
+    profile = location;
+  g_object_set (src, "device", device ? device : "", NULL);
+  if (profile)
+    g_object_set (src, "profile", profile, NULL);
+  g_free (location);
+  return TRUE;
+}
+
+static void
+gst_negcam_src_uri_handler_init (gpointer g_iface, gpointer iface_data)
+{
+  GstURIHandlerInterface *iface = g_iface;
+
+  iface->get_type = gst_negcam_src_uri_get_type;
+  iface->get_protocols = gst_negcam_src_uri_get_protocols;
+  iface->get_uri = gst_negcam_src_uri_get_uri;
+  iface->set_uri = gst_negcam_src_uri_set_uri;
 }

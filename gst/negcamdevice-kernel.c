@@ -7,8 +7,16 @@
  * (GstPoll) so that unlock() wakes it. The device paces frames itself
  * (self_paced), so the element waits on it, not on the clock.
  *
- * First step of issue 5: raw ioctls and MMAP only. Not yet: libv4l2,
- * EXPBUF/DMABUF, CREATE_BUFS, driver timestamps, device-loss errors.
+ * Raw ioctls by default. With NEGCAM_DEVICE_OPEN_LIBV4L2 the same calls go
+ * through libv4l2 (v4l2_fd_open, v4l2_ioctl, v4l2_mmap, v4l2_close), for
+ * devices whose formats only libv4l2 converts; libv4l2 hides CREATE_BUFS,
+ * EXPBUF and DMABUF import (its converted frames live in its own buffers),
+ * so those answer ENOTTY in that mode and the pool falls back to plain MMAP.
+ *
+ * Device loss: after an unplug the driver answers ENODEV to every ioctl
+ * and poll() reports POLLERR|POLLHUP; wait() turns a POLLERR into -ENODEV
+ * when a QUERYCAP confirms the device is gone (a POLLERR on a device that
+ * is still there means "not streaming": -EPIPE).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -21,11 +29,15 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <gst/gst.h>
+#ifdef HAVE_LIBV4L2
+#include <libv4l2.h>
+#endif
 
 #include "negcamdevice.h"
 
 typedef struct {
   gint fd;
+  gboolean libv4l2;
   GstPoll *poll;
   GstPollFD pfd;
 } NcKernel;
@@ -36,6 +48,18 @@ kernel_ioctl (NegcamDevice *dev, unsigned long request, gpointer arg)
   NcKernel *k = dev->backend;
   gint ret;
 
+#ifdef HAVE_LIBV4L2
+  if (k->libv4l2) {
+    /* libv4l2 would hand out the driver's buffers, not its converted
+     * ones: these would be wrong in conversion mode. */
+    if (request == VIDIOC_CREATE_BUFS || request == VIDIOC_EXPBUF)
+      return -ENOTTY;
+    do {
+      ret = v4l2_ioctl (k->fd, request, arg);
+    } while (ret < 0 && errno == EINTR);
+    return ret < 0 ? -errno : 0;
+  }
+#endif
   do {
     ret = ioctl (k->fd, request, arg);
   } while (ret < 0 && errno == EINTR);
@@ -46,17 +70,33 @@ static gpointer
 kernel_mmap (NegcamDevice *dev, guint32 offset, guint32 length)
 {
   NcKernel *k = dev->backend;
-  gpointer p =
-      mmap (NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, k->fd, offset);
+  gpointer p;
 
+#ifdef HAVE_LIBV4L2
+  if (k->libv4l2)
+    p = v4l2_mmap (
+        NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, k->fd, offset);
+  else
+#endif
+    p = mmap (NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, k->fd, offset);
   return p == MAP_FAILED ? NULL : p;
 }
 
 static void
 kernel_munmap (NegcamDevice *dev, gpointer addr, guint32 length)
 {
-  if (addr)
-    munmap (addr, length);
+  NcKernel *k = dev->backend;
+
+  if (!addr)
+    return;
+#ifdef HAVE_LIBV4L2
+  if (k->libv4l2) {
+    v4l2_munmap (addr, length);
+    return;
+  }
+#endif
+  (void)k;
+  munmap (addr, length);
 }
 
 static gint
@@ -77,10 +117,15 @@ kernel_wait (NegcamDevice *dev, gint64 timeout_us)
   if (ret == 0)
     return 0;
   /* V4L2 reports POLLERR when the queue does not stream, or the device
-   * went away. */
+   * went away: ask which. */
   if (gst_poll_fd_has_error (k->poll, &k->pfd)
-      || gst_poll_fd_has_closed (k->poll, &k->pfd))
+      || gst_poll_fd_has_closed (k->poll, &k->pfd)) {
+    struct v4l2_capability cap;
+
+    if (negcam_device_ioctl (dev, VIDIOC_QUERYCAP, &cap) == -ENODEV)
+      return -ENODEV;
     return -EPIPE;
+  }
   return 1;
 }
 
@@ -98,7 +143,12 @@ kernel_close (NegcamDevice *dev)
   NcKernel *k = dev->backend;
 
   gst_poll_free (k->poll);
-  close (k->fd);
+#ifdef HAVE_LIBV4L2
+  if (k->libv4l2)
+    v4l2_close (k->fd);
+  else
+#endif
+    close (k->fd);
   g_free (k);
 }
 
@@ -113,19 +163,45 @@ static const NegcamDeviceOps kernel_ops = {
 };
 
 NegcamDevice *
-negcam_device_open_kernel (const gchar *path, GError **error)
+negcam_device_open_kernel (
+    const gchar *path, NegcamDeviceOpenFlags flags, GError **error)
 {
   NegcamDevice *dev;
   NcKernel *k;
-  gint fd = open (path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+  gboolean libv4l2 = (flags & NEGCAM_DEVICE_OPEN_LIBV4L2) != 0;
+  gint fd;
 
+#ifndef HAVE_LIBV4L2
+  if (libv4l2) {
+    g_set_error (error, NEGCAM_DEVICE_ERROR, NEGCAM_DEVICE_ERROR_UNSUPPORTED,
+        "device \"%s\": libv4l2 asked for, but negcamsrc was built "
+        "without it",
+        path);
+    return NULL;
+  }
+#endif
+  fd = open (path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
     g_set_error (error, NEGCAM_DEVICE_ERROR, NEGCAM_DEVICE_ERROR_OPEN,
         "device \"%s\": cannot open: %s", path, g_strerror (errno));
     return NULL;
   }
+#ifdef HAVE_LIBV4L2
+  if (libv4l2) {
+    /* v4l2_fd_open takes the descriptor over (v4l2_close closes it). */
+    if (v4l2_fd_open (fd, 0) < 0) {
+      gint e = errno;
+
+      close (fd);
+      g_set_error (error, NEGCAM_DEVICE_ERROR, NEGCAM_DEVICE_ERROR_OPEN,
+          "device \"%s\": libv4l2 cannot open it: %s", path, g_strerror (e));
+      return NULL;
+    }
+  }
+#endif
   k = g_new0 (NcKernel, 1);
   k->fd = fd;
+  k->libv4l2 = libv4l2;
   k->poll = gst_poll_new (TRUE);
   gst_poll_fd_init (&k->pfd);
   k->pfd.fd = fd;

@@ -35,13 +35,20 @@ negcam_device_debug_init (void)
 NegcamDevice *
 negcam_device_open (const gchar *path, const gchar *profile, GError **error)
 {
+  return negcam_device_open_full (path, profile, 0, error);
+}
+
+NegcamDevice *
+negcam_device_open_full (const gchar *path, const gchar *profile,
+    NegcamDeviceOpenFlags flags, GError **error)
+{
   NegcamDevice *dev;
 
   negcam_device_debug_init ();
   if (path == NULL || path[0] == '\0') {
     dev = negcam_device_open_embedded (profile, error);
   } else {
-    dev = negcam_device_open_kernel (path, error);
+    dev = negcam_device_open_kernel (path, flags, error);
   }
   if (dev)
     dev->refcount = 1;
@@ -142,6 +149,7 @@ negcam_request_name (unsigned long request)
     N (VIDIOC_STREAMON);
     N (VIDIOC_STREAMOFF);
     N (VIDIOC_CREATE_BUFS);
+    N (VIDIOC_EXPBUF);
 #undef N
     default:
       return "VIDIOC_?";
@@ -219,7 +227,15 @@ describe (unsigned long request, gconstpointer arg)
     }
     case VIDIOC_REQBUFS: {
       const struct v4l2_requestbuffers *r = arg;
-      return g_strdup_printf ("count %u", r->count);
+      return g_strdup_printf ("count %u memory %u", r->count, r->memory);
+    }
+    case VIDIOC_CREATE_BUFS: {
+      const struct v4l2_create_buffers *c = arg;
+      return g_strdup_printf ("index %u count %u", c->index, c->count);
+    }
+    case VIDIOC_EXPBUF: {
+      const struct v4l2_exportbuffer *e = arg;
+      return g_strdup_printf ("index %u fd %d", e->index, e->fd);
     }
     case VIDIOC_QUERYBUF:
     case VIDIOC_QBUF:
@@ -246,6 +262,11 @@ negcam_device_ioctl (NegcamDevice *dev, unsigned long request, gpointer arg)
 
   g_atomic_int_inc (&dev->counts[request_type (request)]);
   ret = dev->ops->ioctl (dev, request, arg);
+  if (ret == -ENODEV && !g_atomic_int_get (&dev->gone)) {
+    g_atomic_int_set (&dev->gone, 1);
+    GST_CAT_WARNING (negcamsrc_debug, "%s: device disappeared (%s: ENODEV)",
+        dev->description, negcam_request_name (request));
+  }
 
   /* QBUF/DQBUF are per frame: log them one level lower. */
   if (gst_debug_category_get_threshold (negcamsrc_debug) >= GST_LEVEL_DEBUG) {
@@ -263,6 +284,12 @@ negcam_device_ioctl (NegcamDevice *dev, unsigned long request, gpointer arg)
   return ret;
 }
 
+gboolean
+negcam_device_is_gone (NegcamDevice *dev)
+{
+  return g_atomic_int_get (&dev->gone) != 0;
+}
+
 gpointer
 negcam_device_mmap (NegcamDevice *dev, guint32 offset, guint32 length)
 {
@@ -278,7 +305,11 @@ negcam_device_munmap (NegcamDevice *dev, gpointer addr, guint32 length)
 gint
 negcam_device_wait (NegcamDevice *dev, gint64 timeout_us)
 {
-  return dev->ops->wait (dev, timeout_us);
+  gint ret = dev->ops->wait (dev, timeout_us);
+
+  if (ret == -ENODEV)
+    g_atomic_int_set (&dev->gone, 1);
+  return ret;
 }
 
 void

@@ -52,7 +52,8 @@ typedef struct {
   gpointer (*mmap) (NegcamDevice *dev, guint32 offset, guint32 length);
   void (*munmap) (NegcamDevice *dev, gpointer addr, guint32 length);
   /* Wait until a DQBUF would not block: 1 ready, 0 timeout, -EINTR when
-   * woken by set_flushing(TRUE), -EPIPE when the queue does not stream. */
+   * woken by set_flushing(TRUE), -EPIPE when the queue does not stream,
+   * -ENODEV when the device went away. */
   gint (*wait) (NegcamDevice *dev, gint64 timeout_us);
   void (*set_flushing) (NegcamDevice *dev, gboolean flushing);
   void (*close) (NegcamDevice *dev);
@@ -66,8 +67,20 @@ struct _NegcamDevice {
    * element waits on the device, not on the clock, in live mode. */
   gboolean self_paced;
   gint counts[NEGCAM_REQ_COUNT]; /* atomic */
+  /* Set (atomically) once the device answered ENODEV: it is gone
+   * (unplugged); every later request fails the same way. */
+  gint gone;
   gpointer backend;
 };
+
+/* Flags for negcam_device_open_full(). */
+typedef enum {
+  NEGCAM_DEVICE_OPEN_NONE = 0,
+  /* Kernel backend through libv4l2 (v4l2_open/v4l2_ioctl/v4l2_mmap): for
+   * devices whose formats only libv4l2 converts. libv4l2 hides
+   * CREATE_BUFS, EXPBUF and DMABUF, so those answer ENOTTY then. */
+  NEGCAM_DEVICE_OPEN_LIBV4L2 = 1 << 0,
+} NegcamDeviceOpenFlags;
 
 /*
  * Open @path: NULL or "" = the embedded engine with @profile (a built-in
@@ -76,6 +89,11 @@ struct _NegcamDevice {
  */
 NegcamDevice *negcam_device_open (
     const gchar *path, const gchar *profile, GError **error);
+NegcamDevice *negcam_device_open_full (const gchar *path,
+    const gchar *profile, NegcamDeviceOpenFlags flags, GError **error);
+
+/* TRUE once the device answered ENODEV (unplugged, module removed). */
+gboolean negcam_device_is_gone (NegcamDevice *dev);
 
 NegcamDevice *negcam_device_ref (NegcamDevice *dev);
 void negcam_device_unref (NegcamDevice *dev);
@@ -100,13 +118,15 @@ const gchar *negcam_request_name (unsigned long request);
 /* Backends. */
 NegcamDevice *negcam_device_open_embedded (
     const gchar *profile, GError **error);
-NegcamDevice *negcam_device_open_kernel (const gchar *path, GError **error);
+NegcamDevice *negcam_device_open_kernel (
+    const gchar *path, NegcamDeviceOpenFlags flags, GError **error);
 
 #define NEGCAM_DEVICE_ERROR (negcam_device_error_quark ())
 GQuark negcam_device_error_quark (void);
 typedef enum {
   NEGCAM_DEVICE_ERROR_PROFILE, /* missing or malformed profile */
   NEGCAM_DEVICE_ERROR_OPEN,
+  NEGCAM_DEVICE_ERROR_UNSUPPORTED, /* e.g. libv4l2 asked, not built in */
 } NegcamDeviceError;
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NegcamDevice, negcam_device_unref)

@@ -19,6 +19,9 @@
 
 #include <errno.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <gst/allocators/gstdmabuf.h>
 
 #include "negcampool.h"
 
@@ -36,11 +39,20 @@ struct _NegcamPool {
   gboolean is_video;
   gboolean needs_meta;
 
+  NegcamPoolMemory memory;
+  gboolean grow;
+  GstAllocator *dmabuf_alloc; /* non-NULL: buffers are exported dma-bufs */
+  gboolean video_meta;         /* from the config, at start */
+
   GMutex lock;
   GstBuffer *bufs[NEGCAM_POOL_MAX];
   gboolean outstanding[NEGCAM_POOL_MAX];
   gboolean in_device[NEGCAM_POOL_MAX];
   guint count;
+  guint created; /* with CREATE_BUFS */
+  guint32 last_flags; /* of the last DQBUF, streaming thread */
+  struct timeval last_timestamp;
+  gboolean cannot_grow;
   gboolean queueing;
 };
 
@@ -116,6 +128,44 @@ negcam_pool_new (NegcamDevice *dev, const struct v4l2_pix_format *pix,
   return pool;
 }
 
+void
+negcam_pool_set_memory (NegcamPool *pool, NegcamPoolMemory memory)
+{
+  pool->memory = memory;
+}
+
+void
+negcam_pool_set_growth (NegcamPool *pool, gboolean grow)
+{
+  pool->grow = grow;
+}
+
+gboolean
+negcam_pool_is_dmabuf (NegcamPool *pool)
+{
+  return pool->dmabuf_alloc != NULL;
+}
+
+guint
+negcam_pool_get_created (NegcamPool *pool)
+{
+  guint n;
+
+  g_mutex_lock (&pool->lock);
+  n = pool->created;
+  g_mutex_unlock (&pool->lock);
+  return n;
+}
+
+void
+negcam_pool_get_last_timestamp (
+    NegcamPool *pool, guint32 *flags, GstClockTime *ts)
+{
+  *flags = pool->last_flags;
+  *ts = (GstClockTime)pool->last_timestamp.tv_sec * GST_SECOND
+      + (GstClockTime)pool->last_timestamp.tv_usec * GST_USECOND;
+}
+
 gboolean
 negcam_pool_needs_video_meta (NegcamPool *pool)
 {
@@ -168,6 +218,85 @@ free_all (NegcamPool *pool)
   pool->count = 0;
 }
 
+/* Wrap device buffer @index (QUERYBUF, then EXPBUF or mmap) as
+ * pool->bufs[index]. Call with the lock held. */
+static gboolean
+wrap_buffer (NegcamPool *pool, guint index)
+{
+  struct v4l2_buffer v = { 0 };
+  GstMemory *mem = NULL;
+  GstBuffer *buf;
+
+  v.index = index;
+  v.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  v.memory = V4L2_MEMORY_MMAP;
+  if (negcam_device_ioctl (pool->dev, VIDIOC_QUERYBUF, &v) < 0)
+    return FALSE;
+
+  if (pool->dmabuf_alloc) {
+    struct v4l2_exportbuffer e = { 0 };
+
+    e.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    e.index = index;
+    e.flags = O_CLOEXEC | O_RDWR;
+    if (negcam_device_ioctl (pool->dev, VIDIOC_EXPBUF, &e) < 0)
+      return FALSE;
+    /* The allocator owns the fd from here (closed with the memory); the
+     * mapping is made once and kept. */
+    mem = gst_dmabuf_allocator_alloc_with_flags (
+        pool->dmabuf_alloc, e.fd, v.length, GST_FD_MEMORY_FLAG_KEEP_MAPPED);
+    if (!mem) {
+      close (e.fd);
+      return FALSE;
+    }
+    GST_MINI_OBJECT_FLAG_SET (mem, GST_MEMORY_FLAG_NO_SHARE);
+  } else {
+    Mapping *m = g_new0 (Mapping, 1);
+
+    m->addr = negcam_device_mmap (pool->dev, v.m.offset, v.length);
+    if (!m->addr) {
+      g_free (m);
+      return FALSE;
+    }
+    m->dev = negcam_device_ref (pool->dev);
+    m->length = v.length;
+    /* NO_SHARE: the memory goes back to the device when this buffer
+     * returns to the pool, so nobody may keep a sub-buffer of it beyond
+     * the buffer's life (GstAdapter, copy_region): they get a copy. */
+    mem = gst_memory_new_wrapped (GST_MEMORY_FLAG_NO_SHARE, m->addr, v.length,
+        0, v.length, m, mapping_free);
+  }
+  buf = gst_buffer_new ();
+  gst_buffer_append_memory (buf, mem);
+  if (pool->is_video && (pool->needs_meta || pool->video_meta)) {
+    GstVideoMeta *meta = gst_buffer_add_video_meta_full (buf,
+        GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_INFO_FORMAT (&pool->dev_info),
+        GST_VIDEO_INFO_WIDTH (&pool->dev_info),
+        GST_VIDEO_INFO_HEIGHT (&pool->dev_info),
+        GST_VIDEO_INFO_N_PLANES (&pool->dev_info), pool->dev_info.offset,
+        pool->dev_info.stride);
+    GST_META_FLAG_SET (meta, GST_META_FLAG_POOLED);
+  }
+  pool->bufs[index] = buf;
+  pool->outstanding[index] = FALSE;
+  return TRUE;
+}
+
+/* Is EXPBUF possible here? Tried on buffer 0 (the fd is closed again). */
+static gboolean
+can_export (NegcamPool *pool)
+{
+  struct v4l2_exportbuffer e = { 0 };
+
+  e.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  e.index = 0;
+  e.flags = O_CLOEXEC | O_RDWR;
+  if (negcam_device_ioctl (pool->dev, VIDIOC_EXPBUF, &e) < 0)
+    return FALSE;
+  close (e.fd);
+  return TRUE;
+}
+
 static gboolean
 negcam_pool_start (GstBufferPool *bpool)
 {
@@ -175,10 +304,9 @@ negcam_pool_start (GstBufferPool *bpool)
   GstStructure *config = gst_buffer_pool_get_config (bpool);
   struct v4l2_requestbuffers req = { 0 };
   guint size, min, max, i;
-  gboolean video_meta;
 
   gst_buffer_pool_config_get_params (config, NULL, &size, &min, &max);
-  video_meta = gst_buffer_pool_config_has_option (
+  pool->video_meta = gst_buffer_pool_config_has_option (
       config, GST_BUFFER_POOL_OPTION_VIDEO_META);
   gst_structure_free (config);
 
@@ -193,49 +321,30 @@ negcam_pool_start (GstBufferPool *bpool)
 
   g_mutex_lock (&pool->lock);
   pool->count = MIN (req.count, NEGCAM_POOL_MAX);
+  pool->created = 0;
+  pool->cannot_grow = !pool->grow;
+  gst_clear_object (&pool->dmabuf_alloc);
+  if (pool->memory != NEGCAM_POOL_MEMORY_MMAP) {
+    if (can_export (pool)) {
+      pool->dmabuf_alloc = gst_dmabuf_allocator_new ();
+    } else if (pool->memory == NEGCAM_POOL_MEMORY_DMABUF) {
+      GST_ERROR_OBJECT (pool, "%s cannot export dma-bufs (EXPBUF)",
+          pool->dev->description);
+      goto failed;
+    } else {
+      GST_DEBUG_OBJECT (pool, "no EXPBUF: MMAP buffers");
+    }
+  }
   for (i = 0; i < pool->count; i++) {
-    struct v4l2_buffer v = { 0 };
-    Mapping *m;
-    GstBuffer *buf;
-
-    v.index = i;
-    v.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    v.memory = V4L2_MEMORY_MMAP;
-    if (negcam_device_ioctl (pool->dev, VIDIOC_QUERYBUF, &v) < 0)
+    if (!wrap_buffer (pool, i))
       goto failed;
-    m = g_new0 (Mapping, 1);
-    m->addr = negcam_device_mmap (pool->dev, v.m.offset, v.length);
-    if (!m->addr) {
-      g_free (m);
-      goto failed;
-    }
-    m->dev = negcam_device_ref (pool->dev);
-    m->length = v.length;
-    buf = gst_buffer_new ();
-    /* NO_SHARE: the memory goes back to the device when this buffer
-     * returns to the pool, so nobody may keep a sub-buffer of it beyond
-     * the buffer's life (GstAdapter, copy_region): they get a copy. */
-    gst_buffer_append_memory (buf,
-        gst_memory_new_wrapped (GST_MEMORY_FLAG_NO_SHARE, m->addr, v.length, 0,
-            v.length, m, mapping_free));
-    if (pool->is_video && (pool->needs_meta || video_meta)) {
-      GstVideoMeta *meta = gst_buffer_add_video_meta_full (buf,
-          GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_INFO_FORMAT (&pool->dev_info),
-          GST_VIDEO_INFO_WIDTH (&pool->dev_info),
-          GST_VIDEO_INFO_HEIGHT (&pool->dev_info),
-          GST_VIDEO_INFO_N_PLANES (&pool->dev_info), pool->dev_info.offset,
-          pool->dev_info.stride);
-      GST_META_FLAG_SET (meta, GST_META_FLAG_POOLED);
-    }
-    pool->bufs[i] = buf;
-    pool->outstanding[i] = FALSE;
     if (queue_buffer (pool, i) < 0)
       goto failed;
   }
   pool->queueing = TRUE;
   g_mutex_unlock (&pool->lock);
-  GST_DEBUG_OBJECT (
-      pool, "%u buffers of %u bytes", pool->count, pool->pix.sizeimage);
+  GST_DEBUG_OBJECT (pool, "%u %s buffers of %u bytes", pool->count,
+      pool->dmabuf_alloc ? "dma-buf" : "mmap", pool->pix.sizeimage);
   return TRUE;
 
 failed:
@@ -244,6 +353,47 @@ failed:
   req.count = 0;
   negcam_device_ioctl (pool->dev, VIDIOC_REQBUFS, &req);
   return FALSE;
+}
+
+/* Fewer than two buffers left in the device: add one with CREATE_BUFS, so
+ * that it keeps capturing while downstream holds the others. Call with
+ * the lock held. */
+static void
+grow (NegcamPool *pool)
+{
+  struct v4l2_create_buffers c = { 0 };
+  guint index;
+  gint ret;
+
+  if (pool->cannot_grow || pool->count >= NEGCAM_POOL_MAX)
+    return;
+  c.count = 1;
+  c.memory = V4L2_MEMORY_MMAP;
+  c.format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  c.format.fmt.pix = pool->pix;
+  ret = negcam_device_ioctl (pool->dev, VIDIOC_CREATE_BUFS, &c);
+  if (ret < 0 || c.count == 0) {
+    GST_INFO_OBJECT (pool, "%s cannot grow the queue (CREATE_BUFS: %s)",
+        pool->dev->description, ret < 0 ? g_strerror (-ret) : "0 buffers");
+    pool->cannot_grow = TRUE;
+    return;
+  }
+  index = c.index;
+  if (index != pool->count || !wrap_buffer (pool, index)) {
+    GST_WARNING_OBJECT (pool, "CREATE_BUFS gave buffer %u, unusable", index);
+    pool->cannot_grow = TRUE;
+    return;
+  }
+  pool->count++;
+  if (queue_buffer (pool, index) < 0) {
+    GST_WARNING_OBJECT (pool, "QBUF of new buffer %u failed", index);
+    return;
+  }
+  pool->created++;
+  GST_INFO_OBJECT (pool,
+      "downstream holds buffers, fewer than 2 left queued: queue grown to "
+      "%u buffers (CREATE_BUFS, no copy)",
+      pool->count);
 }
 
 static gboolean
@@ -295,6 +445,10 @@ negcam_pool_acquire_buffer (GstBufferPool *bpool, GstBuffer **buffer,
     g_mutex_unlock (&pool->lock);
     return NEGCAM_FLOW_EMPTY;
   }
+  if (ret == -ENODEV) {
+    g_mutex_unlock (&pool->lock);
+    return NEGCAM_FLOW_GONE;
+  }
   if (ret < 0 || v.index >= pool->count || pool->outstanding[v.index]) {
     g_mutex_unlock (&pool->lock);
     GST_ERROR_OBJECT (pool, "DQBUF failed: %s", g_strerror (-ret));
@@ -303,9 +457,20 @@ negcam_pool_acquire_buffer (GstBufferPool *bpool, GstBuffer **buffer,
   buf = pool->bufs[v.index];
   pool->in_device[v.index] = FALSE;
   pool->outstanding[v.index] = TRUE;
+  {
+    guint i, queued = 0;
+
+    for (i = 0; i < pool->count; i++)
+      queued += pool->in_device[i];
+    if (queued < 2)
+      grow (pool);
+  }
   g_mutex_unlock (&pool->lock);
 
   gst_buffer_set_size (buf, pool->is_video ? pool->pix.sizeimage : v.bytesused);
+  /* Driver timestamp and flags, for the element (see negcam_pool_*). */
+  pool->last_flags = v.flags;
+  pool->last_timestamp = v.timestamp;
   GST_BUFFER_OFFSET (buf) = v.sequence;
   GST_BUFFER_OFFSET_END (buf) = v.sequence + 1;
   if (v.flags & V4L2_BUF_FLAG_ERROR)
@@ -331,7 +496,8 @@ negcam_pool_release_buffer (GstBufferPool *bpool, GstBuffer *buffer)
     return;
   }
   pool->outstanding[i] = FALSE;
-  if (pool->queueing && queue_buffer (pool, i) < 0)
+  if (pool->queueing && queue_buffer (pool, i) < 0
+      && !negcam_device_is_gone (pool->dev))
     GST_WARNING_OBJECT (pool, "QBUF %u failed", i);
   g_mutex_unlock (&pool->lock);
 }
@@ -342,6 +508,7 @@ negcam_pool_finalize (GObject *object)
   NegcamPool *pool = NEGCAM_POOL (object);
 
   free_all (pool);
+  gst_clear_object (&pool->dmabuf_alloc);
   negcam_device_unref (pool->dev);
   g_mutex_clear (&pool->lock);
   G_OBJECT_CLASS (negcam_pool_parent_class)->finalize (object);

@@ -4,6 +4,16 @@
  * negotiation (REQBUFS/QUERYBUF/mmap when the pool starts) and recycled:
  * acquiring a buffer is a DQBUF, releasing it (downstream dropping its
  * last ref) is a QBUF. No per-frame allocation or copy.
+ *
+ * Memory: each buffer is either the device's mmap()ed buffer, or (when the
+ * device can EXPBUF and the mode allows it) a dma-buf fd exported from it
+ * and wrapped by a GstDmaBufAllocator, so that downstream that imports
+ * dma-bufs gets the fd and everyone else maps the same pages.
+ *
+ * Growth: when downstream holds so many buffers that fewer than two are
+ * left queued in the device after a DQBUF, the pool adds one with
+ * CREATE_BUFS (if the device has it, up to 32 buffers) instead of
+ * letting the device run dry; never a copy.
  */
 #ifndef __NEGCAM_POOL_H__
 #define __NEGCAM_POOL_H__
@@ -19,6 +29,22 @@ G_DECLARE_FINAL_TYPE (NegcamPool, negcam_pool, NEGCAM, POOL, GstBufferPool)
 
 /* acquire_buffer result when the device has no frame for us (EAGAIN). */
 #define NEGCAM_FLOW_EMPTY GST_FLOW_CUSTOM_SUCCESS
+/* acquire_buffer result when the device went away (ENODEV). */
+#define NEGCAM_FLOW_GONE GST_FLOW_CUSTOM_ERROR
+
+/**
+ * NegcamPoolMemory:
+ * @NEGCAM_POOL_MEMORY_AUTO: dma-buf (EXPBUF) when the device exports,
+ *   else MMAP
+ * @NEGCAM_POOL_MEMORY_MMAP: the device's mmap()ed buffers
+ * @NEGCAM_POOL_MEMORY_DMABUF: dma-buf only; the pool fails to start when
+ *   the device cannot EXPBUF
+ */
+typedef enum {
+  NEGCAM_POOL_MEMORY_AUTO,
+  NEGCAM_POOL_MEMORY_MMAP,
+  NEGCAM_POOL_MEMORY_DMABUF,
+} NegcamPoolMemory;
 
 /*
  * @pix: the format set with S_FMT. @info: GStreamer's layout of the same
@@ -27,6 +53,19 @@ G_DECLARE_FINAL_TYPE (NegcamPool, negcam_pool, NEGCAM, POOL, GstBufferPool)
  */
 NegcamPool *negcam_pool_new (NegcamDevice *dev,
     const struct v4l2_pix_format *pix, const GstVideoInfo *info);
+
+/* Before activation: which memory to hand out, whether to grow. */
+void negcam_pool_set_memory (NegcamPool *pool, NegcamPoolMemory memory);
+void negcam_pool_set_growth (NegcamPool *pool, gboolean grow);
+
+/* TRUE when the buffers are dma-buf memory (EXPBUF worked). */
+gboolean negcam_pool_is_dmabuf (NegcamPool *pool);
+/* Flags and timestamp (ns) the driver gave the buffer the last acquire
+ * returned (streaming thread only, right after acquiring). */
+void negcam_pool_get_last_timestamp (
+    NegcamPool *pool, guint32 *flags, GstClockTime *ts);
+/* Buffers added with CREATE_BUFS since the pool started. */
+guint negcam_pool_get_created (NegcamPool *pool);
 
 /* TRUE when the device layout differs from GStreamer's default one. */
 gboolean negcam_pool_needs_video_meta (NegcamPool *pool);

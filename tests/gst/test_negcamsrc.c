@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 #include <gst/gst.h>
 #include <gst/check/gstcheck.h>
+#include <gst/allocators/gstdmabuf.h>
 #include <gst/check/gstharness.h>
 #include <gst/app/gstappsink.h>
 #include <gst/video/video.h>
@@ -317,36 +318,7 @@ run_pipeline (const gchar * profile, const gchar * filter,
   gst_object_unref (pipe);
 }
 
-static const gchar *filters[] = {
-  "video/x-raw",
-  "image/jpeg",
-  "video/x-raw,format=YUY2",
-  "video/x-raw,width=640,height=480",
-  "video/x-raw,width=320,height=240,framerate=15/1",
-  "image/jpeg,width=1280,height=720",
-  "video/x-raw,framerate=30/1",
-  "video/x-raw,width=[100,400],height=[100,300]",
-  "video/x-raw,format=NV12",
-  "video/x-raw,format=I420,width=1280,height=720",
-  "video/x-raw,format=UYVY",
-  "video/x-raw,interlace-mode=interleaved",
-  "video/x-raw,interlace-mode=progressive",
-  "video/x-raw,width=720,height=480",
-  "video/x-raw,format=RGB",
-  "video/x-raw,width=4000,height=3000",
-  "video/x-raw,framerate=1000/1",
-  "video/x-raw,framerate=[1/1,10/1]",
-  "image/jpeg,framerate=30/1,width=[640,1920]",
-  "video/x-raw,width=1920,height=1080",
-  "video/x-raw,format={NV12,YUY2},width=640,height=360",
-  "video/x-raw,framerate=15/2",
-  "video/x-raw,width=800,height=608",
-  "video/x-raw,width=801,height=600",
-  "video/x-raw,framerate=60/1",
-  "video/x-raw,format=UYVY,width=720,height=576,interlace-mode=interleaved",
-  "video/x-raw,width=[640,800],height=[400,600],framerate=[20/1,30/1]",
-  "image/jpeg;video/x-raw,format=NV12",
-};
+#include "filters.h"
 
 static void
 check_filter (const gchar * profile, const struct negcam_profile *p,
@@ -1443,6 +1415,10 @@ GST_START_TEST (test_copy_counted_without_video_meta)
   gst_structure_get_uint64 (st, "copies", &copies);
   fail_unless_equals_uint64 (copies, 4);
   gst_structure_free (st);
+  /* the same count as a property of its own */
+  copies = 0;
+  g_object_get (src, "copies", &copies, NULL);
+  fail_unless_equals_uint64 (copies, 4);
   gst_element_set_state (pipe, GST_STATE_NULL);
   gst_object_unref (bus);
   gst_object_unref (src);
@@ -1630,6 +1606,117 @@ GST_START_TEST (test_pattern_property)
 
 GST_END_TEST;
 
+/* ------------------------------------------------------------------ */
+/* URI handler                                                         */
+
+GST_START_TEST (test_uri_handler)
+{
+  static const gchar *bad[] = { "negcam://", "negcam://web/cam",
+    "negcam://webcam?x=1", "file:///dev/video0" };
+  GstElement *e;
+  GstHarness *h;
+  GstBuffer *b;
+  gchar *s = NULL, *uri;
+  GError *err = NULL;
+  guint i;
+
+  /* a built-in profile: the embedded engine, frames flow */
+  e = gst_element_make_from_uri (GST_URI_SRC, "negcam://vga", NULL, &err);
+  fail_unless (e != NULL, "%s", err ? err->message : "");
+  g_object_get (e, "profile", &s, NULL);
+  fail_unless_equals_string (s, "vga");
+  g_free (s);
+  g_object_get (e, "device", &s, NULL);
+  fail_unless_equals_string (s, "");
+  g_free (s);
+  uri = gst_uri_handler_get_uri (GST_URI_HANDLER (e));
+  fail_unless_equals_string (uri, "negcam://vga");
+  g_free (uri);
+  g_object_set (e, "is-live", FALSE, NULL);
+  h = gst_harness_new_with_element (e, NULL, "src");
+  gst_harness_play (h);
+  b = gst_harness_pull (h);
+  fail_unless (b != NULL);
+  gst_buffer_unref (b);
+  gst_harness_teardown (h);
+  gst_object_unref (e);
+
+  /* a device node */
+  e = gst_element_make_from_uri (GST_URI_SRC, "negcam:///dev/video7", NULL,
+      &err);
+  fail_unless (e != NULL);
+  g_object_get (e, "device", &s, NULL);
+  fail_unless_equals_string (s, "/dev/video7");
+  g_free (s);
+  uri = gst_uri_handler_get_uri (GST_URI_HANDLER (e));
+  fail_unless_equals_string (uri, "negcam:///dev/video7");
+  g_free (uri);
+  /* a profile file; setting it again clears the device */
+  fail_unless (gst_uri_handler_set_uri (GST_URI_HANDLER (e),
+          "negcam:///tmp/my%20cam.profile", NULL));
+  g_object_get (e, "profile", &s, NULL);
+  fail_unless_equals_string (s, "/tmp/my cam.profile");
+  g_free (s);
+  g_object_get (e, "device", &s, NULL);
+  fail_unless_equals_string (s, "");
+  g_free (s);
+  for (i = 0; i < G_N_ELEMENTS (bad); i++) {
+    fail_if (gst_uri_handler_set_uri (GST_URI_HANDLER (e), bad[i], &err),
+        "%s accepted", bad[i]);
+    fail_unless (err != NULL);
+    g_clear_error (&err);
+  }
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* The io-mode and libv4l2 properties; the embedded device cannot EXPBUF,
+ * so io-mode=auto falls back to its MMAP buffers and dmabuf refuses. */
+GST_START_TEST (test_io_mode_embedded)
+{
+  GstHarness *h;
+  GstElement *e;
+  GstStructure *st = NULL;
+  gboolean dmabuf = TRUE;
+  GstBuffer *b;
+
+  e = gst_element_factory_make ("negcamsrc", NULL);
+  g_object_set (e, "is-live", FALSE, NULL);
+  gst_util_set_object_arg (G_OBJECT (e), "io-mode", "auto");
+  h = gst_harness_new_with_element (e, NULL, "src");
+  gst_harness_play (h);
+  b = gst_harness_pull (h);
+  fail_unless (b != NULL);
+  fail_if (gst_is_dmabuf_memory (gst_buffer_peek_memory (b, 0)));
+  gst_buffer_unref (b);
+  g_object_get (e, "stats", &st, NULL);
+  fail_unless (gst_structure_get_boolean (st, "dmabuf", &dmabuf));
+  fail_if (dmabuf);
+  gst_structure_free (st);
+  gst_harness_teardown (h);
+  gst_object_unref (e);
+
+  /* io-mode=dmabuf on a device without EXPBUF: an error, not a crash */
+  {
+    GstElement *pipe = gst_parse_launch ("negcamsrc io-mode=dmabuf "
+        "is-live=false num-buffers=2 ! fakesink", NULL);
+    GstBus *bus = gst_element_get_bus (pipe);
+    GstMessage *m;
+
+    gst_element_set_state (pipe, GST_STATE_PLAYING);
+    m = gst_bus_timed_pop_filtered (bus, 20 * GST_SECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    fail_unless (m && GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR);
+    gst_message_unref (m);
+    gst_element_set_state (pipe, GST_STATE_NULL);
+    gst_object_unref (bus);
+    gst_object_unref (pipe);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 negcamsrc_suite (void)
 {
@@ -1668,6 +1755,8 @@ negcamsrc_suite (void)
   tcase_add_test (tc, test_state_cycles);
   tcase_add_test (tc, test_debug_log_every_request);
   tcase_add_test (tc, test_pattern_property);
+  tcase_add_test (tc, test_uri_handler);
+  tcase_add_test (tc, test_io_mode_embedded);
   return s;
 }
 
