@@ -19,6 +19,8 @@ VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 . "$VM_DIR/lib.sh"
 # shellcheck source=tests/vm/negcam-suite.sh
 . "$VM_DIR/negcam-suite.sh"
+# shellcheck source=tests/vm/profiles-suite.sh
+. "$VM_DIR/profiles-suite.sh"
 
 MODE=${1:-quick}
 RUN_START=$(now)
@@ -83,6 +85,11 @@ suite_kmod() {
 case "$MODE" in
 vivid) suite_vivid ;;
 kmod) suite_kmod ;;
+profiles)
+	# --dump of vivid into negcam.ko, the camera shelf (tests/vm/profiles-suite.sh)
+	modprobe vivid n_devs=1 node_types=0x1 && VIVID=$(wait_node vivid)
+	suite_profiles
+	;;
 negcam)
 	# negcam.ko alone (quick settings), vivid loaded only as DMABUF exporter.
 	modprobe vivid n_devs=1 node_types=0x1 && VIVID=$(wait_node vivid)
@@ -92,8 +99,9 @@ quick|full)
 	suite_vivid
 	suite_negcam "$MODE"
 	suite_kmod
+	suite_profiles
 	;;
-*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod)" >&2; exit 2 ;;
+*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, profiles)" >&2; exit 2 ;;
 esac
 
 echo
