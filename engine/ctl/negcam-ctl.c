@@ -639,7 +639,7 @@ static void list_profiles(void)
 	unsigned int i;
 
 	for (i = 0; (b = negcam_builtin_at(i)); i++)
-		printf("%-12s %s\n", b->name, b->summary ? b->summary : "");
+		printf("%-16s %s\n", b->name, b->summary ? b->summary : "");
 }
 
 static void show_profile(struct ctl *c, const char *name)
