@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The negcam plugin: registers negcamsrc, nothing else.
+ * The negcam plugin: registers negcamsrc and negcamdeviceprovider.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -8,11 +8,15 @@
 
 #include <gst/gst.h>
 #include "gstnegcamsrc.h"
+#include "negcamdeviceprovider.h"
 
 static gboolean
 plugin_init (GstPlugin *plugin)
 {
-  return GST_ELEMENT_REGISTER (negcamsrc, plugin);
+  gboolean ok = GST_ELEMENT_REGISTER (negcamsrc, plugin);
+
+  ok &= GST_DEVICE_PROVIDER_REGISTER (negcamdeviceprovider, plugin);
+  return ok;
 }
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, negcam,

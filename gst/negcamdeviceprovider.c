@@ -1,0 +1,648 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * negcamdeviceprovider: what negcamsrc can open, for GstDeviceMonitor.
+ *
+ * Two kinds of device, described by the same code:
+ *  - the V4L2 capture nodes of the device directory ("device-directory",
+ *    /dev by default, names video<N>), opened through the kernel backend;
+ *  - the built-in profiles of the embedded engine (negcam_builtin_at).
+ * Both are asked VIDIOC_QUERYCAP through the device interface
+ * (negcamdevice.h) and their caps come from NegcamProbe (negcamcaps.c), the
+ * very enumeration negcamsrc uses, so a listed device offers exactly the
+ * caps the element would. create_element() gives a negcamsrc with device=
+ * or profile= set.
+ *
+ * Hotplug: a directory monitor (inotify through GFileMonitor, no polling)
+ * on the device directory, run in a thread of its own with its own main
+ * context. It does not need udev: devtmpfs creates and removes the nodes
+ * itself. Where udev runs, a new node may first be root-only until udev
+ * sets its group or ACL; opening it then fails, and the attribute change
+ * udev makes triggers a new attempt.
+ *
+ * Rank: MARGINAL, below v4l2deviceprovider (PRIMARY), and no provider is
+ * hidden: applications that pick the first camera keep getting v4l2src;
+ * the nodes also appear here, named with their path, for applications
+ * that want negcamsrc.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gio/gio.h>
+
+#include "negcamdeviceprovider.h"
+#include "gstnegcamsrc.h"
+#include "negcamcaps.h"
+#include "negcamdevice.h"
+#include "profile.h"
+
+GST_DEBUG_CATEGORY_STATIC (negcamdeviceprovider_debug);
+#define GST_CAT_DEFAULT negcamdeviceprovider_debug
+
+#define DEFAULT_DEVICE_DIRECTORY "/dev"
+
+/* ------------------------------------------------------------------ */
+/* GstNegcamSrcDevice                                                  */
+
+struct _GstNegcamSrcDevice
+{
+  GstDevice parent;
+
+  gchar *path;    /* V4L2 node, or NULL for an embedded profile */
+  gchar *profile; /* built-in profile name, or NULL for a node */
+};
+
+G_DEFINE_TYPE (GstNegcamSrcDevice, gst_negcam_src_device, GST_TYPE_DEVICE);
+
+static GstElement *
+gst_negcam_src_device_create_element (GstDevice *device, const gchar *name)
+{
+  GstNegcamSrcDevice *self = GST_NEGCAM_SRC_DEVICE (device);
+  GstElement *elem = gst_element_factory_make ("negcamsrc", name);
+
+  if (!elem)
+    return NULL;
+  if (self->path)
+    g_object_set (elem, "device", self->path, NULL);
+  else
+    g_object_set (elem, "profile", self->profile, NULL);
+  return elem;
+}
+
+static gboolean
+gst_negcam_src_device_reconfigure_element (GstDevice *device,
+    GstElement *element)
+{
+  GstNegcamSrcDevice *self = GST_NEGCAM_SRC_DEVICE (device);
+
+  if (!GST_IS_NEGCAM_SRC (element))
+    return FALSE;
+  if (self->path)
+    g_object_set (element, "device", self->path, NULL);
+  else
+    g_object_set (element, "device", "", "profile", self->profile, NULL);
+  return TRUE;
+}
+
+static void
+gst_negcam_src_device_finalize (GObject *object)
+{
+  GstNegcamSrcDevice *self = GST_NEGCAM_SRC_DEVICE (object);
+
+  g_free (self->path);
+  g_free (self->profile);
+  G_OBJECT_CLASS (gst_negcam_src_device_parent_class)->finalize (object);
+}
+
+static void
+gst_negcam_src_device_class_init (GstNegcamSrcDeviceClass *klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstDeviceClass *device_class = GST_DEVICE_CLASS (klass);
+
+  gobject_class->finalize = gst_negcam_src_device_finalize;
+  device_class->create_element = gst_negcam_src_device_create_element;
+  device_class->reconfigure_element = gst_negcam_src_device_reconfigure_element;
+}
+
+static void
+gst_negcam_src_device_init (GstNegcamSrcDevice *self)
+{
+}
+
+/* The "profile" attribute negcam.ko gives its platform device, if the
+ * node is one of its. */
+static gchar *
+kmod_profile_of (const gchar *path)
+{
+  gchar *base = g_path_get_basename (path);
+  gchar *attr = g_strdup_printf (
+      "/sys/class/video4linux/%s/device/profile", base);
+  gchar *text = NULL;
+
+  g_free (base);
+  if (g_file_get_contents (attr, &text, NULL, NULL))
+    g_strstrip (text);
+  g_free (attr);
+  return text;
+}
+
+/*
+ * Describe an opened device: QUERYCAP, then every format it enumerates as
+ * caps (the element's probe, unfiltered). NULL with @error when it is not
+ * a video capture device or offers nothing negcamsrc can map.
+ */
+static GstDevice *
+describe (NegcamDevice *dev, const gchar *path,
+    const struct negcam_builtin *builtin, GError **error)
+{
+  struct v4l2_capability cap;
+  GstNegcamSrcDevice *device;
+  GstStructure *props;
+  NegcamProbe *probe;
+  GstCaps *caps;
+  gchar *card, *driver, *bus_info, *display;
+  guint32 flags;
+  gint ret;
+
+  memset (&cap, 0, sizeof (cap));
+  ret = negcam_device_ioctl (dev, VIDIOC_QUERYCAP, &cap);
+  if (ret < 0) {
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+        "%s: not a V4L2 device (VIDIOC_QUERYCAP: %s)", dev->description,
+        g_strerror (-ret));
+    return NULL;
+  }
+  flags = (cap.capabilities & V4L2_CAP_DEVICE_CAPS) ? cap.device_caps
+                                                    : cap.capabilities;
+  if (!(flags & V4L2_CAP_VIDEO_CAPTURE)) {
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+        "%s: not a video capture device (device caps 0x%08x)",
+        dev->description, flags);
+    return NULL;
+  }
+
+  probe = negcam_probe_new (dev);
+  caps = negcam_probe_caps (probe, NULL);
+  negcam_probe_free (probe);
+  if (gst_caps_is_empty (caps)) {
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+        "%s: enumerates no format negcamsrc can map", dev->description);
+    gst_caps_unref (caps);
+    return NULL;
+  }
+
+  card = g_strndup ((const gchar *)cap.card, sizeof (cap.card));
+  driver = g_strndup ((const gchar *)cap.driver, sizeof (cap.driver));
+  bus_info = g_strndup ((const gchar *)cap.bus_info, sizeof (cap.bus_info));
+  props = gst_structure_new ("negcamdeviceprovider",
+      "device.api", G_TYPE_STRING, path ? "v4l2" : "negcam",
+      "v4l2.device.driver", G_TYPE_STRING, driver,
+      "v4l2.device.card", G_TYPE_STRING, card,
+      "v4l2.device.bus_info", G_TYPE_STRING, bus_info,
+      "v4l2.device.version", G_TYPE_UINT, cap.version,
+      "v4l2.device.capabilities", G_TYPE_UINT, cap.capabilities,
+      "v4l2.device.device_caps", G_TYPE_UINT, flags, NULL);
+  if (path) {
+    gchar *profile = g_str_equal (driver, "negcam") ? kmod_profile_of (path)
+                                                    : NULL;
+
+    gst_structure_set (props, "device.path", G_TYPE_STRING, path, NULL);
+    if (profile && *profile)
+      gst_structure_set (props, "negcam.profile", G_TYPE_STRING, profile,
+          NULL);
+    g_free (profile);
+    display = g_strdup_printf ("%s (%s)", *card ? card : driver, path);
+  } else {
+    gst_structure_set (props,
+        "negcam.profile", G_TYPE_STRING, builtin->name,
+        "negcam.profile.summary", G_TYPE_STRING, builtin->summary, NULL);
+    display = g_strdup_printf ("%s (negcam built-in profile %s)",
+        *card ? card : driver, builtin->name);
+  }
+
+  device = g_object_new (GST_TYPE_NEGCAM_SRC_DEVICE,
+      "display-name", display, "device-class", "Video/Source",
+      "caps", caps, "properties", props, NULL);
+  device->path = g_strdup (path);
+  device->profile = builtin ? g_strdup (builtin->name) : NULL;
+
+  g_free (display);
+  g_free (card);
+  g_free (driver);
+  g_free (bus_info);
+  gst_structure_free (props);
+  gst_caps_unref (caps);
+  return GST_DEVICE (device);
+}
+
+/* A V4L2 node: NULL (and why, in @error) when it cannot be opened or is
+ * not a capture device negcamsrc can use. */
+static GstDevice *
+probe_node (const gchar *path, GError **error)
+{
+  NegcamDevice *dev;
+  GstDevice *device;
+
+  dev = negcam_device_open (path, NULL, error);
+  if (!dev)
+    return NULL;
+  device = describe (dev, path, NULL, error);
+  negcam_device_unref (dev);
+  return device;
+}
+
+static GstDevice *
+probe_builtin (const struct negcam_builtin *builtin)
+{
+  GError *err = NULL;
+  NegcamDevice *dev;
+  GstDevice *device = NULL;
+
+  dev = negcam_device_open (NULL, builtin->name, &err);
+  if (dev) {
+    device = describe (dev, NULL, builtin, &err);
+    negcam_device_unref (dev);
+  }
+  if (!device) {
+    GST_WARNING ("built-in profile %s: %s", builtin->name, err->message);
+    g_error_free (err);
+  }
+  return device;
+}
+
+/* "video" followed by digits only: the V4L2 video nodes. */
+static gboolean
+is_video_node_name (const gchar *name)
+{
+  const gchar *p;
+
+  if (!g_str_has_prefix (name, "video") || !name[5])
+    return FALSE;
+  for (p = name + 5; *p; p++)
+    if (!g_ascii_isdigit (*p))
+      return FALSE;
+  return TRUE;
+}
+
+static gint
+compare_node_names (gconstpointer a, gconstpointer b)
+{
+  const gchar *x = *(const gchar *const *)a, *y = *(const gchar *const *)b;
+
+  return (gint)(strtoul (x + 5, NULL, 10) > strtoul (y + 5, NULL, 10))
+         - (gint)(strtoul (x + 5, NULL, 10) < strtoul (y + 5, NULL, 10));
+}
+
+/* The node paths of @dir, in number order. */
+static GPtrArray *
+list_nodes (const gchar *dir)
+{
+  GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  GError *err = NULL;
+  const gchar *name;
+  GDir *d;
+  guint i;
+
+  d = g_dir_open (dir, 0, &err);
+  if (!d) {
+    GST_INFO ("no device directory: %s", err->message);
+    g_error_free (err);
+    g_ptr_array_unref (names);
+    return paths;
+  }
+  while ((name = g_dir_read_name (d)))
+    if (is_video_node_name (name))
+      g_ptr_array_add (names, g_strdup (name));
+  g_dir_close (d);
+  g_ptr_array_sort (names, compare_node_names);
+  for (i = 0; i < names->len; i++)
+    g_ptr_array_add (paths,
+        g_build_filename (dir, (const gchar *)names->pdata[i], NULL));
+  g_ptr_array_unref (names);
+  return paths;
+}
+
+/* ------------------------------------------------------------------ */
+/* GstNegcamDeviceProvider                                             */
+
+struct _GstNegcamDeviceProvider
+{
+  GstDeviceProvider parent;
+
+  gchar *device_directory; /* object lock */
+
+  /* While started: the watch thread and its context. */
+  GThread *thread;
+  GMainContext *context;
+  GMainLoop *loop;
+  gchar *watch_dir;
+  GMutex lock;
+  GCond cond;
+  gboolean ready;
+  /* path -> GstDevice listed (owned by the provider's device list); used
+   * by the watch thread only while it runs. */
+  GHashTable *nodes;
+};
+
+enum
+{
+  PROP_0,
+  PROP_DEVICE_DIRECTORY,
+};
+
+G_DEFINE_TYPE (GstNegcamDeviceProvider, gst_negcam_device_provider,
+    GST_TYPE_DEVICE_PROVIDER);
+
+GST_DEVICE_PROVIDER_REGISTER_DEFINE (negcamdeviceprovider,
+    "negcamdeviceprovider", GST_RANK_MARGINAL,
+    GST_TYPE_NEGCAM_DEVICE_PROVIDER);
+
+static gchar *
+get_device_directory (GstNegcamDeviceProvider *self)
+{
+  gchar *dir;
+
+  GST_OBJECT_LOCK (self);
+  dir = g_strdup (self->device_directory);
+  GST_OBJECT_UNLOCK (self);
+  return dir;
+}
+
+static GList *
+probe_builtins (void)
+{
+  const struct negcam_builtin *b;
+  GList *list = NULL;
+  guint i;
+
+  for (i = 0; (b = negcam_builtin_at (i)); i++) {
+    GstDevice *device = probe_builtin (b);
+
+    if (device)
+      list = g_list_append (list, device);
+  }
+  return list;
+}
+
+/* Static listing (gst_device_provider_get_devices() when not started). */
+static GList *
+gst_negcam_device_provider_probe (GstDeviceProvider *provider)
+{
+  GstNegcamDeviceProvider *self = GST_NEGCAM_DEVICE_PROVIDER (provider);
+  gchar *dir = get_device_directory (self);
+  GPtrArray *paths = list_nodes (dir);
+  GList *list = NULL;
+  guint i;
+
+  for (i = 0; i < paths->len; i++) {
+    GError *err = NULL;
+    GstDevice *device = probe_node (paths->pdata[i], &err);
+
+    if (device)
+      list = g_list_append (list, device);
+    else {
+      GST_DEBUG_OBJECT (self, "skipped: %s", err->message);
+      g_error_free (err);
+    }
+  }
+  g_ptr_array_unref (paths);
+  g_free (dir);
+  return g_list_concat (list, probe_builtins ());
+}
+
+/* Watch thread: add @path if it is new and usable. */
+static void
+node_appeared (GstNegcamDeviceProvider *self, const gchar *path)
+{
+  GError *err = NULL;
+  GstDevice *device;
+
+  if (g_hash_table_contains (self->nodes, path))
+    return;
+  device = probe_node (path, &err);
+  if (!device) {
+    /* EACCES: udev has not set the permissions yet; its attribute
+     * change will bring us back. */
+    GST_DEBUG_OBJECT (self, "not listed: %s", err->message);
+    g_error_free (err);
+    return;
+  }
+  GST_INFO_OBJECT (self, "node %s added", path);
+  g_hash_table_insert (self->nodes, g_strdup (path), device);
+  gst_device_provider_device_add (GST_DEVICE_PROVIDER (self), device);
+}
+
+static void
+node_vanished (GstNegcamDeviceProvider *self, const gchar *path)
+{
+  GstDevice *device = g_hash_table_lookup (self->nodes, path);
+
+  if (!device)
+    return;
+  GST_INFO_OBJECT (self, "node %s removed", path);
+  gst_object_ref (device);
+  g_hash_table_remove (self->nodes, path);
+  gst_device_provider_device_remove (GST_DEVICE_PROVIDER (self), device);
+  gst_object_unref (device);
+}
+
+static void
+on_dir_changed (GFileMonitor *monitor, GFile *file, GFile *other,
+    GFileMonitorEvent event, gpointer user_data)
+{
+  GstNegcamDeviceProvider *self = user_data;
+  gchar *name = g_file_get_basename (file);
+  gchar *path;
+
+  if (!name || !is_video_node_name (name)) {
+    g_free (name);
+    return;
+  }
+  path = g_build_filename (self->watch_dir, name, NULL);
+  switch (event) {
+    case G_FILE_MONITOR_EVENT_CREATED:
+    case G_FILE_MONITOR_EVENT_ATTRIBUTE_CHANGED:
+      node_appeared (self, path);
+      break;
+    case G_FILE_MONITOR_EVENT_DELETED:
+      node_vanished (self, path);
+      break;
+    default:
+      break;
+  }
+  g_free (path);
+  g_free (name);
+}
+
+static gpointer
+watch_thread (gpointer data)
+{
+  GstNegcamDeviceProvider *self = data;
+  GFileMonitor *monitor = NULL;
+  GError *err = NULL;
+  GPtrArray *paths;
+  GFile *dir;
+  guint i;
+
+  g_main_context_push_thread_default (self->context);
+  /* Watch first, then list: a node appearing in between is seen by
+   * both, and node_appeared() ignores the second. */
+  dir = g_file_new_for_path (self->watch_dir);
+  if (g_file_test (self->watch_dir, G_FILE_TEST_IS_DIR))
+    monitor = g_file_monitor_directory (dir, G_FILE_MONITOR_NONE, NULL, &err);
+  if (monitor)
+    g_signal_connect (monitor, "changed", G_CALLBACK (on_dir_changed), self);
+  else {
+    GST_WARNING_OBJECT (self, "%s: no hotplug: %s", self->watch_dir,
+        err ? err->message : "not a directory");
+    g_clear_error (&err);
+  }
+  paths = list_nodes (self->watch_dir);
+  for (i = 0; i < paths->len; i++)
+    node_appeared (self, paths->pdata[i]);
+  g_ptr_array_unref (paths);
+
+  g_mutex_lock (&self->lock);
+  self->ready = TRUE;
+  g_cond_signal (&self->cond);
+  g_mutex_unlock (&self->lock);
+
+  g_main_loop_run (self->loop);
+
+  if (monitor) {
+    g_signal_handlers_disconnect_by_data (monitor, self);
+    g_file_monitor_cancel (monitor);
+    g_object_unref (monitor);
+  }
+  g_object_unref (dir);
+  g_main_context_pop_thread_default (self->context);
+  return NULL;
+}
+
+static gboolean
+gst_negcam_device_provider_start (GstDeviceProvider *provider)
+{
+  GstNegcamDeviceProvider *self = GST_NEGCAM_DEVICE_PROVIDER (provider);
+  GList *builtins, *l;
+
+  builtins = probe_builtins ();
+  for (l = builtins; l; l = l->next)
+    gst_device_provider_device_add (provider, l->data);
+  g_list_free (builtins);
+
+  self->watch_dir = get_device_directory (self);
+  self->nodes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->context = g_main_context_new ();
+  self->loop = g_main_loop_new (self->context, FALSE);
+  self->ready = FALSE;
+  self->thread = g_thread_new ("negcam-hotplug", watch_thread, self);
+  g_mutex_lock (&self->lock);
+  while (!self->ready)
+    g_cond_wait (&self->cond, &self->lock);
+  g_mutex_unlock (&self->lock);
+  return TRUE;
+}
+
+static gboolean
+quit_loop (gpointer loop)
+{
+  g_main_loop_quit (loop);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+gst_negcam_device_provider_stop (GstDeviceProvider *provider)
+{
+  GstNegcamDeviceProvider *self = GST_NEGCAM_DEVICE_PROVIDER (provider);
+  GSource *idle;
+
+  if (!self->thread)
+    return;
+  /* Quit from inside the loop: a g_main_loop_quit() before the thread
+   * reaches g_main_loop_run() would be forgotten by it. */
+  idle = g_idle_source_new ();
+  g_source_set_callback (idle, quit_loop, self->loop, NULL);
+  g_source_attach (idle, self->context);
+  g_source_unref (idle);
+  g_thread_join (self->thread);
+  self->thread = NULL;
+  g_clear_pointer (&self->loop, g_main_loop_unref);
+  g_clear_pointer (&self->context, g_main_context_unref);
+  /* The devices themselves are dropped by GstDeviceProvider. */
+  g_clear_pointer (&self->nodes, g_hash_table_unref);
+  g_clear_pointer (&self->watch_dir, g_free);
+}
+
+static void
+gst_negcam_device_provider_set_property (GObject *object, guint prop_id,
+    const GValue *value, GParamSpec *pspec)
+{
+  GstNegcamDeviceProvider *self = GST_NEGCAM_DEVICE_PROVIDER (object);
+
+  switch (prop_id) {
+    case PROP_DEVICE_DIRECTORY:
+      GST_OBJECT_LOCK (self);
+      g_free (self->device_directory);
+      self->device_directory = g_value_dup_string (value);
+      if (!self->device_directory || !*self->device_directory) {
+        g_free (self->device_directory);
+        self->device_directory = g_strdup (DEFAULT_DEVICE_DIRECTORY);
+      }
+      GST_OBJECT_UNLOCK (self);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_negcam_device_provider_get_property (GObject *object, guint prop_id,
+    GValue *value, GParamSpec *pspec)
+{
+  GstNegcamDeviceProvider *self = GST_NEGCAM_DEVICE_PROVIDER (object);
+
+  switch (prop_id) {
+    case PROP_DEVICE_DIRECTORY:
+      GST_OBJECT_LOCK (self);
+      g_value_set_string (value, self->device_directory);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_negcam_device_provider_finalize (GObject *object)
+{
+  GstNegcamDeviceProvider *self = GST_NEGCAM_DEVICE_PROVIDER (object);
+
+  g_free (self->device_directory);
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->cond);
+  G_OBJECT_CLASS (gst_negcam_device_provider_parent_class)->finalize (object);
+}
+
+static void
+gst_negcam_device_provider_class_init (GstNegcamDeviceProviderClass *klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstDeviceProviderClass *dp_class = GST_DEVICE_PROVIDER_CLASS (klass);
+
+  GST_DEBUG_CATEGORY_INIT (negcamdeviceprovider_debug, "negcamdeviceprovider",
+      0, "negcam device provider");
+  negcam_device_debug_init ();
+
+  gobject_class->set_property = gst_negcam_device_provider_set_property;
+  gobject_class->get_property = gst_negcam_device_provider_get_property;
+  gobject_class->finalize = gst_negcam_device_provider_finalize;
+  dp_class->probe = gst_negcam_device_provider_probe;
+  dp_class->start = gst_negcam_device_provider_start;
+  dp_class->stop = gst_negcam_device_provider_stop;
+
+  g_object_class_install_property (gobject_class, PROP_DEVICE_DIRECTORY,
+      g_param_spec_string ("device-directory", "Device directory",
+          "Directory whose video<N> nodes are listed and watched; read on "
+          "start", DEFAULT_DEVICE_DIRECTORY,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+
+  gst_device_provider_class_set_static_metadata (dp_class,
+      "negcam device provider", "Video/Source",
+      "Lists V4L2 capture nodes and negcam's built-in profiles for negcamsrc",
+      "negcam");
+}
+
+static void
+gst_negcam_device_provider_init (GstNegcamDeviceProvider *self)
+{
+  self->device_directory = g_strdup (DEFAULT_DEVICE_DIRECTORY);
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->cond);
+}

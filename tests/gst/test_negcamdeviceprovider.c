@@ -1,0 +1,466 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * negcamdeviceprovider: the built-in profiles are listed with the caps
+ * negcamsrc offers for them, create_element() gives a working source,
+ * junk in the device directory is skipped, and a V4L2 node is listed and
+ * followed through hotplug. The node is negcam-ctl's V4L2 shim
+ * (LD_PRELOADed by meson with NEGCAM_SHIM_DEV set to a path in a
+ * directory of the build tree): the shim answers the ioctls of that path
+ * whether or not a file is there, and the file's appearance and removal
+ * is what the provider's directory monitor sees. Real nodes (negcam.ko,
+ * vivid) are tested in the VM (tests/vm/provider-suite.sh).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+#include <gst/gst.h>
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+
+#include "profile.h"
+
+static GstDeviceProvider *
+get_provider (const gchar *dir)
+{
+  GstDeviceProvider *p =
+      gst_device_provider_factory_get_by_name ("negcamdeviceprovider");
+
+  fail_unless (p != NULL, "negcamdeviceprovider not registered");
+  g_object_set (p, "device-directory", dir, NULL);
+  return p;
+}
+
+static guint
+n_builtins (void)
+{
+  guint n = 0;
+
+  while (negcam_builtin_at (n))
+    n++;
+  return n;
+}
+
+static const gchar *
+prop_string (GstDevice *d, const gchar *field)
+{
+  GstStructure *s = gst_device_get_properties (d);
+  const gchar *v;
+
+  fail_unless (s != NULL);
+  v = gst_structure_get_string (s, field);
+  /* the device keeps its own copy: the string lives as long as @d */
+  if (v)
+    v = g_intern_string (v);
+  gst_structure_free (s);
+  return v;
+}
+
+static GstDevice *
+find_device (GList *devices, const gchar *field, const gchar *value)
+{
+  GList *l;
+
+  for (l = devices; l; l = l->next)
+    if (g_strcmp0 (prop_string (l->data, field), value) == 0)
+      return l->data;
+  return NULL;
+}
+
+/* What negcamsrc itself offers in READY, unfiltered. */
+static GstCaps *
+element_caps (const gchar *device, const gchar *profile)
+{
+  GstElement *src = gst_element_factory_make ("negcamsrc", NULL);
+  GstPad *pad;
+  GstCaps *caps;
+
+  fail_unless (src != NULL);
+  if (device)
+    g_object_set (src, "device", device, NULL);
+  if (profile)
+    g_object_set (src, "profile", profile, NULL);
+  fail_unless_equals_int (gst_element_set_state (src, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  pad = gst_element_get_static_pad (src, "src");
+  caps = gst_pad_query_caps (pad, NULL);
+  gst_object_unref (pad);
+  gst_element_set_state (src, GST_STATE_NULL);
+  gst_object_unref (src);
+  return caps;
+}
+
+static void
+check_caps_equal (GstDevice *d, GstCaps *want)
+{
+  GstCaps *caps = gst_device_get_caps (d);
+  gchar *a, *b;
+
+  fail_unless (caps != NULL);
+  fail_if (gst_caps_is_empty (caps) || gst_caps_is_any (caps));
+  a = gst_caps_to_string (caps);
+  b = gst_caps_to_string (want);
+  fail_unless (gst_caps_is_equal (caps, want),
+      "device caps %s\n differ from negcamsrc's %s", a, b);
+  g_free (a);
+  g_free (b);
+  gst_caps_unref (caps);
+}
+
+static gchar *
+make_tmpdir (void)
+{
+  gchar *dir = g_dir_make_tmp ("negcam-provider-XXXXXX", NULL);
+
+  fail_unless (dir != NULL);
+  return dir;
+}
+
+static void
+remove_tmpdir (gchar *dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const gchar *name;
+
+  while (d && (name = g_dir_read_name (d))) {
+    gchar *p = g_build_filename (dir, name, NULL);
+    g_unlink (p);
+    g_free (p);
+  }
+  if (d)
+    g_dir_close (d);
+  g_rmdir (dir);
+  g_free (dir);
+}
+
+/* Every built-in profile, with negcamsrc's caps for that profile. */
+GST_START_TEST (test_builtins_listed)
+{
+  gchar *dir = make_tmpdir ();
+  GstDeviceProvider *p = get_provider (dir);
+  GList *devices = gst_device_provider_get_devices (p);
+  const struct negcam_builtin *b;
+  guint i;
+
+  fail_unless_equals_int (g_list_length (devices), n_builtins ());
+  for (i = 0; (b = negcam_builtin_at (i)); i++) {
+    GstDevice *d = find_device (devices, "negcam.profile", b->name);
+    GstCaps *want;
+    gchar *name, *cls;
+
+    fail_unless (d != NULL, "profile %s not listed", b->name);
+    fail_unless_equals_string (prop_string (d, "device.api"), "negcam");
+    fail_unless (prop_string (d, "device.path") == NULL);
+    fail_unless (prop_string (d, "v4l2.device.card") != NULL);
+    fail_unless (prop_string (d, "v4l2.device.bus_info") != NULL);
+    fail_unless (gst_device_has_classes (d, "Video/Source"));
+    cls = gst_device_get_device_class (d);
+    fail_unless_equals_string (cls, "Video/Source");
+    g_free (cls);
+    name = gst_device_get_display_name (d);
+    fail_unless (strstr (name, prop_string (d, "v4l2.device.card")) != NULL,
+        "display name %s", name);
+    fail_unless (strstr (name, b->name) != NULL, "display name %s", name);
+    g_free (name);
+    want = element_caps (NULL, b->name);
+    check_caps_equal (d, want);
+    gst_caps_unref (want);
+  }
+  g_list_free_full (devices, gst_object_unref);
+  gst_object_unref (p);
+  remove_tmpdir (dir);
+}
+GST_END_TEST;
+
+/* Monitors (rank > NONE only) see it; it ranks below v4l2deviceprovider
+ * and hides no other provider. */
+GST_START_TEST (test_monitor_and_rank)
+{
+  gchar *dir = make_tmpdir ();
+  GstDeviceProvider *p = get_provider (dir);
+  GstDeviceProviderFactory *f = gst_device_provider_get_factory (p);
+  GstPluginFeature *v4l2 = GST_PLUGIN_FEATURE (
+      gst_device_provider_factory_find ("v4l2deviceprovider"));
+  GstDeviceMonitor *mon = gst_device_monitor_new ();
+  GList *devices, *l;
+  guint ours = 0;
+  gchar **hidden;
+
+  fail_unless_equals_int (
+      gst_plugin_feature_get_rank (GST_PLUGIN_FEATURE (f)), GST_RANK_MARGINAL);
+  if (v4l2) {
+    fail_unless (gst_plugin_feature_get_rank (v4l2) > GST_RANK_MARGINAL);
+    gst_object_unref (v4l2);
+  }
+  hidden = gst_device_provider_get_hidden_providers (p);
+  fail_unless (hidden == NULL || hidden[0] == NULL);
+  g_strfreev (hidden);
+
+  gst_device_monitor_add_filter (mon, "Video/Source", NULL);
+  fail_unless (gst_device_monitor_start (mon));
+  devices = gst_device_monitor_get_devices (mon);
+  for (l = devices; l; l = l->next)
+    if (prop_string (l->data, "negcam.profile"))
+      ours++;
+  fail_unless_equals_int (ours, n_builtins ());
+  g_list_free_full (devices, gst_object_unref);
+  gst_device_monitor_stop (mon);
+  gst_object_unref (mon);
+  gst_object_unref (p);
+  remove_tmpdir (dir);
+}
+GST_END_TEST;
+
+/* create_element() gives a negcamsrc on that profile that produces
+ * buffers of the listed caps; reconfigure_element() retargets one. */
+GST_START_TEST (test_create_element)
+{
+  gchar *dir = make_tmpdir ();
+  GstDeviceProvider *p = get_provider (dir);
+  GList *devices = gst_device_provider_get_devices (p);
+  const struct negcam_builtin *b;
+  guint i;
+
+  for (i = 0; (b = negcam_builtin_at (i)); i++) {
+    GstDevice *d = find_device (devices, "negcam.profile", b->name);
+    GstElement *src = gst_device_create_element (d, "cam");
+    GstHarness *h;
+    GstBuffer *buf;
+    GstCaps *caps, *listed;
+    gchar *profile = NULL, *device = NULL;
+
+    fail_unless (src != NULL);
+    fail_unless_equals_string (
+        G_OBJECT_TYPE_NAME (src), "GstNegcamSrc");
+    g_object_get (src, "profile", &profile, "device", &device, NULL);
+    fail_unless_equals_string (profile, b->name);
+    fail_unless (device == NULL || *device == 0);
+    g_free (profile);
+    g_free (device);
+    g_object_set (src, "is-live", FALSE, NULL);
+
+    h = gst_harness_new_with_element (src, NULL, "src");
+    /* tv-tuner raw: any interlaced raw caps downstream accepts */
+    gst_harness_play (h);
+    buf = gst_harness_pull (h);
+    fail_unless (buf != NULL, "profile %s: no buffer", b->name);
+    fail_unless (gst_buffer_get_size (buf) > 0);
+    caps = gst_pad_get_current_caps (h->sinkpad);
+    listed = gst_device_get_caps (d);
+    fail_unless (caps && gst_caps_can_intersect (caps, listed));
+    gst_caps_unref (caps);
+    gst_caps_unref (listed);
+    gst_buffer_unref (buf);
+    gst_harness_teardown (h);
+    gst_object_unref (src);
+  }
+
+  /* reconfigure: a negcamsrc on vga becomes a webcam source */
+  {
+    GstDevice *d = find_device (devices, "negcam.profile", "webcam");
+    GstElement *src = gst_element_factory_make ("negcamsrc", NULL);
+    GstElement *other = gst_element_factory_make ("fakesrc", NULL);
+    gchar *profile;
+
+    g_object_set (src, "profile", "vga", NULL);
+    fail_unless (gst_device_reconfigure_element (d, src));
+    g_object_get (src, "profile", &profile, NULL);
+    fail_unless_equals_string (profile, "webcam");
+    g_free (profile);
+    fail_if (gst_device_reconfigure_element (d, other));
+    gst_object_unref (src);
+    gst_object_unref (other);
+  }
+  g_list_free_full (devices, gst_object_unref);
+  gst_object_unref (p);
+  remove_tmpdir (dir);
+}
+GST_END_TEST;
+
+/* Nonexistent paths and files that are not V4L2 devices are skipped, a
+ * missing device directory is no error, start/stop work regardless. */
+GST_START_TEST (test_junk_and_missing)
+{
+  gchar *dir = make_tmpdir ();
+  gchar *link = g_build_filename (dir, "video7", NULL);
+  gchar *file = g_build_filename (dir, "video3", NULL);
+  gchar *other = g_build_filename (dir, "videoX", NULL);
+  gchar *missing = g_build_filename (dir, "no-such-dir", NULL);
+  GstDeviceProvider *p = get_provider (dir);
+  GList *devices;
+
+  fail_unless (symlink ("/nonexistent/negcam-video7", link) == 0);
+  fail_unless (g_file_set_contents (file, "not a device", -1, NULL));
+  fail_unless (g_file_set_contents (other, "", -1, NULL));
+
+  devices = gst_device_provider_get_devices (p);
+  fail_unless_equals_int (g_list_length (devices), n_builtins ());
+  g_list_free_full (devices, gst_object_unref);
+
+  fail_unless (gst_device_provider_start (p));
+  devices = gst_device_provider_get_devices (p);
+  fail_unless_equals_int (g_list_length (devices), n_builtins ());
+  g_list_free_full (devices, gst_object_unref);
+  gst_device_provider_stop (p);
+
+  g_object_set (p, "device-directory", missing, NULL);
+  devices = gst_device_provider_get_devices (p);
+  fail_unless_equals_int (g_list_length (devices), n_builtins ());
+  g_list_free_full (devices, gst_object_unref);
+  fail_unless (gst_device_provider_start (p));
+  devices = gst_device_provider_get_devices (p);
+  fail_unless_equals_int (g_list_length (devices), n_builtins ());
+  g_list_free_full (devices, gst_object_unref);
+  gst_device_provider_stop (p);
+
+  gst_object_unref (p);
+  g_free (link);
+  g_free (file);
+  g_free (other);
+  g_free (missing);
+  remove_tmpdir (dir);
+}
+GST_END_TEST;
+
+/* Pop device messages until one about @path of @type arrives. */
+static GstDevice *
+wait_device (GstBus *bus, GstMessageType type, const gchar *path)
+{
+  gint64 end = g_get_monotonic_time () + 20 * G_TIME_SPAN_SECOND;
+
+  while (g_get_monotonic_time () < end) {
+    GstMessage *m = gst_bus_timed_pop_filtered (bus, GST_SECOND,
+        GST_MESSAGE_DEVICE_ADDED | GST_MESSAGE_DEVICE_REMOVED);
+    GstDevice *d = NULL;
+
+    if (!m)
+      continue;
+    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_DEVICE_ADDED)
+      gst_message_parse_device_added (m, &d);
+    else
+      gst_message_parse_device_removed (m, &d);
+    if (GST_MESSAGE_TYPE (m) == type
+        && g_strcmp0 (prop_string (d, "device.path"), path) == 0) {
+      gst_message_unref (m);
+      return d;
+    }
+    gst_object_unref (d);
+    gst_message_unref (m);
+  }
+  return NULL;
+}
+
+/* A V4L2 node (the shim): listed with negcamsrc's caps for it, added and
+ * removed as its file appears and disappears. */
+GST_START_TEST (test_node_and_hotplug)
+{
+  const gchar *node = g_getenv ("NEGCAM_SHIM_DEV");
+  const gchar *profile = g_getenv ("NEGCAM_SHIM_PROFILE");
+  gchar *dir, *tmp;
+  GstDeviceProvider *p;
+  GstDevice *d;
+  GstElement *src;
+  GstCaps *want;
+  GstBus *bus;
+  GList *devices;
+  gchar *s = NULL, *base;
+  gboolean usable;
+
+  base = node ? g_path_get_basename (node) : NULL;
+  usable = profile && base && g_str_has_prefix (base, "video");
+  g_free (base);
+  if (!usable) {
+    GST_WARNING ("no shim node (NEGCAM_SHIM_DEV): node test skipped");
+    return;
+  }
+  dir = g_path_get_dirname (node);
+  fail_unless (g_mkdir_with_parents (dir, 0755) == 0);
+  g_unlink (node);
+  tmp = g_strconcat (node, ".tmp", NULL);
+  p = get_provider (dir);
+
+  /* the embedded engine on the same profile: the same caps */
+  want = element_caps (NULL, profile);
+
+  /* static listing */
+  fail_unless (g_file_set_contents (tmp, "", -1, NULL));
+  fail_unless (g_rename (tmp, node) == 0);
+  devices = gst_device_provider_get_devices (p);
+  d = find_device (devices, "device.path", node);
+  fail_unless (d != NULL, "%s not listed", node);
+  fail_unless_equals_string (prop_string (d, "device.api"), "v4l2");
+  check_caps_equal (d, want);
+  g_list_free_full (devices, gst_object_unref);
+  {
+    GstCaps *elem = element_caps (node, NULL);
+    fail_unless (gst_caps_is_equal (elem, want));
+    gst_caps_unref (elem);
+  }
+  g_unlink (node);
+
+  /* hotplug */
+  bus = gst_device_provider_get_bus (p);
+  fail_unless (gst_device_provider_start (p));
+  devices = gst_device_provider_get_devices (p);
+  fail_unless_equals_int (g_list_length (devices), n_builtins ());
+  g_list_free_full (devices, gst_object_unref);
+
+  fail_unless (g_file_set_contents (tmp, "", -1, NULL));
+  fail_unless (g_rename (tmp, node) == 0);
+  d = wait_device (bus, GST_MESSAGE_DEVICE_ADDED, node);
+  fail_unless (d != NULL, "no device-added for %s", node);
+  check_caps_equal (d, want);
+  src = gst_device_create_element (d, NULL);
+  fail_unless (src != NULL);
+  g_object_get (src, "device", &s, NULL);
+  fail_unless_equals_string (s, node);
+  g_free (s);
+  gst_object_unref (src);
+  gst_object_unref (d);
+  devices = gst_device_provider_get_devices (p);
+  fail_unless_equals_int (g_list_length (devices), n_builtins () + 1);
+  g_list_free_full (devices, gst_object_unref);
+
+  fail_unless (g_unlink (node) == 0);
+  d = wait_device (bus, GST_MESSAGE_DEVICE_REMOVED, node);
+  fail_unless (d != NULL, "no device-removed for %s", node);
+  gst_object_unref (d);
+  devices = gst_device_provider_get_devices (p);
+  fail_unless_equals_int (g_list_length (devices), n_builtins ());
+  g_list_free_full (devices, gst_object_unref);
+
+  /* and back, once more */
+  fail_unless (g_file_set_contents (tmp, "", -1, NULL));
+  fail_unless (g_rename (tmp, node) == 0);
+  d = wait_device (bus, GST_MESSAGE_DEVICE_ADDED, node);
+  fail_unless (d != NULL, "no second device-added for %s", node);
+  gst_object_unref (d);
+
+  gst_device_provider_stop (p);
+  g_unlink (node);
+  gst_object_unref (bus);
+  gst_caps_unref (want);
+  gst_object_unref (p);
+  g_free (tmp);
+  g_free (dir);
+}
+GST_END_TEST;
+
+static Suite *
+negcamdeviceprovider_suite (void)
+{
+  Suite *s = suite_create ("negcamdeviceprovider");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 120);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_builtins_listed);
+  tcase_add_test (tc, test_monitor_and_rank);
+  tcase_add_test (tc, test_create_element);
+  tcase_add_test (tc, test_junk_and_missing);
+  tcase_add_test (tc, test_node_and_hotplug);
+  return s;
+}
+
+GST_CHECK_MAIN (negcamdeviceprovider);
