@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+# make bench: tests/bench/run.sh [BUILD] [all|host|vm [neg|kgen|lat|cpu]]
+#
+# Measures negcam against what users would pick instead (v4l2src, vivid,
+# videotestsrc, memcpy), on the host (embedded negcamsrc) and in the qemu VM
+# (negcam.ko and vivid), then writes docs/benchmarks.md and prints it.
+# Results of the latest run of each part stay in tests/bench/out/results/
+# (key=value files, strace logs, stderr), so `run.sh BUILD vm lat` reruns
+# one part and regenerates the whole report. Nothing here asserts a time.
+# Takes about 10 minutes on a quiet 2-core host.
+set -u
+TREE=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
+BUILD=${1:-build}
+WHAT=${2:-all}
+VMPART=${3:-all}
+RES=$TREE/tests/bench/out/results
+cd "$TREE" || exit 1
+START=$(date +%s)
+
+[ -d "$BUILD" ] || meson setup "$BUILD" > /dev/null || exit 1
+ninja -C "$BUILD" > /dev/null || { echo "bench: $BUILD does not build" >&2; exit 1; }
+"$TREE/tests/bench/build.sh" || { echo "bench: helpers do not build" >&2; exit 1; }
+if [ "$WHAT" != host ] && [ ! -f kmod/negcam.ko ]; then
+	flock /tmp/negcam-kmod.lock make -C kmod > /dev/null || exit 1
+fi
+mkdir -p "$RES"
+if [ "$WHAT" = all ]; then
+	rm -f "$RES"/*
+fi
+
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+{
+	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+	echo "cpus=$(nproc)"
+	echo "mem=$(awk '/MemTotal/ { printf "%.1f GiB RAM", $2 / 1048576 }' /proc/meminfo)"
+	echo "kernel=$(uname -r)"
+	echo "gstreamer=$(gst-launch-1.0 --version | sed -n 's/.*GStreamer \([0-9.]*\).*/\1/p')"
+	echo "commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- engine gst kmod 2>/dev/null || echo ' (with uncommitted changes in engine/gst/kmod)')"
+	echo "build=$BUILD"
+	echo "load_start=$(load)"
+	echo "parts=$WHAT${3:+ $VMPART}"
+} > "$RES/machine.kv.new"
+
+if [ "$WHAT" = all ] || [ "$WHAT" = host ]; then
+	echo "bench: host part (embedded negcamsrc, videotestsrc, memcpy)"
+	"$TREE/tests/bench/host.sh" "$BUILD" "$RES"
+fi
+vm_status=
+if [ "$WHAT" = all ] || [ "$WHAT" = vm ]; then
+	echo "bench: VM part (negcam.ko and vivid in qemu)"
+	NEGCAM_BUILD=$BUILD "$TREE/tests/vm/run.sh" --timeout 900 \
+		tests/bench/vm.sh "$RES" "$VMPART" | grep --line-buffered -v '^\[\|^NEGCAM-VM'
+	vm_status=${PIPESTATUS[0]}
+fi
+{
+	cat "$RES/machine.kv.new"
+	echo "load_end=$(load)"
+	echo "duration=$(( ($(date +%s) - START) / 60 )) min $(( ($(date +%s) - START) % 60 )) s"
+	[ -n "$vm_status" ] && echo "vm_status=$vm_status"
+} > "$RES/machine.kv"
+rm -f "$RES/machine.kv.new"
+python3 "$TREE/tests/bench/report.py" "$RES" "$TREE/docs/benchmarks.md"

@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+# tests/bench/vm.sh RES: the benchmarks that need a kernel device, run in
+# the qemu VM by tests/bench/run.sh through tests/vm/run.sh: negcam.ko
+# (profile webcam) and vivid side by side. Results as RES/*.kv.
+set -u
+TREE=${NEGCAM_TREE:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)}
+RES=$1
+ONLY=${2:-all}	# all, or one of neg kgen lat cpu (for reruns)
+. "$TREE/tests/bench/lib.sh"
+case ${NEGCAM_BUILD:=build} in /*) ;; *) NEGCAM_BUILD=$TREE/$NEGCAM_BUILD ;; esac
+export GST_PLUGIN_PATH=$NEGCAM_BUILD/gst
+MALLOC="env G_SLICE=always-malloc LD_PRELOAD=$BIN/bench-malloc.so"
+mkdir -p "$RES"
+
+modprobe -a videobuf2-vmalloc videobuf2-v4l2 videodev configfs || exit 1
+modprobe vivid n_devs=1 node_types=0x1 || exit 1
+insmod "$TREE/kmod/negcam.ko" profile=webcam || exit 1
+NEG=/dev/$(cat /sys/devices/platform/negcam.0/video_node)
+VIV=
+for d in /sys/class/video4linux/video*; do
+	case $(cat "$d/name") in vivid*) VIV=/dev/${d##*/} ;; esac
+done
+[ -n "$VIV" ] || { echo "vm.sh: no vivid node" >&2; exit 1; }
+echo "negcam.ko webcam: $NEG, vivid: $VIV"
+{
+	echo "kernel=$(uname -r)"
+	echo "cpus=$(nproc)"
+	echo "cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+	echo "gstreamer=$(gst-launch-1.0 --version | sed -n 's/.*GStreamer \([0-9.]*\).*/\1/p')"
+} > "$RES/vm-machine.kv"
+declare -A DEV=([negcam]=$NEG [vivid]=$VIV)
+declare -A THREAD=([negcam]=negcam-0 [vivid]=vivid-000-vid-c)
+
+# 1. negotiation: ioctls before STREAMON (strace), the element's own count,
+#    time from NULL to the first buffer (3 runs without strace).
+declare -A FILTER=(
+	[none]=''
+	[small]='! video/x-raw,format=YUY2,width=640,height=360 '
+	[large]='! video/x-raw,format=YUY2,width=1280,height=720 '
+	[mjpg]='! image/jpeg,width=1280,height=720 '
+)
+if [ "$ONLY" = all ] || [ "$ONLY" = neg ]; then
+	for dev in negcam vivid; do
+		for el in negcamsrc v4l2src; do
+			for f in none small large mjpg; do
+				p="$el name=src device=${DEV[$dev]} ${FILTER[$f]}! fakesink"
+				measure_strace neg-$dev-$el-$f-strace $BIN/bench-gst -t 60 -w 1 -n 1 "$p"
+				for i in 1 2 3 4 5; do
+					measure neg-$dev-$el-$f-$i $BIN/bench-gst -t 60 -w 1 -n 1 "$p"
+				done
+			done
+		done
+	done
+	echo
+fi
+
+# 3. kernel frame generation at the fastest interval each driver allows.
+if [ "$ONLY" = all ] || [ "$ONLY" = kgen ]; then
+	for dev in negcam vivid; do
+		measure kgen-$dev-640x480 $BIN/bench-v4l2 ${DEV[$dev]} YUYV 640 480 ${THREAD[$dev]} 300
+		measure kgen-$dev-1280x720 $BIN/bench-v4l2 ${DEV[$dev]} YUYV 1280 720 ${THREAD[$dev]} 100
+	done
+	echo
+fi
+
+# 4. latency, delay from the timestamp to the push, copies: a consumer
+#    that keeps up, and a slow one (a queue of 4, then 15 frames/s).
+#    640x360: the largest 4:3/16:9 size both drivers give at 30 fps.
+caps="video/x-raw,format=YUY2,width=640,height=360,framerate=30/1"
+slow="queue max-size-buffers=4 max-size-bytes=0 max-size-time=0 ! identity sleep-time=66666"
+if [ "$ONLY" = all ] || [ "$ONLY" = lat ]; then
+	for dev in negcam vivid; do
+		for el in negcamsrc v4l2src; do
+			measure lat-$dev-$el-fast $BIN/bench-gst -w 30 -n 150 \
+				"$el name=src device=${DEV[$dev]} ! $caps ! fakesink"
+			measure lat-$dev-$el-slow $BIN/bench-gst -w 30 -n 150 \
+				"$el name=src device=${DEV[$dev]} ! $caps ! $slow ! fakesink"
+		done
+	done
+	echo
+fi
+
+# 5. CPU per frame at 30 fps live, 300 frames, kernel side included.
+caps="video/x-raw,format=YUY2,width=640,height=480,framerate=30/1"
+if [ "$ONLY" = all ] || [ "$ONLY" = cpu ]; then
+	for el in negcamsrc v4l2src; do
+		measure cpu-vm-$el $MALLOC $BIN/bench-gst -w 30 -n 300 -T negcam-0 \
+			"$el name=src device=$NEG ! $caps ! fakesink"
+	done
+	measure mem-vm-negcamsrc-trace $MALLOC $BIN/bench-gst -w 30 -n 90 -m 200 \
+		"negcamsrc name=src device=$NEG ! $caps ! fakesink"
+	measure cpu-vm-vts $MALLOC $BIN/bench-gst -w 30 -n 300 \
+		"videotestsrc name=src is-live=true ! $caps ! fakesink"
+	echo
+fi
+rmmod negcam
