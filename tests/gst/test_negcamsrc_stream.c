@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Streaming through the kernel backend on the host: negcamsrc on a device
+ * node emulated by tests/gst/v4l2-stream-shim.c (LD_PRELOADed by meson),
+ * which streams like videobuf2 (MMAP, CREATE_BUFS, EXPBUF as memfds,
+ * driver timestamps, dropped frames as sequence gaps, simulated unplug).
+ * What needs a real kernel (real dma-bufs, vivid, negcam.ko) is tested in
+ * the VM by test_negcamsrc_device.c.
+ */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <string.h>
+#include <time.h>
+#include <gst/gst.h>
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/app/gstappsink.h>
+#include <gst/allocators/gstdmabuf.h>
+
+#include "framegen.h"
+
+#define DEV "/dev/negcam-stream"
+#define CAPS_320 "video/x-raw,format=YUY2,width=320,height=240"
+#define CAPS_640 "video/x-raw,format=YUY2,width=640,height=480"
+
+static void
+shim_counts (guint * create_bufs, guint * expbuf)
+{
+  void (*f) (unsigned *, unsigned *) =
+      dlsym (RTLD_DEFAULT, "negcam_stream_shim_counts");
+
+  fail_unless (f != NULL, "run with the stream shim preloaded (meson test)");
+  f (create_bufs, expbuf);
+}
+
+static long
+stamp_yuy2 (GstBuffer * b, gint w, gint h)
+{
+  GstMapInfo map;
+  long stamp;
+
+  fail_unless (gst_buffer_map (b, &map, GST_MAP_READ));
+  stamp = negcam_stamp_read (map.data, 2, w * 2, w, h);
+  gst_buffer_unmap (b, &map);
+  return stamp;
+}
+
+static GstClockTime
+monotonic_now (void)
+{
+  struct timespec t;
+
+  clock_gettime (CLOCK_MONOTONIC, &t);
+  return (GstClockTime) t.tv_sec * GST_SECOND + t.tv_nsec;
+}
+
+static GstStructure *
+stats_of (GstElement * src)
+{
+  GstStructure *s = NULL;
+
+  g_object_get (src, "stats", &s, NULL);
+  return s;
+}
+
+/* Frames: dma-buf memory (EXPBUF), readable stamps equal to the driver's
+ * sequence, the driver's monotonic timestamp attached, PTS increasing. */
+GST_START_TEST (test_stream_frames)
+{
+  GstElement *pipe = gst_parse_launch ("negcamsrc name=src device=" DEV
+      " ! " CAPS_320 " ! appsink name=sink", NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  GstElement *src = gst_bin_get_by_name (GST_BIN (pipe), "src");
+  GstCaps *ref = gst_caps_new_empty_simple ("timestamp/x-linux-monotonic");
+  GstClockTime prev = GST_CLOCK_TIME_NONE;
+  GstStructure *st;
+  guint64 copies = 1;
+  guint i, create_bufs, expbuf;
+  gboolean dmabuf = FALSE;
+
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  for (i = 0; i < 10; i++) {
+    GstSample *s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+        10 * GST_SECOND);
+    GstBuffer *b;
+    GstReferenceTimestampMeta *m;
+
+    fail_unless (s != NULL, "frame %u", i);
+    b = gst_sample_get_buffer (s);
+    fail_unless (gst_is_dmabuf_memory (gst_buffer_peek_memory (b, 0)));
+    fail_unless_equals_int64 (stamp_yuy2 (b, 320, 240), GST_BUFFER_OFFSET (b));
+    m = gst_buffer_get_reference_timestamp_meta (b, ref);
+    fail_unless (m != NULL, "no reference timestamp");
+    /* the driver's CLOCK_MONOTONIC stamp, taken a moment ago */
+    fail_unless (m->timestamp <= monotonic_now ());
+    fail_unless (monotonic_now () - m->timestamp < 5 * GST_SECOND);
+    fail_unless (GST_BUFFER_PTS_IS_VALID (b));
+    if (GST_CLOCK_TIME_IS_VALID (prev))
+      fail_unless (GST_BUFFER_PTS (b) > prev);
+    prev = GST_BUFFER_PTS (b);
+    gst_sample_unref (s);
+  }
+  st = stats_of (src);
+  fail_unless (gst_structure_get_boolean (st, "dmabuf", &dmabuf) && dmabuf);
+  gst_structure_get_uint64 (st, "copies", &copies);
+  fail_unless_equals_uint64 (copies, 0);
+  gst_structure_free (st);
+  shim_counts (&create_bufs, &expbuf);
+  fail_unless (expbuf > 0);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_caps_unref (ref);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+}
+
+GST_END_TEST;
+
+/* io-mode=mmap: the device's mapped buffers, nothing exported. */
+GST_START_TEST (test_stream_io_mode_mmap)
+{
+  GstElement *pipe = gst_parse_launch ("negcamsrc device=" DEV
+      " io-mode=mmap ! " CAPS_320 " ! appsink name=sink", NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  guint i, create_bufs, expbuf;
+
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  for (i = 0; i < 3; i++) {
+    GstSample *s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+        10 * GST_SECOND);
+    GstBuffer *b;
+
+    fail_unless (s != NULL);
+    b = gst_sample_get_buffer (s);
+    fail_if (gst_is_dmabuf_memory (gst_buffer_peek_memory (b, 0)));
+    fail_unless_equals_int64 (stamp_yuy2 (b, 320, 240), GST_BUFFER_OFFSET (b));
+    gst_sample_unref (s);
+  }
+  shim_counts (&create_bufs, &expbuf);
+  fail_unless_equals_int (expbuf, 0);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+}
+
+GST_END_TEST;
+
+/* Downstream holds every frame it gets: the pool grows with CREATE_BUFS
+ * instead of copying; the latency answer follows the queued frames. */
+GST_START_TEST (test_stream_grows_never_copies)
+{
+  GstHarness *h = gst_harness_new_parse ("negcamsrc device=" DEV);
+  GstElement *src = gst_harness_find_element (h, "negcamsrc");
+  GstBuffer *held[12];
+  GstStructure *st;
+  GstQuery *q;
+  guint64 copies = 1;
+  guint i, nbufs = 0, created = 0, create_bufs, expbuf;
+  GstClockTime min, max;
+  gboolean live;
+
+  gst_harness_set_sink_caps_str (h, CAPS_320);
+  gst_harness_play (h);
+  for (i = 0; i < G_N_ELEMENTS (held); i++) {
+    held[i] = gst_harness_pull (h);
+    fail_unless (held[i] != NULL);
+    if (i > 0)
+      fail_unless (GST_BUFFER_OFFSET (held[i]) >
+          GST_BUFFER_OFFSET (held[i - 1]));
+  }
+  /* every held frame still has its own picture: none was overwritten */
+  for (i = 0; i < G_N_ELEMENTS (held); i++)
+    fail_unless_equals_int64 (stamp_yuy2 (held[i], 320, 240),
+        GST_BUFFER_OFFSET (held[i]));
+  st = stats_of (src);
+  gst_structure_get_uint64 (st, "copies", &copies);
+  gst_structure_get_uint (st, "buffers", &nbufs);
+  gst_structure_get_uint (st, "created", &created);
+  gst_structure_free (st);
+  fail_unless_equals_uint64 (copies, 0);
+  /* 12 held + at least one queued: more than the 5 it started with */
+  fail_unless (nbufs > G_N_ELEMENTS (held), "%u buffers", nbufs);
+  fail_unless (created > 0);
+  shim_counts (&create_bufs, &expbuf);
+  fail_unless_equals_int (create_bufs, created);
+
+  q = gst_query_new_latency ();
+  fail_unless (gst_element_query (src, q));
+  gst_query_parse_latency (q, &live, &min, &max);
+  gst_query_unref (q);
+  fail_unless (live);
+  fail_unless_equals_uint64 (min, GST_SECOND / 30);
+  /* the frames really queued (fewer than the buffers: 12 are held) */
+  fail_unless (max >= min && max <= min * (nbufs - G_N_ELEMENTS (held)),
+      "max %" GST_TIME_FORMAT, GST_TIME_ARGS (max));
+
+  for (i = 0; i < G_N_ELEMENTS (held); i++)
+    gst_buffer_unref (held[i]);
+  gst_object_unref (src);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Caps changes with a device buffer held downstream: STREAMOFF,
+ * REQBUFS(0) orphans it, S_FMT, new buffers; the held one keeps its
+ * picture and stays readable. */
+GST_START_TEST (test_stream_renegotiate_holding)
+{
+  GstHarness *h = gst_harness_new_parse ("negcamsrc device=" DEV);
+  GstElement *src = gst_harness_find_element (h, "negcamsrc");
+  GstStructure *st;
+  guint i, negotiations = 0;
+
+  gst_harness_set_sink_caps_str (h, CAPS_320);
+  gst_harness_play (h);
+  for (i = 0; i < 10; i++) {
+    gboolean big = i % 2 == 0;
+    GstBuffer *keep = gst_harness_pull (h), *b;
+    long kept_stamp;
+    gint w = big ? 640 : 320, hh = big ? 480 : 240;
+
+    fail_unless (keep != NULL);
+    kept_stamp = stamp_yuy2 (keep, big ? 320 : 640, big ? 240 : 480);
+    gst_harness_set_sink_caps_str (h, big ? CAPS_640 : CAPS_320);
+    /* frames of the old size may still be on their way */
+    do {
+      b = gst_harness_pull (h);
+      fail_unless (b != NULL);
+      if (gst_buffer_get_size (b) == (gsize) w * hh * 2)
+        break;
+      gst_buffer_unref (b);
+    } while (TRUE);
+    fail_unless_equals_int64 (stamp_yuy2 (b, w, hh), GST_BUFFER_OFFSET (b));
+    gst_buffer_unref (b);
+    /* the orphaned buffer: same picture, still mapped */
+    fail_unless_equals_int64 (stamp_yuy2 (keep, big ? 320 : 640,
+            big ? 240 : 480), kept_stamp);
+    gst_buffer_unref (keep);
+  }
+  st = stats_of (src);
+  gst_structure_get_uint (st, "negotiations", &negotiations);
+  gst_structure_free (st);
+  fail_unless_equals_int (negotiations, 11);
+  gst_object_unref (src);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static guint
+count_fds (void)
+{
+  DIR *d = opendir ("/proc/self/fd");
+  guint n = 0;
+
+  while (d && readdir (d))
+    n++;
+  if (d)
+    closedir (d);
+  return n;
+}
+
+/* The device vanishes while playing: an error naming it, clean stop,
+ * no descriptor left. */
+GST_START_TEST (test_stream_unplug)
+{
+  void (*unplug) (void) = dlsym (RTLD_DEFAULT, "negcam_stream_shim_unplug");
+  GstElement *pipe, *sink;
+  GstBus *bus;
+  GstMessage *m;
+  GError *err = NULL;
+  guint i, fds = count_fds ();
+
+  fail_unless (unplug != NULL);
+  pipe = gst_parse_launch ("negcamsrc device=" DEV " ! " CAPS_320
+      " ! appsink name=sink", NULL);
+  sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  bus = gst_element_get_bus (pipe);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  for (i = 0; i < 3; i++) {
+    GstSample *s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+        10 * GST_SECOND);
+
+    fail_unless (s != NULL);
+    gst_sample_unref (s);
+  }
+  unplug ();
+  m = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND, GST_MESSAGE_ERROR);
+  fail_unless (m != NULL, "no error after the unplug");
+  gst_message_parse_error (m, &err, NULL);
+  fail_unless (strstr (err->message, DEV) != NULL, "%s", err->message);
+  fail_unless (strstr (err->message, "disappeared") != NULL, "%s",
+      err->message);
+  fail_unless (g_error_matches (err, GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_NOT_FOUND));
+  g_error_free (err);
+  gst_message_unref (m);
+  fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (sink);
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+  fail_unless_equals_int (count_fds (), fds);
+}
+
+GST_END_TEST;
+
+static Suite *
+negcamsrc_stream_suite (void)
+{
+  Suite *s = suite_create ("negcamsrc-stream");
+  TCase *tc = tcase_create ("stream");
+
+  tcase_set_timeout (tc, 120);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_stream_frames);
+  tcase_add_test (tc, test_stream_io_mode_mmap);
+  tcase_add_test (tc, test_stream_grows_never_copies);
+  tcase_add_test (tc, test_stream_renegotiate_holding);
+  tcase_add_test (tc, test_stream_unplug);
+  return s;
+}
+
+GST_CHECK_MAIN (negcamsrc_stream);
