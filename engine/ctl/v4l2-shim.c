@@ -239,6 +239,100 @@ int close(int fd)
 	return close_real(fd);
 }
 
+/*
+ * NEGCAM_SHIM_MPLANE=1: the device is a multiplanar capture device (as a
+ * codec or an ISP is): capture ioctls take V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE
+ * and struct v4l2_pix_format_mplane (one plane), translated here to the
+ * engine's single-planar ones. Tests negcam-ctl --dump's multiplanar path.
+ */
+static int shim_mplane(void)
+{
+	const char *m = getenv("NEGCAM_SHIM_MPLANE");
+
+	return m && *m == '1';
+}
+
+static int mplane_fmt(unsigned long request, struct v4l2_format *f)
+{
+	struct v4l2_format sp;
+	struct v4l2_pix_format_mplane *mp = &f->fmt.pix_mp;
+	int ret;
+
+	if (f->type == V4L2_BUF_TYPE_VIDEO_CAPTURE)
+		return -EINVAL; /* a multiplanar device has no single-planar queue */
+	if (f->type != V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE)
+		return negcam_engine_ioctl(&shim_engine, request, f);
+	memset(&sp, 0, sizeof(sp));
+	sp.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	sp.fmt.pix.width = mp->width;
+	sp.fmt.pix.height = mp->height;
+	sp.fmt.pix.pixelformat = mp->pixelformat;
+	sp.fmt.pix.field = mp->field;
+	sp.fmt.pix.colorspace = mp->colorspace;
+	sp.fmt.pix.ycbcr_enc = mp->ycbcr_enc;
+	sp.fmt.pix.quantization = mp->quantization;
+	sp.fmt.pix.xfer_func = mp->xfer_func;
+	sp.fmt.pix.flags = mp->flags;
+	sp.fmt.pix.priv = V4L2_PIX_FMT_PRIV_MAGIC;
+	ret = negcam_engine_ioctl(&shim_engine, request, &sp);
+	if (ret)
+		return ret;
+	memset(mp, 0, sizeof(*mp));
+	mp->width = sp.fmt.pix.width;
+	mp->height = sp.fmt.pix.height;
+	mp->pixelformat = sp.fmt.pix.pixelformat;
+	mp->field = sp.fmt.pix.field;
+	mp->colorspace = sp.fmt.pix.colorspace;
+	mp->ycbcr_enc = sp.fmt.pix.ycbcr_enc;
+	mp->quantization = sp.fmt.pix.quantization;
+	mp->xfer_func = sp.fmt.pix.xfer_func;
+	mp->flags = sp.fmt.pix.flags;
+	mp->num_planes = 1;
+	mp->plane_fmt[0].bytesperline = sp.fmt.pix.bytesperline;
+	mp->plane_fmt[0].sizeimage = sp.fmt.pix.sizeimage;
+	return 0;
+}
+
+static int mplane_ioctl(unsigned long request, void *arg)
+{
+	__u32 *type = arg;
+	int ret;
+
+	switch (request) {
+	case VIDIOC_QUERYCAP: {
+		struct v4l2_capability *cap = arg;
+
+		ret = negcam_engine_ioctl(&shim_engine, request, arg);
+		if (!ret && (cap->device_caps & V4L2_CAP_VIDEO_CAPTURE)) {
+			cap->device_caps &= ~(__u32)V4L2_CAP_VIDEO_CAPTURE;
+			cap->device_caps |= V4L2_CAP_VIDEO_CAPTURE_MPLANE;
+			cap->capabilities &= ~(__u32)V4L2_CAP_VIDEO_CAPTURE;
+			cap->capabilities |= V4L2_CAP_VIDEO_CAPTURE_MPLANE;
+		}
+		return ret;
+	}
+	case VIDIOC_G_FMT:
+	case VIDIOC_S_FMT:
+	case VIDIOC_TRY_FMT:
+		return mplane_fmt(request, arg);
+	case VIDIOC_ENUM_FMT:
+		type = &((struct v4l2_fmtdesc *)arg)->type;
+		/* fall through */
+	case VIDIOC_G_PARM:
+	case VIDIOC_S_PARM:
+		/* (the buffer type is the first field of struct v4l2_streamparm) */
+		if (*type == V4L2_BUF_TYPE_VIDEO_CAPTURE)
+			return -EINVAL;
+		if (*type != V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE)
+			return negcam_engine_ioctl(&shim_engine, request, arg);
+		*type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+		ret = negcam_engine_ioctl(&shim_engine, request, arg);
+		*type = V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE;
+		return ret;
+	}
+	return negcam_engine_ioctl(&shim_engine, request, arg);
+}
+
 int ioctl(int fd, unsigned long request, ...)
 {
 	int (*ioctl_real)(int, unsigned long, void *) = real("ioctl");
@@ -251,7 +345,8 @@ int ioctl(int fd, unsigned long request, ...)
 	va_end(ap);
 	if (fd < 0 || fd != shim_fd)
 		return ioctl_real(fd, request, arg);
-	ret = negcam_engine_ioctl(&shim_engine, request, arg);
+	ret = shim_mplane() ? mplane_ioctl(request, arg) :
+			      negcam_engine_ioctl(&shim_engine, request, arg);
 	if (ret < 0) {
 		errno = -ret;
 		return -1;

@@ -1231,10 +1231,12 @@ static void test_import(void)
  * would a camera. The dumped profile must enumerate exactly as the
  * built-in does, and answer G_FMT, G_PARM, TRY_FMT and QUERYCAP alike.
  */
-static struct run dump_shim(const char *so, const char *profile, const char *const *extra)
+static struct run dump_shim_env(const char *so, const char *profile, bool mplane,
+				const char *const *extra)
 {
 	char preload[600], prof[300];
-	const char *env[] = { preload, prof, "NEGCAM_SHIM_DEV=/dev/negcam-shim", NULL };
+	const char *env[] = { preload, prof, "NEGCAM_SHIM_DEV=/dev/negcam-shim",
+			      mplane ? "NEGCAM_SHIM_MPLANE=1" : NULL, NULL };
 	const char *args[16] = { "--dump", "/dev/negcam-shim" };
 	unsigned int n = 2;
 
@@ -1244,6 +1246,11 @@ static struct run dump_shim(const char *so, const char *profile, const char *con
 		args[n++] = *extra++;
 	args[n] = NULL;
 	return run_prog(NEGCAM_CTL, env, false, NULL, args);
+}
+
+static struct run dump_shim(const char *so, const char *profile, const char *const *extra)
+{
+	return dump_shim_env(so, profile, false, extra);
 }
 
 static void same_answers(const char *what, const char *builtin, const char *dumped,
@@ -1308,6 +1315,21 @@ static void test_dump_builtin(const char *so, const struct negcam_builtin *b,
 				compare_intervals(what, p, q);
 			free(q);
 		}
+	}
+	run_free(&d);
+
+	/* The same device behind a multiplanar capture queue (a codec, an ISP). */
+	snprintf(what, sizeof(what), "dump %s (multiplanar)", b->name);
+	d = dump_shim_env(so, b->name, true, (const char *const[]){ "--name", b->name, NULL });
+	CHECK_EQ(d.status, 0, "%s: exit status (stderr: %s)", what, d.err);
+	CHECK(strstr(d.err, "capture formats are multiplanar: written as single-planar") != NULL,
+	      "%s: warned: %s", what, d.err);
+	if (d.status == 0) {
+		same_answers(what, b->name, d.out, (const char *const[]){ "--list-formats-ext", NULL });
+		same_answers(what, b->name, d.out, (const char *const[]){ "--get-fmt-video",
+									  "--get-parm", NULL });
+		same_answers(what, b->name, d.out,
+			     (const char *const[]){ "--try-fmt-video", "field=interlaced", NULL });
 	}
 	run_free(&d);
 }
