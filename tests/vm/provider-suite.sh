@@ -1,0 +1,186 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# negcamdeviceprovider in the VM, on real nodes: with vivid and negcam.ko
+# loaded, `gst-device-monitor-1.0 Video/Source` lists both nodes through
+# negcamsrc (device.path, caps, launch line "negcamsrc device=NODE"), the
+# negcam.ko node with the caps of the embedded profile it plays, and every
+# built-in profile. Then hotplug: a monitor in follow mode (-f) sees the
+# negcam.ko node added on insmod and removed on the simulated unplug
+# (/sys/devices/platform/negcam.N/unplug).
+#   tests/vm/run.sh tests/vm/provider-suite.sh     (also: suites.sh quick|full)
+# Prints PASS/FAIL lines and "provider: N passed, N failed"; exit status 1
+# on any failure.
+
+# Braces: bash reads the whole script before running it, so editing this
+# file while a run is under way cannot break that run.
+{
+set -u
+[ "${NEGCAM_IN_VM:-}" = 1 ] || { echo "run it in the VM: tests/vm/run.sh tests/vm/provider-suite.sh" >&2; exit 2; }
+cd "$NEGCAM_TREE" || exit 2
+KO=${NEGCAM_KO:-$NEGCAM_TREE/kmod/negcam.ko}
+BUILD=${NEGCAM_BUILD:-build}
+case "$BUILD" in /*) ;; *) BUILD=$NEGCAM_TREE/$BUILD ;; esac
+CTL=$BUILD/engine/negcam-ctl
+export GST_PLUGIN_PATH=$BUILD/gst
+OUT=${NEGCAM_RUN:-/tmp}/provider
+mkdir -p "$OUT"
+PASSED=0
+FAILED=0
+MON_PID=
+
+pass() { echo "PASS: $*"; PASSED=$((PASSED + 1)); }
+fail() { echo "FAIL: $*"; FAILED=$((FAILED + 1)); }
+finish() {
+	[ -n "$MON_PID" ] && kill "$MON_PID" 2>/dev/null
+	rmmod negcam 2>/dev/null
+	echo "provider: $PASSED passed, $FAILED failed"
+	[ "$FAILED" = 0 ]
+	exit
+}
+
+load() {
+	local d
+	for d in $(modinfo -F depends "$KO" 2>/dev/null | tr ',' ' '); do modprobe "$d" || return 1; done
+	insmod "$KO" "$@"
+}
+unload() {
+	local i
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		[ -d /sys/module/negcam ] || return 0
+		rmmod negcam 2>/dev/null && return 0
+		sleep 0.3
+	done
+	rmmod negcam
+}
+
+# The first node of driver $1 (VIDIOC_QUERYCAP), waiting up to 5 s.
+node_of() {
+	local i n
+	for i in $(seq 50); do
+		for n in /dev/video*; do
+			[ -e "$n" ] || continue
+			v4l2-ctl -d "$n" -D 2>/dev/null | grep -q "Driver name *: $1\$" && { echo "$n"; return 0; }
+		done
+		sleep 0.1
+	done
+	return 1
+}
+
+# The record of listing $1 (one device: "found:"/"added:" and its lines)
+# that contains the text $2, e.g. "negcamsrc device=/dev/video0 ".
+record_with() {
+	awk -v want="$2" 'BEGIN { RS = "\nDevice " } index($0, want) { print }' "$1"
+}
+
+# The caps lines of a block (first after "caps  :", then the continuation
+# lines up to "properties:").
+caps_of() {
+	awk '/^\tcaps  : / { on = 1; sub(/^\tcaps  : /, ""); print; next }
+		/^\tproperties:/ { on = 0 } on { sub(/^[ \t]+/, ""); print }'
+}
+
+[ -e "$BUILD/gst/libgstnegcam.so" ] || { fail "no plugin $BUILD/gst/libgstnegcam.so (NEGCAM_BUILD)"; finish; }
+[ -e "$KO" ] || { fail "no module $KO"; finish; }
+command -v gst-device-monitor-1.0 >/dev/null ||
+	{ fail "gst-device-monitor-1.0 missing (Debian gstreamer1.0-plugins-base-apps)"; finish; }
+gst-inspect-1.0 negcam > "$OUT/inspect.txt" 2>&1
+grep -q negcamdeviceprovider "$OUT/inspect.txt" || { fail "negcamdeviceprovider not registered (see $OUT/inspect.txt)"; finish; }
+
+# ---- static listing: vivid + negcam.ko ----
+unload 2>/dev/null
+modprobe vivid n_devs=1 node_types=0x1 || { fail "modprobe vivid"; finish; }
+VIVID=$(node_of vivid) || { fail "no vivid node"; finish; }
+load || { fail "insmod $KO"; finish; }
+NEGCAM=$(node_of negcam) || { fail "no negcam.ko node"; finish; }
+echo "  vivid $VIVID, negcam.ko $NEGCAM"
+
+LIST=$OUT/monitor.txt
+t0=$(date +%s%N)
+if timeout -k 5 300 gst-device-monitor-1.0 Video/Source > "$LIST" 2>&1; then
+	pass "gst-device-monitor-1.0 Video/Source ran ($(( ($(date +%s%N) - t0) / 1000000 )) ms)"
+else
+	fail "gst-device-monitor-1.0 Video/Source: exit $? (log $LIST)"
+fi
+
+for n in "$NEGCAM" "$VIVID"; do
+	# v4l2deviceprovider lists the node too: ours is the record whose
+	# launch line is negcamsrc.
+	b=$(record_with "$LIST" "negcamsrc device=$n ")
+	nc=$(caps_of <<< "$b" | grep -c '^\(video/\|image/\)')
+	if grep -q "device.path = $n\$" <<< "$b" && grep -q "device.api = v4l2" <<< "$b" &&
+		grep -q "class : Video/Source" <<< "$b" && [ "$nc" -gt 0 ]; then
+		pass "$n listed by negcamdeviceprovider: $(sed -n 's/^\tname  : //p' <<< "$b"), $nc caps structures"
+	else
+		fail "$n not listed by negcamdeviceprovider with caps (log $LIST)"
+	fi
+	printf '%s\n' "$b" > "$OUT/block-$(basename "$n").txt"
+done
+
+# negcam.ko plays the webcam profile by default: the node's caps must be
+# the embedded webcam profile's (the same enumeration code both ways).
+kb=$(record_with "$LIST" "negcamsrc device=$NEGCAM ")
+eb=$(awk 'BEGIN { RS = "\nDevice " } /negcam.profile = webcam/ && /device.api = negcam/ { print }' "$LIST")
+if [ -n "$kb" ] && [ -n "$eb" ] && [ "$(caps_of <<< "$kb")" = "$(caps_of <<< "$eb")" ]; then
+	pass "negcam.ko node caps equal the embedded webcam profile's ($(caps_of <<< "$kb" | wc -l) structures)"
+else
+	caps_of <<< "$kb" > "$OUT/caps-kmod.txt"
+	caps_of <<< "$eb" > "$OUT/caps-embedded.txt"
+	fail "negcam.ko node caps differ from the embedded webcam profile's (see $OUT/caps-*.txt)"
+fi
+grep -q "negcam.profile = webcam" <<< "$kb" && pass "negcam.ko node has negcam.profile = webcam" ||
+	fail "negcam.ko node without negcam.profile (log $LIST)"
+
+for p in $("$CTL" --list-profiles 2>/dev/null | awk '{ print $1 }'); do
+	eb=$(awk -v want="negcam.profile = $p" 'BEGIN { RS = "\nDevice " } index($0, want) && /device.api = negcam/ { print }' "$LIST")
+	if [ -n "$eb" ] && [ "$(caps_of <<< "$eb" | grep -c .)" -gt 0 ]; then
+		pass "built-in profile $p listed with caps"
+	else
+		fail "built-in profile $p not listed with caps (log $LIST)"
+	fi
+done
+
+# ---- hotplug: insmod adds, simulated unplug removes ----
+unload || fail "rmmod negcam before the hotplug check"
+FOLLOW=$OUT/follow.txt
+stdbuf -oL gst-device-monitor-1.0 -f Video/Source > "$FOLLOW" 2>&1 &
+MON_PID=$!
+# In follow mode the tool prints "Monitoring devices" first, then the
+# initial devices, then one "Device found:" record per device added and
+# "Device removed:" with the name per device removed. Wait for the initial
+# listing (vivid's node through negcamsrc) before plugging.
+for i in $(seq 600); do grep -q "negcamsrc device=$VIVID " "$FOLLOW" && break; sleep 0.1; done
+grep -q "negcamsrc device=$VIVID " "$FOLLOW" || fail "gst-device-monitor-1.0 -f: no initial listing within 60 s (log $FOLLOW)"
+awk 'BEGIN { RS = "\nDevice " } /v4l2.device.driver = negcam\n/ && /device.path = / { n++ } END { exit !n }' "$FOLLOW" &&
+	fail "a negcam.ko node is listed before insmod (log $FOLLOW)"
+
+load || { fail "insmod $KO for hotplug"; finish; }
+NEGCAM=$(node_of negcam) || { fail "no negcam.ko node after insmod"; finish; }
+for i in $(seq 300); do grep -q "gst-launch-1.0 negcamsrc device=$NEGCAM " "$FOLLOW" && break; sleep 0.1; done
+added=$(record_with "$FOLLOW" "negcamsrc device=$NEGCAM ")
+if [ -n "$added" ] && [ "$(caps_of <<< "$added" | grep -c .)" -gt 0 ]; then
+	pass "hotplug: insmod negcam.ko -> device added ($NEGCAM) with caps"
+else
+	fail "hotplug: no 'Device added' for $NEGCAM within 30 s (log $FOLLOW)"
+fi
+
+idx=$(v4l2-ctl -d "$NEGCAM" -D | sed -n 's/.*Bus info *: platform:negcam-\([0-9]*\)$/\1/p')
+UNPLUG=/sys/devices/platform/negcam.$idx/unplug
+if [ -e "$UNPLUG" ]; then
+	echo 1 > "$UNPLUG"
+	removed() { awk -v want="($NEGCAM)" 'BEGIN { RS = "\nDevice " } /^removed:/ && index($0, want) { n++ } END { exit !n }' "$FOLLOW"; }
+	for i in $(seq 300); do removed && break; sleep 0.1; done
+	if removed; then
+		pass "hotplug: simulated unplug -> device removed ($NEGCAM)"
+	else
+		fail "hotplug: no 'Device removed' for $NEGCAM within 30 s of the unplug (log $FOLLOW)"
+	fi
+else
+	fail "no unplug attribute $UNPLUG"
+fi
+kill "$MON_PID" 2>/dev/null
+wait "$MON_PID" 2>/dev/null
+MON_PID=
+unload
+finish
+}
