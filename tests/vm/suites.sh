@@ -82,9 +82,30 @@ suite_kmod() {
 	suite_end
 }
 
+# ------------------------------------------------------------- provider --
+# negcamdeviceprovider on real nodes (tests/vm/provider-suite.sh):
+# gst-device-monitor-1.0 lists vivid's and negcam.ko's nodes with caps and
+# the built-in profiles; insmod and simulated unplug are followed.
+suite_provider() {
+	local log line
+	suite_begin provider
+	log=$(logname "provider-suite.sh")
+	timeout -k 5 600 bash "$NEGCAM_TREE/tests/vm/provider-suite.sh" > "$log" 2>&1
+	while IFS= read -r line; do
+		case $line in
+		PASS:*) pass "${line#PASS: }" ;;
+		FAIL:*) fail "${line#FAIL: }" ;;
+		esac
+	done < "$log"
+	grep -q '^provider: [0-9]* passed' "$log" || fail "tests/vm/provider-suite.sh did not finish (log $log)"
+	dmesg_clean "provider"
+	suite_end
+}
+
 case "$MODE" in
 vivid) suite_vivid ;;
 kmod) suite_kmod ;;
+provider) suite_provider ;;
 profiles)
 	# --dump of vivid into negcam.ko, the camera shelf (tests/vm/profiles-suite.sh)
 	modprobe vivid n_devs=1 node_types=0x1 && VIVID=$(wait_node vivid)
@@ -100,8 +121,9 @@ quick|full)
 	suite_negcam "$MODE"
 	suite_kmod
 	suite_profiles
+	suite_provider
 	;;
-*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, profiles)" >&2; exit 2 ;;
+*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, profiles, provider)" >&2; exit 2 ;;
 esac
 
 echo
