@@ -115,6 +115,14 @@ for n in "$NEGCAM" "$VIVID"; do
 		fail "$n not listed by negcamdeviceprovider with caps (log $LIST)"
 	fi
 	printf '%s\n' "$b" > "$OUT/block-$(basename "$n").txt"
+	# The element create_element() made, as the monitor prints it, streams.
+	el=$(sed -n 's/^\tgst-launch-1.0 \(negcamsrc .*\) ! \.\.\.$/\1/p' <<< "$b" | head -n1)
+	if [ -n "$el" ] && timeout -k 5 120 gst-launch-1.0 -q $el num-buffers=5 ! fakesink \
+		> "$OUT/launch-$(basename "$n").txt" 2>&1; then
+		pass "$n: the listed element ($el) streams 5 buffers"
+	else
+		fail "$n: the listed element '$el' did not stream (log $OUT/launch-$(basename "$n").txt)"
+	fi
 done
 
 # negcam.ko plays the webcam profile by default: the node's caps must be
