@@ -153,7 +153,7 @@ done
 
 CMDLINE=
 case "$1" in
-quick|full|vivid|negcam|kmod)
+quick|full|vivid|negcam|kmod|provider|profiles|gst)
 	suite=$1; shift
 	CMDLINE="bash tests/vm/suites.sh $suite $*"
 	# Settings the suites read, forwarded into the VM.
