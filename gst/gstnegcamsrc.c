@@ -1063,10 +1063,16 @@ gst_negcam_src_create (GstPushSrc *psrc, GstBuffer **outbuf)
   src->frames++;
   GST_OBJECT_UNLOCK (src);
 
-  if (src->have_seq && seq != src->expected_seq) {
+  if (src->have_seq && (gint32)(seq - src->expected_seq) > 0) {
     GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
     gst_negcam_src_report_gap (
         src, src->expected_seq, seq, GST_BUFFER_PTS (buf), duration);
+  } else if (src->have_seq && seq != src->expected_seq) {
+    /* Backwards: the driver restarted its count (or repeats a number);
+     * nothing was lost that we can tell. */
+    GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
+    GST_INFO_OBJECT (src, "sequence went back: expected frame %u, got %u",
+        src->expected_seq, seq);
   } else if (!src->have_seq) {
     GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
   }

@@ -16,7 +16,9 @@
  *
  * negcam_stream_shim_unplug() (found with dlsym) simulates an unplug:
  * every request then fails with ENODEV and poll() wakes up.
- * negcam_stream_shim_counts() reports the CREATE_BUFS and EXPBUF calls.
+ * negcam_stream_shim_counts() reports the CREATE_BUFS and EXPBUF calls;
+ * negcam_stream_shim_skip(n) moves the sequence counter by n (forward: a
+ * gap, as lost frames show; back: a driver restarting its count).
  *
  * One descriptor at a time; enough for the tests.
  */
@@ -43,6 +45,7 @@
 int ioctl (int fd, unsigned long request, ...);
 void negcam_stream_shim_unplug (void);
 void negcam_stream_shim_counts (unsigned *create_bufs, unsigned *expbuf);
+void negcam_stream_shim_skip (int frames);
 
 #define MAXB 32
 #define COOKIE_SHIFT 16
@@ -539,5 +542,13 @@ negcam_stream_shim_counts (unsigned *create_bufs, unsigned *expbuf)
   pthread_mutex_lock (&lock);
   *create_bufs = n_create_bufs;
   *expbuf = n_expbuf;
+  pthread_mutex_unlock (&lock);
+}
+
+void
+negcam_stream_shim_skip (int frames)
+{
+  pthread_mutex_lock (&lock);
+  sequence += (uint32_t) frames;
   pthread_mutex_unlock (&lock);
 }
