@@ -21,6 +21,8 @@ VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 . "$VM_DIR/negcam-suite.sh"
 # shellcheck source=tests/vm/profiles-suite.sh
 . "$VM_DIR/profiles-suite.sh"
+# shellcheck source=tests/vm/gst-suite.sh
+. "$VM_DIR/gst-suite.sh"
 
 MODE=${1:-quick}
 RUN_START=$(now)
@@ -111,6 +113,10 @@ profiles)
 	modprobe vivid n_devs=1 node_types=0x1 && VIVID=$(wait_node vivid)
 	suite_profiles
 	;;
+gst)
+	# negcamsrc on negcam.ko and vivid alone (tests/vm/gst-suite.sh)
+	suite_gst "${2:-quick}"
+	;;
 negcam)
 	# negcam.ko alone (quick settings), vivid loaded only as DMABUF exporter.
 	modprobe vivid n_devs=1 node_types=0x1 && VIVID=$(wait_node vivid)
@@ -121,9 +127,10 @@ quick|full)
 	suite_negcam "$MODE"
 	suite_kmod
 	suite_profiles
+	suite_gst "$MODE"
 	suite_provider
 	;;
-*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, profiles, provider)" >&2; exit 2 ;;
+*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, gst, profiles, provider)" >&2; exit 2 ;;
 esac
 
 echo
