@@ -205,6 +205,52 @@ GST_START_TEST (test_stream_grows_never_copies)
 
 GST_END_TEST;
 
+/* A driver without CREATE_BUFS and downstream holding every buffer: the
+ * device has nowhere to capture, so it drops frames (sequence gaps); the
+ * element still copies nothing and the pool stays at its size. */
+GST_START_TEST (test_stream_no_create_bufs_drops_not_copies)
+{
+  GstHarness *h;
+  GstElement *src;
+  GstStructure *st;
+  guint64 copies = 1, lost = 0;
+  guint i, nbufs = 0, created = 1;
+  guint32 prev = 0;
+
+  g_setenv ("NEGCAM_STREAM_NO_CREATE_BUFS", "1", TRUE);
+  h = gst_harness_new_parse ("negcamsrc device=" DEV);
+  src = gst_harness_find_element (h, "negcamsrc");
+  gst_harness_set_sink_caps_str (h, CAPS_320);
+  gst_harness_play (h);
+  /* not pulling: every buffer piles up in the harness, i.e. downstream */
+  g_usleep (G_USEC_PER_SEC / 2);
+  for (i = 0; i < 12; i++) {
+    GstBuffer *b = gst_harness_pull (h);
+
+    fail_unless (b != NULL);
+    if (i > 0)
+      fail_unless (GST_BUFFER_OFFSET (b) > prev);
+    prev = GST_BUFFER_OFFSET (b);
+    fail_unless_equals_int64 (stamp_yuy2 (b, 320, 240), GST_BUFFER_OFFSET (b));
+    gst_buffer_unref (b);
+  }
+  st = stats_of (src);
+  gst_structure_get_uint64 (st, "copies", &copies);
+  gst_structure_get_uint64 (st, "lost", &lost);
+  gst_structure_get_uint (st, "buffers", &nbufs);
+  gst_structure_get_uint (st, "created", &created);
+  gst_structure_free (st);
+  fail_unless_equals_uint64 (copies, 0);
+  fail_unless (lost > 0, "no frame dropped while downstream held all");
+  fail_unless_equals_int (created, 0);
+  fail_unless_equals_int (nbufs, 5);    /* 3 (driver minimum) + 0 + 2 */
+  gst_object_unref (src);
+  gst_harness_teardown (h);
+  g_unsetenv ("NEGCAM_STREAM_NO_CREATE_BUFS");
+}
+
+GST_END_TEST;
+
 /* Caps changes with a device buffer held downstream: STREAMOFF,
  * REQBUFS(0) orphans it, S_FMT, new buffers; the held one keeps its
  * picture and stays readable. */
@@ -379,6 +425,7 @@ negcamsrc_stream_suite (void)
   tcase_add_test (tc, test_stream_frames);
   tcase_add_test (tc, test_stream_io_mode_mmap);
   tcase_add_test (tc, test_stream_grows_never_copies);
+  tcase_add_test (tc, test_stream_no_create_bufs_drops_not_copies);
   tcase_add_test (tc, test_stream_renegotiate_holding);
   tcase_add_test (tc, test_stream_sequence_gaps);
   tcase_add_test (tc, test_stream_unplug);

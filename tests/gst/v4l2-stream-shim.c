@@ -14,6 +14,8 @@
  * queued, the frame is dropped and its sequence number skipped, as a
  * driver does.
  *
+ * With NEGCAM_STREAM_NO_CREATE_BUFS set, CREATE_BUFS is ENOTTY.
+ *
  * negcam_stream_shim_unplug() (found with dlsym) simulates an unplug:
  * every request then fails with ENODEV and poll() wakes up.
  * negcam_stream_shim_counts() reports the CREATE_BUFS and EXPBUF calls;
@@ -316,6 +318,9 @@ stream_ioctl (unsigned long request, void *arg)
       struct v4l2_create_buffers *c = arg;
       uint32_t size = c->format.fmt.pix.sizeimage;
 
+      /* a driver without CREATE_BUFS (most before vb2, many still) */
+      if (getenv ("NEGCAM_STREAM_NO_CREATE_BUFS"))
+        return -ENOTTY;
       if (c->memory != V4L2_MEMORY_MMAP)
         return -EINVAL;
       c->index = nbufs;
