@@ -521,6 +521,9 @@ gst_negcam_src_post_negotiated (
       GST_ELEMENT (src), gst_message_new_element (GST_OBJECT (src), s));
 }
 
+static GstFlowReturn gst_negcam_src_device_lost (
+    GstNegcamSrc *src, const gchar *what);
+
 static gboolean
 gst_negcam_src_negotiate (GstBaseSrc *bsrc)
 {
@@ -544,6 +547,13 @@ gst_negcam_src_negotiate (GstBaseSrc *bsrc)
   g_mutex_lock (&src->probe_lock);
   ours = negcam_fixate_candidates (
       src->probe, gst_negcam_src_get_prefer (src), peer);
+  if (gst_caps_is_empty (ours) && negcam_device_is_gone (src->dev)) {
+    /* nothing enumerated because the device went away, not because
+     * nothing fits */
+    g_mutex_unlock (&src->probe_lock);
+    gst_negcam_src_device_lost (src, "enumeration");
+    goto done;
+  }
   if (gst_caps_is_empty (ours)) {
     GstCaps *all = negcam_probe_caps (src->probe, NULL);
     gchar *a = gst_caps_to_string (all), *p = gst_caps_to_string (peer);
@@ -573,6 +583,11 @@ gst_negcam_src_negotiate (GstBaseSrc *bsrc)
   /* TRY_FMT: what would S_FMT make of it? */
   tried = fmt;
   ret = negcam_device_ioctl (src->dev, VIDIOC_TRY_FMT, &tried);
+  if (ret == -ENODEV) {
+    g_mutex_unlock (&src->probe_lock);
+    gst_negcam_src_device_lost (src, "TRY_FMT");
+    goto done;
+  }
   if (ret < 0 && ret != -ENOTTY) {
     gchar fcc[5];
 
@@ -647,6 +662,10 @@ gst_negcam_src_negotiate (GstBaseSrc *bsrc)
 
   ret = 0;
   final = gst_negcam_src_configure (src, &fmt, &want, &got, &ret);
+  if (!final && ret == -ENODEV) {
+    gst_negcam_src_device_lost (src, "S_FMT");
+    goto done;
+  }
   if (!final) {
     GST_ELEMENT_ERROR (src, CORE, NEGOTIATION,
         ("%s refused S_FMT: %s", src->dev->description, g_strerror (-ret)),

@@ -414,6 +414,36 @@ GST_START_TEST (test_stream_unplug)
 
 GST_END_TEST;
 
+/* Unplugged after open, before negotiation: the enumeration fails with
+ * ENODEV; the error says the device disappeared, not that no format
+ * fits. */
+GST_START_TEST (test_stream_unplug_before_negotiation)
+{
+  void (*unplug) (void) = dlsym (RTLD_DEFAULT, "negcam_stream_shim_unplug");
+  GstElement *pipe = gst_parse_launch ("negcamsrc device=" DEV " ! "
+      CAPS_320 " ! fakesink", NULL);
+  GstBus *bus = gst_element_get_bus (pipe);
+  GstMessage *m;
+  GError *err = NULL;
+
+  fail_unless (gst_element_set_state (pipe, GST_STATE_READY)
+      == GST_STATE_CHANGE_SUCCESS);
+  unplug ();
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  m = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND, GST_MESSAGE_ERROR);
+  fail_unless (m != NULL);
+  gst_message_parse_error (m, &err, NULL);
+  fail_unless (strstr (err->message, DEV " (\"") != NULL
+      && strstr (err->message, "disappeared") != NULL, "%s", err->message);
+  g_error_free (err);
+  gst_message_unref (m);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+}
+
+GST_END_TEST;
+
 static Suite *
 negcamsrc_stream_suite (void)
 {
@@ -429,6 +459,7 @@ negcamsrc_stream_suite (void)
   tcase_add_test (tc, test_stream_renegotiate_holding);
   tcase_add_test (tc, test_stream_sequence_gaps);
   tcase_add_test (tc, test_stream_unplug);
+  tcase_add_test (tc, test_stream_unplug_before_negotiation);
   return s;
 }
 
