@@ -805,10 +805,11 @@ GST_END_TEST;
 
 GST_START_TEST (test_undrawable_format_is_an_error)
 {
-  /* H.264 negotiates (the engine knows it) but the frame generator cannot
-   * draw it: the device flags every buffer; the element says so instead
-   * of pushing garbage forever. */
-  const gchar *text = "name h264\nformat H264\n  size 320x240 fps 30\n";
+  /* H.264 at an odd size negotiates (the engine knows it) but the frame
+   * generator cannot draw it (4:2:0 H.264 cannot crop to an odd size):
+   * the device flags every buffer; the element says so instead of
+   * pushing garbage forever. */
+  const gchar *text = "name h264\nformat H264\n  size 321x241 fps 30\n";
   gchar *path = NULL;
   gint fd = g_file_open_tmp ("negcam-XXXXXX.profile", &path, NULL);
   Outcome o;
