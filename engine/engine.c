@@ -547,6 +547,45 @@ static bool nc_colorspace_valid(__u32 cs)
 }
 
 /*
+ * Capture with V4L2_PIX_FMT_FLAG_SET_CSC: the application asks for a
+ * colorimetry. Each field whose CSC flag the format has (ENUM_FMT) takes
+ * the requested value when valid; DEFAULT and invalid values keep the
+ * format's. The flag stays set in the answer only when the format offers
+ * some conversion, as a driver without the CSC API clears it.
+ */
+static void nc_capture_csc(const struct negcam_format *f,
+			   const struct v4l2_pix_format *req,
+			   struct v4l2_pix_format *pix)
+{
+	const struct negcam_fourcc_info *fi = nc_info(f);
+	__u32 csc = f->flags & (V4L2_FMT_FLAG_CSC_COLORSPACE | V4L2_FMT_FLAG_CSC_XFER_FUNC |
+				V4L2_FMT_FLAG_CSC_YCBCR_ENC | V4L2_FMT_FLAG_CSC_QUANTIZATION);
+
+	if (!(req->flags & V4L2_PIX_FMT_FLAG_SET_CSC) || !csc)
+		return;
+	pix->flags = V4L2_PIX_FMT_FLAG_SET_CSC;
+	/* JPEG colorspace only for JFIF data, as v4l2-compliance checks */
+	if ((csc & V4L2_FMT_FLAG_CSC_COLORSPACE) && nc_colorspace_valid(req->colorspace) &&
+	    (req->colorspace != V4L2_COLORSPACE_JPEG || fi->fourcc == V4L2_PIX_FMT_JPEG))
+		pix->colorspace = req->colorspace;
+	if ((csc & V4L2_FMT_FLAG_CSC_XFER_FUNC) && req->xfer_func &&
+	    req->xfer_func <= V4L2_XFER_FUNC_SMPTE2084)
+		pix->xfer_func = req->xfer_func;
+	if (csc & V4L2_FMT_FLAG_CSC_YCBCR_ENC) {
+		if (fi->color == NC_COLOR_OTHER) {
+			if (req->ycbcr_enc == V4L2_HSV_ENC_180 || req->ycbcr_enc == V4L2_HSV_ENC_256)
+				pix->ycbcr_enc = req->ycbcr_enc;
+		} else if (req->ycbcr_enc && req->ycbcr_enc <= V4L2_YCBCR_ENC_SMPTE240M) {
+			pix->ycbcr_enc = req->ycbcr_enc;
+		}
+	}
+	if ((csc & V4L2_FMT_FLAG_CSC_QUANTIZATION) &&
+	    (req->quantization == V4L2_QUANTIZATION_FULL_RANGE ||
+	     req->quantization == V4L2_QUANTIZATION_LIM_RANGE))
+		pix->quantization = req->quantization;
+}
+
+/*
  * Output queue: the application says what it sends. Keep a valid
  * colorspace and fill the other three from it where they are unset.
  */
@@ -620,10 +659,12 @@ static int nc_adjust(const struct negcam_profile *p, int q,
 	pix.field = field;
 	negcam_fourcc_sizes(nc_info(f), w, nc_field_per_buffer(field) ? h / 2 : h,
 			    f->stride_align, &pix.bytesperline, &pix.sizeimage);
-	if (q == NC_OUTPUT)
+	if (q == NC_OUTPUT) {
 		nc_output_colorimetry(f, req, &pix);
-	else
+	} else {
 		nc_format_colorimetry(f, &pix);
+		nc_capture_csc(f, req, &pix);
+	}
 	pix.priv = req->priv; /* the kernel core owns priv */
 	*out = pix;
 	*size = s;

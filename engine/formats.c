@@ -6,7 +6,6 @@
  * so a profile answers the same through negcam.ko and in user space.
  */
 #include "formats.h"
-#include "h264.h"
 
 /* Short-hand for the table rows: layout, colour class, bits, hsub, vsub. */
 #define PK(fcc, d, col, bpp, hs) { fcc, d, NC_LAYOUT_PACKED, col, bpp, hs, 1 }
@@ -31,6 +30,8 @@ static const struct negcam_fourcc_info negcam_fourccs[] = {
 	PK(V4L2_PIX_FMT_XYUV32, "32-bit XYUV 8-8-8-8", NC_COLOR_YUV, 32, 1),
 	PK(V4L2_PIX_FMT_VUYA32, "32-bit VUYA 8-8-8-8", NC_COLOR_YUV, 32, 1),
 	PK(V4L2_PIX_FMT_VUYX32, "32-bit VUYX 8-8-8-8", NC_COLOR_YUV, 32, 1),
+	PK(V4L2_PIX_FMT_YUVA32, "32-bit YUVA 8-8-8-8", NC_COLOR_YUV, 32, 1),
+	PK(V4L2_PIX_FMT_YUVX32, "32-bit YUVX 8-8-8-8", NC_COLOR_YUV, 32, 1),
 
 	/* Semi-planar YUV: luma plane, then one CbCr (or CrCb) plane */
 	SP(V4L2_PIX_FMT_NV12, "Y/UV 4:2:0", 8, 2, 2),
@@ -64,12 +65,30 @@ static const struct negcam_fourcc_info negcam_fourccs[] = {
 	/* RGB */
 	PK(V4L2_PIX_FMT_RGB332, "8-bit RGB 3-3-2", NC_COLOR_RGB, 8, 1),
 	PK(V4L2_PIX_FMT_RGB444, "16-bit A/XRGB 4-4-4-4", NC_COLOR_RGB, 16, 1),
+	PK(V4L2_PIX_FMT_ARGB444, "16-bit ARGB 4-4-4-4", NC_COLOR_RGB, 16, 1),
+	PK(V4L2_PIX_FMT_XRGB444, "16-bit XRGB 4-4-4-4", NC_COLOR_RGB, 16, 1),
+	PK(V4L2_PIX_FMT_RGBA444, "16-bit RGBA 4-4-4-4", NC_COLOR_RGB, 16, 1),
+	PK(V4L2_PIX_FMT_RGBX444, "16-bit RGBX 4-4-4-4", NC_COLOR_RGB, 16, 1),
+	PK(V4L2_PIX_FMT_ABGR444, "16-bit ABGR 4-4-4-4", NC_COLOR_RGB, 16, 1),
+	PK(V4L2_PIX_FMT_XBGR444, "16-bit XBGR 4-4-4-4", NC_COLOR_RGB, 16, 1),
+	PK(V4L2_PIX_FMT_BGRA444, "16-bit BGRA 4-4-4-4", NC_COLOR_RGB, 16, 1),
+	PK(V4L2_PIX_FMT_BGRX444, "16-bit BGRX 4-4-4-4", NC_COLOR_RGB, 16, 1),
 	PK(V4L2_PIX_FMT_RGB555, "16-bit A/XRGB 1-5-5-5", NC_COLOR_RGB, 16, 1),
 	PK(V4L2_PIX_FMT_ARGB555, "16-bit ARGB 1-5-5-5", NC_COLOR_RGB, 16, 1),
 	PK(V4L2_PIX_FMT_XRGB555, "16-bit XRGB 1-5-5-5", NC_COLOR_RGB, 16, 1),
+	PK(V4L2_PIX_FMT_ABGR555, "16-bit ABGR 1-5-5-5", NC_COLOR_RGB, 16, 1),
+	PK(V4L2_PIX_FMT_XBGR555, "16-bit XBGR 1-5-5-5", NC_COLOR_RGB, 16, 1),
+	PK(V4L2_PIX_FMT_RGBA555, "16-bit RGBA 5-5-5-1", NC_COLOR_RGB, 16, 1),
+	PK(V4L2_PIX_FMT_RGBX555, "16-bit RGBX 5-5-5-1", NC_COLOR_RGB, 16, 1),
+	PK(V4L2_PIX_FMT_BGRA555, "16-bit BGRA 5-5-5-1", NC_COLOR_RGB, 16, 1),
+	PK(V4L2_PIX_FMT_BGRX555, "16-bit BGRX 5-5-5-1", NC_COLOR_RGB, 16, 1),
 	PK(V4L2_PIX_FMT_RGB565, "16-bit RGB 5-6-5", NC_COLOR_RGB, 16, 1),
 	PK(V4L2_PIX_FMT_RGB555X, "16-bit A/XRGB 1-5-5-5 BE", NC_COLOR_RGB, 16, 1),
+	PK(V4L2_PIX_FMT_ARGB555X, "16-bit ARGB 1-5-5-5 BE", NC_COLOR_RGB, 16, 1),
+	PK(V4L2_PIX_FMT_XRGB555X, "16-bit XRGB 1-5-5-5 BE", NC_COLOR_RGB, 16, 1),
 	PK(V4L2_PIX_FMT_RGB565X, "16-bit RGB 5-6-5 BE", NC_COLOR_RGB, 16, 1),
+	/* 18 bits in a 32-bit container: b5..b0 g5 g4 | g3..g0 r5..r2 | r1 r0 0.. | 0 */
+	PK(V4L2_PIX_FMT_BGR666, "18-bit BGRX 6-6-6-14", NC_COLOR_RGB, 32, 1),
 	PK(V4L2_PIX_FMT_BGR24, "24-bit BGR 8-8-8", NC_COLOR_RGB, 24, 1),
 	PK(V4L2_PIX_FMT_RGB24, "24-bit RGB 8-8-8", NC_COLOR_RGB, 24, 1),
 	PK(V4L2_PIX_FMT_BGR32, "32-bit BGRA/X 8-8-8-8", NC_COLOR_RGB, 32, 1),
@@ -217,22 +236,6 @@ static __u64 nc_compressed_bound(__u32 width, __u32 height)
 	return nc_round_up((__u64)width * height * 2 + 4096, 4096);
 }
 
-/*
- * H.264 as the frame generator writes it (h264.c): every macroblock
- * I_PCM, 386 bytes per 16x16 (coded sizes round up to 16), plus the
- * headers. Above the generic bound when a side is just over a multiple
- * of 16 (a 18x1000 frame codes 32x1008 pixels).
- */
-static __u64 nc_h264_bound(__u32 width, __u32 height)
-{
-	__u64 mbs = (__u64)((width + 15ull) / 16) * ((height + 15ull) / 16);
-	__u64 pcm = nc_round_up(mbs * NC_H264_MB_BYTES + NC_H264_HEADER_BYTES,
-				4096);
-	__u64 generic = nc_compressed_bound(width, height);
-
-	return pcm > generic ? pcm : generic;
-}
-
 void negcam_fourcc_sizes(const struct negcam_fourcc_info *fi, __u32 width,
 			 __u32 height, __u32 align, __u32 *bytesperline,
 			 __u32 *sizeimage)
@@ -241,9 +244,7 @@ void negcam_fourcc_sizes(const struct negcam_fourcc_info *fi, __u32 width,
 
 	if (fi->layout == NC_LAYOUT_COMPRESSED) {
 		*bytesperline = 0;
-		*sizeimage = nc_saturate_u32(fi->fourcc == V4L2_PIX_FMT_H264 ?
-					     nc_h264_bound(width, height) :
-					     nc_compressed_bound(width, height));
+		*sizeimage = nc_saturate_u32(nc_compressed_bound(width, height));
 		return;
 	}
 	bpl = nc_round_up(nc_div_round_up((__u64)width * fi->bpp, 8), align);

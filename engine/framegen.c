@@ -2,7 +2,7 @@
 /*
  * The frame generator: one picture model (jpeg.h), written into every
  * raw layout of the fourcc table that can be described as repeated
- * groups of bytes, or handed to the JPEG or the H.264 encoder.
+ * groups of bytes, or handed to the JPEG encoder.
  *
  * Speed comes from the picture's shape. The background does not change
  * down the frame, so a full draw builds one line per plane and copies
@@ -14,7 +14,6 @@
 #include "framegen.h"
 #include "formats.h"
 #include "jpeg.h"
-#include "h264.h"
 
 /* ------------------------------------------------------------------ */
 /* The picture model                                                   */
@@ -192,14 +191,13 @@ enum {
 enum nc_draw_kind {
 	NC_DRAW_BYTES = 1, /* one plane of byte groups (packed YUV/RGB, grey) */
 	NC_DRAW_BAYER,     /* byte groups that alternate with line parity */
-	NC_DRAW_RGB16,     /* 8- or 16-bit words of packed RGB bit fields */
+	NC_DRAW_RGB16,     /* 8-, 16- or 32-bit words of packed RGB bit fields */
 	NC_DRAW_SEMI,      /* luma plane + interleaved chroma plane */
 	NC_DRAW_PLANAR,    /* luma plane + two chroma planes */
 	NC_DRAW_MIPI10,    /* 4 pixels in 5 bytes: 4 high bytes, then the low bits */
 	NC_DRAW_MIPI12,    /* 2 pixels in 3 bytes: 2 high bytes, then the low bits */
 	NC_DRAW_BITS10,    /* 10-bit samples as one big-endian bit stream */
 	NC_DRAW_JPEG,
-	NC_DRAW_H264,
 };
 
 struct nc_drawfmt {
@@ -245,6 +243,8 @@ static const struct nc_drawfmt nc_drawfmts[] = {
 	BYTES(V4L2_PIX_FMT_XYUV32, 1, 4, { C_Z, C_Y, C_U, C_V }),
 	BYTES(V4L2_PIX_FMT_VUYA32, 1, 4, { C_V, C_U, C_Y, C_A }),
 	BYTES(V4L2_PIX_FMT_VUYX32, 1, 4, { C_V, C_U, C_Y, C_Z }),
+	BYTES(V4L2_PIX_FMT_YUVA32, 1, 4, { C_Y, C_U, C_V, C_A }),
+	BYTES(V4L2_PIX_FMT_YUVX32, 1, 4, { C_Y, C_U, C_V, C_Z }),
 	BYTES(V4L2_PIX_FMT_GREY, 1, 1, { C_Y }),
 	Y16(V4L2_PIX_FMT_Y10, 10),
 	Y16(V4L2_PIX_FMT_Y12, 12),
@@ -274,6 +274,24 @@ static const struct nc_drawfmt nc_drawfmts[] = {
 	RGB16(V4L2_PIX_FMT_RGB555X, 2, 5, 5, 5, 10, 5, 0, 0x8000, 1),
 	RGB16(V4L2_PIX_FMT_RGB565, 2, 5, 6, 5, 11, 5, 0, 0, 0),
 	RGB16(V4L2_PIX_FMT_RGB565X, 2, 5, 6, 5, 11, 5, 0, 0, 1),
+	RGB16(V4L2_PIX_FMT_ARGB444, 2, 4, 4, 4, 8, 4, 0, 0xf000, 0),
+	RGB16(V4L2_PIX_FMT_XRGB444, 2, 4, 4, 4, 8, 4, 0, 0, 0),
+	RGB16(V4L2_PIX_FMT_RGBA444, 2, 4, 4, 4, 12, 8, 4, 0x000f, 0),
+	RGB16(V4L2_PIX_FMT_RGBX444, 2, 4, 4, 4, 12, 8, 4, 0, 0),
+	RGB16(V4L2_PIX_FMT_ABGR444, 2, 4, 4, 4, 0, 4, 8, 0xf000, 0),
+	RGB16(V4L2_PIX_FMT_XBGR444, 2, 4, 4, 4, 0, 4, 8, 0, 0),
+	RGB16(V4L2_PIX_FMT_BGRA444, 2, 4, 4, 4, 4, 8, 12, 0x000f, 0),
+	RGB16(V4L2_PIX_FMT_BGRX444, 2, 4, 4, 4, 4, 8, 12, 0, 0),
+	RGB16(V4L2_PIX_FMT_ABGR555, 2, 5, 5, 5, 0, 5, 10, 0x8000, 0),
+	RGB16(V4L2_PIX_FMT_XBGR555, 2, 5, 5, 5, 0, 5, 10, 0, 0),
+	RGB16(V4L2_PIX_FMT_RGBA555, 2, 5, 5, 5, 11, 6, 1, 0x0001, 0),
+	RGB16(V4L2_PIX_FMT_RGBX555, 2, 5, 5, 5, 11, 6, 1, 0, 0),
+	RGB16(V4L2_PIX_FMT_BGRA555, 2, 5, 5, 5, 1, 6, 11, 0x0001, 0),
+	RGB16(V4L2_PIX_FMT_BGRX555, 2, 5, 5, 5, 1, 6, 11, 0, 0),
+	RGB16(V4L2_PIX_FMT_ARGB555X, 2, 5, 5, 5, 10, 5, 0, 0x8000, 1),
+	RGB16(V4L2_PIX_FMT_XRGB555X, 2, 5, 5, 5, 10, 5, 0, 0, 1),
+	/* a big-endian 32-bit word: b at bits 31-26, g 25-20, r 19-14 */
+	RGB16(V4L2_PIX_FMT_BGR666, 4, 6, 6, 6, 14, 20, 26, 0, 1),
 	BAYER8(V4L2_PIX_FMT_SBGGR8, C_B, C_G, C_G, C_R),
 	BAYER8(V4L2_PIX_FMT_SGBRG8, C_G, C_B, C_R, C_G),
 	BAYER8(V4L2_PIX_FMT_SGRBG8, C_G, C_R, C_B, C_G),
@@ -319,7 +337,6 @@ static const struct nc_drawfmt nc_drawfmts[] = {
 	PLANAR(V4L2_PIX_FMT_YVU410, 1),
 	{ V4L2_PIX_FMT_MJPEG, NC_DRAW_JPEG },
 	{ V4L2_PIX_FMT_JPEG, NC_DRAW_JPEG },
-	{ V4L2_PIX_FMT_H264, NC_DRAW_H264 },
 };
 
 #undef BYTES
@@ -414,6 +431,9 @@ static void nc_group(const struct nc_plane *p, __u32 parity,
 		    ((__u32)(b >> (8 - df->bb)) << df->bs) | df->amask;
 		if (p->gbytes == 1) {
 			g[0] = (__u8)v;
+		} else if (p->gbytes == 4) {
+			for (i = 0; i < 4; i++)
+				g[df->be ? 3 - i : i] = (__u8)(v >> (8 * i));
 		} else {
 			g[df->be ? 1 : 0] = (__u8)v;
 			g[df->be ? 0 : 1] = (__u8)(v >> 8);
@@ -659,11 +679,6 @@ long negcam_framegen_draw(const struct v4l2_pix_format *fmt, __u32 pattern,
 	if (df->kind == NC_DRAW_JPEG) {
 		nc_scene_init(&s, fmt->width, lines, pattern, frame, true);
 		return nc_jpeg_encode(&s, dst, dst_size);
-	}
-	if (df->kind == NC_DRAW_H264) {
-		/* limited range, the very samples of the YU12 path */
-		nc_scene_init(&s, fmt->width, lines, pattern, frame, false);
-		return nc_h264_encode(&s, dst, dst_size);
 	}
 
 	/* 0 means the minimal stride; a shorter one cannot hold a line. */

@@ -48,6 +48,7 @@ enum {
 	NC_SET_XFER_FUNC = 1u << 4,
 	NC_SET_STRIDE_ALIGN = 1u << 5,
 	NC_SET_DESCRIPTION = 1u << 6,
+	NC_SET_FLAGS = 1u << 7,
 };
 
 struct nc_settings {
@@ -92,6 +93,7 @@ struct nc_parser {
 	struct nc_settings wide; /* profile-wide settings */
 	struct nc_settings cur;  /* the current format's, starting as a copy of wide */
 	__u32 cur_seen;          /* settings given inside the current format block */
+	__u32 cur_flags;         /* V4L2_FMT_FLAG_* from the block's 'flags' line */
 	int cur_fmt;             /* index into out->formats, -1 before the first */
 	__u32 cur_fmt_line, cur_fmt_col;
 	__u32 cur_range_line;    /* line of the current format's size range, 0 if none */
@@ -113,6 +115,7 @@ enum nc_keyword {
 	NC_KW_STRIDE_ALIGN,
 	NC_KW_FORMAT,
 	NC_KW_DESCRIPTION,
+	NC_KW_FLAGS,
 	NC_KW_SIZE,
 };
 
@@ -130,12 +133,31 @@ static const struct nc_name nc_keywords[] = {
 	{ "stride-align", NC_KW_STRIDE_ALIGN },
 	{ "format", NC_KW_FORMAT },
 	{ "description", NC_KW_DESCRIPTION },
+	{ "flags", NC_KW_FLAGS },
 	{ "size", NC_KW_SIZE },
 };
 
 static const struct nc_name nc_adjusts[] = {
 	{ "downward", NC_ADJUST_DOWN },
 	{ "nearest", NC_ADJUST_NEAREST },
+};
+
+/*
+ * ENUM_FMT flags a profile may state: the colorspace conversion a capture
+ * format offers with V4L2_PIX_FMT_FLAG_SET_CSC. v4l2-ctl prints the
+ * encoding flag as csc-ycbcr or, for HSV formats, csc-hsv.
+ */
+#define NC_FMT_FLAG_EMULATED_NAME 0x80000000u /* 'emulated': refused with a reason */
+
+static const struct nc_name nc_fmt_flags[] = {
+	{ "csc-colorspace", V4L2_FMT_FLAG_CSC_COLORSPACE },
+	{ "csc-xfer-func", V4L2_FMT_FLAG_CSC_XFER_FUNC },
+	{ "csc-ycbcr-enc", V4L2_FMT_FLAG_CSC_YCBCR_ENC },
+	{ "csc-ycbcr", V4L2_FMT_FLAG_CSC_YCBCR_ENC },
+	{ "csc-hsv-enc", V4L2_FMT_FLAG_CSC_HSV_ENC },
+	{ "csc-hsv", V4L2_FMT_FLAG_CSC_HSV_ENC },
+	{ "csc-quantization", V4L2_FMT_FLAG_CSC_QUANTIZATION },
+	{ "emulated", NC_FMT_FLAG_EMULATED_NAME },
 };
 
 static const struct nc_name nc_quirks[] = {
@@ -969,6 +991,7 @@ static int nc_finish_format(struct nc_parser *p)
 		f->description[n] = '\0';
 	}
 	f->flags = fi->layout == NC_LAYOUT_COMPRESSED ? V4L2_FMT_FLAG_COMPRESSED : 0;
+	f->flags |= p->cur_flags;
 	return 0;
 }
 
@@ -1350,6 +1373,7 @@ static int nc_kw_format(struct nc_parser *p)
 	p->cur_fi = fi;
 	p->cur = p->wide;
 	p->cur_seen = 0;
+	p->cur_flags = 0;
 	p->cur_range_line = 0;
 	f = nc_cur(p);
 	f->fourcc = fi->fourcc;
@@ -1383,6 +1407,84 @@ static int nc_kw_description(struct nc_parser *p, const struct nc_tok *kwt)
 		return ret;
 	p->cur_seen |= NC_SET_DESCRIPTION;
 	return nc_expect_end_quoted(p, &t, "description");
+}
+
+/* flags csc-colorspace csc-xfer-func csc-ycbcr-enc csc-quantization */
+static int nc_kw_flags(struct nc_parser *p, const struct nc_tok *kwt)
+{
+	const struct negcam_format *f = nc_cur(p);
+	struct nc_tok t;
+	struct nc_msg m;
+	__u32 v;
+	int ret;
+
+	if (f->size_count) {
+		m = nc_error(p, kwt->col);
+		m_str(&m, "'flags' must come before the format's first 'size' line");
+		return -EINVAL;
+	}
+	if (p->cur_seen & NC_SET_FLAGS) {
+		m = nc_error(p, kwt->col);
+		m_str(&m, "'flags' is given twice for this format: list all flags on one line");
+		return -EINVAL;
+	}
+	ret = nc_expect(p, &t, "flag names after 'flags', as in 'flags csc-colorspace csc-quantization'");
+	while (!ret) {
+		ret = nc_lookup(p, nc_fmt_flags, NC_ARRAY_SIZE(nc_fmt_flags), &t,
+				"format flag", &v);
+		if (ret)
+			return ret;
+		if (v == NC_FMT_FLAG_EMULATED_NAME) {
+			m = nc_error(p, t.col);
+			m_str(&m, "flag 'emulated' is set by libv4l for the formats it converts, "
+				  "never by a driver: list the device without libv4l");
+			return -EINVAL;
+		}
+		if (f->buf_type != V4L2_BUF_TYPE_VIDEO_CAPTURE) {
+			m = nc_error(p, t.col);
+			m_str(&m, "flag ");
+			m_token(&m, &t);
+			m_str(&m, " is for capture formats only: colorspace conversion is requested on capture");
+			return -EINVAL;
+		}
+		if (p->cur_fi->layout == NC_LAYOUT_COMPRESSED) {
+			m = nc_error(p, t.col);
+			m_str(&m, "flag ");
+			m_token(&m, &t);
+			m_str(&m, " needs a raw format: ");
+			m_fourcc(&m, f->fourcc);
+			m_str(&m, " is compressed");
+			return -EINVAL;
+		}
+		if ((v == V4L2_FMT_FLAG_CSC_YCBCR_ENC) &&
+		    (nc_tok_is(&t, "csc-hsv") || nc_tok_is(&t, "csc-hsv-enc")) !=
+		    (p->cur_fi->color == NC_COLOR_OTHER)) {
+			m = nc_error(p, t.col);
+			m_str(&m, "flag ");
+			m_token(&m, &t);
+			m_str(&m, p->cur_fi->color == NC_COLOR_OTHER ?
+				  " is for Y'CbCr formats: an HSV format has 'csc-hsv'" :
+				  " is for HSV formats: use 'csc-ycbcr-enc'");
+			return -EINVAL;
+		}
+		if (p->cur_flags & v) {
+			m = nc_error(p, t.col);
+			m_str(&m, "flag ");
+			m_token(&m, &t);
+			m_str(&m, " is listed twice");
+			return -EINVAL;
+		}
+		p->cur_flags |= v;
+		ret = nc_next(p, &t);
+		if (ret == 0)
+			break;
+		if (ret > 0)
+			ret = 0;
+	}
+	if (ret)
+		return ret;
+	p->cur_seen |= NC_SET_FLAGS;
+	return 0;
 }
 
 /*
@@ -1776,6 +1878,7 @@ static int nc_parse_line(struct nc_parser *p)
 	case NC_KW_FORMAT:
 		return nc_kw_format(p);
 	case NC_KW_DESCRIPTION:
+	case NC_KW_FLAGS:
 	case NC_KW_SIZE:
 		if (p->cur_fmt < 0) {
 			struct nc_msg m = nc_error(p, t.col);
@@ -1786,6 +1889,8 @@ static int nc_parse_line(struct nc_parser *p)
 		}
 		if (kw == NC_KW_SIZE)
 			return nc_kw_size(p);
+		if (kw == NC_KW_FLAGS)
+			return nc_kw_flags(p, &t);
 		return nc_kw_description(p, &t);
 	default:
 		return nc_kw_setting(p, (enum nc_keyword)kw, &t);

@@ -1408,6 +1408,138 @@ static void test_builtin_examples(void)
 	}
 }
 
+/* ---- ENUM_FMT CSC flags and V4L2_PIX_FMT_FLAG_SET_CSC ---- */
+
+static struct negcam_profile cscp;
+
+static struct v4l2_pix_format csc_try(struct negcam_engine *e, unsigned long req, __u32 fourcc,
+				      __u32 flags, __u32 cs, __u32 enc, __u32 quant, __u32 xfer)
+{
+	struct v4l2_format f = mkfmt(CAP, fourcc, 640, 480, V4L2_FIELD_ANY);
+
+	f.fmt.pix.flags = flags;
+	f.fmt.pix.colorspace = cs;
+	f.fmt.pix.ycbcr_enc = enc;
+	f.fmt.pix.quantization = quant;
+	f.fmt.pix.xfer_func = xfer;
+	CHECK_EQ(negcam_engine_ioctl(e, req, &f), 0, "%s with CSC", negcam_ioctl_name(req));
+	return f.fmt.pix;
+}
+
+#define CHECK_CSC(p, fl, cs, enc, q, x, why)                                           \
+	do {                                                                            \
+		CHECK_EQ((p).flags, fl, "%s: flags", why);                              \
+		CHECK_EQ((p).colorspace, cs, "%s: colorspace", why);                    \
+		CHECK_EQ((p).ycbcr_enc, enc, "%s: ycbcr_enc", why);                     \
+		CHECK_EQ((p).quantization, q, "%s: quantization", why);                 \
+		CHECK_EQ((p).xfer_func, x, "%s: xfer_func", why);                       \
+	} while (0)
+
+static void test_csc(void)
+{
+	static const char text[] =
+		"name csc\n"
+		"format YUYV\n flags csc-colorspace csc-xfer-func csc-ycbcr-enc csc-quantization\n"
+		" size 640x480 fps 30\n"
+		"format RGB3\n flags csc-quantization\n size 640x480 fps 30\n"
+		"format GREY\n size 640x480 fps 30\n"
+		"format HSV3\n flags csc-hsv\n size 640x480 fps 30\n"
+		"format MJPG\n size 640x480 fps 30\n";
+	const __u32 SET = V4L2_PIX_FMT_FLAG_SET_CSC;
+	struct negcam_parse_error err;
+	struct v4l2_pix_format p, g;
+	struct v4l2_fmtdesc fd;
+	struct v4l2_format f;
+	struct negcam_engine e;
+	static const __u32 want_flags[] = {
+		V4L2_FMT_FLAG_CSC_COLORSPACE | V4L2_FMT_FLAG_CSC_XFER_FUNC |
+			V4L2_FMT_FLAG_CSC_YCBCR_ENC | V4L2_FMT_FLAG_CSC_QUANTIZATION,
+		V4L2_FMT_FLAG_CSC_QUANTIZATION, 0, V4L2_FMT_FLAG_CSC_HSV_ENC,
+		V4L2_FMT_FLAG_COMPRESSED,
+	};
+	unsigned int i;
+
+	if (negcam_profile_parse(&cscp, text, sizeof(text) - 1, &err)) {
+		CHECK(0, "csc profile: %u:%u: %s", err.line, err.column, err.message);
+		return;
+	}
+	negcam_engine_init(&e, &cscp);
+
+	/* ENUM_FMT reports what the profile states */
+	for (i = 0; i < 5; i++) {
+		memset(&fd, 0, sizeof(fd));
+		fd.type = CAP;
+		fd.index = i;
+		CHECK_EQ(negcam_engine_ioctl(&e, VIDIOC_ENUM_FMT, &fd), 0, "ENUM_FMT %u", i);
+		CHECK_EQ(fd.flags, want_flags[i], "ENUM_FMT %u flags", i);
+	}
+
+	/* no SET_CSC: the profile's colorimetry, whatever is asked */
+	p = csc_try(&e, VIDIOC_TRY_FMT, V4L2_PIX_FMT_YUYV, 0, V4L2_COLORSPACE_REC709,
+		    V4L2_YCBCR_ENC_709, V4L2_QUANTIZATION_FULL_RANGE, V4L2_XFER_FUNC_709);
+	CHECK_CSC(p, 0, V4L2_COLORSPACE_SRGB, V4L2_YCBCR_ENC_601, V4L2_QUANTIZATION_LIM_RANGE,
+		  V4L2_XFER_FUNC_SRGB, "YUYV without SET_CSC");
+	/* SET_CSC on a format with all four flags: every valid value kept */
+	p = csc_try(&e, VIDIOC_TRY_FMT, V4L2_PIX_FMT_YUYV, SET, V4L2_COLORSPACE_REC709,
+		    V4L2_YCBCR_ENC_709, V4L2_QUANTIZATION_FULL_RANGE, V4L2_XFER_FUNC_709);
+	CHECK_CSC(p, SET, V4L2_COLORSPACE_REC709, V4L2_YCBCR_ENC_709,
+		  V4L2_QUANTIZATION_FULL_RANGE, V4L2_XFER_FUNC_709, "YUYV SET_CSC");
+	/* DEFAULT fields keep what is received; one field alone changes */
+	p = csc_try(&e, VIDIOC_TRY_FMT, V4L2_PIX_FMT_YUYV, SET, 0, 0,
+		    V4L2_QUANTIZATION_FULL_RANGE, 0);
+	CHECK_CSC(p, SET, V4L2_COLORSPACE_SRGB, V4L2_YCBCR_ENC_601,
+		  V4L2_QUANTIZATION_FULL_RANGE, V4L2_XFER_FUNC_SRGB, "YUYV quantization only");
+	/* invalid values are corrected to the profile's */
+	p = csc_try(&e, VIDIOC_TRY_FMT, V4L2_PIX_FMT_YUYV, SET, 200, 99, 7, 99);
+	CHECK_CSC(p, SET, V4L2_COLORSPACE_SRGB, V4L2_YCBCR_ENC_601, V4L2_QUANTIZATION_LIM_RANGE,
+		  V4L2_XFER_FUNC_SRGB, "YUYV invalid values");
+	p = csc_try(&e, VIDIOC_TRY_FMT, V4L2_PIX_FMT_YUYV, SET, V4L2_COLORSPACE_BT878,
+		    V4L2_HSV_ENC_180, 0, 0);
+	CHECK_CSC(p, SET, V4L2_COLORSPACE_SRGB, V4L2_YCBCR_ENC_601, V4L2_QUANTIZATION_LIM_RANGE,
+		  V4L2_XFER_FUNC_SRGB, "YUYV deprecated BT878, HSV encoding on Y'CbCr");
+	p = csc_try(&e, VIDIOC_TRY_FMT, V4L2_PIX_FMT_YUYV, SET, V4L2_COLORSPACE_JPEG, 0, 0, 0);
+	CHECK_EQ(p.colorspace, V4L2_COLORSPACE_SRGB, "JPEG colorspace refused for YUYV");
+	/* only the flagged fields convert */
+	p = csc_try(&e, VIDIOC_TRY_FMT, V4L2_PIX_FMT_RGB24, SET, V4L2_COLORSPACE_REC709,
+		    V4L2_YCBCR_ENC_709, V4L2_QUANTIZATION_LIM_RANGE, V4L2_XFER_FUNC_709);
+	CHECK_CSC(p, SET, V4L2_COLORSPACE_SRGB, V4L2_YCBCR_ENC_601, V4L2_QUANTIZATION_LIM_RANGE,
+		  V4L2_XFER_FUNC_SRGB, "RGB3: quantization only");
+	/* no CSC flag: SET_CSC is cleared */
+	p = csc_try(&e, VIDIOC_TRY_FMT, V4L2_PIX_FMT_GREY, SET, V4L2_COLORSPACE_REC709,
+		    V4L2_YCBCR_ENC_709, V4L2_QUANTIZATION_FULL_RANGE, V4L2_XFER_FUNC_709);
+	CHECK_CSC(p, 0, V4L2_COLORSPACE_SRGB, V4L2_YCBCR_ENC_601, V4L2_QUANTIZATION_LIM_RANGE,
+		  V4L2_XFER_FUNC_SRGB, "GREY: no conversion");
+	p = csc_try(&e, VIDIOC_TRY_FMT, V4L2_PIX_FMT_MJPEG, SET, V4L2_COLORSPACE_REC709, 0, 0, 0);
+	CHECK_EQ(p.flags, 0u, "MJPG: SET_CSC cleared");
+	/* HSV: the hue encoding */
+	p = csc_try(&e, VIDIOC_TRY_FMT, V4L2_PIX_FMT_HSV24, SET, 0, V4L2_HSV_ENC_256, 0, 0);
+	CHECK_CSC(p, SET, V4L2_COLORSPACE_SRGB, V4L2_HSV_ENC_256, V4L2_QUANTIZATION_FULL_RANGE,
+		  V4L2_XFER_FUNC_SRGB, "HSV3 hsv_enc 256");
+	p = csc_try(&e, VIDIOC_TRY_FMT, V4L2_PIX_FMT_HSV24, SET, 0, V4L2_YCBCR_ENC_709, 0, 0);
+	CHECK_EQ(p.ycbcr_enc, V4L2_HSV_ENC_180, "HSV3: a Y'CbCr encoding is no hue encoding");
+
+	/* S_FMT answers as TRY_FMT and G_FMT then reports it */
+	g = csc_try(&e, VIDIOC_TRY_FMT, V4L2_PIX_FMT_YUYV, SET, V4L2_COLORSPACE_BT2020,
+		    V4L2_YCBCR_ENC_BT2020, 0, V4L2_XFER_FUNC_709);
+	p = csc_try(&e, VIDIOC_S_FMT, V4L2_PIX_FMT_YUYV, SET, V4L2_COLORSPACE_BT2020,
+		    V4L2_YCBCR_ENC_BT2020, 0, V4L2_XFER_FUNC_709);
+	CHECK(!memcmp(&p, &g, sizeof(p)), "S_FMT with SET_CSC = TRY_FMT");
+	g = get_fmt(&e, CAP);
+	CHECK(!memcmp(&p, &g, sizeof(p)), "G_FMT after S_FMT with SET_CSC");
+	p = csc_try(&e, VIDIOC_S_FMT, V4L2_PIX_FMT_YUYV, 0, 0, 0, 0, 0);
+	CHECK_CSC(p, 0, V4L2_COLORSPACE_SRGB, V4L2_YCBCR_ENC_601, V4L2_QUANTIZATION_LIM_RANGE,
+		  V4L2_XFER_FUNC_SRGB, "S_FMT without SET_CSC restores the profile's");
+
+	/* an application without PRIV_MAGIC has its flags zeroed by the core */
+	f = mkfmt(CAP, V4L2_PIX_FMT_YUYV, 640, 480, V4L2_FIELD_ANY);
+	f.fmt.pix.priv = 0;
+	f.fmt.pix.flags = SET;
+	f.fmt.pix.colorspace = V4L2_COLORSPACE_REC709;
+	CHECK_EQ(negcam_engine_ioctl(&e, VIDIOC_TRY_FMT, &f), 0, "TRY_FMT no magic");
+	CHECK_CSC(f.fmt.pix, 0, V4L2_COLORSPACE_SRGB, V4L2_YCBCR_ENC_601,
+		  V4L2_QUANTIZATION_LIM_RANGE, V4L2_XFER_FUNC_SRGB, "no PRIV_MAGIC");
+}
+
 int main(void)
 {
 	test_fourcc_table();
@@ -1417,6 +1549,7 @@ int main(void)
 	test_quirks();
 	test_output_queue();
 	test_ioctl_entry();
+	test_csc();
 	test_builtins();
 	test_builtin_examples();
 	return check_done("test_engine");

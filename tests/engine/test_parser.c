@@ -981,6 +981,36 @@ static void test_mutations(void)
 	free(docs);
 }
 
+/* 'flags': the CSC flags land in the format, spellings as v4l2-ctl prints them */
+static void test_flags(void)
+{
+	const struct negcam_format *f;
+	static const char text[] =
+		"name f\n"
+		"format YUYV\n flags csc-colorspace csc_xfer_func csc-ycbcr csc-quantization\n"
+		" size 640x480 fps 30\n"
+		"format HSV3\n flags csc-hsv\n size 640x480 fps 30\n"
+		"format RGB3\n flags csc-quantization\n size 640x480 fps 30\n"
+		"format MJPG\n size 640x480 fps 30\n"
+		"format GREY\n size 640x480 fps 30\n";
+
+	if (parse_str(&prof, text)) {
+		CHECK(0, "flags profile parses");
+		return;
+	}
+	f = find_format(&prof, V4L2_PIX_FMT_YUYV, V4L2_BUF_TYPE_VIDEO_CAPTURE);
+	CHECK_EQ(f ? f->flags : 0, V4L2_FMT_FLAG_CSC_COLORSPACE | V4L2_FMT_FLAG_CSC_XFER_FUNC |
+		 V4L2_FMT_FLAG_CSC_YCBCR_ENC | V4L2_FMT_FLAG_CSC_QUANTIZATION, "YUYV: four flags");
+	f = find_format(&prof, V4L2_PIX_FMT_HSV24, V4L2_BUF_TYPE_VIDEO_CAPTURE);
+	CHECK_EQ(f ? f->flags : 0, V4L2_FMT_FLAG_CSC_HSV_ENC, "HSV3: csc-hsv");
+	f = find_format(&prof, V4L2_PIX_FMT_RGB24, V4L2_BUF_TYPE_VIDEO_CAPTURE);
+	CHECK_EQ(f ? f->flags : 0, V4L2_FMT_FLAG_CSC_QUANTIZATION, "RGB3: one flag");
+	f = find_format(&prof, V4L2_PIX_FMT_MJPEG, V4L2_BUF_TYPE_VIDEO_CAPTURE);
+	CHECK_EQ(f ? f->flags : 0, V4L2_FMT_FLAG_COMPRESSED, "MJPG: compressed only");
+	f = find_format(&prof, V4L2_PIX_FMT_GREY, V4L2_BUF_TYPE_VIDEO_CAPTURE);
+	CHECK_EQ(f ? f->flags : 1, 0, "no flags line: no flags (not inherited from the last block)");
+}
+
 int main(void)
 {
 	test_builtins();
@@ -989,6 +1019,7 @@ int main(void)
 	test_bytes_and_names();
 	test_pool_limits();
 	test_semantics();
+	test_flags();
 	test_mutations();
 	return check_done("test_parser");
 }
