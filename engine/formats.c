@@ -6,6 +6,7 @@
  * so a profile answers the same through negcam.ko and in user space.
  */
 #include "formats.h"
+#include "h264.h"
 
 /* Short-hand for the table rows: layout, colour class, bits, hsub, vsub. */
 #define PK(fcc, d, col, bpp, hs) { fcc, d, NC_LAYOUT_PACKED, col, bpp, hs, 1 }
@@ -236,6 +237,22 @@ static __u64 nc_compressed_bound(__u32 width, __u32 height)
 	return nc_round_up((__u64)width * height * 2 + 4096, 4096);
 }
 
+/*
+ * H.264 as the frame generator writes it (h264.c): every macroblock
+ * I_PCM, 386 bytes per 16x16 (coded sizes round up to 16), plus the
+ * headers. Above the generic bound when a side is just over a multiple
+ * of 16 (a 18x1000 frame codes 32x1008 pixels).
+ */
+static __u64 nc_h264_bound(__u32 width, __u32 height)
+{
+	__u64 mbs = (__u64)((width + 15ull) / 16) * ((height + 15ull) / 16);
+	__u64 pcm = nc_round_up(mbs * NC_H264_MB_BYTES + NC_H264_HEADER_BYTES,
+				4096);
+	__u64 generic = nc_compressed_bound(width, height);
+
+	return pcm > generic ? pcm : generic;
+}
+
 void negcam_fourcc_sizes(const struct negcam_fourcc_info *fi, __u32 width,
 			 __u32 height, __u32 align, __u32 *bytesperline,
 			 __u32 *sizeimage)
@@ -244,7 +261,9 @@ void negcam_fourcc_sizes(const struct negcam_fourcc_info *fi, __u32 width,
 
 	if (fi->layout == NC_LAYOUT_COMPRESSED) {
 		*bytesperline = 0;
-		*sizeimage = nc_saturate_u32(nc_compressed_bound(width, height));
+		*sizeimage = nc_saturate_u32(fi->fourcc == V4L2_PIX_FMT_H264 ?
+					     nc_h264_bound(width, height) :
+					     nc_compressed_bound(width, height));
 		return;
 	}
 	bpl = nc_round_up(nc_div_round_up((__u64)width * fi->bpp, 8), align);

@@ -2,7 +2,7 @@
 /*
  * The frame generator: one picture model (jpeg.h), written into every
  * raw layout of the fourcc table that can be described as repeated
- * groups of bytes, or handed to the JPEG encoder.
+ * groups of bytes, or handed to the JPEG or the H.264 encoder.
  *
  * Speed comes from the picture's shape. The background does not change
  * down the frame, so a full draw builds one line per plane and copies
@@ -14,6 +14,7 @@
 #include "framegen.h"
 #include "formats.h"
 #include "jpeg.h"
+#include "h264.h"
 
 /* ------------------------------------------------------------------ */
 /* The picture model                                                   */
@@ -198,6 +199,7 @@ enum nc_draw_kind {
 	NC_DRAW_MIPI12,    /* 2 pixels in 3 bytes: 2 high bytes, then the low bits */
 	NC_DRAW_BITS10,    /* 10-bit samples as one big-endian bit stream */
 	NC_DRAW_JPEG,
+	NC_DRAW_H264,
 };
 
 struct nc_drawfmt {
@@ -337,6 +339,7 @@ static const struct nc_drawfmt nc_drawfmts[] = {
 	PLANAR(V4L2_PIX_FMT_YVU410, 1),
 	{ V4L2_PIX_FMT_MJPEG, NC_DRAW_JPEG },
 	{ V4L2_PIX_FMT_JPEG, NC_DRAW_JPEG },
+	{ V4L2_PIX_FMT_H264, NC_DRAW_H264 },
 };
 
 #undef BYTES
@@ -679,6 +682,11 @@ long negcam_framegen_draw(const struct v4l2_pix_format *fmt, __u32 pattern,
 	if (df->kind == NC_DRAW_JPEG) {
 		nc_scene_init(&s, fmt->width, lines, pattern, frame, true);
 		return nc_jpeg_encode(&s, dst, dst_size);
+	}
+	if (df->kind == NC_DRAW_H264) {
+		/* limited range, the very samples of the YU12 path */
+		nc_scene_init(&s, fmt->width, lines, pattern, frame, false);
+		return nc_h264_encode(&s, dst, dst_size);
 	}
 
 	/* 0 means the minimal stride; a shorter one cannot hold a line. */
