@@ -52,33 +52,44 @@ static void nc_hw_byte(struct nc_hw *w, __u8 v)
 	w->zeros = v ? 0 : w->zeros + 1;
 }
 
-/* Byte-aligned payload bytes, the bulk of a frame: the same rule, one pass. */
+/*
+ * Byte-aligned payload bytes, the bulk of a frame: the same rule. Only a
+ * byte that follows two zeros can need an escape, so the bytes up to and
+ * including the next zero are copied at once when fewer than two zeros
+ * precede them.
+ */
 static void nc_hw_put(struct nc_hw *w, const __u8 *src, __u32 n)
 {
-	__u32 i, pos = w->pos, zeros = w->zeros;
-	__u8 *d = w->d;
+	__u32 i = 0, end;
+	const __u8 *z;
+	__u8 v;
 
-	for (i = 0; i < n; i++) {
-		__u8 v = src[i];
-
-		if (zeros >= 2 && v <= 3) {
-			if (pos >= w->size)
-				goto full;
-			d[pos++] = 3;
-			w->epb++;
-			zeros = 0;
+	while (i < n) {
+		if (w->zeros < 2) {
+			z = memchr(src + i, 0, n - i);
+			end = z ? (__u32)(z - src) + 1 : n;
+			if (w->size - w->pos < end - i) {
+				w->pos = w->size;
+				w->full = true;
+				return;
+			}
+			memcpy(w->d + w->pos, src + i, end - i);
+			w->pos += end - i;
+			w->zeros = !z ? 0 : end - i == 1 ? w->zeros + 1 : 1;
+			i = end;
+			continue;
 		}
-		if (pos >= w->size)
-			goto full;
-		d[pos++] = v;
-		zeros = v ? 0 : zeros + 1;
+		v = src[i++];
+		if (v <= 3) {
+			nc_hw_raw(w, 3);
+			w->epb++;
+			w->zeros = 0;
+		}
+		nc_hw_raw(w, v);
+		w->zeros = v ? 0 : w->zeros + 1;
+		if (w->full)
+			return;
 	}
-	w->pos = pos;
-	w->zeros = zeros;
-	return;
-full:
-	w->pos = pos;
-	w->full = true;
 }
 
 /* Up to 24 bits, most significant first. */
