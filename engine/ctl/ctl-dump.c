@@ -44,6 +44,7 @@ struct dump_format {
 	__u32 fourcc;
 	int queue;
 	char desc[32];
+	__u32 flags; /* the ENUM_FMT flags a profile states (CSC) */
 	__u8 fields[NC_MAX_FIELDS];
 	unsigned int nfields;
 	__u32 colorspace, ycbcr_enc, quantization, xfer_func;
@@ -442,6 +443,9 @@ static void no_sizes(struct dump *d, struct dump_format *f)
 	f->sizes[f->nsizes++] = sz;
 }
 
+#define DUMP_CSC_FLAGS (V4L2_FMT_FLAG_CSC_COLORSPACE | V4L2_FMT_FLAG_CSC_XFER_FUNC | \
+			V4L2_FMT_FLAG_CSC_YCBCR_ENC | V4L2_FMT_FLAG_CSC_QUANTIZATION)
+
 static void enum_formats(struct dump *d, int queue, bool drop_unknown)
 {
 	struct v4l2_fmtdesc fd;
@@ -451,7 +455,7 @@ static void enum_formats(struct dump *d, int queue, bool drop_unknown)
 	for (i = 0; i < DUMP_MAX_ENUM; i++) {
 		const struct negcam_fourcc_info *fi;
 		struct dump_format *f;
-		__u32 other;
+		__u32 other, csc;
 
 		memset(&fd, 0, sizeof(fd));
 		fd.index = i;
@@ -470,12 +474,15 @@ static void enum_formats(struct dump *d, int queue, bool drop_unknown)
 					   ctl_fcc(fd.pixelformat, f4), (const char *)fd.description);
 			continue;
 		}
-		other = fd.flags & ~(__u32)V4L2_FMT_FLAG_COMPRESSED & ~d->warned_flags;
+		/* the CSC flags of a raw capture format go into the profile */
+		csc = (queue == NC_CAPTURE && fi->layout != NC_LAYOUT_COMPRESSED) ?
+		      fd.flags & DUMP_CSC_FLAGS : 0;
+		other = fd.flags & ~(__u32)V4L2_FMT_FLAG_COMPRESSED & ~csc & ~d->warned_flags;
 		if (other) {
 			d->warned_flags |= other;
-			dump_warn(d, "'%s' reports ENUM_FMT flags 0x%x (emulated, csc-*, ...) that a "
-				  "profile cannot set: the copy reports only 'compressed' (warned once "
-				  "per flag)", ctl_fcc(fd.pixelformat, f4), other);
+			dump_warn(d, "'%s' reports ENUM_FMT flags 0x%x (emulated, codec flags, csc-* on "
+				  "output or compressed formats) that a profile cannot set: left out "
+				  "(warned once per flag)", ctl_fcc(fd.pixelformat, f4), other);
 		}
 		d->formats = dump_grow(d->formats, d->nformats, sizeof(*d->formats));
 		f = &d->formats[d->nformats++];
@@ -483,6 +490,7 @@ static void enum_formats(struct dump *d, int queue, bool drop_unknown)
 		f->fourcc = fd.pixelformat;
 		f->queue = queue;
 		snprintf(f->desc, sizeof(f->desc), "%.31s", (const char *)fd.description);
+		f->flags = csc;
 		enum_sizes(d, f);
 		if (f->nsizes)
 			probe_fields(d, f, f->sizes[0].min_w, f->sizes[0].min_h);
@@ -864,6 +872,15 @@ static void generate(struct dump *d, struct dump_out *o, const char *name,
 		    f->queue == NC_OUTPUT ? " output" : "");
 		if (fi && f->desc[0] && strcmp(fi->description, f->desc) && !strchr(f->desc, '"'))
 			put(o, "  description \"%s\"\n", f->desc);
+		if (f->flags) {
+			/* in v4l2-ctl's order; the encoding bit is the hue's on HSV */
+			put(o, "  flags%s%s%s%s\n",
+			    f->flags & V4L2_FMT_FLAG_CSC_COLORSPACE ? " csc-colorspace" : "",
+			    !(f->flags & V4L2_FMT_FLAG_CSC_YCBCR_ENC) ? "" :
+			    fi && fi->color == NC_COLOR_OTHER ? " csc-hsv" : " csc-ycbcr-enc",
+			    f->flags & V4L2_FMT_FLAG_CSC_QUANTIZATION ? " csc-quantization" : "",
+			    f->flags & V4L2_FMT_FLAG_CSC_XFER_FUNC ? " csc-xfer-func" : "");
+		}
 		if (!all_same_fields)
 			put_fields(o, "  ", f);
 		if (!all_same_color)

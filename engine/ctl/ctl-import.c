@@ -55,6 +55,7 @@ struct imp_format {
 	__u32 fourcc;
 	int queue; /* NC_CAPTURE or NC_OUTPUT */
 	char desc[64];
+	__u32 flags; /* CSC flags of the listing, for the profile's 'flags' line */
 	unsigned int line;
 	struct imp_size *sizes;
 	unsigned int nsizes;
@@ -321,8 +322,30 @@ static bool is_known_flag(const char *s, size_t len)
 	return len == 10 && !memcmp(s, "0x", 2); /* flags2s() prints unknown bits in hex */
 }
 
-/* Checks the flags the listing shows against what the profile will report. */
-static void check_flags(struct imp *im, unsigned int line, __u32 fourcc, const char *flags)
+/* v4l2-ctl's names of the CSC flags (fmtdesc2s), which a raw capture format keeps. */
+static __u32 csc_flag(const char *s, size_t n)
+{
+	static const struct { const char *name; __u32 flag; } t[] = {
+		{ "csc-colorspace", V4L2_FMT_FLAG_CSC_COLORSPACE },
+		{ "csc-ycbcr", V4L2_FMT_FLAG_CSC_YCBCR_ENC },
+		{ "csc-hsv", V4L2_FMT_FLAG_CSC_HSV_ENC },
+		{ "csc-quantization", V4L2_FMT_FLAG_CSC_QUANTIZATION },
+		{ "csc-xfer-func", V4L2_FMT_FLAG_CSC_XFER_FUNC },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (strlen(t[i].name) == n && !memcmp(t[i].name, s, n))
+			return t[i].flag;
+	return 0;
+}
+
+/*
+ * Checks the flags the listing shows against what the profile will
+ * report; the CSC flags of a raw capture format go into @f.
+ */
+static void check_flags(struct imp *im, struct imp_format *f, unsigned int line,
+			__u32 fourcc, const char *flags)
 {
 	const struct negcam_fourcc_info *fi = negcam_fourcc_lookup(fourcc);
 	bool compressed = false;
@@ -332,9 +355,15 @@ static void check_flags(struct imp *im, unsigned int line, __u32 fourcc, const c
 	while (*p) {
 		const char *e = strstr(p, ", ");
 		size_t n = e ? (size_t)(e - p) : strlen(p);
+		__u32 csc = csc_flag(p, n);
+		bool hsv = fi && fi->color == NC_COLOR_OTHER;
 
 		if (n == 10 && !memcmp(p, "compressed", 10))
 			compressed = true;
+		else if (csc && f->queue == NC_CAPTURE && fi &&
+			 fi->layout != NC_LAYOUT_COMPRESSED &&
+			 (csc != V4L2_FMT_FLAG_CSC_YCBCR_ENC || (n == 7) == hsv))
+			f->flags |= csc;
 		else if (n)
 			imp_warn(im, line, "flag '%.*s' of '%s' cannot be set in a profile; "
 				 "dropped", (int)n, p, ctl_fcc(fourcc, f4));
@@ -388,6 +417,7 @@ static struct imp_format *current_format(struct imp *im)
 static void parse_format_line(struct imp *im, char *s)
 {
 	char *q1 = strchr(s, '\''), *q2, *open, *close, *flags;
+	struct imp_format *f;
 	unsigned int index;
 	size_t dlen;
 	__u32 fourcc;
@@ -424,8 +454,9 @@ static void parse_format_line(struct imp *im, char *s)
 	}
 	flags = open[dlen] ? open + dlen + 2 : open + dlen;
 	open[dlen] = '\0';
-	if (add_format(im, fourcc, open, im->line))
-		check_flags(im, im->line, fourcc, flags);
+	f = add_format(im, fourcc, open, im->line);
+	if (f)
+		check_flags(im, f, im->line, fourcc, flags);
 }
 
 static void parse_size_line(struct imp *im, const char *s)
@@ -599,6 +630,7 @@ static void parse_type(struct imp *im, const char *type)
 /* The layout before v4l-utils 1.16: Index / Type / Pixel Format / Name lines. */
 static bool parse_old_layout(struct imp *im, char *s)
 {
+	struct imp_format *f;
 	char type[64], fcc[16];
 	unsigned int index;
 	int n = -1;
@@ -639,8 +671,9 @@ static bool parse_old_layout(struct imp *im, char *s)
 			return true;
 		}
 		im->old_pending = false;
-		if (add_format(im, im->old_fourcc, trim(colon + 1), im->old_line))
-			check_flags(im, im->old_line, im->old_fourcc, im->old_flags);
+		f = add_format(im, im->old_fourcc, trim(colon + 1), im->old_line);
+		if (f)
+			check_flags(im, f, im->old_line, im->old_fourcc, im->old_flags);
 		return true;
 	}
 	return false;
@@ -786,6 +819,13 @@ static void generate(struct imp *im, struct imp_out *o, const char *name)
 		if (fi && strcmp(fi->description, f->desc))
 			imp_warn(im, f->line, "'%s' is described as '%s'; Linux (and negcam) "
 				 "report '%s' for it today", f4, f->desc, fi->description);
+		if (f->flags)
+			out_line(o, f->line, "  flags%s%s%s%s",
+				 f->flags & V4L2_FMT_FLAG_CSC_COLORSPACE ? " csc-colorspace" : "",
+				 !(f->flags & V4L2_FMT_FLAG_CSC_YCBCR_ENC) ? "" :
+				 fi && fi->color == NC_COLOR_OTHER ? " csc-hsv" : " csc-ycbcr-enc",
+				 f->flags & V4L2_FMT_FLAG_CSC_QUANTIZATION ? " csc-quantization" : "",
+				 f->flags & V4L2_FMT_FLAG_CSC_XFER_FUNC ? " csc-xfer-func" : "");
 		if (!f->nsizes) {
 			if (some_sizes) {
 				imp_error(im, f->line, "'%s' lists no sizes while other formats do: "

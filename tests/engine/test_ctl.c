@@ -1334,6 +1334,90 @@ static void test_dump_builtin(const char *so, const struct negcam_builtin *b,
 	run_free(&d);
 }
 
+/*
+ * ENUM_FMT CSC flags: the listing prints them as v4l2-ctl 1.22 does (the
+ * real v4l2-ctl on the shim), --dump records them, --import reads them
+ * back; each copy lists byte for byte as the original. Flags a profile
+ * cannot state (on output, on compressed formats) are warned about.
+ */
+static const char csc_profile[] =
+	"name csc\n"
+	"format YUYV\n flags csc-colorspace csc-ycbcr-enc csc-quantization csc-xfer-func\n"
+	" size 640x480 fps 30\n size 320x240 fps 30 15\n"
+	"format HSV4\n flags csc-hsv csc-xfer-func\n size 640x480 fps 30\n"
+	"format RGB3\n flags csc-quantization\n size 640x480 fps 30\n"
+	"format GREY\n size 640x480 fps 30\n"
+	"format MJPG\n size 640x480 fps 30\n";
+
+static void test_csc_flags(const char *so)
+{
+	char path[] = "/tmp/negcam-test-ctl-csc-XXXXXX";
+	struct negcam_profile *p = parse_text("csc profile", csc_profile);
+	int fd = mkstemp(path);
+	struct run list, d, im, again;
+
+	if (fd < 0 || !p ||
+	    write(fd, csc_profile, strlen(csc_profile)) != (ssize_t)strlen(csc_profile)) {
+		CHECK(0, "csc profile written");
+		goto out;
+	}
+	list = run_ctl("--profile", path, "--list-formats-ext");
+	CHECK(strstr(list.out, "[0]: 'YUYV' (YUYV 4:2:2, csc-colorspace, csc-ycbcr, "
+			       "csc-quantization, csc-xfer-func)") != NULL,
+	      "YUYV flags listed:\n%s", list.out);
+	CHECK(strstr(list.out, "[1]: 'HSV4' (32-bit XHSV 8-8-8-8, csc-hsv, csc-xfer-func)") != NULL,
+	      "HSV4: csc-hsv");
+	CHECK(strstr(list.out, "[3]: 'GREY' (8-bit Greyscale)\n") != NULL, "GREY: no flags");
+	if (so) {
+		/* v4l2-ctl itself on the engine: same text */
+		compare_with_v4l2ctl(so, path, (const char *const[]){ "--list-formats-ext", NULL });
+		test_against_v4l2ctl(path, p, so);
+		d = dump_shim(so, path, (const char *const[]){ "--name", "csc", NULL });
+		CHECK_EQ(d.status, 0, "dump csc: exit status (%s)", d.err);
+		CHECK(strstr(d.out, "\nformat YUYV\n  flags csc-colorspace csc-ycbcr-enc "
+				    "csc-quantization csc-xfer-func\n") != NULL,
+		      "dump writes the flags line:\n%s", d.out);
+		CHECK(!strstr(d.err, "cannot set"), "dump: no flag warning: %s", d.err);
+		same_answers("dump csc", path, d.out, (const char *const[]){ "--list-formats-ext", NULL });
+		run_free(&d);
+	}
+	im = run_ctlv(list.out, (const char *const[]){ "--import", "-", "--name", "csc", NULL });
+	CHECK_EQ(im.status, 0, "import csc: exit status (%s)", im.err);
+	CHECK(strstr(im.out, "\nformat HSV4\n  flags csc-hsv csc-xfer-func\n") != NULL,
+	      "import writes the flags line:\n%s", im.out);
+	again = run_ctlv(im.out, (const char *const[]){ "--profile", "-", "--list-formats-ext", NULL });
+	CHECK(!strcmp(again.out, list.out), "import csc: lists as the original");
+	if (strcmp(again.out, list.out))
+		show_diff(list.out, again.out);
+	run_free(&again);
+	run_free(&im);
+
+	/* a flag on a compressed format cannot be stated: warned, dropped */
+	im = run_ctlv("ioctl: VIDIOC_ENUM_FMT\n\tType: Video Capture\n\n"
+		      "\t[0]: 'MJPG' (Motion-JPEG, compressed, csc-colorspace)\n"
+		      "\t\tSize: Discrete 640x480\n\t\t\tInterval: Discrete 0.033s (30.000 fps)\n",
+		      (const char *const[]){ "--import", "-", NULL });
+	CHECK(strstr(im.err, "flag 'csc-colorspace' of 'MJPG' cannot be set in a profile") != NULL,
+	      "compressed csc flag warned: %s", im.err);
+	CHECK(!strstr(im.out, "flags"), "no flags line for MJPG:\n%s", im.out);
+	run_free(&im);
+	/* csc-hsv on a Y'CbCr format is not what v4l2-ctl prints for it */
+	im = run_ctlv("ioctl: VIDIOC_ENUM_FMT\n\tType: Video Capture\n\n"
+		      "\t[0]: 'YUYV' (YUYV 4:2:2, csc-hsv)\n"
+		      "\t\tSize: Discrete 640x480\n\t\t\tInterval: Discrete 0.033s (30.000 fps)\n",
+		      (const char *const[]){ "--import", "-", NULL });
+	CHECK(strstr(im.err, "flag 'csc-hsv' of 'YUYV' cannot be set") != NULL,
+	      "csc-hsv on YUYV warned: %s", im.err);
+	run_free(&im);
+	run_free(&list);
+out:
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+	}
+	free(p);
+}
+
 static void test_dump_errors(const char *so)
 {
 	struct run r = run_ctl("--dump", "/nonexistent/video0");
@@ -1533,6 +1617,7 @@ int main(void)
 	test_cameras();
 	if (have_shim)
 		test_dump_errors(shim);
+	test_csc_flags(have_shim ? shim : NULL);
 	if (have_shim) {
 		/* Every interval kind, NTSC and fractional rates, an output queue. */
 		char path[] = "/tmp/negcam-test-ctl-rates-XXXXXX";
