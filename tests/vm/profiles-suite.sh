@@ -6,45 +6,20 @@
 #   2. the dump loaded into negcam.ko at run time through configfs
 #      (profile_large: the text is larger than one configfs write);
 #   3. v4l2-ctl --list-formats-ext on the negcam node against vivid's node,
-#      and against negcam-ctl on the same profile;
+#      byte for byte, and against negcam-ctl on the same profile;
 #   4. every built-in camera of the shelf (docs/cameras.md) through the
 #      configfs 'builtin' file and one through the profile= module parameter:
 #      the node lists as negcam-ctl --profile NAME does.
 #
-# What is normalised before comparing with vivid, and why (the header lines
-# "ioctl: VIDIOC_ENUM_FMT" and "Type: Video Capture" are equal on both nodes,
-# nothing else differs between devices in this listing, so no line is
-# stripped for being device-specific):
-#   - vivid's ENUM_FMT flags csc-colorspace, csc-ycbcr/csc-hsv,
-#     csc-quantization, csc-xfer-func: the profile language has no way to set
-#     them (a gap reported to the engine and parser owners);
-#   - the formats vivid has and negcam's pixel format table lacks (--dump
-#     --drop-unknown names them with their ENUM_FMT index): removed from
-#     vivid's listing and the remaining indexes renumbered.
-# Both gaps are printed as notes with their counts, so the day they close
-# the normalisation does nothing and the comparison is the raw one.
+# Nothing is normalised: the header lines ("ioctl: VIDIOC_ENUM_FMT",
+# "Type: Video Capture") are equal on both nodes and nothing else in this
+# listing is device-specific. Every vivid fourcc is in negcam's table (the
+# dump runs without --drop-unknown, so a new one fails here) and the CSC
+# flags vivid reports are the profile's 'flags' lines.
 
 PROF_CTL=$NEGCAM_BUILD/engine/negcam-ctl
 PROF_KO=${NEGCAM_KO:-$NEGCAM_TREE/kmod/negcam.ko}
 PROF_CFS=/sys/kernel/config/negcam
-
-# vivid's listing with the documented gaps removed; $1 = dump stderr.
-prof_normalise_vivid() {
-	local dropped
-	dropped=$(sed -n "s/.*warning: \[\([0-9]*\)\] '.*is not in negcam's format table.*/\1/p" "$1" | tr '\n' ' ')
-	awk -v dropped=" $dropped " '
-		/^\t\[[0-9]+\]: / {
-			idx = $0; sub(/^\t\[/, "", idx); sub(/\].*/, "", idx)
-			skip = index(dropped, " " idx " ") > 0
-			if (skip) next
-			line = $0
-			gsub(/, csc-(colorspace|ycbcr|hsv|quantization|xfer-func)/, "", line)
-			sub(/^\t\[[0-9]+\]/, "\t[" n++ "]", line)
-			print line; next
-		}
-		/^\t\t/ { if (!skip) print; next }
-		{ skip = 0; print }'
-}
 
 prof_cfs_dir() {
 	local d
@@ -55,7 +30,7 @@ prof_cfs_dir() {
 }
 
 suite_profiles() {
-	local vivid node cfs log err raw norm ours ctl n_drop n_csc t0 name
+	local vivid node cfs err raw ours ctl n_csc n_flags t0 name log
 	suite_begin profiles
 	if [ ! -x "$PROF_CTL" ]; then
 		fail "no $PROF_CTL (meson build dir NEGCAM_BUILD=$NEGCAM_BUILD)"
@@ -79,13 +54,14 @@ suite_profiles() {
 
 	# 1. --dump
 	err=/tmp/prof-dump.err
-	check "negcam-ctl --dump $vivid --drop-unknown --name vivid" 300 \
-		bash -c "'$PROF_CTL' --dump '$vivid' --drop-unknown --name vivid > /tmp/vivid.profile 2> $err; rc=\$?; cat $err; exit \$rc"
-	n_drop=$(grep -c "is not in negcam's format table" "$err")
+	check "negcam-ctl --dump $vivid --name vivid (every fourcc known)" 300 \
+		bash -c "'$PROF_CTL' --dump '$vivid' --name vivid > /tmp/vivid.profile 2> $err; rc=\$?; cat $err; exit \$rc"
 	n_csc=$(v4l2-ctl -d "$vivid" --list-formats | grep -c 'csc-')
-	note "vivid: $(v4l2-ctl -d "$vivid" --list-formats | grep -c "^\s*\[") formats; $n_drop not in negcam's table:" \
-		"$(sed -n "s/.*warning: \[[0-9]*\] \('[^']*'\).*/\1/p" "$err" | tr '\n' ' ')"
-	note "vivid: $n_csc formats report csc-* flags a profile cannot set"
+	n_flags=$(grep -c '^  flags ' /tmp/vivid.profile)
+	note "vivid: $(v4l2-ctl -d "$vivid" --list-formats | grep -c "^\s*\[") formats, $n_csc with csc-* flags;" \
+		"the dump has $n_flags 'flags' lines"
+	check "every format with CSC flags got a 'flags' line ($n_csc = $n_flags)" 10 test "$n_csc" = "$n_flags"
+	check "the dump warns about no flag" 10 bash -c "! grep -q 'cannot set' $err"
 	note "dumped profile: $(wc -c < /tmp/vivid.profile) bytes, $(grep -c '^format ' /tmp/vivid.profile) formats," \
 		"$(grep -c '^  size ' /tmp/vivid.profile) size lines (pools: $(grep -o 'NC_MAX_[A-Z]* [0-9]*' "$NEGCAM_TREE/engine/profile.h" | head -3 | tr '\n' ' '))"
 	check "the dumped profile validates" 60 "$PROF_CTL" --validate /tmp/vivid.profile
@@ -109,21 +85,22 @@ suite_profiles() {
 	check "configfs status: ok: profile vivid" 10 bash -c "cat $cfs/status; grep -q '^ok: profile vivid' $cfs/status"
 
 	# 3. the listings
-	raw=/tmp/prof-vivid.raw norm=/tmp/prof-vivid.norm ours=/tmp/prof-negcam.txt ctl=/tmp/prof-ctl.txt
+	raw=/tmp/prof-vivid.raw ours=/tmp/prof-negcam.txt ctl=/tmp/prof-ctl.txt
 	v4l2-ctl -d "$vivid" --list-formats-ext > "$raw"
 	v4l2-ctl -d "$node" --list-formats-ext > "$ours"
 	"$PROF_CTL" --profile /tmp/vivid.profile --list-formats-ext > "$ctl"
-	prof_normalise_vivid "$err" < "$raw" > "$norm"
-	note "listing lines: vivid $(wc -l < "$raw"), vivid normalised $(wc -l < "$norm"), negcam $(wc -l < "$ours")"
-	if cmp -s "$raw" "$ours"; then
-		note "vivid's raw listing and negcam's are identical: no normalisation needed any more"
-	else
-		note "raw listings differ in $(diff "$raw" "$ours" | grep -c '^[<>]') lines (the two documented gaps)"
-	fi
-	check "v4l2-ctl --list-formats-ext: negcam node = vivid node (normalised: csc flags, $n_drop unknown fourccs)" 30 \
-		diff -u "$norm" "$ours"
+	note "listing lines: vivid $(wc -l < "$raw"), negcam $(wc -l < "$ours")"
+	# exact: a failure shows the unified diff (vivid first) in the log
+	check "v4l2-ctl --list-formats-ext: negcam node = vivid node, byte for byte" 30 \
+		diff -u --label "vivid $vivid" --label "negcam $node" "$raw" "$ours"
 	check "v4l2-ctl --list-formats-ext: negcam node = negcam-ctl --profile vivid.profile" 30 \
 		diff -u "$ctl" "$ours"
+	# the CSC flags are promises: SET_CSC on TRY/S_FMT is honoured (docs/engine.md)
+	log=$LOGDIR/profiles-vivid-compliance.log
+	t0=$(date +%s)
+	timeout -k 5 900 v4l2-compliance -d "$node" -s > "$log" 2>&1
+	note "v4l2-compliance -s on negcam.ko with the dumped vivid profile: $(( $(date +%s) - t0 )) s"
+	compliance_check "negcam.ko, dumped vivid profile: v4l2-compliance -s" "$log" 0
 	check "card name: vivid's" 10 bash -c "v4l2-ctl -d $node -D | grep 'Card type' | sed 's/.*: //' > /tmp/c1;
 		v4l2-ctl -d $vivid -D | grep 'Card type' | sed 's/.*: //' | cut -c1-31 > /tmp/c2; cat /tmp/c1 /tmp/c2; cmp /tmp/c1 /tmp/c2"
 
