@@ -185,6 +185,7 @@ enum {
 	C_G,
 	C_B,
 	C_A, /* opaque alpha */
+	C_HUE, C_SAT, C_VAL, /* HSV, from R'G'B' */
 	C_LO = 0x10, /* low byte of a 16-bit sample of that component */
 	C_HI = 0x20, /* high byte */
 };
@@ -198,6 +199,7 @@ enum nc_draw_kind {
 	NC_DRAW_MIPI10,    /* 4 pixels in 5 bytes: 4 high bytes, then the low bits */
 	NC_DRAW_MIPI12,    /* 2 pixels in 3 bytes: 2 high bytes, then the low bits */
 	NC_DRAW_BITS10,    /* 10-bit samples as one big-endian bit stream */
+	NC_DRAW_HSV,       /* byte groups of hue, saturation, value */
 	NC_DRAW_JPEG,
 	NC_DRAW_H264,
 };
@@ -340,6 +342,8 @@ static const struct nc_drawfmt nc_drawfmts[] = {
 	{ V4L2_PIX_FMT_MJPEG, NC_DRAW_JPEG },
 	{ V4L2_PIX_FMT_JPEG, NC_DRAW_JPEG },
 	{ V4L2_PIX_FMT_H264, NC_DRAW_H264 },
+	{ V4L2_PIX_FMT_HSV24, NC_DRAW_HSV, 1, 3, 8, { { C_HUE, C_SAT, C_VAL } } },
+	{ V4L2_PIX_FMT_HSV32, NC_DRAW_HSV, 1, 4, 8, { { C_Z, C_HUE, C_SAT, C_VAL } } },
 };
 
 #undef BYTES
@@ -381,6 +385,7 @@ struct nc_plane {
 	__u32 depth;
 	bool msb;
 	__u32 period;  /* lines before the group bytes repeat: 2 for Bayer */
+	__u32 hue_scale; /* HSV: 180 (V4L2_HSV_ENC_180) or 256 */
 	const struct nc_drawfmt *df; /* for RGB16 */
 	__u8 map[2][4];
 };
@@ -419,11 +424,49 @@ static __u8 nc_component(const struct nc_color *c, __u8 m, __u32 depth,
 	return m & C_HI ? (__u8)(w >> 8) : (__u8)w;
 }
 
+/*
+ * HSV of an R'G'B' colour as V4L2 defines it (pixfmt-packed-hsv): value
+ * the largest channel, saturation 255 * (max - min) / max, hue the angle
+ * scaled so a full turn is @scale (180 or 256), rounded.
+ */
+static void nc_hsv(const struct nc_color *c, __u32 scale, __u8 hsv[3])
+{
+	int r = c->r, g = c->g, b = c->b, max, min, d, deg;
+
+	max = r > g ? (r > b ? r : b) : (g > b ? g : b);
+	min = r < g ? (r < b ? r : b) : (g < b ? g : b);
+	d = max - min;
+	hsv[2] = (__u8)max;
+	hsv[1] = max ? (__u8)((255 * d + max / 2) / max) : 0;
+	if (!d) {
+		hsv[0] = 0;
+		return;
+	}
+	/* the angle in degrees times d: sector base plus 60 * the difference */
+	if (max == r)
+		deg = 60 * (g - b) + (g < b ? 360 * d : 0);
+	else if (max == g)
+		deg = 120 * d + 60 * (b - r);
+	else
+		deg = 240 * d + 60 * (r - g);
+	deg = (int)(((__u32)deg * scale + 180u * d) / (360u * d));
+	hsv[0] = (__u8)(deg >= (int)scale ? deg - (int)scale : deg);
+}
+
 static void nc_group(const struct nc_plane *p, __u32 parity,
 		     const struct nc_color *c, __u8 *g)
 {
 	const struct nc_drawfmt *df = p->df;
 	__u32 i, v;
+
+	if (df && df->kind == NC_DRAW_HSV) {
+		__u8 hsv[3];
+
+		nc_hsv(c, p->hue_scale, hsv);
+		for (i = 0; i < p->gbytes; i++)
+			g[i] = p->map[0][i] >= C_HUE ? hsv[p->map[0][i] - C_HUE] : 0;
+		return;
+	}
 
 	if (df && df->kind == NC_DRAW_RGB16) {
 		__u8 r = df->yuv ? c->y : c->r, gr = df->yuv ? c->cb : c->g;
@@ -703,6 +746,8 @@ long negcam_framegen_draw(const struct v4l2_pix_format *fmt, __u32 pattern,
 		p[i].base = (__u8 *)dst + off;
 		off += (__u64)p[i].bpl * p[i].rows;
 	}
+	/* the hue encoding follows the format (SET_CSC may have chosen 256) */
+	p[0].hue_scale = fmt->hsv_enc == V4L2_HSV_ENC_256 ? 256 : 180;
 
 	nc_scene_init(&s, fmt->width, lines, pattern, frame, false);
 	if (prev == NC_FRAME_NONE) {

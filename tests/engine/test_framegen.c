@@ -83,6 +83,7 @@ static const struct probe byte_probes[] = {
 	{ V4L2_PIX_FMT_BGRA32, 2, 4 }, { V4L2_PIX_FMT_BGRX32, 2, 4 },
 	{ V4L2_PIX_FMT_RGBA32, 1, 4 }, { V4L2_PIX_FMT_RGBX32, 1, 4 },
 	{ V4L2_PIX_FMT_YUVA32, 0, 4 }, { V4L2_PIX_FMT_YUVX32, 0, 4 },
+	{ V4L2_PIX_FMT_HSV24, 2, 3 },  { V4L2_PIX_FMT_HSV32, 3, 4 }, /* V: max(R, G, B) */
 };
 
 /* 16-bit little-endian samples of @bits significant bits. */
@@ -823,15 +824,53 @@ static void test_new_packed_bars(void)
 }
 
 /*
+ * HSV (pixfmt-packed-hsv): hue, saturation, value bytes of the bars, with
+ * both hue encodings: yellow 60 degrees, cyan 180, red 0; saturation full;
+ * value the 75% bar level. HSV32 starts with a padding byte.
+ */
+static void test_hsv(void)
+{
+	static const struct { unsigned int x, h180, h256; } bars[] = {
+		{ 60, 30, 43 }, { 100, 90, 128 }, { 220, 0, 0 },
+	};
+	struct v4l2_pix_format f;
+	unsigned int i, k, enc, off;
+	__u8 *buf;
+
+	for (i = 0; i < 2; i++) {
+		__u32 fcc = i ? V4L2_PIX_FMT_HSV32 : V4L2_PIX_FMT_HSV24;
+
+		for (enc = 0; enc < 2; enc++) {
+			make_fmt(&f, fcc, 320, 240, 0, V4L2_FIELD_NONE);
+			f.hsv_enc = enc ? V4L2_HSV_ENC_256 : V4L2_HSV_ENC_180;
+			buf = calloc(1, f.sizeimage);
+			CHECK_EQ(negcam_framegen_draw(&f, NC_PATTERN_BARS, 0, NC_FRAME_NONE, buf,
+						      f.sizeimage), (long)f.sizeimage, "HSV draw");
+			for (k = 0; k < sizeof(bars) / sizeof(bars[0]); k++) {
+				const __u8 *px = buf + 239 * f.bytesperline + bars[k].x * (3 + i);
+
+				off = i; /* HSV32: X H S V */
+				if (i)
+					CHECK_EQ(px[0], 0, "HSV4 padding byte");
+				CHECK_EQ(px[off], enc ? bars[k].h256 : bars[k].h180,
+					 "HSV%u bar %u hue (enc %u)", 3 + i, k, enc);
+				CHECK_EQ(px[off + 1], 255, "HSV%u bar %u saturation", 3 + i, k);
+				CHECK_EQ(px[off + 2], 191, "HSV%u bar %u value", 3 + i, k);
+			}
+			free(buf);
+		}
+	}
+}
+
+/*
  * Raw fourccs of the table the generator does not draw yet: companded
- * or DPCM Bayer, M420's interleaved lines, Y41P and HSV. Anything else
- * raw must be drawable (the vivid formats all are, except HSV).
+ * or DPCM Bayer, M420's interleaved lines and Y41P. Anything else raw
+ * must be drawable (all of vivid's formats are).
  */
 static bool known_undrawn(__u32 fourcc)
 {
 	switch (fourcc) {
 	case V4L2_PIX_FMT_Y41P: case V4L2_PIX_FMT_M420:
-	case V4L2_PIX_FMT_HSV24: case V4L2_PIX_FMT_HSV32:
 	case V4L2_PIX_FMT_SBGGR10ALAW8: case V4L2_PIX_FMT_SGBRG10ALAW8:
 	case V4L2_PIX_FMT_SGRBG10ALAW8: case V4L2_PIX_FMT_SRGGB10ALAW8:
 	case V4L2_PIX_FMT_SBGGR10DPCM8: case V4L2_PIX_FMT_SGBRG10DPCM8:
@@ -877,6 +916,7 @@ int main(void)
 	}
 	printf("%u raw fourccs drawn\n", drawn);
 	test_new_packed_bars();
+	test_hsv();
 	test_motion();
 	test_errors();
 	test_jpeg();
