@@ -196,6 +196,7 @@ gst_caps_of() {
 	XR24|BGR4) echo "video/x-raw,format=BGRx" ;;
 	XB24) echo "video/x-raw,format=RGBx" ;;
 	MJPG|JPEG) echo "image/jpeg" ;;
+	H264) echo "video/x-h264,stream-format=byte-stream,alignment=au" ;;
 	*) echo "" ;;
 	esac
 }

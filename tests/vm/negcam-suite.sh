@@ -181,11 +181,40 @@ profile_checks() {
 		if [ "${caps%%,*}" = image/jpeg ]; then
 			check "$p: gst v4l2src ! $caps ! jpegdec ! fakesink" 240 \
 				gst-launch-1.0 -q v4l2src device="$dev" num-buffers=60 ! "$caps" ! jpegdec ! fakesink
+		elif [ "${caps%%,*}" = video/x-h264 ] && gst-inspect-1.0 h264parse > /dev/null 2>&1; then
+			check "$p: gst v4l2src ! $caps ! h264parse ! fakesink" 240 \
+				gst-launch-1.0 -q v4l2src device="$dev" num-buffers=30 ! "$caps" ! h264parse ! fakesink
 		else
 			check "$p: gst v4l2src ! $caps ! fakesink" 180 \
 				gst-launch-1.0 -q v4l2src device="$dev" num-buffers=60 ! "$caps" ! fakesink
 		fi
 	done < /tmp/formats.tab
+	# H.264 (I_PCM, docs/frames.md): captured by v4l2src, decoded by
+	# ffmpeg, frame numbers read back from the decoded luma.
+	read -r fcc w h fps < <(awk '$1 == "H264" && $2 != "-" { last = $0; if ($2 >= 640) { print; found = 1; exit } }
+		END { if (!found && last != "") print last }' /tmp/formats.tab)
+	if [ -n "${fcc:-}" ]; then
+		rm -f /tmp/negcam.264 /tmp/negcam.gray
+		if check "$p: gst v4l2src ! video/x-h264,width=$w,height=$h ! filesink (10 buffers)" 240 \
+			gst-launch-1.0 -q v4l2src device="$dev" num-buffers=10 ! \
+				"video/x-h264,stream-format=byte-stream,alignment=au,width=$w,height=$h" ! \
+				filesink location=/tmp/negcam.264 &&
+		   check "$p: ffmpeg decodes the H264 capture" 240 \
+			ffmpeg -nostdin -hide_banner -loglevel error -f h264 -i /tmp/negcam.264 \
+				-f rawvideo -pix_fmt gray -y /tmp/negcam.gray; then
+			log=$(logname "$p vm-stamp h264")
+			if [ ! -x "$BIN/vm-stamp" ]; then
+				skip "$p: H264 frame numbers not read back: vm-stamp not built"
+			elif "$BIN/vm-stamp" gray "$w" "$h" /tmp/negcam.gray > "$log" 2>&1 &&
+			   grep -q '^vm-stamp: 10 frames' "$log"; then
+				pass "$p: decoded H264 frames carry increasing frame numbers: $(sed -n 's/^frame 0: //p' "$log") .. $(grep '^frame' "$log" | tail -n1 | sed 's/^frame [0-9]*: //')"
+			else
+				tail -n 5 "$log" | sed 's/^/  | /'
+				fail "$p: frame numbers from the decoded H264 capture: $(tail -n1 "$log")"
+			fi
+		fi
+		rm -f /tmp/negcam.264 /tmp/negcam.gray
+	fi
 	# One more: the last format at the size nearest above 640 wide (for MJPG
 	# this is a real JPEG encode and decode), else a second size of the first.
 	read -r fcc w h fps < <(awk '{ fm[NR] = $1; row[NR] = $0 } END {
