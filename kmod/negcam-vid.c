@@ -192,6 +192,8 @@ static int negcam_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 	/* CREATE_BUFS: any size that holds a frame of the current format. */
 	if (*nplanes)
 		return *nplanes != 1 || sizes[0] < size ? -EINVAL : 0;
+	if (vq->num_buffers + *nbuffers < NEGCAM_ALLOC_BUFFERS)
+		*nbuffers = NEGCAM_ALLOC_BUFFERS - vq->num_buffers;
 	*nplanes = 1;
 	sizes[0] = size;
 	return 0;

@@ -27,6 +27,12 @@
 #define NEGCAM_PROFILE_TEXT_MAX (1024 * 1024)
 /* Buffers vb2 needs before streaming starts; MIN_BUFFERS_FOR_CAPTURE. */
 #define NEGCAM_MIN_BUFFERS 3
+/*
+ * Buffers REQBUFS allocates at least: two more than streaming needs, so an
+ * application that stalls for up to two frame intervals does not lose a
+ * frame (vivid allocates at least 2, uvcvideo what it is asked).
+ */
+#define NEGCAM_ALLOC_BUFFERS (NEGCAM_MIN_BUFFERS + 2)
 /* read() depth reported by G_PARM (vb2's file I/O emulation). */
 #define NEGCAM_READ_BUFFERS 2
 
