@@ -23,13 +23,15 @@
  *   delay_ref_us_{min,mean,max}    now minus GstReferenceTimestampMeta,
  *                                  when the buffers carry one
  *   latency_live/min_us/max_us     LATENCY query on the source
- *   nondevice_buffers              buffers in the window whose memory is
- *                                  not inside a /dev/video* mapping (only
- *                                  when the process has such a mapping):
- *                                  i.e. copies
+ *   nondevice_buffers              with -c: buffers in the window whose
+ *                                  memory, once mapped, is not inside a
+ *                                  mapping of /dev/video* or a dma-buf
+ *                                  (/proc/self/maps): i.e. copies
  *   offset_gaps                    frames missing in GST_BUFFER_OFFSET
  *   stats.*, negotiated.*          the source's "stats" property and its
  *                                  first negcam-negotiated message
+ * -r N: N times from NULL to the first buffer of the window, in one
+ * process; first_buffer_ms is the median, first_buffer_runs all of them.
  * -m N: backtraces of the first N allocations of the window to stderr
  * (bench-malloc.so); run.sh resolves them to file:line.
  */
@@ -71,7 +73,7 @@ static struct {
   /* device mappings */
   uintptr_t lo[64], hi[64];
   int nmaps;
-  gboolean maps_known;
+  gboolean maps_known, check_copies;
   guint nondevice;
   guint64 last_offset;
   gboolean have_offset;
@@ -190,6 +192,32 @@ load_maps (void)
   B.maps_known = TRUE;
 }
 
+/* No device mapping found: say which shared mappings there are. */
+static void
+dump_shared_maps (void)
+{
+  static char buf[1 << 18];
+  char *line, *save = NULL;
+  int fd = open ("/proc/self/maps", O_RDONLY | O_CLOEXEC), n = 0, r;
+
+  if (fd < 0)
+    return;
+  while (n < (int) sizeof (buf) - 1
+      && (r = read (fd, buf + n, sizeof (buf) - 1 - n)) > 0)
+    n += r;
+  close (fd);
+  buf[n] = 0;
+  printf ("shared_maps=");
+  for (line = strtok_r (buf, "\n", &save); line;
+      line = strtok_r (NULL, "\n", &save)) {
+    char perms[8] = "";
+
+    if (sscanf (line, "%*x-%*x %7s", perms) == 1 && perms[3] == 's')
+      printf ("[%s] ", line);
+  }
+  printf ("\n");
+}
+
 static gboolean
 in_device_memory (uintptr_t p)
 {
@@ -267,7 +295,7 @@ probe (GstPad *pad, GstPadProbeInfo *info, gpointer data)
       B.rn++;
     }
   }
-  if (B.nmaps > 0 && gst_buffer_n_memory (buf) > 0) {
+  if (B.check_copies && gst_buffer_n_memory (buf) > 0) {
     GstMapInfo map;
 
     if (gst_buffer_map (buf, &map, GST_MAP_READ)) {
@@ -378,12 +406,13 @@ main (int argc, char **argv)
   GError *err = NULL;
   GstPad *pad;
   GstQuery *q;
-  guint timeout = 120;
+  guint timeout = 120, repeat = 1, run;
+  double firsts[64] = { 0 };
   int c;
 
   B.warm = 30;
   B.n = 300;
-  while ((c = getopt (argc, argv, "w:n:t:T:m:")) != -1) {
+  while ((c = getopt (argc, argv, "cw:n:t:T:m:r:")) != -1) {
     switch (c) {
       case 'w':
         B.warm = atoi (optarg);
@@ -400,9 +429,15 @@ main (int argc, char **argv)
       case 'm':
         B.trace_n = atoi (optarg);
         break;
+      case 'c':
+        B.check_copies = TRUE;
+        break;
+      case 'r':
+        repeat = CLAMP (atoi (optarg), 1, 64);
+        break;
       default:
         fprintf (stderr, "usage: bench-gst [-w WARMUP] [-n FRAMES] "
-            "[-t TIMEOUT] [-T COMM] [-m N] 'PIPELINE'\n");
+            "[-t TIMEOUT] [-T COMM] [-m N] [-r REPEAT] [-c] 'PIPELINE'\n");
         return 2;
     }
   }
@@ -432,21 +467,54 @@ main (int argc, char **argv)
   gst_object_unref (pad);
   B.loop = g_main_loop_new (NULL, FALSE);
   gst_bus_add_watch (GST_ELEMENT_BUS (B.pipe), on_bus, NULL);
-  g_timeout_add_seconds (timeout, on_timeout, NULL);
 
-  B.t0 = mono_ns (CLOCK_MONOTONIC);
-  if (gst_element_set_state (B.pipe, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE) {
-    /* the error message says why */
-    B.failed = TRUE;
+  /* -r: the NULL -> first buffer cycle again, in the same process (the
+   * element reopens the device and forgets what it probed at NULL) */
+  for (run = 0; run < repeat && !B.failed; run++) {
+    guint to;
+
+    if (run > 0) {
+      gst_element_set_state (B.pipe, GST_STATE_NULL);
+      B.frames = 0;
+      B.done = FALSE;
+      B.dn = B.rn = 0;
+      B.dsum = B.rsum = 0;
+      B.nondevice = 0;
+      B.gaps = 0;
+      B.have_offset = FALSE;
+    }
+    to = g_timeout_add_seconds (timeout, on_timeout, NULL);
+    B.t0 = mono_ns (CLOCK_MONOTONIC);
+    if (gst_element_set_state (B.pipe, GST_STATE_PLAYING) ==
+        GST_STATE_CHANGE_FAILURE) {
+      /* the error message says why */
+      B.failed = TRUE;
+    }
+    g_main_loop_run (B.loop);
+    if (!B.failed)
+      g_source_remove (to);
+    if (B.frames > 0)
+      firsts[run] = (B.t_first - B.t0) / 1e6;
   }
-  g_main_loop_run (B.loop);
 
   if (B.frames > 0) {
     GstPad *sp = gst_element_get_static_pad (B.src, "src");
     GstCaps *caps = gst_pad_get_current_caps (sp);
+    double sorted[64];
+    guint i, j, n = run;
 
-    printf ("first_buffer_ms=%.3f\n", (B.t_first - B.t0) / 1e6);
+    memcpy (sorted, firsts, sizeof (sorted));
+    for (i = 1; i < n; i++)
+      for (j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+        double t = sorted[j];
+
+        sorted[j] = sorted[j - 1];
+        sorted[j - 1] = t;
+      }
+    printf ("first_buffer_ms=%.3f\nfirst_buffer_runs=", sorted[n / 2]);
+    for (i = 0; i < n; i++)
+      printf ("%s%.1f", i ? " " : "", firsts[i]);
+    printf ("\n");
     if (caps) {
       gchar *str = gst_caps_to_string (caps);
 
@@ -494,8 +562,11 @@ main (int argc, char **argv)
       printf ("delay_ref_us_min=%.0f\ndelay_ref_us_mean=%.0f\n"
           "delay_ref_us_max=%.0f\n", B.rmin / 1e3, B.rsum / 1e3 / B.rn,
           B.rmax / 1e3);
-    if (B.nmaps > 0)
+    if (B.check_copies) {
       printf ("nondevice_buffers=%u\n", B.nondevice);
+      if (B.nmaps == 0)
+        dump_shared_maps ();
+    }
     printf ("offset_gaps=%" G_GUINT64_FORMAT "\n", B.gaps);
   }
   if (g_object_class_find_property (G_OBJECT_GET_CLASS (B.src), "stats")) {
