@@ -21,15 +21,6 @@ PROF_CTL=$NEGCAM_BUILD/engine/negcam-ctl
 PROF_KO=${NEGCAM_KO:-$NEGCAM_TREE/kmod/negcam.ko}
 PROF_CFS=/sys/kernel/config/negcam
 
-# A v4l2-compliance log whose warnings are all sequence-number gaps (a
-# frame slot the test program missed); failures are judged separately.
-prof_seq_only() {
-	local clean
-	clean=$(tr '\r' '\n' < "$1" | sed -E 's/[[:space:]]*Video Capture: Frame #[0-9]+( \([a-z]+\))?//g')
-	printf '%s\n' "$clean" | grep -qE '^[[:space:]]*warn: ' &&
-		! printf '%s\n' "$clean" | grep -E '^[[:space:]]*warn: ' | grep -vq 'got sequence number'
-}
-
 prof_cfs_dir() {
 	local d
 	for d in "$PROF_CFS"/negcam-0 "$PROF_CFS"/0; do
@@ -107,20 +98,9 @@ suite_profiles() {
 	# the CSC flags are promises: SET_CSC on TRY/S_FMT is honoured (docs/engine.md)
 	log=$LOGDIR/profiles-vivid-compliance.log
 	t0=$(date +%s)
-	timeout -k 5 900 v4l2-compliance -d "$node" -s > "$log" 2>&1
-	allow=0
-	if prof_seq_only "$log"; then
-		# frames the test program did not queue in time on a loaded host
-		mv "$log" "${log%.log}-first.log"
-		note "only sequence-gap warnings in the first run (${log%.log}-first.log): running once more"
-		timeout -k 5 900 v4l2-compliance -d "$node" -s > "$log" 2>&1
-		if prof_seq_only "$log"; then
-			allow=1
-			note "sequence gaps again (TCG on a loaded host, load $(cut -d' ' -f1-3 /proc/loadavg)): accepted as warnings"
-		fi
-	fi
+	compliance_retry "negcam.ko, dumped vivid profile: v4l2-compliance -s" "$log" 900 -d "$node" -s
 	note "v4l2-compliance -s on negcam.ko with the dumped vivid profile: $(( $(date +%s) - t0 )) s"
-	compliance_check "negcam.ko, dumped vivid profile: v4l2-compliance -s" "$log" "$allow"
+	compliance_check "negcam.ko, dumped vivid profile: v4l2-compliance -s" "$log" 0
 
 	# vivid's formats stream on negcam.ko, 2 frames of the full size each
 	# (-EINVAL from the frame generator would give empty buffers): in full
