@@ -150,7 +150,7 @@ out += ['## 1. Negotiation cost', '',
         "element's own count (negcamsrc's `negcam-negotiated` message, `requests`: the",
         'format vocabulary, without the REQBUFS/QUERYBUF/QBUF of buffer setup) next to it',
         'as a cross-check; time from the NULL→PLAYING request to the first buffer pushed',
-        '(median of 5 runs in one process, without strace). Filters: small = `YUY2 640x360`, large =',
+        '(median of 3 fresh processes, without strace). Filters: small = `YUY2 640x360`, large =',
         '`YUY2 1280x720`, MJPG = `image/jpeg 1280x720`; the rate is left to each element',
         '(the "negotiated" column). In the VM; embedded negcamsrc on the host at the end.', '',
         '| device | filter | element | ioctls | of which ENUM_FRAMEINTERVALS | element count | vs v4l2src | first buffer ms | vs v4l2src | negotiated | cmd |',
@@ -164,8 +164,8 @@ for dev, devname in (('negcam', 'negcam.ko `webcam`'), ('vivid', 'vivid')):
             base = f'neg-{dev}-{el}-{f}'
             st = kv(base + '-strace')
             sc = strace_counts(base + '-strace')
-            tm = kv(base + '-time')
-            first = num(tm, 'first_buffer_ms')
+            tm = kv(base + '-1')
+            first, _ = median_of(base, 'first_buffer_ms')
             if not st:
                 continue
             total = sum(sc[0].values()) if sc else None
@@ -196,10 +196,10 @@ for dev, devname in (('negcam', 'negcam.ko `webcam`'), ('vivid', 'vivid')):
 
 emb = []
 for f, fname in FILTERS:
-    d = kv(f'neg-emb-{f}-time')
+    d = kv(f'neg-emb-{f}-1')
     if not d:
         continue
-    first = num(d, 'first_buffer_ms')
+    first, _ = median_of(f'neg-emb-{f}', 'first_buffer_ms')
     caps = short_caps(d.get('caps', ''))
     iv = interval_ms(d.get('caps', ''))
     out.append(f"| embedded `webcam` (host) | {fname} | negcamsrc | (no ioctl) | "
@@ -256,7 +256,7 @@ for dev, lim, aim in (('vivid', 10, 50), ('negcam', 4, None)):
     if aim:
         targets.append((f'... aim on {name}: 1/{aim}', '; '.join(io) or 'not measured',
                         aim_met if have else None))
-    targets.append((f'... and faster to the first buffer on {name} (median of 5)',
+    targets.append((f'... and faster to the first buffer on {name} (median of 3)',
                     '; '.join(tm) or 'not measured', tm_met if have else None))
 
 # ---------------------------------------------------------------- 2
@@ -335,7 +335,7 @@ out += ['## 4. Latency and copies', '',
         'delay is, when the element attaches `GstReferenceTimestampMeta`). Copies =',
         'buffers whose memory is not in a mapping of the device (`/proc/self/maps`);',
         "negcamsrc's own `stats.copies` beside it. Lost = frames missing in the buffer",
-        'offsets (sequence) or counted as drops. 150 frames after 30. In the VM.', '',
+        'offsets (sequence) or counted as drops. 100 frames after 20. In the VM.', '',
         '| device | element | consumer | latency min / max ms | delay PTS min / mean / max ms | delay driver ts ms | copies | stats.copies | drops / lost / offset gaps | cmd |',
         '|---|---|---|---|---|---|---|---|---|---|']
 lat = {}
