@@ -41,16 +41,19 @@ suite_profiles() {
 		suite_end; return
 	fi
 	[ -d /sys/module/negcam ] && rmmod negcam 2>/dev/null
-	vivid=${VIVID:-}
-	if [ -z "$vivid" ]; then
-		modprobe vivid n_devs=1 node_types=0x1 && vivid=$(wait_node vivid)
-	fi
+	# --dump records the device's current format as the profile's default;
+	# earlier suites changed vivid's (negcam-suite sets 3840x2160 XR24 for
+	# DMABUF export), so load it afresh: the dump then describes vivid as
+	# an application finds it after boot.
+	[ -d /sys/module/vivid ] && rmmod vivid 2>/dev/null
+	vivid=
+	modprobe vivid n_devs=1 node_types=0x1 && vivid=$(wait_node vivid)
+	VIVID=$vivid
 	if [ -z "$vivid" ]; then
 		fail "vivid: no capture node to dump"
 		suite_end; return
 	fi
-	# The default format of a freshly loaded vivid is the one --dump records.
-	note "vivid node: $vivid"
+	note "vivid node: $vivid ($(v4l2-ctl -d "$vivid" -V | sed -n 's/.*Width\/Height *: //p') $(v4l2-ctl -d "$vivid" -V | sed -n "s/.*Pixel Format *: //p"))"
 
 	# 1. --dump
 	err=/tmp/prof-dump.err
