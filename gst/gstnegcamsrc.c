@@ -250,6 +250,15 @@ gst_negcam_src_open (GstNegcamSrc *src)
   g_mutex_lock (&src->probe_lock);
   src->dev = dev;
   src->probe = negcam_probe_new (dev);
+  /* A filter that fixes the format is probed with ENUM_FRAMESIZES of its
+   * fourcc alone (EINVAL: the device lacks it), without ENUM_FMT, unless
+   * that answer could include formats ENUM_FMT does not list: an output
+   * queue on the same node, libv4l2's emulated formats. */
+  negcam_probe_set_size_lookup (src->probe,
+      !(cap.device_caps
+          & (V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_VIDEO_OUTPUT_MPLANE
+              | V4L2_CAP_VIDEO_M2M | V4L2_CAP_VIDEO_M2M_MPLANE))
+          && !(flags & NEGCAM_DEVICE_OPEN_LIBV4L2));
   g_mutex_unlock (&src->probe_lock);
   GST_OBJECT_LOCK (src);
   g_free (src->card);

@@ -334,21 +334,23 @@ negcam_caps_from_format (
 
 typedef struct {
   guint32 fourcc;
-  guint32 flags;
   GstStructure *base; /* media type + format, or NULL */
   gboolean sizes_known;
   gboolean sizes_unsupported; /* ENUM_FRAMESIZES not implemented */
+  gint sizes_error; /* answer to index 0 when it failed (-EINVAL: absent) */
   GArray *sizes; /* struct v4l2_frmsizeenum */
 } ProbeFormat;
 
 struct _NegcamProbe {
   NegcamDevice *dev;
   gboolean formats_known;
-  GArray *formats; /* ProbeFormat */
+  GPtrArray *entries; /* ProbeFormat, owned: every fourcc asked about */
+  GPtrArray *formats; /* ProbeFormat of entries, in ENUM_FMT order */
   GHashTable *rates; /* (fourcc<<32|w<<16|h) -> GValue framerate */
   struct v4l2_format def_fmt;
   struct v4l2_fract def_interval;
   gboolean can_set_rate;
+  gboolean size_lookup; /* presence by ENUM_FRAMESIZES allowed */
 };
 
 static void
@@ -358,6 +360,18 @@ free_rate (gpointer v)
   g_free (v);
 }
 
+static void
+probe_format_free (gpointer data)
+{
+  ProbeFormat *f = data;
+
+  if (f->base)
+    gst_structure_free (f->base);
+  if (f->sizes)
+    g_array_unref (f->sizes);
+  g_free (f);
+}
+
 NegcamProbe *
 negcam_probe_new (NegcamDevice *dev)
 {
@@ -365,7 +379,8 @@ negcam_probe_new (NegcamDevice *dev)
   struct v4l2_streamparm parm = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
 
   p->dev = negcam_device_ref (dev);
-  p->formats = g_array_new (FALSE, TRUE, sizeof (ProbeFormat));
+  p->entries = g_ptr_array_new_with_free_func (probe_format_free);
+  p->formats = g_ptr_array_new ();
   p->rates =
       g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, free_rate);
   p->def_fmt.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
@@ -380,20 +395,18 @@ negcam_probe_new (NegcamDevice *dev)
 }
 
 void
+negcam_probe_set_size_lookup (NegcamProbe *p, gboolean allow)
+{
+  p->size_lookup = allow;
+}
+
+void
 negcam_probe_free (NegcamProbe *p)
 {
-  guint i;
-
   if (!p)
     return;
-  for (i = 0; i < p->formats->len; i++) {
-    ProbeFormat *f = &g_array_index (p->formats, ProbeFormat, i);
-    if (f->base)
-      gst_structure_free (f->base);
-    if (f->sizes)
-      g_array_unref (f->sizes);
-  }
-  g_array_unref (p->formats);
+  g_ptr_array_unref (p->formats);
+  g_ptr_array_unref (p->entries);
   g_hash_table_unref (p->rates);
   negcam_device_unref (p->dev);
   g_free (p);
@@ -417,6 +430,25 @@ negcam_probe_can_set_rate (NegcamProbe *p)
   return p->can_set_rate;
 }
 
+/* The cache entry of @fourcc, made on first use (no request). */
+static ProbeFormat *
+probe_format (NegcamProbe *p, guint32 fourcc)
+{
+  ProbeFormat *f;
+  guint i;
+
+  for (i = 0; i < p->entries->len; i++) {
+    f = g_ptr_array_index (p->entries, i);
+    if (f->fourcc == fourcc)
+      return f;
+  }
+  f = g_new0 (ProbeFormat, 1);
+  f->fourcc = fourcc;
+  f->base = negcam_fourcc_to_structure (fourcc);
+  g_ptr_array_add (p->entries, f);
+  return f;
+}
+
 static void
 ensure_formats (NegcamProbe *p)
 {
@@ -426,22 +458,22 @@ ensure_formats (NegcamProbe *p)
   if (p->formats_known)
     return;
   for (i = 0; i < 256; i++) {
-    ProbeFormat f = { 0 };
+    ProbeFormat *f;
 
     memset (&d, 0, sizeof (d));
     d.index = i;
     d.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
     if (negcam_device_ioctl (p->dev, VIDIOC_ENUM_FMT, &d) < 0)
       break;
-    f.fourcc = d.pixelformat;
-    f.flags = d.flags;
-    f.base = negcam_fourcc_to_structure (d.pixelformat);
-    if (!f.base) {
+    /* Only the fourcc is kept: the caps follow from it (the compressed
+     * flag and the description add nothing the table does not know). */
+    f = probe_format (p, d.pixelformat);
+    if (!f->base) {
       gchar s[5];
       GST_INFO ("%s: format %s has no GStreamer caps, ignored",
           p->dev->description, negcam_fourcc_to_string (d.pixelformat, s));
     }
-    g_array_append_val (p->formats, f);
+    g_ptr_array_add (p->formats, f);
   }
   p->formats_known = TRUE;
 }
@@ -463,6 +495,8 @@ ensure_sizes (NegcamProbe *p, ProbeFormat *f)
     ret = negcam_device_ioctl (p->dev, VIDIOC_ENUM_FRAMESIZES, &fs);
     if (ret == -ENOTTY && i == 0)
       f->sizes_unsupported = TRUE;
+    if (ret < 0 && i == 0)
+      f->sizes_error = ret;
     if (ret < 0)
       break;
     g_array_append_val (f->sizes, fs);
@@ -470,6 +504,86 @@ ensure_sizes (NegcamProbe *p, ProbeFormat *f)
       break; /* stepwise/continuous: one entry only */
   }
   f->sizes_known = TRUE;
+}
+
+/* Every fourcc with caps, in table order. */
+static guint32
+table_fourcc (guint i)
+{
+  static const guint32 more[] = { V4L2_PIX_FMT_MJPEG, V4L2_PIX_FMT_JPEG,
+    V4L2_PIX_FMT_H264
+  };
+
+  if (i < G_N_ELEMENTS (raw_formats))
+    return raw_formats[i].fourcc;
+  i -= G_N_ELEMENTS (raw_formats);
+  if (i < G_N_ELEMENTS (bayer_formats))
+    return bayer_formats[i].fourcc;
+  i -= G_N_ELEMENTS (bayer_formats);
+  return i < G_N_ELEMENTS (more) ? more[i] : 0;
+}
+
+/* At most this many fourccs are looked up one by one; a filter that
+ * leaves more (plain "video/x-raw") costs one ENUM_FMT walk instead. */
+#define MAX_LOOKUP 4
+
+/*
+ * Which format of the device @filter can match, found without ENUM_FMT:
+ * when the filter leaves only a few fourccs (its structures fix the
+ * format, or image/jpeg, video/x-h264), ENUM_FRAMESIZES is asked for each
+ * of them, and a spec-conforming device answers EINVAL at index 0 for a
+ * fourcc it does not have, sizes otherwise. The sizes are needed anyway,
+ * so a fourcc the device has costs nothing extra, one it lacks costs one
+ * request; ENUM_FMT (a request per format, 84 on vivid) is skipped.
+ * @subset: the fourcc's caps must contain @filter (a fixed format), else
+ * just intersect it. Sets *@found to the one format present, or NULL when
+ * none is. Returns FALSE when ENUM_FMT is needed after all: lookups not
+ * allowed, ENUM_FMT already done, too many candidates, ENUM_FRAMESIZES
+ * not implemented or failing otherwise, or several candidates present
+ * (then the device's ENUM_FMT order decides which comes first).
+ */
+static gboolean
+lookup_formats (
+    NegcamProbe *p, GstCaps *filter, gboolean subset, ProbeFormat **found)
+{
+  ProbeFormat *cand[MAX_LOOKUP];
+  guint i, n = 0, present = 0;
+  guint32 fourcc;
+
+  *found = NULL;
+  if (!p->size_lookup || p->formats_known || !filter
+      || gst_caps_is_any (filter))
+    return FALSE;
+  for (i = 0; (fourcc = table_fourcc (i)); i++) {
+    ProbeFormat *f = probe_format (p, fourcc);
+    GstCaps *one = gst_caps_new_full (gst_structure_copy (f->base), NULL);
+    gboolean match = subset ? gst_caps_is_subset (filter, one)
+                            : gst_caps_can_intersect (filter, one);
+
+    gst_caps_unref (one);
+    if (!match)
+      continue;
+    if (n == MAX_LOOKUP)
+      return FALSE;
+    cand[n++] = f;
+  }
+  for (i = 0; i < n; i++) {
+    ensure_sizes (p, cand[i]);
+    if (cand[i]->sizes->len > 0) {
+      present++;
+      *found = cand[i];
+    } else if (cand[i]->sizes_error != -EINVAL) {
+      /* ENOTTY (a 2007 driver) or anything else: presence unknown. */
+      p->size_lookup = cand[i]->sizes_unsupported ? FALSE : p->size_lookup;
+      *found = NULL;
+      return FALSE;
+    }
+  }
+  if (present > 1) {
+    *found = NULL;
+    return FALSE;
+  }
+  return TRUE;
 }
 
 static void
@@ -657,67 +771,83 @@ negcam_probe_size_caps (NegcamProbe *p, GstCaps *filter)
   return probe_caps_full (p, filter, FALSE);
 }
 
+/* Append what @f offers within @filter (NULL: everything) to @caps. */
+static void
+append_format (NegcamProbe *p, ProbeFormat *f, GstCaps *filter,
+    gboolean with_rates, GstCaps *caps)
+{
+  guint j;
+
+  if (!f->base)
+    return;
+  if (filter && !structure_matches (filter, f->base))
+    return;
+  ensure_sizes (p, f);
+  if (f->sizes_unsupported || f->sizes->len == 0) {
+    GstStructure *s = size_structure (p, f, NULL);
+    GValue any = G_VALUE_INIT;
+
+    /* No ENUM_FRAMESIZES (a 2007 driver): any size, any rate. TRY_FMT
+     * in set_caps tells what the device really makes of the request. */
+    g_value_init (&any, GST_TYPE_FRACTION_RANGE);
+    gst_value_set_fraction_range_full (&any, 0, 1, G_MAXINT, 1);
+    gst_structure_take_value (s, "framerate", &any);
+    gst_caps_append_structure (caps, s);
+    return;
+  }
+  for (j = 0; j < f->sizes->len; j++) {
+    const struct v4l2_frmsizeenum *fs =
+        &g_array_index (f->sizes, struct v4l2_frmsizeenum, j);
+    GstStructure *s = size_structure (p, f, fs);
+    GstCaps *one = gst_caps_new_full (s, NULL);
+    guint32 w, h;
+
+    if (filter && !gst_caps_can_intersect (filter, one)) {
+      gst_caps_unref (one);
+      continue;
+    }
+    if (!with_rates) {
+      gst_caps_append (caps, one);
+      continue;
+    }
+    if (fs->type == V4L2_FRMSIZE_TYPE_DISCRETE) {
+      w = fs->discrete.width;
+      h = fs->discrete.height;
+    } else {
+      /* Intervals of a stepwise size are asked at one size: the one
+       * the filter fixes, else the largest (where the rate limit is
+       * strictest). */
+      if (!filter || !fixed_int (filter, "width", &w))
+        w = fs->stepwise.max_width;
+      if (!filter || !fixed_int (filter, "height", &h))
+        h = fs->stepwise.max_height;
+    }
+    one = gst_caps_make_writable (one);
+    gst_structure_set_value (
+        gst_caps_get_structure (one, 0), "framerate", rates_at (p, f, w, h));
+    gst_caps_append (caps, one);
+  }
+}
+
 static GstCaps *
 probe_caps_full (NegcamProbe *p, GstCaps *filter, gboolean with_rates)
 {
   GstCaps *caps = gst_caps_new_empty ();
-  guint i, j;
+  ProbeFormat *found;
+  guint i;
 
   if (filter && gst_caps_is_any (filter))
     filter = NULL;
-  ensure_formats (p);
-  for (i = 0; i < p->formats->len; i++) {
-    ProbeFormat *f = &g_array_index (p->formats, ProbeFormat, i);
-
-    if (!f->base)
-      continue;
-    if (filter && !structure_matches (filter, f->base))
-      continue;
-    ensure_sizes (p, f);
-    if (f->sizes_unsupported || f->sizes->len == 0) {
-      GstStructure *s = size_structure (p, f, NULL);
-      GValue any = G_VALUE_INIT;
-
-      /* No ENUM_FRAMESIZES (a 2007 driver): any size, any rate. TRY_FMT
-       * in set_caps tells what the device really makes of the request. */
-      g_value_init (&any, GST_TYPE_FRACTION_RANGE);
-      gst_value_set_fraction_range_full (&any, 0, 1, G_MAXINT, 1);
-      gst_structure_take_value (s, "framerate", &any);
-      gst_caps_append_structure (caps, s);
-      continue;
-    }
-    for (j = 0; j < f->sizes->len; j++) {
-      const struct v4l2_frmsizeenum *fs =
-          &g_array_index (f->sizes, struct v4l2_frmsizeenum, j);
-      GstStructure *s = size_structure (p, f, fs);
-      GstCaps *one = gst_caps_new_full (s, NULL);
-      guint32 w, h;
-
-      if (filter && !gst_caps_can_intersect (filter, one)) {
-        gst_caps_unref (one);
-        continue;
-      }
-      if (!with_rates) {
-        gst_caps_append (caps, one);
-        continue;
-      }
-      if (fs->type == V4L2_FRMSIZE_TYPE_DISCRETE) {
-        w = fs->discrete.width;
-        h = fs->discrete.height;
-      } else {
-        /* Intervals of a stepwise size are asked at one size: the one
-         * the filter fixes, else the largest (where the rate limit is
-         * strictest). */
-        if (!filter || !fixed_int (filter, "width", &w))
-          w = fs->stepwise.max_width;
-        if (!filter || !fixed_int (filter, "height", &h))
-          h = fs->stepwise.max_height;
-      }
-      one = gst_caps_make_writable (one);
-      gst_structure_set_value (
-          gst_caps_get_structure (one, 0), "framerate", rates_at (p, f, w, h));
-      gst_caps_append (caps, one);
-    }
+  if (lookup_formats (p, filter, FALSE, &found)) {
+    /* The filter's fourcc(s) looked up by ENUM_FRAMESIZES: at most one
+     * present, so no ENUM_FMT order to respect. */
+    if (found)
+      append_format (p, found, filter, with_rates, caps);
+  } else {
+    ensure_formats (p);
+    for (i = 0; i < p->formats->len; i++)
+      append_format (
+          p, g_ptr_array_index (p->formats, i), filter, with_rates, caps);
   }
   if (filter) {
     GstCaps *tmp =
@@ -733,35 +863,41 @@ negcam_probe_caps_to_format (NegcamProbe *p, GstCaps *caps,
     struct v4l2_format *fmt, struct v4l2_fract *interval)
 {
   const GstStructure *s;
+  GstStructure *base;
   GstCaps *one;
+  ProbeFormat *f;
   guint i;
   gint w = 0, h = 0, n = 0, d = 0;
   gboolean found = FALSE;
 
   g_return_val_if_fail (gst_caps_is_fixed (caps), FALSE);
   s = gst_caps_get_structure (caps, 0);
-  ensure_formats (p);
   memset (fmt, 0, sizeof (*fmt));
   fmt->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-  /* Compare media type and format only: the first enumerated fourcc with
-   * the same caps wins (MJPG before JPEG as the device lists them). */
-  for (i = 0; i < p->formats->len && !found; i++) {
-    ProbeFormat *f = &g_array_index (p->formats, ProbeFormat, i);
-    GstStructure *base;
-
-    if (!f->base
-        || !gst_structure_has_name (s, gst_structure_get_name (f->base)))
-      continue;
-    base = gst_structure_copy (s);
-    gst_structure_remove_fields (base, "width", "height", "framerate",
-        "interlace-mode", "field-order", "colorimetry", "pixel-aspect-ratio",
-        "chroma-site", "multiview-mode", "multiview-flags", NULL);
-    one = gst_caps_new_full (base, NULL);
-    found = structure_contains (f->base, one);
-    gst_caps_unref (one);
+  /* Compare media type and format only. */
+  base = gst_structure_copy (s);
+  gst_structure_remove_fields (base, "width", "height", "framerate",
+      "interlace-mode", "field-order", "colorimetry", "pixel-aspect-ratio",
+      "chroma-site", "multiview-mode", "multiview-flags", NULL);
+  one = gst_caps_new_full (base, NULL);
+  if (lookup_formats (p, one, TRUE, &f)) {
+    /* At most one of the fourccs with these caps is present. */
+    found = f != NULL;
     if (found)
       fmt->fmt.pix.pixelformat = f->fourcc;
+  } else {
+    /* The first enumerated fourcc with the same caps wins (MJPG before
+     * JPEG as the device lists them). */
+    ensure_formats (p);
+    for (i = 0; i < p->formats->len && !found; i++) {
+      f = g_ptr_array_index (p->formats, i);
+      if (f->base && structure_contains (f->base, one)) {
+        found = TRUE;
+        fmt->fmt.pix.pixelformat = f->fourcc;
+      }
+    }
   }
+  gst_caps_unref (one);
   if (!found)
     return FALSE;
   gst_structure_get_int (s, "width", &w);

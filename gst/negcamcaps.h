@@ -39,6 +39,17 @@ GstCaps *negcam_caps_from_format (
 NegcamProbe *negcam_probe_new (NegcamDevice *dev);
 void negcam_probe_free (NegcamProbe *probe);
 
+/*
+ * Let the probe find a format the filter fixes (or narrows to a few
+ * fourccs) with ENUM_FRAMESIZES alone, without walking ENUM_FMT: a device
+ * answers EINVAL for a fourcc it lacks. Off by default; only for a node
+ * whose ENUM_FRAMESIZES answers for exactly its ENUM_FMT capture formats
+ * (not with an output queue on the same node, not through libv4l2's
+ * emulated formats). Without ENUM_FRAMESIZES (ENOTTY) the probe falls
+ * back to ENUM_FMT by itself. Results are the same either way.
+ */
+void negcam_probe_set_size_lookup (NegcamProbe *probe, gboolean allow);
+
 /* What the device offers that can match @filter (NULL: everything). */
 GstCaps *negcam_probe_caps (NegcamProbe *probe, GstCaps *filter);
 

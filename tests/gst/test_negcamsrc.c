@@ -496,10 +496,12 @@ GST_START_TEST (test_request_count_webcam)
       "video/x-raw,format=YUY2,width=640,height=480,framerate=30/1", "device",
       1, &o);
   fail_unless (o.error == NULL);
-  /* open + ENUM_FMT (all) + ENUM_FRAMESIZES (YUYV only) +
-   * ENUM_FRAMEINTERVALS (640x480 only) + TRY_FMT + S_FMT + S_PARM */
-  bound = OPEN_REQUESTS + (count_capture_formats (p) + 1) +
-      (yuyv->size_count + 1) + (vga->ival_count + 1) + 3;
+  /* open + ENUM_FRAMESIZES (YUYV only) + ENUM_FRAMEINTERVALS (640x480
+   * only) + TRY_FMT + S_FMT + S_PARM. No ENUM_FMT: the filter fixes the
+   * fourcc (YUY2 is YUYV alone), and YUYV's ENUM_FRAMESIZES answering
+   * sizes instead of EINVAL is what says the device has it. (Before the
+   * lookup this was count_capture_formats + 1 = 3 requests more.) */
+  bound = OPEN_REQUESTS + (yuyv->size_count + 1) + (vga->ival_count + 1) + 3;
   full = full_enumeration_cost (p);
   total = count_of (o.msg, "requests");
   GST_INFO ("filtered negotiation on webcam: %u requests (bound %u); full "
@@ -507,6 +509,7 @@ GST_START_TEST (test_request_count_webcam)
   fail_unless (total <= bound, "%u requests > bound %u", total, bound);
   fail_unless (total * 5 < full, "%u requests is not 5x below %u", total,
       full);
+  fail_unless_equals_int (count_of (o.msg, "enum-fmt"), 0);
   fail_unless_equals_int (count_of (o.msg, "enum-framesizes"),
       yuyv->size_count + 1);
   fail_unless_equals_int (count_of (o.msg, "enum-frameintervals"),
@@ -515,13 +518,28 @@ GST_START_TEST (test_request_count_webcam)
   fail_unless_equals_int (count_of (o.msg, "s-fmt"), 1);
   outcome_clear (&o);
 
-  /* Only "any raw video" (what videoconvert asks): the default mode is
-   * allowed, so only its size's intervals are needed, same bound. */
+  /* Only "any raw video" (what videoconvert asks): too many fourccs to
+   * look up one by one, so ENUM_FMT is walked (formats + 1); the default
+   * mode is allowed, so only its size's intervals are needed. */
   run_pipeline ("webcam", "video/x-raw", "device", 1, &o);
   fail_unless (o.error == NULL);
   total = count_of (o.msg, "requests");
   GST_INFO ("webcam, video/x-raw: %u requests", total);
-  fail_unless (total <= bound, "%u requests > bound %u", total, bound);
+  fail_unless_equals_int (count_of (o.msg, "enum-fmt"),
+      count_capture_formats (p) + 1);
+  fail_unless (total <= bound + count_capture_formats (p) + 1,
+      "%u requests > bound %u", total, bound + count_capture_formats (p) + 1);
+  outcome_clear (&o);
+
+  /* image/jpeg: MJPG and JPEG looked up, JPEG answers EINVAL (1 request
+   * instead of the ENUM_FMT walk). */
+  fail_unless (profile_format (p, V4L2_PIX_FMT_JPEG) == NULL);
+  run_pipeline ("webcam", "image/jpeg,width=1280,height=720", "device", 1,
+      &o);
+  fail_unless (o.error == NULL);
+  fail_unless_equals_int (count_of (o.msg, "enum-fmt"), 0);
+  fail_unless_equals_int (count_of (o.msg, "enum-framesizes"),
+      profile_format (p, V4L2_PIX_FMT_MJPEG)->size_count + 1 + 1);
   outcome_clear (&o);
 
   /* prefer=resolution, any JPEG: only the largest size's intervals. */
@@ -593,6 +611,62 @@ GST_START_TEST (test_probe_lazy_and_cached)
 
 GST_END_TEST;
 
+/* A filter that fixes the format is probed by ENUM_FRAMESIZES of its
+ * fourcc(s) without ENUM_FMT; the caps must be exactly those of the full
+ * path (ENUM_FMT first), structure for structure and in the same order,
+ * on every profile, for every test filter and a few more. */
+GST_START_TEST (test_probe_lookup_same_caps)
+{
+  static const gchar *more[] = { "video/x-raw,format=BGRx",
+    "video/x-raw,format=xRGB", "video/x-bayer", "video/x-h264",
+    "video/x-raw,format=GRAY8,width=640,height=480",
+    "image/jpeg,width=1920,height=1080,framerate=30/1",
+    "video/x-raw,format=YUY2;video/x-raw,format=NV12",
+    "video/x-raw,format=YUY2;image/jpeg",
+  };
+  guint i, j;
+
+  for (i = 0; i < G_N_ELEMENTS (profiles); i++) {
+    struct negcam_profile *p = load_profile (profiles[i]);
+
+    for (j = 0; j < G_N_ELEMENTS (filters) + G_N_ELEMENTS (more); j++) {
+      const gchar *fs = j < G_N_ELEMENTS (filters) ? filters[j] :
+          more[j - G_N_ELEMENTS (filters)];
+      GstCaps *filter = gst_caps_from_string (fs);
+      GstElement *a = ready_src (profiles[i]), *b = ready_src (profiles[i]);
+      GstPad *pa = gst_element_get_static_pad (a, "src");
+      GstPad *pb = gst_element_get_static_pad (b, "src");
+      GstCaps *ca, *cb, *all;
+      guint before = src_requests (a);
+
+      ca = gst_pad_query_caps (pa, filter);
+      /* b: everything enumerated first (ENUM_FMT), then the filter */
+      all = gst_pad_query_caps (pb, NULL);
+      cb = gst_pad_query_caps (pb, filter);
+      fail_unless (gst_caps_is_strictly_equal (ca, cb),
+          "%s, %s: looked up %" GST_PTR_FORMAT ", enumerated %"
+          GST_PTR_FORMAT, profiles[i], fs, ca, cb);
+      /* never more than the full enumeration */
+      if (!(p->quirks & NC_QUIRK_NO_ENUM_FRAMESIZES))
+        fail_unless (src_requests (a) - before <= full_enumeration_cost (p)
+            + 4);
+      gst_caps_unref (all);
+      gst_caps_unref (ca);
+      gst_caps_unref (cb);
+      gst_caps_unref (filter);
+      gst_object_unref (pa);
+      gst_object_unref (pb);
+      gst_element_set_state (a, GST_STATE_NULL);
+      gst_element_set_state (b, GST_STATE_NULL);
+      gst_object_unref (a);
+      gst_object_unref (b);
+    }
+    g_free (p);
+  }
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_probe_uses_filter)
 {
   struct negcam_profile *p = load_profile ("webcam");
@@ -605,9 +679,11 @@ GST_START_TEST (test_probe_uses_filter)
 
   caps = gst_pad_query_caps (pad, filter);
   fail_unless (!gst_caps_is_empty (caps));
-  /* ENUM_FMT, MJPG's sizes, 1280x720's intervals: nothing of YUYV. */
+  /* MJPG's sizes, JPEG's EINVAL (webcam has no JPEG), 1280x720's
+   * intervals: nothing of YUYV, and no ENUM_FMT walk. */
+  fail_unless (profile_format (p, V4L2_PIX_FMT_JPEG) == NULL);
   fail_unless_equals_int (src_requests (src) - before,
-      count_capture_formats (p) + 1 + mjpg->size_count + 1 +
+      mjpg->size_count + 1 + 1 +
       profile_size (p, mjpg, 1280, 720)->ival_count + 1);
   gst_caps_unref (caps);
   gst_caps_unref (filter);
@@ -1729,6 +1805,7 @@ negcamsrc_suite (void)
   tcase_add_test (tc, test_request_count_webcam);
   tcase_add_test (tc, test_probe_lazy_and_cached);
   tcase_add_test (tc, test_probe_uses_filter);
+  tcase_add_test (tc, test_probe_lookup_same_caps);
   tcase_add_test (tc, test_filters_every_profile);
   tcase_add_test (tc, test_filters_preferences);
   tcase_add_test (tc, test_impossible_caps_lists_offers);
