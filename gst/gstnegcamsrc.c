@@ -102,9 +102,11 @@ struct _GstNegcamSrc {
   guint neg_mark; /* request count at the end of the last negotiation */
   gint mark_counts[NEGCAM_REQ_COUNT]; /* per type, at the same moment */
 
-  /* Timing: running time of the next frame. clock_id under object lock. */
+  /* Timing: running time of the next frame. clock_id (kept, re-armed each
+   * frame) and clock_ids_made under the object lock. */
   GstClockTime next_time;
   GstClockID clock_id;
+  guint clock_ids_made;
   gboolean flushing;
   guint32 expected_seq;
   gboolean have_seq;
@@ -116,6 +118,7 @@ struct _GstNegcamSrc {
   /* Statistics, under the object lock. */
   guint64 frames, drops, lost, copies;
   guint negotiations;
+  guint reference_metas_added; /* GstReferenceTimestampMeta, per buffer */
 };
 
 static void gst_negcam_src_uri_handler_init (
@@ -353,6 +356,7 @@ gst_negcam_src_start (GstBaseSrc *bsrc)
 
   GST_OBJECT_LOCK (src);
   src->frames = src->drops = src->lost = src->copies = 0;
+  src->clock_ids_made = src->reference_metas_added = 0;
   src->flushing = FALSE;
   GST_OBJECT_UNLOCK (src);
   src->next_time = GST_CLOCK_TIME_NONE;
@@ -368,6 +372,9 @@ gst_negcam_src_stop (GstBaseSrc *bsrc)
 
   gst_negcam_src_release_device (src);
   gst_clear_caps (&src->configured);
+  GST_OBJECT_LOCK (src);
+  g_clear_pointer (&src->clock_id, gst_clock_id_unref);
+  GST_OBJECT_UNLOCK (src);
   return TRUE;
 }
 
@@ -830,33 +837,43 @@ set:
 /* ------------------------------------------------------------------ */
 /* Frames                                                              */
 
+/* Waits on one GstClockID kept for the life of the stream and re-armed
+ * every frame (gst_clock_single_shot_id_reinit): no allocation per frame.
+ * A new id only when the pipeline clock changes. unlock() unschedules it;
+ * the flushing check and the re-arm happen under the object lock, so an
+ * unlock either is seen before the wait or wakes it. */
 static GstFlowReturn
 gst_negcam_src_wait_clock (GstNegcamSrc *src, GstClockTime running_time)
 {
   GstClock *clock;
   GstClockID id;
   GstClockReturn cret;
-  GstClockTime base_time;
+  GstClockTime base_time, t;
 
   clock = gst_element_get_clock (GST_ELEMENT (src));
   if (!clock)
     return GST_FLOW_OK;
   base_time = gst_element_get_base_time (GST_ELEMENT (src));
+  t = base_time + running_time;
   GST_OBJECT_LOCK (src);
   if (src->flushing) {
     GST_OBJECT_UNLOCK (src);
     gst_object_unref (clock);
     return GST_FLOW_FLUSHING;
   }
-  id = src->clock_id =
-      gst_clock_new_single_shot_id (clock, base_time + running_time);
+  if (src->clock_id
+      && (!gst_clock_id_uses_clock (src->clock_id, clock)
+          || !gst_clock_single_shot_id_reinit (clock, src->clock_id, t)))
+    g_clear_pointer (&src->clock_id, gst_clock_id_unref);
+  if (!src->clock_id) {
+    src->clock_id = gst_clock_new_single_shot_id (clock, t);
+    src->clock_ids_made++;
+  }
+  id = gst_clock_id_ref (src->clock_id);
   GST_OBJECT_UNLOCK (src);
 
   cret = gst_clock_id_wait (id, NULL);
 
-  GST_OBJECT_LOCK (src);
-  src->clock_id = NULL;
-  GST_OBJECT_UNLOCK (src);
   gst_clock_id_unref (id);
   gst_object_unref (clock);
   return cret == GST_CLOCK_UNSCHEDULED ? GST_FLOW_FLUSHING : GST_FLOW_OK;
@@ -929,6 +946,24 @@ monotonic_now (void)
   return (GstClockTime)ts.tv_sec * GST_SECOND + ts.tv_nsec;
 }
 
+/* The driver-timestamp meta this element put on @buf in an earlier
+ * frame, if any (matched by our caps object, no allocation). */
+static GstReferenceTimestampMeta *
+gst_negcam_src_reference_meta (GstNegcamSrc *src, GstBuffer *buf)
+{
+  gpointer state = NULL;
+  GstMeta *m;
+
+  while ((m = gst_buffer_iterate_meta_filtered (
+              buf, &state, GST_REFERENCE_TIMESTAMP_META_API_TYPE))) {
+    GstReferenceTimestampMeta *r = (GstReferenceTimestampMeta *)m;
+
+    if (r->reference == src->reference_caps)
+      return r;
+  }
+  return NULL;
+}
+
 /* Running time at which the frame in @buf started, from the driver's
  * CLOCK_MONOTONIC timestamp: how long ago the driver stamped it, taken
  * from the running time now (so any pipeline clock works). The raw
@@ -940,14 +975,30 @@ gst_negcam_src_driver_time (
 {
   guint32 flags;
   GstClockTime ts, age, now_rt, start;
+  GstReferenceTimestampMeta *meta;
 
   negcam_pool_get_last_timestamp (src->pool, &flags, &ts);
+  meta = gst_negcam_src_reference_meta (src, buf);
   if ((flags & V4L2_BUF_FLAG_TIMESTAMP_MASK)
           != V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC
-      || ts == 0)
+      || ts == 0) {
+    if (meta)
+      gst_buffer_remove_meta (buf, (GstMeta *)meta);
     return GST_CLOCK_TIME_NONE;
-  gst_buffer_add_reference_timestamp_meta (buf, src->reference_caps, ts,
-      GST_CLOCK_TIME_IS_VALID (duration) ? duration : GST_CLOCK_TIME_NONE);
+  }
+  if (!meta) {
+    /* Once per pool buffer: POOLED keeps it through the pool's reset, and
+     * every later frame in this buffer only updates it. */
+    meta = gst_buffer_add_reference_timestamp_meta (
+        buf, src->reference_caps, ts, GST_CLOCK_TIME_NONE);
+    GST_META_FLAG_SET (meta, GST_META_FLAG_POOLED);
+    GST_OBJECT_LOCK (src);
+    src->reference_metas_added++;
+    GST_OBJECT_UNLOCK (src);
+  }
+  meta->timestamp = ts;
+  meta->duration =
+      GST_CLOCK_TIME_IS_VALID (duration) ? duration : GST_CLOCK_TIME_NONE;
   /* End-of-frame stamps: the frame began one interval earlier. */
   start = ts;
   if ((flags & V4L2_BUF_FLAG_TSTAMP_SRC_MASK) == V4L2_BUF_FLAG_TSTAMP_SRC_EOF
@@ -1182,7 +1233,8 @@ gst_negcam_src_stats (GstNegcamSrc *src)
   s = gst_structure_new ("negcam-stats", "frames", G_TYPE_UINT64, src->frames,
       "drops", G_TYPE_UINT64, src->drops, "lost", G_TYPE_UINT64, src->lost,
       "copies", G_TYPE_UINT64, src->copies, "negotiations", G_TYPE_UINT,
-      src->negotiations, NULL);
+      src->negotiations, "clock-ids", G_TYPE_UINT, src->clock_ids_made,
+      "reference-metas", G_TYPE_UINT, src->reference_metas_added, NULL);
   GST_OBJECT_UNLOCK (src);
   {
     NegcamPool *pool = NULL;
@@ -1348,6 +1400,7 @@ gst_negcam_src_finalize (GObject *object)
   gst_negcam_src_close (src);
   gst_clear_caps (&src->configured);
   gst_clear_caps (&src->reference_caps);
+  g_clear_pointer (&src->clock_id, gst_clock_id_unref);
   g_free (src->profile);
   g_free (src->device);
   g_mutex_clear (&src->probe_lock);
@@ -1455,7 +1508,9 @@ gst_negcam_src_class_init (GstNegcamSrcClass *klass)
       g_param_spec_boxed ("stats", "Statistics",
           "frames, drops (no free buffer: frame dropped, never copied), lost "
           "(sequence gaps), copies (only when downstream cannot read the "
-          "device's strides), negotiations, requests",
+          "device's strides), negotiations, requests, clock-ids and "
+          "reference-metas (allocations: per stream and per buffer, never per "
+          "frame)",
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   gst_element_class_set_static_metadata (element_class, "Negcam video source",

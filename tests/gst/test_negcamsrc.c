@@ -1269,6 +1269,40 @@ GST_START_TEST (test_live_timestamps_testclock)
 
 GST_END_TEST;
 
+/* Live mode allocates nothing per frame: the clock wait re-arms one
+ * GstClockID (counted in stats as clock-ids) instead of making one per
+ * frame. Frames are released by the test clock, so no timing is assumed. */
+GST_START_TEST (test_live_one_clock_id)
+{
+  GstHarness *h = gst_harness_new ("negcamsrc");
+  GstStructure *st = NULL;
+  guint i, ids = 0, metas = 1;
+  guint64 frames = 0;
+
+  gst_harness_use_testclock (h);
+  gst_harness_set_sink_caps_str (h,
+      "video/x-raw,format=YUY2,width=160,height=120,framerate=30/1");
+  gst_harness_play (h);
+  for (i = 0; i < 200; i++) {
+    fail_unless (gst_harness_crank_single_clock_wait (h));
+    gst_buffer_unref (gst_harness_pull (h));
+  }
+  g_object_get (h->element, "stats", &st, NULL);
+  fail_unless (gst_structure_get_uint64 (st, "frames", &frames));
+  fail_unless (gst_structure_get_uint (st, "clock-ids", &ids));
+  fail_unless (gst_structure_get_uint (st, "reference-metas", &metas));
+  fail_unless (frames >= 200);
+  /* one id for the stream (at most one more if the clock changed) */
+  fail_unless (ids >= 1 && ids <= 2, "%u clock ids for %" G_GUINT64_FORMAT
+      " frames", ids, frames);
+  /* the embedded device gives no driver timestamp */
+  fail_unless_equals_int (metas, 0);
+  gst_structure_free (st);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_live_drop_not_copy)
 {
   GstHarness *h = gst_harness_new ("negcamsrc");
@@ -1823,6 +1857,7 @@ negcamsrc_suite (void)
   tcase_add_test (tc, test_renegotiate_harness_live);
   tcase_add_test (tc, test_renegotiate_pipeline_stamps);
   tcase_add_test (tc, test_live_timestamps_testclock);
+  tcase_add_test (tc, test_live_one_clock_id);
   tcase_add_test (tc, test_live_drop_not_copy);
   tcase_add_test (tc, test_latency);
   tcase_add_test (tc, test_pool_recycles_without_copy);

@@ -72,14 +72,14 @@ GST_START_TEST (test_stream_frames)
   GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
   GstElement *src = gst_bin_get_by_name (GST_BIN (pipe), "src");
   GstCaps *ref = gst_caps_new_empty_simple ("timestamp/x-linux-monotonic");
-  GstClockTime prev = GST_CLOCK_TIME_NONE;
+  GstClockTime prev = GST_CLOCK_TIME_NONE, prev_ts = 0;
   GstStructure *st;
-  guint64 copies = 1;
-  guint i, create_bufs, expbuf;
+  guint64 copies = 1, frames = 0;
+  guint i, create_bufs, expbuf, metas = 0, nbuf = 0;
   gboolean dmabuf = FALSE;
 
   gst_element_set_state (pipe, GST_STATE_PLAYING);
-  for (i = 0; i < 10; i++) {
+  for (i = 0; i < 20; i++) {
     GstSample *s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
         10 * GST_SECOND);
     GstBuffer *b;
@@ -94,6 +94,10 @@ GST_START_TEST (test_stream_frames)
     /* the driver's CLOCK_MONOTONIC stamp, taken a moment ago */
     fail_unless (m->timestamp <= monotonic_now ());
     fail_unless (monotonic_now () - m->timestamp < 5 * GST_SECOND);
+    /* the meta is kept per pool buffer: updated, never stale */
+    fail_unless (m->timestamp > prev_ts, "frame %u: stale driver timestamp",
+        i);
+    prev_ts = m->timestamp;
     fail_unless (GST_BUFFER_PTS_IS_VALID (b));
     if (GST_CLOCK_TIME_IS_VALID (prev))
       fail_unless (GST_BUFFER_PTS (b) > prev);
@@ -104,6 +108,15 @@ GST_START_TEST (test_stream_frames)
   fail_unless (gst_structure_get_boolean (st, "dmabuf", &dmabuf) && dmabuf);
   gst_structure_get_uint64 (st, "copies", &copies);
   fail_unless_equals_uint64 (copies, 0);
+  /* No allocation per frame: one reference-timestamp meta per pool
+   * buffer (GST_META_FLAG_POOLED), not one per frame. */
+  fail_unless (gst_structure_get_uint64 (st, "frames", &frames));
+  fail_unless (gst_structure_get_uint (st, "reference-metas", &metas));
+  fail_unless (gst_structure_get_uint (st, "buffers", &nbuf));
+  fail_unless (frames > nbuf, "%" G_GUINT64_FORMAT " frames, %u buffers",
+      frames, nbuf);
+  fail_unless (metas >= 1 && metas <= nbuf, "%u metas for %"
+      G_GUINT64_FORMAT " frames in %u buffers", metas, frames, nbuf);
   gst_structure_free (st);
   shim_counts (&create_bufs, &expbuf);
   fail_unless (expbuf > 0);
