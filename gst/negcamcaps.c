@@ -536,11 +536,14 @@ table_fourcc (guint i)
  * so a fourcc the device has costs nothing extra, one it lacks costs one
  * request; ENUM_FMT (a request per format, 84 on vivid) is skipped.
  * @subset: the fourcc's caps must contain @filter (a fixed format), else
- * just intersect it. Sets *@found to the one format present, or NULL when
- * none is. Returns FALSE when ENUM_FMT is needed after all: lookups not
- * allowed, ENUM_FMT already done, too many candidates, ENUM_FRAMESIZES
- * not implemented or failing otherwise, or several candidates present
- * (then the device's ENUM_FMT order decides which comes first).
+ * just intersect it. Sets *@found to the one format present. Returns
+ * FALSE when ENUM_FMT is needed after all: lookups not allowed, ENUM_FMT
+ * already done, too many candidates, ENUM_FRAMESIZES not implemented or
+ * failing otherwise, several candidates present (then the device's
+ * ENUM_FMT order decides which comes first), or none: some drivers answer
+ * EINVAL for every fourcc when they cannot enumerate sizes (vivid on a
+ * TV input without scaler), so only ENUM_FMT can tell "absent" from "any
+ * size" (what the full path offers for such a format).
  */
 static gboolean
 lookup_formats (
@@ -579,7 +582,7 @@ lookup_formats (
       return FALSE;
     }
   }
-  if (present > 1) {
+  if (present != 1) {
     *found = NULL;
     return FALSE;
   }
@@ -839,10 +842,9 @@ probe_caps_full (NegcamProbe *p, GstCaps *filter, gboolean with_rates)
   if (filter && gst_caps_is_any (filter))
     filter = NULL;
   if (lookup_formats (p, filter, FALSE, &found)) {
-    /* The filter's fourcc(s) looked up by ENUM_FRAMESIZES: at most one
+    /* The filter's fourcc(s) looked up by ENUM_FRAMESIZES: exactly one
      * present, so no ENUM_FMT order to respect. */
-    if (found)
-      append_format (p, found, filter, with_rates, caps);
+    append_format (p, found, filter, with_rates, caps);
   } else {
     ensure_formats (p);
     for (i = 0; i < p->formats->len; i++)
@@ -881,10 +883,9 @@ negcam_probe_caps_to_format (NegcamProbe *p, GstCaps *caps,
       "chroma-site", "multiview-mode", "multiview-flags", NULL);
   one = gst_caps_new_full (base, NULL);
   if (lookup_formats (p, one, TRUE, &f)) {
-    /* At most one of the fourccs with these caps is present. */
-    found = f != NULL;
-    if (found)
-      fmt->fmt.pix.pixelformat = f->fourcc;
+    /* Exactly one of the fourccs with these caps is present. */
+    found = TRUE;
+    fmt->fmt.pix.pixelformat = f->fourcc;
   } else {
     /* The first enumerated fourcc with the same caps wins (MJPG before
      * JPEG as the device lists them). */

@@ -12,6 +12,7 @@
 #include <gst/check/gstcheck.h>
 
 #include "negcamdevice.h"
+#include "negcamcaps.h"
 #include "framegen.h"
 
 static NegcamDevice *
@@ -263,6 +264,81 @@ GST_START_TEST (test_open_errors)
 
 GST_END_TEST;
 
+/* A device whose ENUM_FRAMESIZES answers EINVAL for every fourcc, also
+ * for the formats ENUM_FMT lists (vivid on a TV input without scaler
+ * does that): an embedded device behind a filtering backend. */
+static gint
+einval_sizes_ioctl (NegcamDevice * dev, unsigned long request, gpointer arg)
+{
+  NegcamDevice *inner = dev->backend;
+
+  if (request == VIDIOC_ENUM_FRAMESIZES)
+    return -EINVAL;
+  return inner->ops->ioctl (inner, request, arg);
+}
+
+static void
+einval_sizes_close (NegcamDevice * dev)
+{
+  negcam_device_unref (dev->backend);
+}
+
+static const NegcamDeviceOps einval_sizes_ops = {
+  .name = "einval-sizes",
+  .ioctl = einval_sizes_ioctl,
+  .close = einval_sizes_close,
+};
+
+/* The ENUM_FRAMESIZES lookup must not take that EINVAL for "absent": the
+ * probe confirms with ENUM_FMT and offers the format at any size, exactly
+ * as without the lookup. */
+GST_START_TEST (test_probe_lookup_einval_sizes)
+{
+  static const gchar *filters[] = { "video/x-raw,format=YUY2",
+    "video/x-raw,format=YUY2,width=640,height=480", "image/jpeg",
+    "video/x-raw,format=NV12"
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (filters); i++) {
+    NegcamDevice *dev = g_new0 (NegcamDevice, 1);
+    NegcamProbe *a, *b;
+    GstCaps *filter = gst_caps_from_string (filters[i]), *ca, *cb, *fixed;
+    struct v4l2_format fmt;
+    struct v4l2_fract iv;
+
+    dev->refcount = 1;
+    dev->ops = &einval_sizes_ops;
+    dev->description = g_strdup ("einval-sizes webcam");
+    dev->backend = open_ok ("webcam");
+    a = negcam_probe_new (dev);
+    b = negcam_probe_new (dev);
+    negcam_probe_set_size_lookup (a, TRUE);
+    ca = negcam_probe_caps (a, filter);
+    cb = negcam_probe_caps (b, filter);
+    fail_unless (gst_caps_is_strictly_equal (ca, cb), "%s: %" GST_PTR_FORMAT
+        " vs %" GST_PTR_FORMAT, filters[i], ca, cb);
+    if (i < 3) {
+      fail_if (gst_caps_is_empty (ca), "%s: nothing offered", filters[i]);
+      fixed = gst_caps_fixate (gst_caps_ref (ca));
+      fail_unless (negcam_probe_caps_to_format (a, fixed, &fmt, &iv));
+      fail_unless_equals_int (fmt.fmt.pix.pixelformat,
+          i < 2 ? V4L2_PIX_FMT_YUYV : V4L2_PIX_FMT_MJPEG);
+      gst_caps_unref (fixed);
+    } else {
+      fail_unless (gst_caps_is_empty (ca));
+    }
+    gst_caps_unref (ca);
+    gst_caps_unref (cb);
+    gst_caps_unref (filter);
+    negcam_probe_free (a);
+    negcam_probe_free (b);
+    negcam_device_unref (dev);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 negcamdevice_suite (void)
 {
@@ -275,6 +351,7 @@ negcamdevice_suite (void)
   tcase_add_test (tc, test_controls);
   tcase_add_test (tc, test_request_counting);
   tcase_add_test (tc, test_open_errors);
+  tcase_add_test (tc, test_probe_lookup_einval_sizes);
   return s;
 }
 
