@@ -163,6 +163,35 @@ void nc_scene_run(const struct nc_scene *s, __u32 layers, __u32 y, __u32 x,
 	*end = e < limit ? e : limit;
 }
 
+void nc_scene_mb420(const struct nc_scene *s, __u32 mx, __u32 my, __u8 *pix)
+{
+	__u8 *cb = pix + 256, *cr = pix + 320;
+	struct nc_color c;
+	__u32 l, i, j, n, x, y, e;
+
+	for (l = 0; l < 16; l++) {
+		y = my * 16 + l;
+		if (y >= s->height)
+			y = s->height - 1;
+		for (i = 0; i < 16; i += n) {
+			x = mx * 16 + i;
+			if (x >= s->width)
+				x = s->width - 1;
+			nc_scene_run(s, NC_LAYER_ALL, y, x, &c, &e);
+			n = x == s->width - 1 ? 16 - i : e - x;
+			if (n > 16 - i)
+				n = 16 - i;
+			memset(&pix[l * 16 + i], c.y, n);
+			if (l & 1)
+				continue;
+			for (j = (i + 1) & ~1u; j < i + n; j += 2) {
+				cb[(l >> 1) * 8 + (j >> 1)] = c.cb;
+				cr[(l >> 1) * 8 + (j >> 1)] = c.cr;
+			}
+		}
+	}
+}
+
 bool nc_scene_plain_rows(const struct nc_scene *s, __u32 y0, __u32 y1)
 {
 	if (s->block && y0 < s->block)

@@ -282,41 +282,6 @@ static void nc_h264_slice_header(struct nc_hw *w, __u32 frame)
 	nc_hw_ue(w, 1);             /* disable_deblocking_filter_idc: off */
 }
 
-/*
- * The samples of macroblock (@mx, @my) in the order I_PCM carries them:
- * 256 luma in raster order, then 64 Cb and 64 Cr. Outside the picture
- * the last column and line are repeated. Chroma is sampled at the even
- * luma positions, as the raw 4:2:0 path samples it.
- */
-static void nc_h264_samples(const struct nc_scene *s, __u32 mx, __u32 my,
-			    __u8 *pcm)
-{
-	__u8 *cb = pcm + 256, *cr = pcm + 320;
-	struct nc_color c;
-	__u32 l, i, j, n, x, y, e;
-
-	for (l = 0; l < 16; l++) {
-		y = my * 16 + l;
-		if (y >= s->height)
-			y = s->height - 1;
-		for (i = 0; i < 16; i += n) {
-			x = mx * 16 + i;
-			if (x >= s->width)
-				x = s->width - 1;
-			nc_scene_run(s, NC_LAYER_ALL, y, x, &c, &e);
-			n = x == s->width - 1 ? 16 - i : e - x;
-			if (n > 16 - i)
-				n = 16 - i;
-			memset(&pcm[l * 16 + i], c.y, n);
-			if (l & 1)
-				continue;
-			for (j = (i + 1) & ~1u; j < i + n; j += 2) {
-				cb[(l >> 1) * 8 + (j >> 1)] = c.cb;
-				cr[(l >> 1) * 8 + (j >> 1)] = c.cr;
-			}
-		}
-	}
-}
 
 /* macroblock_layer() of an I_PCM macroblock (7.3.5). */
 static void nc_h264_mb(struct nc_hw *w, const struct nc_scene *s, __u32 mx,
@@ -327,7 +292,7 @@ static void nc_h264_mb(struct nc_hw *w, const struct nc_scene *s, __u32 mx,
 	nc_hw_ue(w, NC_MB_I_PCM);
 	if (w->nbits)               /* pcm_alignment_zero_bit */
 		nc_hw_bits(w, 0, 8 - w->nbits);
-	nc_h264_samples(s, mx, my, pcm);
+	nc_scene_mb420(s, mx, my, pcm);
 	nc_hw_put(w, pcm, sizeof(pcm));
 }
 

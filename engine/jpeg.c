@@ -428,38 +428,17 @@ static void nc_jpeg_block(struct nc_jw *w, const __s16 *coef, __s32 *pred,
 static void nc_jpeg_mcu(struct nc_jw *w, const struct nc_scene *s, __u32 mx,
 			__u32 my, __s32 *pred)
 {
-	__u8 ypix[256], cpix[2][64];
+	__u8 pix[384];
 	__s16 coef[64];
-	struct nc_color c;
-	__u32 l, i, j, n, x, y, e;
+	__u32 i;
 
-	for (l = 0; l < 16; l++) {
-		y = my * 16 + l;
-		if (y >= s->height)
-			y = s->height - 1;
-		for (i = 0; i < 16; i += n) {
-			x = mx * 16 + i;
-			if (x >= s->width)
-				x = s->width - 1;
-			nc_scene_run(s, NC_LAYER_ALL, y, x, &c, &e);
-			n = x == s->width - 1 ? 16 - i : e - x;
-			if (n > 16 - i)
-				n = 16 - i;
-			memset(&ypix[l * 16 + i], c.y, n);
-			if (l & 1)
-				continue;
-			for (j = (i + 1) & ~1u; j < i + n; j += 2) {
-				cpix[0][(l >> 1) * 8 + (j >> 1)] = c.cb;
-				cpix[1][(l >> 1) * 8 + (j >> 1)] = c.cr;
-			}
-		}
-	}
+	nc_scene_mb420(s, mx, my, pix);
 	for (i = 0; i < 4; i++) {
-		nc_fdct(&ypix[(i >> 1) * 128 + (i & 1) * 8], 16, nc_jpeg_qluma, coef);
+		nc_fdct(&pix[(i >> 1) * 128 + (i & 1) * 8], 16, nc_jpeg_qluma, coef);
 		nc_jpeg_block(w, coef, &pred[0], false);
 	}
 	for (i = 0; i < 2; i++) {
-		nc_fdct(cpix[i], 8, nc_jpeg_qchroma, coef);
+		nc_fdct(&pix[256 + 64 * i], 8, nc_jpeg_qchroma, coef);
 		nc_jpeg_block(w, coef, &pred[1 + i], true);
 	}
 }

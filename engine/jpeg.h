@@ -50,6 +50,15 @@ void nc_scene_init(struct nc_scene *s, __u32 width, __u32 height,
 void nc_scene_run(const struct nc_scene *s, __u32 layers, __u32 y, __u32 x,
 		  struct nc_color *c, __u32 *end);
 
+/*
+ * The 4:2:0 samples of the 16x16 macroblock (@mx, @my) into @pix (384
+ * bytes): 256 luma in raster order, then 64 Cb and 64 Cr, as H.264 I_PCM
+ * carries them and as a JPEG MCU is cut. Outside the picture the last
+ * column and line are repeated; chroma is sampled at the even luma
+ * positions, as the raw 4:2:0 path samples it.
+ */
+void nc_scene_mb420(const struct nc_scene *s, __u32 mx, __u32 my, __u8 *pix);
+
 /* True when lines [@y0, @y1) hold only background. */
 bool nc_scene_plain_rows(const struct nc_scene *s, __u32 y0, __u32 y1);
 
