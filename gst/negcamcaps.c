@@ -72,17 +72,6 @@ static const struct {
   { V4L2_PIX_FMT_SRGGB8, "rggb" },
 };
 
-const gchar *
-negcam_fourcc_to_string (guint32 f, gchar s[5])
-{
-  s[0] = f & 0xff;
-  s[1] = (f >> 8) & 0xff;
-  s[2] = (f >> 16) & 0xff;
-  s[3] = (f >> 24) & 0x7f;
-  s[4] = '\0';
-  return s;
-}
-
 GstStructure *
 negcam_fourcc_to_structure (guint32 fourcc)
 {

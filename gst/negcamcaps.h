@@ -24,9 +24,6 @@ GstCaps *negcam_caps_template (void);
 /* The media type and format of @fourcc alone; NULL when unmappable. */
 GstStructure *negcam_fourcc_to_structure (guint32 fourcc);
 
-/* "YUYV" */
-const gchar *negcam_fourcc_to_string (guint32 fourcc, gchar buf[5]);
-
 /*
  * Fixed caps for a complete device format (a TRY/S/G_FMT answer) and a
  * frame interval (numerator 0 = leave framerate out): media type, format,

@@ -156,14 +156,19 @@ negcam_request_name (unsigned long request)
   }
 }
 
-static void
-fourcc_str (guint32 f, gchar s[5])
+const gchar *
+negcam_fourcc_to_string (guint32 f, gchar s[5])
 {
-  s[0] = f & 0xff;
-  s[1] = (f >> 8) & 0xff;
-  s[2] = (f >> 16) & 0xff;
-  s[3] = (f >> 24) & 0x7f;
+  guint i;
+
+  for (i = 0; i < 4; i++) {
+    /* bit 31 is V4L2's big-endian flag, not a character */
+    gchar c = (f >> (8 * i)) & (i == 3 ? 0x7f : 0xff);
+
+    s[i] = g_ascii_isprint (c) ? c : '.';
+  }
   s[4] = '\0';
+  return s;
 }
 
 /* The interesting part of a request's answer, for the log. */
@@ -175,13 +180,13 @@ describe (unsigned long request, gconstpointer arg)
   switch (request) {
     case VIDIOC_ENUM_FMT: {
       const struct v4l2_fmtdesc *f = arg;
-      fourcc_str (f->pixelformat, a);
+      negcam_fourcc_to_string (f->pixelformat, a);
       return g_strdup_printf ("index %u: %s \"%s\" flags 0x%x", f->index, a,
           (const gchar *)f->description, f->flags);
     }
     case VIDIOC_ENUM_FRAMESIZES: {
       const struct v4l2_frmsizeenum *f = arg;
-      fourcc_str (f->pixel_format, a);
+      negcam_fourcc_to_string (f->pixel_format, a);
       if (f->type == V4L2_FRMSIZE_TYPE_DISCRETE)
         return g_strdup_printf ("%s index %u: %ux%u", a, f->index,
             f->discrete.width, f->discrete.height);
@@ -192,7 +197,7 @@ describe (unsigned long request, gconstpointer arg)
     }
     case VIDIOC_ENUM_FRAMEINTERVALS: {
       const struct v4l2_frmivalenum *f = arg;
-      fourcc_str (f->pixel_format, a);
+      negcam_fourcc_to_string (f->pixel_format, a);
       if (f->type == V4L2_FRMIVAL_TYPE_DISCRETE)
         return g_strdup_printf ("%s %ux%u index %u: %u/%u s", a, f->width,
             f->height, f->index, f->discrete.numerator,
@@ -206,7 +211,7 @@ describe (unsigned long request, gconstpointer arg)
     case VIDIOC_TRY_FMT:
     case VIDIOC_S_FMT: {
       const struct v4l2_format *f = arg;
-      fourcc_str (f->fmt.pix.pixelformat, a);
+      negcam_fourcc_to_string (f->fmt.pix.pixelformat, a);
       return g_strdup_printf ("%s %ux%u field %u bytesperline %u sizeimage %u "
                               "colorspace %u/%u/%u/%u",
           a, f->fmt.pix.width, f->fmt.pix.height, f->fmt.pix.field,

@@ -114,6 +114,8 @@ guint negcam_device_count_total (NegcamDevice *dev);
 guint negcam_device_count_negotiation (NegcamDevice *dev);
 const gchar *negcam_request_type_name (NegcamRequestType t);
 const gchar *negcam_request_name (unsigned long request);
+/* "YUYV": the four characters of a V4L2 fourcc (non-printable ones as '.') */
+const gchar *negcam_fourcc_to_string (guint32 fourcc, gchar buf[5]);
 
 /* Backends. */
 NegcamDevice *negcam_device_open_embedded (
