@@ -1,0 +1,8 @@
+# fuzz_parser finding, 2026-12-03 (6,150,500 executions): with field
+# alternate, TRY_FMT answers height 76 (the frame) but a sizeimage of 38
+# lines. V4L2 says height counts the lines of one field for TOP, BOTTOM
+# and ALTERNATE; the engine must answer height 38. Not fixed yet.
+name alt-height
+field alternate
+format UYVY
+ size 720x76 fps 3
