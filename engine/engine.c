@@ -328,6 +328,31 @@ static __u32 nc_step(__u32 step, bool continuous)
 	return (continuous || step == 0) ? 1 : step;
 }
 
+/*
+ * Fields whose buffers hold one field (TOP, BOTTOM, ALTERNATE): there the
+ * format's height counts the lines of one field, half the frame height
+ * that sizes (ENUM_FRAMESIZES, the profile) are given in, as vivid does.
+ */
+static bool nc_field_per_buffer(__u32 field)
+{
+	return field == V4L2_FIELD_TOP || field == V4L2_FIELD_BOTTOM ||
+	       field == V4L2_FIELD_ALTERNATE;
+}
+
+/* The frame height of a format height @h in @field (saturating). */
+static __u32 nc_frame_height(__u32 field, __u32 h)
+{
+	if (!nc_field_per_buffer(field))
+		return h;
+	return h > 0x7fffffffu ? 0xffffffffu : h * 2;
+}
+
+/* The format height of a frame height @h in @field. */
+static __u32 nc_buffer_height(__u32 field, __u32 h)
+{
+	return nc_field_per_buffer(field) ? h / 2 : h;
+}
+
 /* Whether w x h is one of the format's sizes (stepwise: in range and on a step). */
 static bool nc_size_has(const struct negcam_format *f, const struct negcam_size *s,
 			__u32 w, __u32 h)
@@ -460,12 +485,6 @@ static const struct negcam_size *nc_pick_nearest(const struct negcam_profile *p,
 	return best;
 }
 
-/* Fields whose buffers hold one field: half the lines of the frame height. */
-static bool nc_field_per_buffer(__u32 field)
-{
-	return field == V4L2_FIELD_TOP || field == V4L2_FIELD_BOTTOM ||
-	       field == V4L2_FIELD_ALTERNATE;
-}
 
 /* Adjust *w x *h to a size of @f; returns its size entry (NULL: no sizes). */
 static const struct negcam_size *nc_pick_size(const struct negcam_profile *p,
@@ -635,7 +654,7 @@ static int nc_adjust(const struct negcam_profile *p, int q,
 	const struct negcam_format *f = nc_find_format(p, q, req->pixelformat);
 	struct v4l2_pix_format pix;
 	const struct negcam_size *s;
-	__u32 field, w = req->width, h = req->height;
+	__u32 field, w = req->width, h;
 	int ret;
 
 	if (!f) {
@@ -648,17 +667,18 @@ static int nc_adjust(const struct negcam_profile *p, int q,
 	ret = nc_pick_field(f, req->field, legacy, &field);
 	if (ret)
 		return ret;
+	h = nc_frame_height(field, req->height);
 	s = nc_pick_size(p, f, field, &w, &h);
 	if (!s)
 		return -EINVAL;
 
 	memset(&pix, 0, sizeof(pix));
 	pix.width = w;
-	pix.height = h;
+	pix.height = nc_buffer_height(field, h);
 	pix.pixelformat = f->fourcc;
 	pix.field = field;
-	negcam_fourcc_sizes(nc_info(f), w, nc_field_per_buffer(field) ? h / 2 : h,
-			    f->stride_align, &pix.bytesperline, &pix.sizeimage);
+	negcam_fourcc_sizes(nc_info(f), w, pix.height, f->stride_align, &pix.bytesperline,
+			    &pix.sizeimage);
 	if (q == NC_OUTPUT) {
 		nc_output_colorimetry(f, req, &pix);
 	} else {
@@ -752,7 +772,8 @@ static const struct negcam_size *nc_current_size(const struct negcam_engine *e, 
 	f = nc_find_format(e->profile, q, e->fmt[q].pixelformat);
 	if (!f)
 		return NULL;
-	return nc_size_lookup(e->profile, f, e->fmt[q].width, e->fmt[q].height);
+	return nc_size_lookup(e->profile, f, e->fmt[q].width,
+			      nc_frame_height(e->fmt[q].field, e->fmt[q].height));
 }
 
 /* ------------------------------------------------------------------ */
@@ -772,8 +793,8 @@ static void nc_reset_queue(struct negcam_engine *e, int q)
 	memset(&req, 0, sizeof(req));
 	req.pixelformat = f->fourcc;
 	req.width = p->def[q].width;
-	req.height = p->def[q].height;
 	req.field = V4L2_FIELD_ANY;
+	req.height = nc_buffer_height(nc_default_field(f), p->def[q].height);
 	if (nc_adjust(p, q, &req, &e->fmt[q], &s))
 		return;
 	e->interval[q] = nc_snap_interval(p, s, p->def[q].interval,

@@ -723,12 +723,6 @@ static __u64 nc_planes(const struct negcam_fourcc_info *fi,
 #define NC_MAX_DIM 65535u
 #define NC_MAX_STRIDE (1u << 24)
 
-static bool nc_field_per_buffer(__u32 field)
-{
-	return field == V4L2_FIELD_TOP || field == V4L2_FIELD_BOTTOM ||
-	       field == V4L2_FIELD_ALTERNATE;
-}
-
 long negcam_framegen_draw(const struct v4l2_pix_format *fmt, __u32 pattern,
 			  __u32 frame, __u32 prev, void *dst, __u32 dst_size)
 {
@@ -746,7 +740,8 @@ long negcam_framegen_draw(const struct v4l2_pix_format *fmt, __u32 pattern,
 	df = nc_drawfmt_find(fmt->pixelformat);
 	if (!fi || !df || !fmt->width || !fmt->height)
 		return -EINVAL;
-	lines = nc_field_per_buffer(fmt->field) ? fmt->height / 2 : fmt->height;
+	/* a buffer holds fmt->height lines, one field of them for ALTERNATE/TOP/BOTTOM */
+	lines = fmt->height;
 	if (!lines || fmt->width > NC_MAX_DIM || lines > NC_MAX_DIM ||
 	    fmt->width % fi->hsub || lines % fi->vsub)
 		return -EINVAL;

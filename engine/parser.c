@@ -776,17 +776,43 @@ static int nc_bad_size(struct nc_parser *p, const struct nc_tok *t, int ret)
 	return -EINVAL;
 }
 
+/* What the field list asks of a frame height. */
+enum nc_rows {
+	NC_ROWS_ANY,   /* progressive only */
+	NC_ROWS_EVEN,  /* interlaced: two fields of equal height */
+	NC_ROWS_FIELD, /* a buffer may hold one field: it needs whole chroma lines */
+};
+
+static enum nc_rows nc_fields_rows(const struct nc_settings *s)
+{
+	enum nc_rows rows = NC_ROWS_ANY;
+	__u32 i;
+
+	for (i = 0; i < s->nfields; i++) {
+		__u32 fl = s->fields[i];
+
+		if (fl == V4L2_FIELD_TOP || fl == V4L2_FIELD_BOTTOM ||
+		    fl == V4L2_FIELD_ALTERNATE)
+			return NC_ROWS_FIELD;
+		if (fl != V4L2_FIELD_NONE)
+			rows = NC_ROWS_EVEN;
+	}
+	return rows;
+}
+
 /*
  * One dimension of a size: 1..NC_MAX_DIM, a multiple of the chroma
- * subsampling @sub and, when @even, of 2 (interlaced frames hold two
- * fields of equal height).
+ * subsampling @sub and, as @rows says for heights, of 2 (interlaced
+ * frames hold two fields of equal height) or of 2 * @sub (a field alone
+ * in a buffer holds whole chroma lines).
  */
 static int nc_check_dim(struct nc_parser *p, const struct nc_tok *t,
-			const char *what, __u32 v, __u32 sub, bool even)
+			const char *what, __u32 v, __u32 sub, enum nc_rows rows)
 {
 	struct nc_msg m;
 
-	if (v >= 1 && v <= NC_MAX_DIM && v % sub == 0 && (!even || v % 2 == 0))
+	if (v >= 1 && v <= NC_MAX_DIM && v % sub == 0 && (rows == NC_ROWS_ANY || v % 2 == 0) &&
+	    (rows != NC_ROWS_FIELD || v % (2 * sub) == 0))
 		return 0;
 	m = nc_error(p, t->col);
 	m_str(&m, "size ");
@@ -805,20 +831,15 @@ static int nc_check_dim(struct nc_parser *p, const struct nc_tok *t,
 		m_uint(&m, sub);
 		m_str(&m, ", the chroma subsampling of ");
 		m_fourcc(&m, p->cur_fi->fourcc);
-	} else {
+	} else if (v % 2) {
 		m_str(&m, " is odd, but an interlaced field list needs an even frame height");
+	} else {
+		m_str(&m, " is not a multiple of ");
+		m_uint(&m, 2 * sub);
+		m_str(&m, ": one field a buffer (top, bottom, alternate) needs whole chroma lines of ");
+		m_fourcc(&m, p->cur_fi->fourcc);
 	}
 	return -EINVAL;
-}
-
-static bool nc_fields_interlaced(const struct nc_settings *s)
-{
-	__u32 i;
-
-	for (i = 0; i < s->nfields; i++)
-		if (s->fields[i] != V4L2_FIELD_NONE)
-			return true;
-	return false;
 }
 
 /*
@@ -1663,7 +1684,7 @@ static int nc_kw_size(struct nc_parser *p)
 	struct negcam_profile *out = p->out;
 	const struct negcam_fourcc_info *fi = p->cur_fi;
 	struct negcam_format *f = nc_cur(p);
-	bool even = nc_fields_interlaced(&p->cur);
+	enum nc_rows rows = nc_fields_rows(&p->cur);
 	struct negcam_size sz;
 	struct nc_tok t, st;
 	struct nc_msg m;
@@ -1696,9 +1717,9 @@ static int nc_kw_size(struct nc_parser *p)
 				   &sz.max_h);
 	if (ret)
 		return nc_bad_size(p, &t, ret);
-	ret = nc_check_dim(p, &t, "width", sz.min_w, fi->hsub ? fi->hsub : 1, false);
+	ret = nc_check_dim(p, &t, "width", sz.min_w, fi->hsub ? fi->hsub : 1, NC_ROWS_ANY);
 	if (!ret)
-		ret = nc_check_dim(p, &t, "height", sz.min_h, fi->vsub ? fi->vsub : 1, even);
+		ret = nc_check_dim(p, &t, "height", sz.min_h, fi->vsub ? fi->vsub : 1, rows);
 	if (ret)
 		return ret;
 
@@ -1726,9 +1747,9 @@ static int nc_kw_size(struct nc_parser *p)
 			m_str(&m, " already has sizes; a size range must be the format's only size");
 			return -EINVAL;
 		}
-		ret = nc_check_dim(p, &t, "width", sz.max_w, hs, false);
+		ret = nc_check_dim(p, &t, "width", sz.max_w, hs, NC_ROWS_ANY);
 		if (!ret)
-			ret = nc_check_dim(p, &t, "height", sz.max_h, vs, even);
+			ret = nc_check_dim(p, &t, "height", sz.max_h, vs, rows);
 		if (ret)
 			return ret;
 		if (sz.min_w > sz.max_w || sz.min_h > sz.max_h ||
@@ -1769,14 +1790,14 @@ static int nc_kw_size(struct nc_parser *p)
 			/* no step: continuous; the checks below point at the range */
 			st = t;
 		}
-		if (sz.step_w % hs || sz.step_h % vs ||
-		    (even && sz.step_h % 2)) {
+		/* the step keeps every height of the range valid */
+		if (rows == NC_ROWS_FIELD || (rows == NC_ROWS_EVEN && vs % 2))
+			vs *= 2;
+		if (sz.step_w % hs || sz.step_h % vs) {
 			m = nc_error(p, st.col);
 			m_str(&m, "size step ");
 			m_size(&m, sz.step_w, sz.step_h);
 			m_str(&m, " must be a multiple of ");
-			if (even && vs % 2)
-				vs *= 2;
 			m_size(&m, hs, vs);
 			m_str(&m, " for ");
 			m_fourcc(&m, f->fourcc);

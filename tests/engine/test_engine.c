@@ -273,13 +273,24 @@ static unsigned int ref_discrete(const struct negcam_profile *p, const struct ne
 	return best;
 }
 
+/* A buffer holds one field: its height counts field lines, half the frame's. */
 static bool field_per_buffer(__u32 field)
 {
 	return field == V4L2_FIELD_TOP || field == V4L2_FIELD_BOTTOM ||
 	       field == V4L2_FIELD_ALTERNATE;
 }
 
-/* The size TRY_FMT must answer for format @f. */
+/* The format height of frame height @h in @field. */
+static __u32 fmt_height(__u32 field, __u32 h)
+{
+	return field_per_buffer(field) ? h / 2 : h;
+}
+
+/*
+ * The size TRY_FMT must answer for format @f and a request of w x h in
+ * @field: sizes are frames, so a per-field request h asks for a frame
+ * of 2h lines and the answer is half the frame picked.
+ */
 static void ref_size(const struct negcam_profile *p, const struct negcam_format *f,
 		     __u32 field, __u32 w, __u32 h, __u32 *rw, __u32 *rh)
 {
@@ -287,16 +298,19 @@ static void ref_size(const struct negcam_profile *p, const struct negcam_format 
 	const struct negcam_size *s = &p->sizes[f->size_first];
 	bool nearest = p->adjust == NC_ADJUST_NEAREST;
 	bool cont = f->size_kind == V4L2_FRMSIZE_TYPE_CONTINUOUS;
+	uint64_t fh = field_per_buffer(field) ? (uint64_t)h * 2 : h;
 
+	if (fh > 0xffffffffu)
+		fh = 0xffffffffu;
 	if (!ref_is_range(f)) {
-		s += ref_discrete(p, f, w, h);
+		s += ref_discrete(p, f, w, (__u32)fh);
 		*rw = s->min_w;
-		*rh = s->min_h;
+		*rh = fmt_height(field, s->min_h);
 		return;
 	}
 	*rw = ref_dim(w, s->min_w, s->max_w, cont ? 1 : s->step_w, fi->hsub, nearest);
-	*rh = ref_dim(h, s->min_h, s->max_h, cont ? 1 : s->step_h,
-		      fi->vsub * (field_per_buffer(field) ? 2 : 1), nearest);
+	*rh = fmt_height(field, ref_dim((__u32)fh, s->min_h, s->max_h, cont ? 1 : s->step_h,
+					fi->vsub * (field_per_buffer(field) ? 2 : 1), nearest));
 }
 
 /* The profile's default format of a queue (def fourcc, else the first). */
@@ -773,10 +787,20 @@ static void test_quirks(void)
 		 "2007: S_FMT too");
 	pix = get_fmt(&eng, CAP);
 	CHECK(!memcmp(&pix, &before, sizeof(pix)), "a failed S_FMT changes nothing");
-	CHECK_EQ(set_fmt(&eng, CAP, V4L2_PIX_FMT_UYVY, 720, 480, V4L2_FIELD_ALTERNATE, &pix), 0,
-		 "alternate");
-	CHECK(pix.field == V4L2_FIELD_ALTERNATE && pix.sizeimage == 720 * 2 * 240,
-	      "alternate: a buffer holds one field: %u", pix.sizeimage);
+	CHECK_EQ(set_fmt(&eng, CAP, V4L2_PIX_FMT_UYVY, 720, 240, V4L2_FIELD_ALTERNATE, &pix), 0,
+		 "alternate: 240 field lines");
+	CHECK(pix.field == V4L2_FIELD_ALTERNATE && pix.height == 240 &&
+	      pix.bytesperline == 720 * 2 && pix.sizeimage == 720 * 2 * 240,
+	      "alternate: height 240 of 480 lines, a buffer holds one field: %u %u", pix.height,
+	      pix.sizeimage);
+	CHECK(fract_eq(g_ival(&eng, CAP), 1001, 30000), "alternate: the 720x480 frame's rate");
+	CHECK_EQ(set_fmt(&eng, CAP, V4L2_PIX_FMT_UYVY, 720, 288, V4L2_FIELD_ALTERNATE, &pix), 0,
+		 "alternate, PAL field");
+	CHECK(pix.height == 288 && pix.sizeimage == 720 * 2 * 288, "288 field lines: 720x576");
+	CHECK(fract_eq(g_ival(&eng, CAP), 1, 25), "the 720x576 frame's rate");
+	CHECK_EQ(set_fmt(&eng, CAP, V4L2_PIX_FMT_UYVY, 720, 576, V4L2_FIELD_ALTERNATE, &pix), 0,
+		 "alternate, frame height asked");
+	CHECK(pix.height == 288, "576 field lines fit no frame but the largest: %u", pix.height);
 	CHECK_EQ(set_fmt(&eng, CAP, V4L2_PIX_FMT_UYVY, 720, 480, V4L2_FIELD_ANY, &pix), 0, "ANY");
 	CHECK(pix.field == V4L2_FIELD_INTERLACED && pix.sizeimage == 720 * 2 * 480, "ANY -> first");
 	CHECK(fract_eq(g_ival(&eng, CAP), 1001, 30000), "NTSC size: NTSC rate");
@@ -1020,8 +1044,7 @@ static void check_answer(const struct negcam_profile *p, const struct negcam_for
 	      pix->field == field, "%s %s %s %ux%u -> %s %ux%u field %u, want %ux%u field %u",
 	      p->name, what, FOURCC_STR(f->fourcc), w, h, FOURCC_STR(pix->pixelformat),
 	      pix->width, pix->height, pix->field, rw, rh, field);
-	negcam_fourcc_sizes(fi, rw, field_per_buffer(field) ? rh / 2 : rh, f->stride_align, &bpl,
-			    &size);
+	negcam_fourcc_sizes(fi, rw, rh, f->stride_align, &bpl, &size);
 	CHECK(pix->bytesperline == bpl && pix->sizeimage == size, "%s %s: bpl %u size %u",
 	      p->name, FOURCC_STR(f->fourcc), pix->bytesperline, pix->sizeimage);
 	CHECK(pix->colorspace == f->colorspace && pix->ycbcr_enc == f->ycbcr_enc &&
@@ -1087,6 +1110,11 @@ static void sweep_format(const struct negcam_profile *p, const struct negcam_for
 
 		set_fmt(&eng, CAP, f->fourcc, 100000, 100000, V4L2_FIELD_ANY, &big);
 		set_fmt(&eng, CAP, f->fourcc, 1, 1, V4L2_FIELD_ANY, &small);
+		/* compare frames: a buffer of one field holds half the frame's lines */
+		if (field_per_buffer(field0)) {
+			big.height *= 2;
+			small.height *= 2;
+		}
 		for (i = 0; i < f->size_count; i++) {
 			const struct negcam_size *s = &p->sizes[f->size_first + i];
 			uint64_t a = nearest ? s->min_w + s->min_h : (uint64_t)s->min_w * s->min_h;
@@ -1178,17 +1206,21 @@ static void sweep_format(const struct negcam_profile *p, const struct negcam_for
 					    fs.stepwise.min_width + fs.stepwise.step_width;
 					h = j == 0 ? fs.stepwise.min_height : j == 1 ? fs.stepwise.max_height :
 					    fs.stepwise.min_height + fs.stepwise.step_height;
-					set_fmt(&eng, CAP, f->fourcc, w, h, V4L2_FIELD_ANY, &pix);
-					CHECK(pix.width == w && pix.height == h, "%s: range size %ux%u kept",
-					      p->name, w, h);
+					set_fmt(&eng, CAP, f->fourcc, w, fmt_height(field0, h),
+						V4L2_FIELD_ANY, &pix);
+					CHECK(pix.width == w && pix.height == fmt_height(field0, h),
+					      "%s: range size %ux%u kept", p->name, w, h);
 				}
 				w = fs.stepwise.min_width + fs.stepwise.step_width;
 				h = fs.stepwise.min_height + fs.stepwise.step_height;
 			}
 		}
-		CHECK_EQ(set_fmt(&eng, CAP, f->fourcc, w, h, V4L2_FIELD_ANY, &pix), 0, "S_FMT");
-		CHECK(pix.width == w && pix.height == h, "%s %s: size %ux%u accepted as is, got %ux%u",
-		      p->name, FOURCC_STR(f->fourcc), w, h, pix.width, pix.height);
+		/* a frame size: its format height is a field's when a buffer holds one */
+		CHECK_EQ(set_fmt(&eng, CAP, f->fourcc, w, fmt_height(field0, h), V4L2_FIELD_ANY, &pix),
+			 0, "S_FMT");
+		CHECK(pix.width == w && pix.height == fmt_height(field0, h),
+		      "%s %s: size %ux%u accepted as is, got %ux%u", p->name, FOURCC_STR(f->fourcc), w,
+		      h, pix.width, pix.height);
 		{
 			/* the current interval is one of this size's */
 			const struct negcam_size *s = ref_size_entry(p, f, w, h);
@@ -1285,7 +1317,7 @@ static void sweep_profile(const struct negcam_builtin *b)
 	CHECK(def && pix.pixelformat == def->fourcc, "%s: starts on the default", b->name);
 	if (def)
 		check_answer(p, def, def->fields[0], p->def[NC_CAPTURE].width,
-			     p->def[NC_CAPTURE].height, &pix, "G_FMT");
+			     fmt_height(def->fields[0], p->def[NC_CAPTURE].height), &pix, "G_FMT");
 	{
 		struct v4l2_streamparm parm;
 
@@ -1352,12 +1384,27 @@ static void sweep_profile(const struct negcam_builtin *b)
 	try_equals_set(p, v4l2_fourcc('N', 'O', 'P', 'E'), 640, 480, V4L2_FIELD_ANY);
 }
 
+/* Fields the built-ins do not use: one field a buffer (height in field lines). */
+static const struct negcam_builtin field_profiles[] = {
+	{ "alternate-tv", "",
+	  "name alternate-tv\ndefault NV12 720x576 fps 50\nfield alternate interlaced\n"
+	  "format UYVY\n  size 720x576 fps 25\n  size 720x480 fps 30000/1001\n"
+	  "format NV12\n  size 720x576 fps 25 50\n  size 352x288 fps 25\n" },
+	{ "field-range", "",
+	  "name field-range\nadjust nearest\nfield top bottom alternate\n"
+	  "format NV12\n  size 64x64-1920x1080 step 16x8 fps 1-60\n"
+	  "format YUYV\n  size 48x32-1280x722 step 2x2 fps 30 15\n"
+	  "format YU12\n  size 32x32-1920x1088 step 4x4 interval 1/60-1/1 step 1/60\n" },
+};
+
 static void test_builtins(void)
 {
 	const struct negcam_builtin *b;
 	unsigned int i;
 
 	for (i = 0; (b = negcam_builtin_at(i)); i++)
+		sweep_profile(b);
+	for (b = field_profiles; b < field_profiles + NC_ARRAY_SIZE(field_profiles); b++)
 		sweep_profile(b);
 	CHECK(i >= 4, "at least four built-in profiles (%u)", i);
 	CHECK(negcam_builtin_find("webcam") && negcam_builtin_find("tv-tuner"), "named ones");

@@ -434,12 +434,12 @@ static void test_structure(void)
 	printf("%u emulation prevention bytes in the headers of the frames parsed\n",
 	       epb_seen);
 
-	/* a field per buffer: the picture is one field high */
+	/* a field per buffer: the picture is fmt.height (one field's lines) high */
 	{
-		__u8 *b = draw_h264(640, 480, V4L2_FIELD_ALTERNATE, 0, 5, &len);
+		__u8 *b = draw_h264(640, 240, V4L2_FIELD_ALTERNATE, 0, 5, &len);
 		__u8 *yu = draw_yu12(640, 240, 0, 5);
 
-		parse_au(b, (size_t)len, 640, 240, yu, "640x480 alternate", &ai);
+		parse_au(b, (size_t)len, 640, 240, yu, "640x240 alternate", &ai);
 		free(b);
 		free(yu);
 	}

@@ -97,6 +97,22 @@ static inline int fz_fract_lt(const struct v4l2_fract *a, const struct v4l2_frac
 	return (uint64_t)a->numerator * b->denominator < (uint64_t)b->numerator * a->denominator;
 }
 
+/*
+ * The frame height of a format: for TOP, BOTTOM and ALTERNATE a buffer
+ * holds one field and the format's height counts its lines, half the
+ * frame's that ENUM_FRAMESIZES lists.
+ */
+static inline bool fz_field_per_buffer(__u32 field)
+{
+	return field == V4L2_FIELD_TOP || field == V4L2_FIELD_BOTTOM ||
+	       field == V4L2_FIELD_ALTERNATE;
+}
+
+static inline __u32 fz_frame_height(const struct v4l2_pix_format *pix)
+{
+	return fz_field_per_buffer(pix->field) ? pix->height * 2 : pix->height;
+}
+
 /* A format G_FMT/TRY_FMT/S_FMT answered must be complete and self-consistent. */
 static inline void fz_check_pix(const struct negcam_profile *p, __u32 type,
 				const struct v4l2_pix_format *pix, const char *what)
@@ -306,11 +322,18 @@ static inline void fz_check_enumerations(struct negcam_engine *e, unsigned int b
 					tf.fmt.pix.height = fs.discrete.height;
 					tf.fmt.pix.field = V4L2_FIELD_ANY;
 					ret = negcam_engine_ioctl(e, VIDIOC_TRY_FMT, &tf);
+					/* one field a buffer: ask in field lines, half the frame */
+					if (!ret && fz_field_per_buffer(tf.fmt.pix.field)) {
+						tf.fmt.pix.width = fs.discrete.width;
+						tf.fmt.pix.height = fs.discrete.height / 2;
+						ret = negcam_engine_ioctl(e, VIDIOC_TRY_FMT, &tf);
+					}
 					FUZZ_ASSERT(ret == 0, "TRY_FMT of enumerated %s %ux%u: %d",
 						    negcam_fourcc_str(fd.pixelformat, f4),
 						    fs.discrete.width, fs.discrete.height, ret);
 					FUZZ_ASSERT(tf.fmt.pix.width == fs.discrete.width &&
-							    tf.fmt.pix.height == fs.discrete.height &&
+							    fz_frame_height(&tf.fmt.pix) ==
+								    fs.discrete.height &&
 							    tf.fmt.pix.pixelformat == fd.pixelformat,
 						    "TRY_FMT of enumerated %s %ux%u answered %ux%u",
 						    negcam_fourcc_str(fd.pixelformat, f4),
@@ -383,7 +406,7 @@ static inline void fz_check_enumerations(struct negcam_engine *e, unsigned int b
 		fz_check_pix(p, types[t], &g.fmt.pix, "G_FMT");
 		if (fz_fourcc_unambiguous(p, g.fmt.pix.pixelformat) &&
 		    fz_size_offered(e, g.fmt.pix.pixelformat, g.fmt.pix.width,
-				    g.fmt.pix.height) == 0)
+				    fz_frame_height(&g.fmt.pix)) == 0)
 			FUZZ_ASSERT(0, "G_FMT size %ux%u of %s is not enumerated",
 				    g.fmt.pix.width, g.fmt.pix.height,
 				    negcam_fourcc_str(g.fmt.pix.pixelformat, f4));

@@ -42,8 +42,8 @@ static const unsigned long near_misses[] = {
 
 /*
  * Beyond the built-in profiles, the quirks and queues they do not use:
- * no TRY_FMT, nearest adjustment with an output queue and interval
- * ranges under discrete sizes.
+ * no TRY_FMT, nearest adjustment with an output queue, interval
+ * ranges under discrete sizes and fields that put one field in a buffer.
  */
 static const char *const extra_profiles[] = {
 	"name no-try\nquirks no-try-fmt\nformat GREY\n  size 640x480 fps 30 15\n"
@@ -52,6 +52,10 @@ static const char *const extra_profiles[] = {
 	"  size 640x480 interval 1/30-1/1 step 1/30\n  size 1280x720 fps 1-30\n"
 	"  size 176x144 fps 30000/1001 15/2\nformat RGB3 output\n  size 640x480 fps 30\n"
 	"  size 1920x1080 fps 30 25\nformat YU12 output\n  size 64x64-1920x1080 step 2x2 fps 60\n",
+	/* one field a buffer: heights in field lines, sizes in frames */
+	"name fields\nfield alternate interlaced top bottom\nformat UYVY\n  size 720x576 fps 25\n"
+	"  size 720x480 fps 30000/1001\nformat NV12\n  size 64x64-1920x1080 step 16x8 fps 1-60\n"
+	"format YU12\n  field top none\n  size 720x576 fps 50 25\n  size 352x288 fps 25\n",
 };
 
 static void add_profile(const char *name, const char *text)
@@ -252,7 +256,7 @@ static void op_try(struct negcam_engine *e, struct fuzz_reader *r)
 	fz_check_pix(p, f.type, &f.fmt.pix, "TRY_FMT");
 	FUZZ_ASSERT(!fz_fourcc_unambiguous(p, f.fmt.pix.pixelformat) ||
 		    fz_size_offered(e, f.fmt.pix.pixelformat, f.fmt.pix.width,
-				    f.fmt.pix.height) != 0,
+				    fz_frame_height(&f.fmt.pix)) != 0,
 		    "TRY_FMT answered %s %ux%u, a size ENUM_FRAMESIZES does not offer",
 		    negcam_fourcc_str(f.fmt.pix.pixelformat, f4), f.fmt.pix.width,
 		    f.fmt.pix.height);
@@ -518,7 +522,7 @@ static void check_interval(struct negcam_engine *e, __u32 type)
 	    !fz_fourcc_unambiguous(e->profile, e->fmt[q].pixelformat))
 		return;
 	FUZZ_ASSERT(fz_interval_offered(e, e->fmt[q].pixelformat, e->fmt[q].width,
-					e->fmt[q].height, &sp.parm.capture.timeperframe) != 0,
+					fz_frame_height(&e->fmt[q]), &sp.parm.capture.timeperframe) != 0,
 		    "current interval %u/%u is not offered by %s %ux%u",
 		    sp.parm.capture.timeperframe.numerator,
 		    sp.parm.capture.timeperframe.denominator,

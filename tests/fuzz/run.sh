@@ -60,8 +60,10 @@ printf '%s\n' 'ioctl: VIDIOC_ENUM_FMT' '	Index       : 0' '	Type        : Video 
 	'		Size: Discrete 1280x720' '			Interval: Discrete 0.033s (29.970 fps)' \
 	'			Interval: Stepwise 0.017s - 1.000s with step 0.017s (1.000-60.000 fps)' \
 	'		Size: Stepwise 16x16 - 1920x1080 with step 16/8' >"$corpus/import/old-layout"
-# The parser tests' malformed profiles and full example are good seeds too.
-for f in "$root"/tests/engine/profiles/*.profile "$root"/tests/engine/profiles/bad/*; do
+# The parser tests' malformed profiles and full example are good seeds too,
+# and every past finding (tests/fuzz/findings) stays in the corpus.
+for f in "$root"/tests/engine/profiles/*.profile "$root"/tests/engine/profiles/bad/* \
+	"$root"/tests/fuzz/findings/*.profile; do
 	if [ -f "$f" ]; then cp "$f" "$corpus/parser/seed-$(basename "$f")"; fi
 done
 
