@@ -22,6 +22,9 @@
  *                                the dead handle still open, and close it
  *   vm-v4l2 event DEV CMD        subscribe to V4L2_EVENT_SOURCE_CHANGE, run
  *                                CMD, expect the event
+ *   vm-v4l2 fields DEV N         stream N buffers (MMAP) and print one line
+ *                                each: sequence, field (none, top, bottom,
+ *                                ...) and bytesused; the caller judges them
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -337,6 +340,36 @@ static void stream_stop(struct stream *s)
 	close(s->fd);
 }
 
+static int cmd_fields(const char *dev, int n)
+{
+	static const char *const names[] = { "any", "none", "top", "bottom", "interlaced",
+					     "seq-tb", "seq-bt", "alternate", "interlaced-tb",
+					     "interlaced-bt" };
+	struct stream s = { 0 };
+	int got = 0;
+
+	if (stream_start(&s, dev))
+		return 1;
+	while (got < n) {
+		struct pollfd p = { .fd = s.fd, .events = POLLIN };
+		struct v4l2_buffer b;
+
+		if (poll(&p, 1, 5000) <= 0 || (p.revents & POLLERR))
+			break;
+		memset(&b, 0, sizeof(b));
+		b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+		b.memory = V4L2_MEMORY_MMAP;
+		if (xioctl(s.fd, VIDIOC_DQBUF, &b))
+			continue;
+		printf("%u %s %u\n", b.sequence,
+		       b.field < sizeof(names) / sizeof(names[0]) ? names[b.field] : "?", b.bytesused);
+		got++;
+		xioctl(s.fd, VIDIOC_QBUF, &b);
+	}
+	stream_stop(&s);
+	return got == n ? 0 : 1;
+}
+
 static int cmd_while_streaming(const char *dev, const char *cmd)
 {
 	struct stream s;
@@ -440,7 +473,10 @@ int main(int argc, char **argv)
 		return cmd_gone(argv[2], argv[3], argc == 5 ? argv[4] : NULL);
 	if (argc == 4 && !strcmp(argv[1], "event"))
 		return cmd_event(argv[2], argv[3]);
+	if (argc == 4 && !strcmp(argv[1], "fields"))
+		return cmd_fields(argv[2], atoi(argv[3]));
 	fprintf(stderr, "usage: vm-v4l2 opens DEV N | sfmt-busy DEV | shared-fmt DEV |\n"
-			"       while-streaming DEV CMD | while-open DEV CMD | gone DEV CMD [AFTER] | event DEV CMD\n");
+			"       while-streaming DEV CMD | while-open DEV CMD | gone DEV CMD [AFTER] | event DEV CMD |\n"
+			"       fields DEV N\n");
 	return 2;
 }
