@@ -196,12 +196,25 @@ gst_negcam_pattern_get_type (void)
   return type;
 }
 
-static GstClockTime
-interval_duration (const struct v4l2_fract *iv)
+/* Buffers per frame interval: 2 when each holds one field
+ * (V4L2_FIELD_ALTERNATE, interlace-mode=alternate), else 1. */
+static guint
+buffers_per_frame (GstNegcamSrc *src)
 {
+  return src->fmt.fmt.pix.field == V4L2_FIELD_ALTERNATE ? 2 : 1;
+}
+
+/* How long one buffer lasts: the negotiated frame interval, a field's
+ * share of it for one field per buffer. */
+static GstClockTime
+buffer_duration (GstNegcamSrc *src)
+{
+  const struct v4l2_fract *iv = &src->interval;
+
   if (!iv->numerator || !iv->denominator)
     return GST_CLOCK_TIME_NONE;
-  return gst_util_uint64_scale (GST_SECOND, iv->numerator, iv->denominator);
+  return gst_util_uint64_scale (GST_SECOND, iv->numerator,
+      (guint64)iv->denominator * buffers_per_frame (src));
 }
 
 /* ------------------------------------------------------------------ */
@@ -575,11 +588,13 @@ gst_negcam_src_negotiate (GstBaseSrc *bsrc)
     gchar *a = gst_caps_to_string (all), *p = gst_caps_to_string (peer);
 
     gchar *brief = negcam_caps_offers_brief (all);
+    gchar *why = negcam_caps_interlace_refusal (all, peer);
 
     GST_ELEMENT_ERROR (src, CORE, NEGOTIATION,
-        ("%s cannot produce any format downstream accepts; it offers %s",
-            src->dev->description, brief),
+        ("%s cannot produce any format downstream accepts; it offers %s%s%s",
+            src->dev->description, brief, why ? "; " : "", why ? why : ""),
         ("downstream accepts %s; the device offers %s", p, a));
+    g_free (why);
     g_free (brief);
     g_free (a);
     g_free (p);
@@ -613,6 +628,19 @@ gst_negcam_src_negotiate (GstBaseSrc *bsrc)
             negcam_fourcc_to_string (fmt.fmt.pix.pixelformat, fcc),
             fmt.fmt.pix.width, fmt.fmt.pix.height, fmt.fmt.pix.field,
             g_strerror (-ret)),
+        ("asked for %" GST_PTR_FORMAT, fixed));
+    goto done;
+  }
+  if (ret == 0
+      && (tried.fmt.pix.field == V4L2_FIELD_TOP
+          || tried.fmt.pix.field == V4L2_FIELD_BOTTOM)) {
+    g_mutex_unlock (&src->probe_lock);
+    GST_ELEMENT_ERROR (src, CORE, NEGOTIATION,
+        ("%s delivers only the %s field of each frame (V4L2_FIELD_%s), "
+         "which GStreamer has no caps for",
+            src->dev->description,
+            tried.fmt.pix.field == V4L2_FIELD_TOP ? "top" : "bottom",
+            tried.fmt.pix.field == V4L2_FIELD_TOP ? "TOP" : "BOTTOM"),
         ("asked for %" GST_PTR_FORMAT, fixed));
     goto done;
   }
@@ -907,9 +935,10 @@ gst_negcam_src_report_gap (GstNegcamSrc *src, guint32 expected, guint32 got,
   total_lost = src->lost;
   GST_OBJECT_UNLOCK (src);
   GST_INFO_OBJECT (src,
-      "sequence gap: expected frame %u, got %u (%u lost, "
+      "sequence gap: expected %s %u, got %u (%u lost, "
       "%" G_GUINT64_FORMAT " in total)",
-      expected, got, lost, total_lost);
+      buffers_per_frame (src) == 2 ? "field" : "frame", expected, got, lost,
+      total_lost);
   msg = gst_message_new_qos (GST_OBJECT (src),
       gst_base_src_is_live (GST_BASE_SRC (src)), pts, GST_CLOCK_TIME_NONE, pts,
       duration);
@@ -1023,7 +1052,7 @@ gst_negcam_src_create (GstPushSrc *psrc, GstBuffer **outbuf)
   GstBufferPool *pool;
   GstBuffer *buf = NULL;
   GstFlowReturn ret;
-  GstClockTime duration = interval_duration (&src->interval);
+  GstClockTime duration = buffer_duration (src);
   gboolean live = gst_base_src_is_live (GST_BASE_SRC (src));
   guint32 seq;
 
@@ -1112,7 +1141,10 @@ gst_negcam_src_create (GstPushSrc *psrc, GstBuffer **outbuf)
     break;
   }
 
-  seq = GST_BUFFER_OFFSET (buf);
+  /* Position in the stream, in buffers: both fields of a frame carry the
+   * frame's sequence number, the field tells them apart. */
+  seq = GST_BUFFER_OFFSET (buf) * buffers_per_frame (src)
+      + (GST_VIDEO_BUFFER_IS_BOTTOM_FIELD (buf) ? 1 : 0);
   /* A device with its own frame clock: the driver's timestamp says when
    * the frame was taken (arrival time only if it gives none). */
   if (src->dev->self_paced) {
@@ -1194,7 +1226,7 @@ gst_negcam_src_query (GstBaseSrc *bsrc, GstQuery *query)
   GstNegcamSrc *src = GST_NEGCAM_SRC (bsrc);
 
   if (GST_QUERY_TYPE (query) == GST_QUERY_LATENCY) {
-    GstClockTime frame = interval_duration (&src->interval), max;
+    GstClockTime frame = buffer_duration (src), max;
     guint held;
 
     if (!src->configured || !GST_CLOCK_TIME_IS_VALID (frame))
@@ -1205,7 +1237,8 @@ gst_negcam_src_query (GstBaseSrc *bsrc, GstQuery *query)
     }
     /* A frame is complete one interval after it began (PTS is its start);
      * the device can hold as many frames as buffers really queued in it
-     * before we read (while not streaming yet: all the pool's). */
+     * before we read (while not streaming yet: all the pool's). With one
+     * field per buffer, "frame" is a field and its interval half. */
     held = 1;
     if (src->pool) {
       held = src->streaming ? negcam_pool_get_queued (src->pool)

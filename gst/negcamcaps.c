@@ -100,6 +100,41 @@ negcam_fourcc_to_structure (guint32 fourcc)
   }
 }
 
+/* ------------------------------------------------------------------ */
+/* Caps features                                                       */
+
+/* GStreamer carries V4L2_FIELD_ALTERNATE (one field per buffer) as
+ * interlace-mode=alternate, which exists only under the caps feature
+ * format:Interlaced: elements that do not know the mode then never get
+ * it by accident. */
+static gboolean
+is_alternate (const GstStructure *s)
+{
+  return !g_strcmp0 (
+      gst_structure_get_string (s, "interlace-mode"), "alternate");
+}
+
+/* Append @s (taken) to @caps with the caps features its interlace-mode
+ * needs. */
+static void
+append_structure (GstCaps *caps, GstStructure *s)
+{
+  gst_caps_append_structure_full (caps, s,
+      is_alternate (s)
+          ? gst_caps_features_new (GST_CAPS_FEATURE_FORMAT_INTERLACED, NULL)
+          : NULL);
+}
+
+/* @s (taken) as caps of its own. */
+static GstCaps *
+structure_caps (GstStructure *s)
+{
+  GstCaps *caps = gst_caps_new_empty ();
+
+  append_structure (caps, s);
+  return caps;
+}
+
 GstCaps *
 negcam_caps_template (void)
 {
@@ -126,6 +161,10 @@ negcam_caps_template (void)
   s = gst_structure_new_empty ("video/x-raw");
   gst_structure_take_value (s, "format", &list);
   gst_caps_append_structure (caps, s);
+  /* The same formats one field per buffer (V4L2_FIELD_ALTERNATE). */
+  s = gst_structure_copy (s);
+  gst_structure_set (s, "interlace-mode", G_TYPE_STRING, "alternate", NULL);
+  append_structure (caps, s);
 
   g_value_init (&list, GST_TYPE_LIST);
   for (i = 0; i < G_N_ELEMENTS (bayer_formats); i++) {
@@ -172,9 +211,15 @@ set_interlace (GstStructure *s, guint32 field)
       gst_structure_set (s, "interlace-mode", G_TYPE_STRING, "interleaved",
           "field-order", G_TYPE_STRING, "bottom-field-first", NULL);
       break;
+    case V4L2_FIELD_ALTERNATE:
+      /* One field per buffer; the caps height stays the frame's (see
+       * negcam_caps_from_format) and the caps need format:Interlaced
+       * (append_structure). */
+      gst_structure_set (s, "interlace-mode", G_TYPE_STRING, "alternate", NULL);
+      break;
     default:
-      /* SEQ_TB/SEQ_BT/ALTERNATE/TOP/BOTTOM have no plain GStreamer
-       * equivalent: leave the field out, the device picks. */
+      /* SEQ_TB/SEQ_BT/TOP/BOTTOM have no GStreamer equivalent: leave the
+       * field out, the device picks. */
       break;
   }
 }
@@ -196,6 +241,8 @@ field_from_structure (const GstStructure *s)
       return V4L2_FIELD_INTERLACED_BT;
     return V4L2_FIELD_INTERLACED;
   }
+  if (!strcmp (mode, "alternate"))
+    return V4L2_FIELD_ALTERNATE;
   return V4L2_FIELD_ANY;
 }
 
@@ -307,6 +354,10 @@ negcam_caps_from_format (
     GstVideoColorimetry c;
 
     set_interlace (s, pix->field);
+    /* V4L2 counts the lines of one field for ALTERNATE, GStreamer's caps
+     * the frame's. */
+    if (pix->field == V4L2_FIELD_ALTERNATE)
+      gst_structure_set (s, "height", G_TYPE_INT, (gint)pix->height * 2, NULL);
     if (colorimetry_from_format (pix, GST_VIDEO_FORMAT_INFO_IS_RGB (info), &c)
         && !GST_VIDEO_FORMAT_INFO_IS_GRAY (info)) {
       gchar *str = gst_video_colorimetry_to_string (&c);
@@ -315,7 +366,7 @@ negcam_caps_from_format (
       g_free (str);
     }
   }
-  return gst_caps_new_full (s, NULL);
+  return structure_caps (s);
 }
 
 /* ------------------------------------------------------------------ */
@@ -495,6 +546,28 @@ ensure_sizes (NegcamProbe *p, ProbeFormat *f)
   f->sizes_known = TRUE;
 }
 
+/*
+ * Can @filter match the media type and format @base (subset: does every
+ * structure of @filter lie within it)? Caps features are left to the
+ * structures with sizes, which carry them (format:Interlaced), and to
+ * the final intersection with the filter.
+ */
+static gboolean
+base_matches (GstCaps *filter, const GstStructure *base, gboolean subset)
+{
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (filter); i++) {
+    const GstStructure *s = gst_caps_get_structure (filter, i);
+
+    if (subset && !gst_structure_is_subset (s, base))
+      return FALSE;
+    if (!subset && gst_structure_can_intersect (s, base))
+      return TRUE;
+  }
+  return subset;
+}
+
 /* Every fourcc with caps, in table order. */
 static guint32
 table_fourcc (guint i)
@@ -548,12 +621,8 @@ lookup_formats (
     return FALSE;
   for (i = 0; (fourcc = table_fourcc (i)); i++) {
     ProbeFormat *f = probe_format (p, fourcc);
-    GstCaps *one = gst_caps_new_full (gst_structure_copy (f->base), NULL);
-    gboolean match = subset ? gst_caps_is_subset (filter, one)
-                            : gst_caps_can_intersect (filter, one);
 
-    gst_caps_unref (one);
-    if (!match)
+    if (!base_matches (filter, f->base, subset))
       continue;
     if (n == MAX_LOOKUP)
       return FALSE;
@@ -729,16 +798,6 @@ fixed_int (GstCaps *filter, const gchar *field, guint32 *out)
 }
 
 static gboolean
-structure_matches (GstCaps *filter, const GstStructure *s)
-{
-  GstCaps *one = gst_caps_new_full (gst_structure_copy (s), NULL);
-  gboolean ret = gst_caps_can_intersect (filter, one);
-
-  gst_caps_unref (one);
-  return ret;
-}
-
-static gboolean
 structure_contains (const GstStructure *s, GstCaps *sub)
 {
   GstCaps *one = gst_caps_new_full (gst_structure_copy (s), NULL);
@@ -772,7 +831,7 @@ append_format (NegcamProbe *p, ProbeFormat *f, GstCaps *filter,
 
   if (!f->base)
     return;
-  if (filter && !structure_matches (filter, f->base))
+  if (filter && !base_matches (filter, f->base, FALSE))
     return;
   ensure_sizes (p, f);
   if (f->sizes_unsupported || f->sizes->len == 0) {
@@ -784,14 +843,13 @@ append_format (NegcamProbe *p, ProbeFormat *f, GstCaps *filter,
     g_value_init (&any, GST_TYPE_FRACTION_RANGE);
     gst_value_set_fraction_range_full (&any, 0, 1, G_MAXINT, 1);
     gst_structure_take_value (s, "framerate", &any);
-    gst_caps_append_structure (caps, s);
+    append_structure (caps, s);
     return;
   }
   for (j = 0; j < f->sizes->len; j++) {
     const struct v4l2_frmsizeenum *fs =
         &g_array_index (f->sizes, struct v4l2_frmsizeenum, j);
-    GstStructure *s = size_structure (p, f, fs);
-    GstCaps *one = gst_caps_new_full (s, NULL);
+    GstCaps *one = structure_caps (size_structure (p, f, fs));
     guint32 w, h;
 
     if (filter && !gst_caps_can_intersect (filter, one)) {
@@ -893,8 +951,9 @@ negcam_probe_caps_to_format (NegcamProbe *p, GstCaps *caps,
   gst_structure_get_int (s, "width", &w);
   gst_structure_get_int (s, "height", &h);
   fmt->fmt.pix.width = w;
-  fmt->fmt.pix.height = h;
   fmt->fmt.pix.field = field_from_structure (s);
+  /* The caps give the frame height, V4L2 one field's lines. */
+  fmt->fmt.pix.height = fmt->fmt.pix.field == V4L2_FIELD_ALTERNATE ? h / 2 : h;
   interval->numerator = interval->denominator = 0;
   if (gst_structure_get_fraction (s, "framerate", &n, &d) && n > 0) {
     interval->numerator = d;

@@ -18,6 +18,10 @@
  *   the number that buffer held before so only what changed is redrawn.
  *   A DQBUF with nothing queued loses that frame (the sequence advances,
  *   as a driver without buffers drops frames) and returns EAGAIN.
+ * - V4L2_FIELD_ALTERNATE, as negcam.ko: a DQBUF delivers one field, TOP,
+ *   BOTTOM, TOP, ... (v4l2_buffer.field), both fields of a frame with the
+ *   frame's sequence number and picture (fmt.height lines: a field), so
+ *   the element's clock paces fields, two per frame interval.
  * - G_CTRL V4L2_CID_MIN_BUFFERS_FOR_CAPTURE (2) and
  *   G/S_CTRL V4L2_CID_TEST_PATTERN (enum negcam_pattern).
  */
@@ -49,6 +53,7 @@ typedef struct {
   gboolean queued;
   guint32 bytesused;
   guint32 sequence;
+  guint32 field; /* TOP or BOTTOM for ALTERNATE, else the format's */
   struct timeval timestamp;
 } NcEmbBuffer;
 
@@ -64,7 +69,7 @@ typedef struct {
   guint qhead, qlen;
   gboolean streaming;
   gboolean flushing;
-  guint32 sequence;
+  guint32 count; /* buffers delivered or lost: frames, fields for ALTERNATE */
   gint pattern;
   struct v4l2_pix_format fmt; /* format the buffers were allocated for */
 } NcEmb;
@@ -130,6 +135,7 @@ emb_reqbufs (NcEmb *emb, struct v4l2_requestbuffers *r)
     emb->bufs[i].prev = NC_FRAME_NONE;
     emb->bufs[i].queued = FALSE;
     emb->bufs[i].bytesused = 0;
+    emb->bufs[i].field = emb->fmt.field;
   }
   emb->nbufs = count;
   r->count = count;
@@ -151,7 +157,7 @@ emb_fill_buffer (NcEmb *emb, guint index, struct v4l2_buffer *v)
   v->bytesused = b->bytesused;
   v->sequence = b->sequence;
   v->timestamp = b->timestamp;
-  v->field = emb->fmt.field;
+  v->field = b->field;
   v->flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC
       | (b->queued ? V4L2_BUF_FLAG_QUEUED : 0);
 }
@@ -159,8 +165,10 @@ emb_fill_buffer (NcEmb *emb, guint index, struct v4l2_buffer *v)
 static gint
 emb_dqbuf (NcEmb *emb, struct v4l2_buffer *v)
 {
+  gboolean alternate = emb->fmt.field == V4L2_FIELD_ALTERNATE;
   NcEmbBuffer *b;
   guint index;
+  guint32 frame;
   glong used;
   gint64 now;
 
@@ -169,8 +177,8 @@ emb_dqbuf (NcEmb *emb, struct v4l2_buffer *v)
   if (!emb->streaming)
     return -EINVAL;
   if (emb->qlen == 0) {
-    /* No buffer to capture into: this frame is lost. */
-    emb->sequence++;
+    /* No buffer to capture into: this frame (field) is lost. */
+    emb->count++;
     return -EAGAIN;
   }
   index = emb->queue[emb->qhead];
@@ -178,8 +186,13 @@ emb_dqbuf (NcEmb *emb, struct v4l2_buffer *v)
   emb->qlen--;
   b = &emb->bufs[index];
   b->queued = FALSE;
+  frame = alternate ? emb->count / 2 : emb->count;
+  b->field = !alternate ? emb->fmt.field
+      : emb->count % 2  ? V4L2_FIELD_BOTTOM
+                        : V4L2_FIELD_TOP;
+  emb->count++;
 
-  used = negcam_framegen_draw (&emb->fmt, emb->pattern, emb->sequence, b->prev,
+  used = negcam_framegen_draw (&emb->fmt, emb->pattern, frame, b->prev,
       b->block->data, b->block->length);
   if (used < 0) {
     b->prev = NC_FRAME_NONE;
@@ -187,12 +200,12 @@ emb_dqbuf (NcEmb *emb, struct v4l2_buffer *v)
     /* Deliver it flagged as an error, as a driver does for a bad frame. */
     emb_fill_buffer (emb, index, v);
     v->flags |= V4L2_BUF_FLAG_ERROR;
-    v->sequence = emb->sequence++;
+    v->sequence = frame;
     return 0;
   }
-  b->prev = emb->sequence;
+  b->prev = frame;
   b->bytesused = used;
-  b->sequence = emb->sequence++;
+  b->sequence = frame;
   now = g_get_monotonic_time ();
   b->timestamp.tv_sec = now / G_USEC_PER_SEC;
   b->timestamp.tv_usec = now % G_USEC_PER_SEC;
@@ -277,7 +290,7 @@ emb_ioctl (NegcamDevice *dev, unsigned long request, gpointer arg)
       }
       if (!emb->streaming) {
         emb->streaming = TRUE;
-        emb->sequence = 0;
+        emb->count = 0;
       }
       break;
     case VIDIOC_STREAMOFF: {

@@ -9,6 +9,8 @@
 #include "config.h"
 #endif
 
+#include <string.h>
+
 #include "negcamfixate.h"
 
 static gboolean
@@ -74,6 +76,18 @@ fixate_structure_max (const GstStructure *in)
   return s;
 }
 
+/* @s (taken) as caps, with the caps features of structure @i of @caps
+ * (format:Interlaced for interlace-mode=alternate). */
+static GstCaps *
+caps_like (GstStructure *s, GstCaps *caps, guint i)
+{
+  GstCaps *out = gst_caps_new_empty ();
+
+  gst_caps_append_structure_full (
+      out, s, gst_caps_features_copy (gst_caps_get_features (caps, i)));
+  return out;
+}
+
 /*
  * Fixate @caps (non-empty, already within what downstream accepts) by
  * the preference. Every structure is fixated to its best point; the best
@@ -83,7 +97,7 @@ GstCaps *
 negcam_fixate (NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *caps)
 {
   GstStructure *best = NULL;
-  guint i;
+  guint i, best_i = 0;
 
   if (prefer == GST_NEGCAM_PREFER_DEVICE && probe) {
     const struct v4l2_format *def = negcam_probe_default_format (probe);
@@ -100,6 +114,7 @@ negcam_fixate (NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *caps)
         if (gst_structure_can_intersect (s, d)) {
           GstStructure *x = gst_structure_intersect (s, d);
           best = fixate_structure_max (x);
+          best_i = i;
           gst_structure_free (x);
         }
       }
@@ -109,7 +124,7 @@ negcam_fixate (NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *caps)
   }
 
   if (best)
-    return gst_caps_new_full (best, NULL);
+    return caps_like (best, caps, best_i);
 
   for (i = 0; i < gst_caps_get_size (caps); i++) {
     GstStructure *s = fixate_structure_max (gst_caps_get_structure (caps, i));
@@ -118,11 +133,12 @@ negcam_fixate (NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *caps)
       if (best)
         gst_structure_free (best);
       best = s;
+      best_i = i;
     } else {
       gst_structure_free (s);
     }
   }
-  return gst_caps_new_full (best, NULL);
+  return caps_like (best, caps, best_i);
 }
 
 /* The first field in which @want and @got differ, or NULL. */
@@ -239,8 +255,9 @@ negcam_fixate_candidates (
     for (i = 0; i < n; i++)
       if (!used[i] && keys[i] == best) {
         used[i] = TRUE;
-        gst_caps_append_structure (
-            group, gst_structure_copy (gst_caps_get_structure (sizes, i)));
+        gst_caps_append_structure_full (group,
+            gst_structure_copy (gst_caps_get_structure (sizes, i)),
+            gst_caps_features_copy (gst_caps_get_features (sizes, i)));
       }
     f = peer ? gst_caps_intersect (peer, group) : gst_caps_ref (group);
     ours = negcam_probe_caps (probe, f);
@@ -306,5 +323,72 @@ negcam_caps_offers_brief (GstCaps *caps)
   }
   if (!str->len)
     g_string_append (str, "nothing GStreamer can carry");
+  return g_string_free (str, FALSE);
+}
+
+/* @caps without interlace-mode, field-order and caps features. */
+static GstCaps *
+strip_interlacing (GstCaps *caps)
+{
+  GstCaps *out = gst_caps_copy (caps);
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (out); i++) {
+    gst_structure_remove_fields (
+        gst_caps_get_structure (out, i), "interlace-mode", "field-order", NULL);
+    gst_caps_set_features (out, i, NULL);
+  }
+  return out;
+}
+
+/* The distinct interlace-mode values of @caps, "a, b", into @str;
+ * FALSE when none is given. */
+static gboolean
+append_modes (GString *str, GstCaps *caps)
+{
+  gsize start = str->len;
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    const GValue *v = gst_structure_get_value (
+        gst_caps_get_structure (caps, i), "interlace-mode");
+    gchar *m = v ? gst_value_serialize (v) : NULL;
+
+    if (m && !strstr (str->str + start, m))
+      g_string_append_printf (str, "%s%s", str->len > start ? ", " : "", m);
+    g_free (m);
+  }
+  return str->len > start;
+}
+
+gchar *
+negcam_caps_interlace_refusal (GstCaps *offers, GstCaps *accepts)
+{
+  GstCaps *o, *a;
+  GString *str;
+  gboolean only_interlacing;
+
+  if (!accepts)
+    return NULL;
+  o = strip_interlacing (offers);
+  a = strip_interlacing (accepts);
+  only_interlacing = gst_caps_can_intersect (o, a);
+  gst_caps_unref (o);
+  gst_caps_unref (a);
+  if (!only_interlacing)
+    return NULL;
+  str = g_string_new ("only the field arrangement differs: the device "
+                      "delivers interlace-mode ");
+  if (!append_modes (str, offers))
+    g_string_append (str, "unknown");
+  if (strstr (str->str, "alternate"))
+    g_string_append (str,
+        " (V4L2_FIELD_ALTERNATE: one field per buffer, "
+        "caps feature " GST_CAPS_FEATURE_FORMAT_INTERLACED ")");
+  g_string_append (str, ", downstream accepts ");
+  if (append_modes (str, accepts))
+    g_string_append (str, " only");
+  else
+    g_string_append (str, "none of it");
   return g_string_free (str, FALSE);
 }

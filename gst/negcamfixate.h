@@ -37,6 +37,12 @@ const gchar *negcam_caps_first_difference (const GstStructure *want,
 /* "YUY2 160x120 to 1920x1080, image/jpeg ..." for error messages. */
 gchar *negcam_caps_offers_brief (GstCaps *caps);
 
+/* When nothing but the interlacing (interlace-mode, field-order, the
+ * format:Interlaced caps feature) keeps @offers out of @accepts: a
+ * sentence naming the device's interlace-mode and what downstream
+ * accepts instead, for error messages. NULL otherwise. */
+gchar *negcam_caps_interlace_refusal (GstCaps *offers, GstCaps *accepts);
+
 G_END_DECLS
 
 #endif /* __NEGCAM_FIXATE_H__ */

@@ -99,9 +99,10 @@ negcam_video_info_apply_format (
           GST_VIDEO_SUB_SCALE (GST_VIDEO_FORMAT_INFO_W_SUB (fi, c), ppl)
           * GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, c);
     info->offset[i] = offset;
+    /* A buffer holds one field with interlace-mode=alternate. */
     offset += (gsize)info->stride[i]
-        * GST_VIDEO_SUB_SCALE (
-            GST_VIDEO_FORMAT_INFO_H_SUB (fi, c), GST_VIDEO_INFO_HEIGHT (info));
+        * GST_VIDEO_SUB_SCALE (GST_VIDEO_FORMAT_INFO_H_SUB (fi, c),
+            GST_VIDEO_INFO_FIELD_HEIGHT (info));
   }
   info->size = MAX (offset, pix->sizeimage);
 }
@@ -269,6 +270,9 @@ wrap_buffer (NegcamPool *pool, guint index)
   buf = gst_buffer_new ();
   gst_buffer_append_memory (buf, mem);
   if (pool->is_video && (pool->needs_meta || pool->video_meta)) {
+    /* With interlace-mode=alternate the meta's height is the frame's, as
+     * in the caps (gst_video_frame_map() insists); the TOP/BOTTOM_FIELD
+     * flag makes it one field of half the lines, laid out as dev_info. */
     GstVideoMeta *meta = gst_buffer_add_video_meta_full (buf,
         GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_INFO_FORMAT (&pool->dev_info),
         GST_VIDEO_INFO_WIDTH (&pool->dev_info),
@@ -421,6 +425,29 @@ negcam_pool_stop_queueing (NegcamPool *pool)
   g_mutex_unlock (&pool->lock);
 }
 
+/* V4L2_FIELD_ALTERNATE: each buffer holds the field the driver names in
+ * v4l2_buffer.field, which GStreamer's interlace-mode=alternate wants as
+ * buffer flags. (BOTTOM_FIELD is ONEFIELD alone, TOP_FIELD adds TFF: a
+ * recycled buffer's old flags are cleared first.) */
+static void
+set_field_flags (NegcamPool *pool, GstBuffer *buf, guint32 field)
+{
+  GST_BUFFER_FLAG_UNSET (
+      buf, GST_VIDEO_BUFFER_FLAG_INTERLACED | GST_VIDEO_BUFFER_FLAG_TOP_FIELD);
+  if (pool->pix.field != V4L2_FIELD_ALTERNATE)
+    return;
+  GST_BUFFER_FLAG_SET (buf, GST_VIDEO_BUFFER_FLAG_INTERLACED);
+  if (field == V4L2_FIELD_TOP)
+    GST_BUFFER_FLAG_SET (buf, GST_VIDEO_BUFFER_FLAG_TOP_FIELD);
+  else if (field == V4L2_FIELD_BOTTOM)
+    GST_BUFFER_FLAG_SET (buf, GST_VIDEO_BUFFER_FLAG_BOTTOM_FIELD);
+  else
+    GST_WARNING_OBJECT (pool,
+        "%s: buffer of an alternate stream with field %u, neither top "
+        "nor bottom",
+        pool->dev->description, field);
+}
+
 static GstFlowReturn
 negcam_pool_acquire_buffer (GstBufferPool *bpool, GstBuffer **buffer,
     GstBufferPoolAcquireParams *params)
@@ -475,6 +502,7 @@ negcam_pool_acquire_buffer (GstBufferPool *bpool, GstBuffer **buffer,
   GST_BUFFER_OFFSET_END (buf) = v.sequence + 1;
   if (v.flags & V4L2_BUF_FLAG_ERROR)
     GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_CORRUPTED);
+  set_field_flags (pool, buf, v.field);
   *buffer = buf;
   return GST_FLOW_OK;
 }

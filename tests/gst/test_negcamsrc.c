@@ -1828,6 +1828,323 @@ GST_START_TEST (test_io_mode_embedded)
 
 GST_END_TEST;
 
+/* ------------------------------------------------------------------ */
+/* One field per buffer: V4L2_FIELD_ALTERNATE                          */
+
+#define ALT_FILTER "video/x-raw(format:Interlaced),interlace-mode=alternate," \
+    "width=320,height=240"
+
+static gchar *
+write_profile_text (const gchar * text)
+{
+  gchar *path = NULL;
+  gint fd = g_file_open_tmp ("negcam-XXXXXX.profile", &path, NULL);
+
+  fail_unless (fd >= 0);
+  close (fd);
+  fail_unless (g_file_set_contents (path, text, -1, NULL));
+  return path;
+}
+
+/* ENUM_FRAMESIZES gives frames; G/TRY/S_FMT count one field's lines. */
+static gchar *
+write_alternate_profile (void)
+{
+  return write_profile_text ("name alt\nfield alternate\nformat YUYV\n"
+      "  size 640x480 fps 25\n  size 320x240 fps 25\n");
+}
+
+static GstCaps *
+element_caps (const gchar * profile)
+{
+  GstElement *e = gst_element_factory_make ("negcamsrc", NULL);
+  GstPad *pad = gst_element_get_static_pad (e, "src");
+  GstCaps *caps;
+
+  g_object_set (e, "profile", profile, NULL);
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  caps = gst_pad_query_caps (pad, NULL);
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_object_unref (pad);
+  gst_object_unref (e);
+  return caps;
+}
+
+GST_START_TEST (test_alternate_caps)
+{
+  gchar *path = write_alternate_profile ();
+  GstCaps *caps = element_caps (path), *templ;
+  GstElementFactory *f;
+  gboolean seen480 = FALSE, seen240 = FALSE;
+  const GList *l;
+  guint i;
+
+  /* interlace-mode=alternate under format:Interlaced, frame heights */
+  fail_unless_equals_int (gst_caps_get_size (caps), 2);
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    const GstStructure *s = gst_caps_get_structure (caps, i);
+    gint h = 0;
+
+    fail_unless (gst_caps_features_contains (gst_caps_get_features (caps, i),
+            GST_CAPS_FEATURE_FORMAT_INTERLACED), "%" GST_PTR_FORMAT, caps);
+    fail_unless_equals_string (gst_structure_get_string (s, "interlace-mode"),
+        "alternate");
+    fail_unless (gst_structure_get_int (s, "height", &h));
+    seen480 |= h == 480;
+    seen240 |= h == 240;
+  }
+  fail_unless (seen480 && seen240, "%" GST_PTR_FORMAT, caps);
+  gst_caps_unref (caps);
+
+  /* the pad template allows it */
+  f = gst_element_factory_find ("negcamsrc");
+  for (l = gst_element_factory_get_static_pad_templates (f); l; l = l->next) {
+    GstCaps *alt = gst_caps_from_string ("video/x-raw(format:Interlaced),"
+        "format=YUY2,width=320,height=240,interlace-mode=alternate");
+
+    templ = gst_static_pad_template_get_caps (l->data);
+    fail_unless (gst_caps_can_intersect (alt, templ));
+    gst_caps_unref (alt);
+    gst_caps_unref (templ);
+  }
+  gst_object_unref (f);
+
+  /* a progressive device's caps keep plain system memory */
+  caps = element_caps ("webcam");
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    const GstStructure *s = gst_caps_get_structure (caps, i);
+
+    fail_unless (gst_caps_features_is_equal (gst_caps_get_features (caps, i),
+            GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY), "%" GST_PTR_FORMAT, caps);
+    if (gst_structure_has_name (s, "video/x-raw"))
+      fail_unless_equals_string (gst_structure_get_string (s,
+              "interlace-mode"), "progressive");
+  }
+  gst_caps_unref (caps);
+  g_unlink (path);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+/* The negotiated V4L2 format counts one field, the caps the frame. */
+GST_START_TEST (test_alternate_negotiates)
+{
+  gchar *path = write_alternate_profile ();
+  Outcome o;
+  GstCaps *caps, *want = gst_caps_from_string (ALT_FILTER);
+  gint h = 0;
+
+  run_pipeline (path, ALT_FILTER, "device", 4, &o);
+  fail_unless (o.error == NULL, "%s", o.error ? o.error->message : "");
+  caps = outcome_caps (&o);
+  fail_unless (gst_caps_is_subset (caps, want), "%" GST_PTR_FORMAT, caps);
+  fail_unless (gst_structure_get_int (gst_caps_get_structure (caps, 0),
+          "height", &h));
+  fail_unless_equals_int (h, 240);
+  fail_unless_equals_int (count_of (o.msg, "field"), V4L2_FIELD_ALTERNATE);
+  fail_unless_equals_int (count_of (o.msg, "width"), 320);
+  fail_unless_equals_int (count_of (o.msg, "height"), 120);
+  gst_caps_unref (caps);
+  gst_caps_unref (want);
+  outcome_clear (&o);
+  g_unlink (path);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+/* Pull 8 buffers of @filter (a @w x @frame_h frame, lines of @bpl bytes
+ * on the device): each is one field of @frame_h / 2 lines, TOP, BOTTOM,
+ * TOP, ...; both fields of frame n carry sequence n and its stamp; 25 fps
+ * gives a buffer every 20 ms. Downstream takes GstVideoMeta if @meta,
+ * else padded lines are copied to GStreamer's layout. */
+static void
+check_fields (const gchar * profile, const gchar * filter, gint w,
+    gint frame_h, gint bpl, gboolean meta_ok)
+{
+  GstHarness *h = gst_harness_new ("negcamsrc");
+  GstStructure *st = NULL;
+  guint64 copies = 0, lost = 1;
+  GstClockTime field = gst_util_uint64_scale (GST_SECOND, 1, 50);
+  GstVideoInfo info;
+  GstCaps *caps;
+  guint i;
+
+  g_object_set (h->element, "profile", profile, "is-live", FALSE, NULL);
+  if (meta_ok)
+    gst_harness_add_propose_allocation_meta (h, GST_VIDEO_META_API_TYPE,
+        NULL);
+  gst_harness_set_sink_caps_str (h, filter);
+  gst_harness_play (h);
+  for (i = 0; i < 8; i++) {
+    GstBuffer *b = gst_harness_pull (h);
+    GstVideoMeta *meta;
+    GstVideoFrame f;
+    gboolean top = i % 2 == 0;
+
+    fail_unless (b != NULL);
+    if (i == 0) {
+      caps = gst_pad_get_current_caps (h->sinkpad);
+      fail_unless (gst_video_info_from_caps (&info, caps));
+      fail_unless_equals_int (GST_VIDEO_INFO_INTERLACE_MODE (&info),
+          GST_VIDEO_INTERLACE_MODE_ALTERNATE);
+      fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&info), frame_h);
+      gst_caps_unref (caps);
+    }
+    fail_unless_equals_int (gst_buffer_get_size (b),
+        (meta_ok ? bpl : w * 2) * frame_h / 2);
+    fail_unless (GST_BUFFER_FLAG_IS_SET (b, GST_VIDEO_BUFFER_FLAG_INTERLACED));
+    fail_unless (top ? GST_VIDEO_BUFFER_IS_TOP_FIELD (b) :
+        GST_VIDEO_BUFFER_IS_BOTTOM_FIELD (b), "buffer %u: flags %x", i,
+        GST_BUFFER_FLAGS (b));
+    fail_unless_equals_uint64 (GST_BUFFER_OFFSET (b), i / 2);
+    /* the second field's repeated sequence number is no gap, no restart */
+    fail_unless (i == 0 || !GST_BUFFER_FLAG_IS_SET (b,
+            GST_BUFFER_FLAG_DISCONT), "buffer %u DISCONT", i);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (b), i * field);
+    fail_unless_equals_uint64 (GST_BUFFER_DURATION (b), field);
+    /* A GstVideoMeta (padded lines) has the caps' frame height, as
+     * gst_video_frame_map() requires; the field flag halves it. */
+    meta = gst_buffer_get_video_meta (b);
+    fail_unless (!meta_ok || bpl == w * 2 || meta != NULL);
+    if (meta) {
+      fail_unless_equals_int (meta->height, frame_h);
+      fail_unless_equals_int (meta->stride[0], bpl);
+    }
+    fail_unless (gst_video_frame_map (&f, &info, b, GST_MAP_READ));
+    fail_unless_equals_int (GST_VIDEO_FRAME_COMP_HEIGHT (&f, 0), frame_h / 2);
+    fail_unless_equals_int (GST_VIDEO_FRAME_PLANE_STRIDE (&f, 0),
+        meta_ok ? bpl : w * 2);
+    fail_unless (GST_VIDEO_FRAME_FLAG_IS_SET (&f,
+            GST_VIDEO_FRAME_FLAG_INTERLACED));
+    fail_unless_equals_int64 (negcam_stamp_read (GST_VIDEO_FRAME_PLANE_DATA
+            (&f, 0), 2, GST_VIDEO_FRAME_PLANE_STRIDE (&f, 0), w,
+            frame_h / 2), i / 2);
+    gst_video_frame_unmap (&f);
+    gst_buffer_unref (b);
+  }
+  g_object_get (h->element, "stats", &st, NULL);
+  gst_structure_get_uint64 (st, "copies", &copies);
+  gst_structure_get_uint64 (st, "lost", &lost);
+  fail_unless_equals_uint64 (lost, 0);
+  /* (non-live: the source may be a few buffers ahead) */
+  if (meta_ok || bpl == w * 2) {
+    fail_unless_equals_uint64 (copies, 0);
+  } else {
+    fail_unless (copies >= 8, "%" G_GUINT64_FORMAT " copies", copies);
+  }
+  gst_structure_free (st);
+  gst_harness_teardown (h);
+}
+
+GST_START_TEST (test_alternate_fields)
+{
+  gchar *path = write_alternate_profile ();
+  gchar *padded = write_profile_text ("name padded-alt\nstride-align 256\n"
+      "field alternate\nformat YUYV\n  size 200x240 fps 25\n");
+
+  check_fields (path, ALT_FILTER, 320, 240, 320 * 2, FALSE);
+  check_fields (padded, "video/x-raw(format:Interlaced)", 200, 240, 512,
+      TRUE);
+  check_fields (padded, "video/x-raw(format:Interlaced)", 200, 240, 512,
+      FALSE);
+  g_unlink (padded);
+  g_unlink (path);
+  g_free (padded);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+/* Live: the clock paces fields, and latency counts one field, not two
+ * frames' worth. */
+GST_START_TEST (test_alternate_live_latency)
+{
+  gchar *path = write_alternate_profile ();
+  GstHarness *h = gst_harness_new ("negcamsrc");
+  GstClockTime field = gst_util_uint64_scale (GST_SECOND, 1, 50);
+  GstClockTime pts0 = GST_CLOCK_TIME_NONE, min, max;
+  GstQuery *q;
+  gboolean live;
+  guint i;
+
+  g_object_set (h->element, "profile", path, "queue-size", 4, NULL);
+  gst_harness_use_testclock (h);
+  gst_harness_set_sink_caps_str (h, ALT_FILTER);
+  gst_harness_play (h);
+  for (i = 0; i < 6; i++) {
+    GstBuffer *b;
+
+    fail_unless (gst_harness_crank_single_clock_wait (h));
+    b = gst_harness_pull (h);
+    fail_unless (b != NULL);
+    if (i == 0)
+      pts0 = GST_BUFFER_PTS (b);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (b), pts0 + i * field);
+    fail_unless_equals_uint64 (GST_BUFFER_DURATION (b), field);
+    fail_unless (i % 2 ? GST_VIDEO_BUFFER_IS_BOTTOM_FIELD (b) :
+        GST_VIDEO_BUFFER_IS_TOP_FIELD (b));
+    gst_buffer_unref (b);
+  }
+  q = gst_query_new_latency ();
+  fail_unless (gst_pad_peer_query (h->sinkpad, q));
+  gst_query_parse_latency (q, &live, &min, &max);
+  fail_unless (live);
+  fail_unless_equals_uint64 (min, field);
+  fail_unless_equals_uint64 (max, 4 * field);
+  gst_query_unref (q);
+  gst_harness_teardown (h);
+  g_unlink (path);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+/* Progressive downstream, alternate-only device: not negotiated, and the
+ * message says the field arrangement is why. */
+GST_START_TEST (test_alternate_progressive_refused)
+{
+  gchar *path = write_alternate_profile ();
+  Outcome o;
+
+  run_pipeline (path, "video/x-raw,interlace-mode=progressive", "device", 1,
+      &o);
+  fail_unless (o.error != NULL);
+  fail_unless (g_error_matches (o.error, GST_CORE_ERROR,
+          GST_CORE_ERROR_NEGOTIATION), "%s", o.error->message);
+  fail_unless (strstr (o.error->message, "interlace-mode alternate")
+      && strstr (o.error->message, "V4L2_FIELD_ALTERNATE")
+      && strstr (o.error->message, "accepts progressive"), "%s",
+      o.error->message);
+  outcome_clear (&o);
+  g_unlink (path);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+/* V4L2_FIELD_TOP has no caps in GStreamer: a clear error, no crash. */
+GST_START_TEST (test_field_top_refused)
+{
+  gchar *path = write_profile_text ("name top\nfield top\nformat YUYV\n"
+      "  size 640x480 fps 25\n");
+  Outcome o;
+
+  run_pipeline (path, "video/x-raw", "device", 1, &o);
+  fail_unless (o.error != NULL);
+  fail_unless (g_error_matches (o.error, GST_CORE_ERROR,
+          GST_CORE_ERROR_NEGOTIATION), "%s", o.error->message);
+  fail_unless (strstr (o.error->message, "V4L2_FIELD_TOP"), "%s",
+      o.error->message);
+  outcome_clear (&o);
+  g_unlink (path);
+  g_free (path);
+}
+
+GST_END_TEST;
+
 static Suite *
 negcamsrc_suite (void)
 {
@@ -1870,6 +2187,12 @@ negcamsrc_suite (void)
   tcase_add_test (tc, test_pattern_property);
   tcase_add_test (tc, test_uri_handler);
   tcase_add_test (tc, test_io_mode_embedded);
+  tcase_add_test (tc, test_alternate_caps);
+  tcase_add_test (tc, test_alternate_negotiates);
+  tcase_add_test (tc, test_alternate_fields);
+  tcase_add_test (tc, test_alternate_live_latency);
+  tcase_add_test (tc, test_alternate_progressive_refused);
+  tcase_add_test (tc, test_field_top_refused);
   return s;
 }
 

@@ -12,7 +12,11 @@
  * per frame interval into the oldest queued buffer (framegen, frame number
  * = sequence, CLOCK_MONOTONIC end-of-frame timestamp); with no buffer
  * queued, the frame is dropped and its sequence number skipped, as a
- * driver does.
+ * driver does. With V4L2_FIELD_ALTERNATE it produces fields as negcam.ko
+ * does: two per frame interval, TOP then BOTTOM, both with the frame's
+ * sequence and picture.
+ *
+ * NEGCAM_SHIM_PROFILE names a built-in profile or a profile file.
  *
  * With NEGCAM_STREAM_NO_CREATE_BUFS set, CREATE_BUFS is ENOTTY.
  *
@@ -55,7 +59,7 @@ void negcam_stream_shim_skip (int frames);
 typedef struct {
   int memfd;                    /* -1: no buffer */
   void *data;                   /* the shim's own mapping, for drawing */
-  uint32_t length, bytesused, sequence, prev;
+  uint32_t length, bytesused, sequence, prev, field;
   struct timeval ts;
   int queued, done;
 } Buf;
@@ -70,7 +74,7 @@ static Buf bufs[MAXB];
 static unsigned nbufs;
 static int streaming;
 static pthread_t producer;
-static uint32_t sequence;
+static uint32_t sequence;       /* frames (fields for ALTERNATE) produced */
 static uint32_t pattern;
 static unsigned n_create_bufs, n_expbuf;
 
@@ -101,11 +105,25 @@ load (void)
   const struct negcam_builtin *b;
   struct negcam_parse_error err;
 
+  static char file[4096];
+  const char *text = file;
+
   if (loaded)
     return 0;
   b = negcam_builtin_find (spec && *spec ? spec : "webcam");
-  if (!b || negcam_profile_parse (&profile, b->text,
-          (__u32) strlen (b->text), &err))
+  if (b) {
+    text = b->text;
+  } else {
+    FILE *f = fopen (spec, "r");
+    size_t n = f ? fread (file, 1, sizeof (file) - 1, f) : 0;
+
+    if (f)
+      fclose (f);
+    if (n == 0)
+      return -1;
+    file[n] = '\0';
+  }
+  if (negcam_profile_parse (&profile, text, (__u32) strlen (text), &err))
     return -1;
   negcam_engine_init (&engine, &profile);
   loaded = 1;
@@ -158,6 +176,7 @@ produce (void *data)
   struct v4l2_format fmt = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
   uint64_t interval = 33333333, start, next;
   unsigned k = 0;
+  int alternate;
 
   pthread_mutex_lock (&lock);
   negcam_engine_ioctl (&engine, VIDIOC_G_FMT, &fmt);
@@ -166,6 +185,10 @@ produce (void *data)
     interval = 1000000000ull * parm.parm.capture.timeperframe.numerator /
         parm.parm.capture.timeperframe.denominator;
   pthread_mutex_unlock (&lock);
+  /* one field per buffer: two buffers per frame interval */
+  alternate = fmt.fmt.pix.field == V4L2_FIELD_ALTERNATE;
+  if (alternate)
+    interval /= 2;
   start = now_ns ();
   for (;;) {
     struct timespec t;
@@ -189,13 +212,17 @@ produce (void *data)
       sequence++;               /* no buffer: this frame is lost */
     } else {
       Buf *b = &bufs[best];
-      long used = negcam_framegen_draw (&fmt.fmt.pix, pattern, sequence,
+      uint32_t frame = alternate ? sequence / 2 : sequence;
+      long used = negcam_framegen_draw (&fmt.fmt.pix, pattern, frame,
           b->prev, b->data, b->length);
       uint64_t ts = now_ns ();
 
-      b->prev = used < 0 ? 0xffffffffu : sequence;
+      b->prev = used < 0 ? 0xffffffffu : frame;
       b->bytesused = used < 0 ? 0 : (uint32_t) used;
-      b->sequence = sequence++;
+      b->field = !alternate ? fmt.fmt.pix.field
+          : sequence % 2 ? V4L2_FIELD_BOTTOM : V4L2_FIELD_TOP;
+      b->sequence = frame;
+      sequence++;
       b->ts.tv_sec = ts / 1000000000ull;
       b->ts.tv_usec = (ts % 1000000000ull) / 1000;
       b->queued = 0;
@@ -276,7 +303,7 @@ fill (unsigned i, struct v4l2_buffer *v)
   v->bytesused = b->bytesused;
   v->sequence = b->sequence;
   v->timestamp = b->ts;
-  v->field = V4L2_FIELD_NONE;
+  v->field = b->field ? b->field : V4L2_FIELD_NONE;
   v->flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC | V4L2_BUF_FLAG_TSTAMP_SRC_EOF
       | (b->queued ? V4L2_BUF_FLAG_QUEUED : 0)
       | (b->done ? V4L2_BUF_FLAG_DONE : 0);
