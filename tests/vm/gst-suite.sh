@@ -55,6 +55,46 @@ v4l2src_slow() {
 		fail "v4l2src slow consumer on $dev: exit $n (log $log)"
 }
 
+# gst_alternate NAME DEV ELEMENT STRICT: ELEMENT (negcamsrc or v4l2src) on
+# DEV, whose current field is V4L2_FIELD_ALTERNATE, through the filter
+# video/x-raw(format:Interlaced),interlace-mode=alternate: the caps carry the
+# frame height (twice G_FMT's), each buffer is one field of G_FMT's
+# sizeimage, TOP and BOTTOM alternate (GST_VIDEO_BUFFER_FLAG_TOP_FIELD =
+# 0xa00000 of the flag word, BOTTOM_FIELD 0x800000) and a buffer lasts half
+# the frame interval. STRICT 1 judges (negcamsrc), 0 notes (v4l2src).
+gst_alternate() {
+	local name=$1 dev=$2 elem=$3 strict=$4 log h size caps sizes flags want got dur
+	log=$(logname "$name")
+	h=$(v4l2-ctl -d "$dev" --get-fmt-video | sed -n 's|.*Width/Height *: *[0-9]*/\([0-9]*\).*|\1|p')
+	size=$(v4l2-ctl -d "$dev" --get-fmt-video | sed -n 's/.*Size Image *: *\([0-9]*\).*/\1/p')
+	GST_PLUGIN_PATH="$NEGCAM_BUILD/gst" timeout -k 5 120 gst-launch-1.0 -v "$elem" device="$dev" \
+		num-buffers=8 ! 'video/x-raw(format:Interlaced),interlace-mode=alternate' ! \
+		fakesink silent=false > "$log" 2>&1
+	caps=$(grep -m1 'fakesink0.GstPad:sink: caps = ' "$log")
+	sizes=$(grep 'chain' "$log" | sed -n 's/.*(\([0-9]*\) bytes.*/\1/p' | sort -u | tr '\n' ' ')
+	flags=$(grep 'chain' "$log" | sed -n 's/.*flags: \([0-9a-f]*\).*/\1/p' |
+		while read -r f; do printf '%x ' $((0x$f & 0xa00000)); done)
+	dur=$(grep 'chain' "$log" | sed -n 's/.*duration: \([0-9:.]*\).*/\1/p' | sort -u | tr '\n' ' ')
+	want="height=(int)$((2 * h))"
+	got="caps ${caps:+$(echo "$caps" | grep -o 'height=(int)[0-9]*'), $(echo "$caps" | grep -o 'interlace-mode=(string)[a-z]*')}; buffers of ${sizes:-none}bytes (G_FMT: ${h} lines, $size bytes); field flags ${flags:-none}; durations ${dur:-none}"
+	if [ "$strict" = 0 ]; then
+		note "$name (for comparison): $got"
+		SUMMARY+=("gst: $name: $got")
+		return
+	fi
+	case "$caps" in
+	*"$want"*interlace-mode=\(string\)alternate*|*interlace-mode=\(string\)alternate*"$want"*) ;;
+	*) fail "$name: caps '$caps', want $want and interlace-mode alternate (log $log)"; return ;;
+	esac
+	[ "$sizes" = "$size " ] || { fail "$name: buffer sizes '$sizes', want one field, $size (log $log)"; return; }
+	case "$flags" in
+	"a00000 800000 a00000 800000 a00000 800000 a00000 800000 "|"800000 a00000 800000 a00000 800000 a00000 800000 a00000 ") ;;
+	*) fail "$name: field flags '$flags', want TOP (a00000) and BOTTOM (800000) alternating (log $log)"; return ;;
+	esac
+	pass "$name: $got"
+	SUMMARY+=("gst: $name: $got")
+}
+
 suite_gst() {
 	local mode=${1:-quick} profiles p dev node attr viv d line
 	suite_begin gst
@@ -109,6 +149,17 @@ suite_gst() {
 			negcam_unload
 			dmesg_clean "gst on negcam $p"
 		done
+		# one field per buffer: negcamsrc and v4l2src on the same node
+		if check "insmod negcam.ko, profile tests/gst/alternate.profile" 60 negcam_load profile=vga &&
+			dev=$(wait_node negcam) &&
+			cat tests/gst/alternate.profile > /sys/kernel/config/negcam/negcam-0/profile; then
+			gst_alternate "negcam alternate: negcamsrc" "$dev" negcamsrc 1
+			gst_alternate "negcam alternate: v4l2src" "$dev" v4l2src 0
+		else
+			fail "negcam alternate: no node or the profile was refused"
+		fi
+		negcam_unload
+		dmesg_clean "gst on negcam alternate"
 	fi
 
 	viv=${VIVID:-}
@@ -124,6 +175,18 @@ suite_gst() {
 		gst_device_test "vivid: slow consumer 1080p, 0 copies" 300 "$viv" "" \
 			test_slow_consumer NEGCAM_TEST_SLOW_FRAMES="$GST_SLOW_FRAMES" NEGCAM_TEST_SLEEP_US="$GST_SLOW_SLEEP"
 		v4l2src_slow "$viv"
+		# vivid's TV input (input 1 of the default input_types) with
+		# field alternate, the same checks; then back to the webcam input
+		if v4l2-ctl -d "$viv" -i 1 > /dev/null 2>&1 &&
+			v4l2-ctl -d "$viv" -v field=alternate > /dev/null 2>&1 &&
+			v4l2-ctl -d "$viv" --get-fmt-video | grep -q 'Field *: Alternating'; then
+			gst_alternate "vivid alternate: negcamsrc" "$viv" negcamsrc 1
+			gst_alternate "vivid alternate: v4l2src" "$viv" v4l2src 0
+		else
+			fail "vivid: input 1 with field alternate could not be set"
+		fi
+		v4l2-ctl -d "$viv" -i 0 > /dev/null 2>&1
+		v4l2-ctl -d "$viv" -v width=640,height=360,pixelformat=YUYV,field=none > /dev/null 2>&1
 		dmesg_clean "gst on vivid"
 	else
 		fail "vivid: no node"
