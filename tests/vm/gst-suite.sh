@@ -65,18 +65,19 @@ v4l2src_slow() {
 gst_alternate() {
 	local name=$1 dev=$2 elem=$3 strict=$4 log h size caps sizes flags want got dur
 	log=$(logname "$name")
-	h=$(v4l2-ctl -d "$dev" --get-fmt-video | sed -n 's|.*Width/Height *: *[0-9]*/\([0-9]*\).*|\1|p')
-	size=$(v4l2-ctl -d "$dev" --get-fmt-video | sed -n 's/.*Size Image *: *\([0-9]*\).*/\1/p')
 	GST_PLUGIN_PATH="$NEGCAM_BUILD/gst" timeout -k 5 120 gst-launch-1.0 -v "$elem" device="$dev" \
 		num-buffers=8 ! 'video/x-raw(format:Interlaced),interlace-mode=alternate' ! \
 		fakesink silent=false > "$log" 2>&1
+	# the format the element set (G_FMT outlives the pipeline)
+	h=$(v4l2-ctl -d "$dev" --get-fmt-video | sed -n 's|.*Width/Height *: *[0-9]*/\([0-9]*\).*|\1|p')
+	size=$(v4l2-ctl -d "$dev" --get-fmt-video | sed -n 's/.*Size Image *: *\([0-9]*\).*/\1/p')
 	caps=$(grep -m1 'fakesink0.GstPad:sink: caps = ' "$log")
 	sizes=$(grep 'chain' "$log" | sed -n 's/.*(\([0-9]*\) bytes.*/\1/p' | sort -u | tr '\n' ' ')
 	flags=$(grep 'chain' "$log" | sed -n 's/.*flags: \([0-9a-f]*\).*/\1/p' |
 		while read -r f; do printf '%x ' $((0x$f & 0xa00000)); done)
 	dur=$(grep 'chain' "$log" | sed -n 's/.*duration: \([0-9:.]*\).*/\1/p' | sort -u | tr '\n' ' ')
 	want="height=(int)$((2 * h))"
-	got="caps ${caps:+$(echo "$caps" | grep -o 'height=(int)[0-9]*'), $(echo "$caps" | grep -o 'interlace-mode=(string)[a-z]*')}; buffers of ${sizes:-none}bytes (G_FMT: ${h} lines, $size bytes); field flags ${flags:-none}; durations ${dur:-none}"
+	got="caps ${caps:+$(echo "$caps" | grep -o 'width=(int)[0-9]*'), $(echo "$caps" | grep -o 'height=(int)[0-9]*'), $(echo "$caps" | grep -o 'interlace-mode=(string)[a-z]*')}; buffers of ${sizes:-none}bytes (G_FMT after: ${h} lines, $size bytes); field flags ${flags:-none}; durations ${dur:-none}"
 	if [ "$strict" = 0 ]; then
 		note "$name (for comparison): $got"
 		SUMMARY+=("gst: $name: $got")
