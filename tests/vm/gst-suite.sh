@@ -63,7 +63,7 @@ v4l2src_slow() {
 # 0xa00000 of the flag word, BOTTOM_FIELD 0x800000) and a buffer lasts half
 # the frame interval. STRICT 1 judges (negcamsrc), 0 notes (v4l2src).
 gst_alternate() {
-	local name=$1 dev=$2 elem=$3 strict=$4 log h size caps sizes flags want got dur
+	local name=$1 dev=$2 elem=$3 strict=$4 log h size caps sizes flags want got dur order
 	log=$(logname "$name")
 	GST_PLUGIN_PATH="$NEGCAM_BUILD/gst" timeout -k 5 120 gst-launch-1.0 -v "$elem" device="$dev" \
 		num-buffers=8 ! 'video/x-raw(format:Interlaced),interlace-mode=alternate' ! \
@@ -88,9 +88,25 @@ gst_alternate() {
 	*) fail "$name: caps '$caps', want $want and interlace-mode alternate (log $log)"; return ;;
 	esac
 	[ "$sizes" = "$size " ] || { fail "$name: buffer sizes '$sizes', want one field, $size (log $log)"; return; }
+	# offset = the frame's sequence, shared by its two fields: 2 x offset
+	# (+1 for BOTTOM) must grow buffer by buffer. A driver late under TCG
+	# loses fields (vivid then gives TOP, TOP), and the numbers show it.
+	order=$(grep 'chain' "$log" | sed -n 's/.*offset: \([0-9]*\),.*flags: \([0-9a-f]*\).*/\1 \2/p' |
+		{ n=0 last=-1 t=0 b=0 bad=
+		while read -r off fl; do
+			n=$((n + 1)) f=$((0x$fl & 0xa00000)) k=$((2 * off))
+			[ $f = $((0x800000)) ] && k=$((k + 1)) b=1
+			[ $f = $((0xa00000)) ] && t=1
+			if [ $f != $((0xa00000)) ] && [ $f != $((0x800000)) ]; then bad="$bad not-a-field@$n"
+			elif [ $k -le $last ]; then bad="$bad out-of-order@$n"; fi
+			last=$k
+		done
+		[ $t = 1 ] && [ $b = 1 ] || bad="$bad missing-top-or-bottom"
+		echo "${bad:-ok}"; })
+	[ "$order" = ok ] || { fail "$name: field flags '$flags' ($order), want TOP (a00000) and BOTTOM (800000) in stream order (log $log)"; return; }
 	case "$flags" in
 	"a00000 800000 a00000 800000 a00000 800000 a00000 800000 "|"800000 a00000 800000 a00000 800000 a00000 800000 a00000 ") ;;
-	*) fail "$name: field flags '$flags', want TOP (a00000) and BOTTOM (800000) alternating (log $log)"; return ;;
+	*) note "$name: fields lost on the way (the driver missed slots): $flags" ;;
 	esac
 	pass "$name: $got"
 	SUMMARY+=("gst: $name: $got")
