@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <dirent.h>
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
 #include <gst/allocators/gstdmabuf.h>
@@ -29,6 +28,7 @@
 
 #include "framegen.h"
 #include "filters.h"
+#include "leakcheck.h"
 
 static const gchar *device, *profile;
 
@@ -582,48 +582,6 @@ GST_END_TEST;
 
 /* ------------------------------------------------------------------ */
 /* Unplug while playing                                                */
-
-static guint
-count_fds (void)
-{
-  DIR *d = opendir ("/proc/self/fd");
-  guint n = 0;
-
-  while (d && readdir (d))
-    n++;
-  if (d)
-    closedir (d);
-  return n;
-}
-
-static GstTracer *
-find_leaks_tracer (void)
-{
-  GList *tracers = gst_tracing_get_active_tracers (), *l;
-  GstTracer *found = NULL;
-
-  for (l = tracers; l; l = l->next)
-    if (!found && !g_strcmp0 (G_OBJECT_TYPE_NAME (l->data), "GstLeaksTracer"))
-      found = gst_object_ref (l->data);
-  g_list_free_full (tracers, gst_object_unref);
-  return found;
-}
-
-static gint
-live_delta (GstTracer * tracer)
-{
-  GstStructure *cp = NULL;
-  gint delta;
-
-  g_signal_emit_by_name (tracer, "activity-get-checkpoint", &cp);
-  fail_unless (cp != NULL);
-  delta = (gint) gst_value_list_get_size (gst_structure_get_value (cp,
-          "objects-created-list")) -
-      (gint) gst_value_list_get_size (gst_structure_get_value (cp,
-          "objects-removed-list"));
-  gst_structure_free (cp);
-  return delta;
-}
 
 GST_START_TEST (test_unplug)
 {

@@ -7,7 +7,6 @@
  * What needs a real kernel (real dma-bufs, vivid, negcam.ko) is tested in
  * the VM by test_negcamsrc_device.c.
  */
-#include <dirent.h>
 #include <dlfcn.h>
 #include <string.h>
 #include <time.h>
@@ -19,6 +18,7 @@
 #include <gst/video/video.h>
 
 #include "framegen.h"
+#include "leakcheck.h"
 
 #define DEV "/dev/negcam-stream"
 #define CAPS_320 "video/x-raw,format=YUY2,width=320,height=240"
@@ -369,19 +369,6 @@ GST_START_TEST (test_stream_sequence_gaps)
 }
 
 GST_END_TEST;
-
-static guint
-count_fds (void)
-{
-  DIR *d = opendir ("/proc/self/fd");
-  guint n = 0;
-
-  while (d && readdir (d))
-    n++;
-  if (d)
-    closedir (d);
-  return n;
-}
 
 /* The device vanishes while playing: an error naming it, clean stop,
  * no descriptor left. */
