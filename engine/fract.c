@@ -208,3 +208,52 @@ struct v4l2_fract nc_fract(__u32 n, __u32 d)
 
 	return f;
 }
+
+static __u32 nc_gcd32(__u32 a, __u32 b)
+{
+	while (b) {
+		__u32 r = a % b;
+
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+struct v4l2_fract nc_fract_reduced(__u32 num, __u32 den)
+{
+	struct v4l2_fract f;
+	__u32 g = nc_gcd32(num, den);
+
+	f.numerator = num / g;
+	f.denominator = den / g;
+	return f;
+}
+
+/* Whether @n is a multiple of @d, with a 32-bit divisor only. */
+static bool nc_u64_divisible(__u64 n, __u32 d)
+{
+	return n == (__u64)nc_div_u64(n, d) * d;
+}
+
+/*
+ * Whether (@x - @lo) is a whole number of @step, all reduced fractions
+ * with terms <= 1e6 and x >= lo. (x - lo) / step =
+ * (xn*lod - lon*xd) * sd / (xd * lod * sn); a product divides N exactly
+ * when each factor in turn divides what is left.
+ */
+bool nc_fract_on_step(struct v4l2_fract x, struct v4l2_fract lo,
+		      struct v4l2_fract step)
+{
+	__u64 n = (__u64)x.numerator * lo.denominator -
+		  (__u64)lo.numerator * x.denominator;
+
+	n *= step.denominator;
+	if (!nc_u64_divisible(n, x.denominator))
+		return false;
+	n = nc_div_u64(n, x.denominator);
+	if (!nc_u64_divisible(n, lo.denominator))
+		return false;
+	n = nc_div_u64(n, lo.denominator);
+	return nc_u64_divisible(n, step.numerator);
+}

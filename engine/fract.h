@@ -29,6 +29,8 @@ struct nc_u128 nc_u128_divmod(struct nc_u128 n, struct nc_u128 d,
 struct nc_u128 nc_u128_gcd(struct nc_u128 a, struct nc_u128 b);
 
 struct v4l2_fract nc_fract(__u32 n, __u32 d);
+/* @num/@den in lowest terms (@num or @den non-zero). */
+struct v4l2_fract nc_fract_reduced(__u32 num, __u32 den);
 /* Both terms non-zero. */
 bool nc_fract_valid(struct v4l2_fract f);
 /* Sign of a - b, exactly. */
@@ -45,5 +47,12 @@ struct nc_u128 nc_fract_steps(struct v4l2_fract t, struct v4l2_fract lo,
 /* lo + k * step reduced; false when it does not fit 32-bit terms. */
 bool nc_fract_at_step(struct v4l2_fract lo, struct v4l2_fract step,
 		      struct nc_u128 k, struct v4l2_fract *out);
+
+/*
+ * Whether x - lo is a whole number of steps: reduced fractions with terms
+ * of at most 1e6 (the parser's limit), x >= lo.
+ */
+bool nc_fract_on_step(struct v4l2_fract x, struct v4l2_fract lo,
+		      struct v4l2_fract step);
 
 #endif /* NEGCAM_FRACT_H */

@@ -15,6 +15,7 @@
 #include "compat.h"
 #include "formats.h"
 #include "profile.h"
+#include "fract.h"
 
 #define NC_MAX_RATE_NUMBER 1000000u /* numerator or denominator of a rate */
 #define NC_MAX_STRIDE_ALIGN 4096u
@@ -99,42 +100,6 @@ struct nc_parser {
 	__u32 cur_range_line;    /* line of the current format's size range, 0 if none */
 	const struct negcam_fourcc_info *cur_fi;
 	struct nc_default_line def[NC_NQUEUES];
-};
-
-enum nc_keyword {
-	NC_KW_NAME,
-	NC_KW_CARD,
-	NC_KW_ADJUST,
-	NC_KW_QUIRKS,
-	NC_KW_DEFAULT,
-	NC_KW_FIELD,
-	NC_KW_COLORSPACE,
-	NC_KW_YCBCR_ENC,
-	NC_KW_QUANTIZATION,
-	NC_KW_XFER_FUNC,
-	NC_KW_STRIDE_ALIGN,
-	NC_KW_FORMAT,
-	NC_KW_DESCRIPTION,
-	NC_KW_FLAGS,
-	NC_KW_SIZE,
-};
-
-static const struct nc_name nc_keywords[] = {
-	{ "name", NC_KW_NAME },
-	{ "card", NC_KW_CARD },
-	{ "adjust", NC_KW_ADJUST },
-	{ "quirks", NC_KW_QUIRKS },
-	{ "default", NC_KW_DEFAULT },
-	{ "field", NC_KW_FIELD },
-	{ "colorspace", NC_KW_COLORSPACE },
-	{ "ycbcr-enc", NC_KW_YCBCR_ENC },
-	{ "quantization", NC_KW_QUANTIZATION },
-	{ "xfer-func", NC_KW_XFER_FUNC },
-	{ "stride-align", NC_KW_STRIDE_ALIGN },
-	{ "format", NC_KW_FORMAT },
-	{ "description", NC_KW_DESCRIPTION },
-	{ "flags", NC_KW_FLAGS },
-	{ "size", NC_KW_SIZE },
 };
 
 static const struct nc_name nc_adjusts[] = {
@@ -259,64 +224,6 @@ static bool nc_tok_is(const struct nc_tok *t, const char *word)
 		if (nc_fold(t->s[i]) != nc_fold(word[i]))
 			return false;
 	return true;
-}
-
-static __u32 nc_gcd(__u32 a, __u32 b)
-{
-	while (b) {
-		__u32 r = a % b;
-
-		a = b;
-		b = r;
-	}
-	return a;
-}
-
-static struct v4l2_fract nc_fract(__u32 num, __u32 den)
-{
-	struct v4l2_fract f;
-	__u32 g = nc_gcd(num, den);
-
-	f.numerator = num / g;
-	f.denominator = den / g;
-	return f;
-}
-
-/* -1, 0, 1 as a/b is less than, equal to, greater than c/d (all <= 1e6). */
-static int nc_fract_cmp(struct v4l2_fract a, struct v4l2_fract b)
-{
-	__u64 l = (__u64)a.numerator * b.denominator;
-	__u64 r = (__u64)b.numerator * a.denominator;
-
-	return l < r ? -1 : l > r;
-}
-
-/* Whether @n is a multiple of @d, with a 32-bit divisor only. */
-static bool nc_u64_divisible(__u64 n, __u32 d)
-{
-	return n == (__u64)nc_div_u64(n, d) * d;
-}
-
-/*
- * Whether (@x - @lo) is a whole number of @step, all reduced fractions
- * with terms <= 1e6 and x >= lo. (x - lo) / step =
- * (xn*lod - lon*xd) * sd / (xd * lod * sn); a product divides N exactly
- * when each factor in turn divides what is left.
- */
-static bool nc_fract_on_step(struct v4l2_fract x, struct v4l2_fract lo,
-			     struct v4l2_fract step)
-{
-	__u64 n = (__u64)x.numerator * lo.denominator -
-		  (__u64)lo.numerator * x.denominator;
-
-	n *= step.denominator;
-	if (!nc_u64_divisible(n, x.denominator))
-		return false;
-	n = nc_div_u64(n, x.denominator);
-	if (!nc_u64_divisible(n, lo.denominator))
-		return false;
-	n = nc_div_u64(n, lo.denominator);
-	return nc_u64_divisible(n, step.numerator);
 }
 
 /* ---- messages ---- */
@@ -451,8 +358,12 @@ static __u32 nc_distance(const char *a, __u32 la, const char *b, __u32 lb,
 	return row[lb];
 }
 
-/* The table entry closest to @t within a couple of edits, or NULL. */
-static const char *nc_suggest(const struct nc_name *names, __u32 n,
+/*
+ * The entry closest to @t within a couple of edits, or NULL. @table holds
+ * @n entries of @stride bytes, each starting with its name (struct
+ * nc_name, struct nc_keyword).
+ */
+static const char *nc_suggest(const void *table, __u32 n, __u32 stride,
 			      const struct nc_tok *t)
 {
 	const char *best = NULL;
@@ -461,14 +372,15 @@ static const char *nc_suggest(const struct nc_name *names, __u32 n,
 	if (t->len > NC_SUGGEST_LEN)
 		return NULL;
 	for (i = 0; i < n; i++) {
-		__u32 l = nc_strlen(names[i].name), d;
+		const char *name = *(const char *const *)((const char *)table + i * stride);
+		__u32 l = nc_strlen(name), d;
 
 		if (l > NC_SUGGEST_LEN)
 			continue;
-		d = nc_distance(t->s, t->len, names[i].name, l, true);
+		d = nc_distance(t->s, t->len, name, l, true);
 		/* one edit for short words, two for longer ones */
 		if (d < best_d && d <= (l <= 4 ? 1u : 2u)) {
-			best = names[i].name;
+			best = name;
 			best_d = d;
 		}
 	}
@@ -515,7 +427,7 @@ static int nc_lookup(struct nc_parser *p, const struct nc_name *names,
 	m_str(&m, what);
 	m_char(&m, ' ');
 	m_token(&m, t);
-	hint = nc_suggest(names, n, t);
+	hint = nc_suggest(names, n, sizeof(*names), t);
 	if (hint) {
 		m_str(&m, "; did you mean '");
 		m_str(&m, hint);
@@ -886,7 +798,7 @@ static int nc_parse_rate(struct nc_parser *p, const struct nc_tok *t,
 		m_str(&m, num == 0 ? " is zero: it must be positive" : " divides by zero");
 		return -EINVAL;
 	}
-	*out = fps ? nc_fract(den, num) : nc_fract(num, den);
+	*out = fps ? nc_fract_reduced(den, num) : nc_fract_reduced(num, den);
 	return 0;
 }
 
@@ -1018,7 +930,52 @@ static int nc_finish_format(struct nc_parser *p)
 
 /* ---- keywords ---- */
 
-static int nc_kw_name(struct nc_parser *p)
+struct nc_keyword;
+
+/*
+ * A keyword's handler: @kwt is the keyword's token, the line's next
+ * token is still to be read.
+ */
+typedef int (*nc_kw_fn)(struct nc_parser *p, const struct nc_keyword *kw,
+			const struct nc_tok *kwt);
+/* A setting's value reader: @t is the value's first token. */
+typedef int (*nc_set_fn)(struct nc_parser *p, const struct nc_keyword *kw,
+			 struct nc_settings *s, struct nc_tok *t);
+
+/* Where a keyword may stand. */
+enum nc_place {
+	NC_PLACE_HEADER, /* before the first 'format' line */
+	NC_PLACE_FORMAT, /* inside a format block */
+	NC_PLACE_ANY,    /* either (settings: profile-wide or per format) */
+};
+
+/**
+ * struct nc_keyword - one keyword of the profile language
+ * @name: the keyword; first, so nc_suggest() reads it at any stride
+ * @place: where it may stand
+ * @parse: its handler
+ * @once: header keywords: the NC_HDR_* bit of a keyword given once (0: the
+ *	handler checks); settings: the NC_SET_* bit
+ * @set: settings: reads the value into struct nc_settings
+ * @expect: settings: what a missing value should have been
+ * @values: settings with named values: the names, @nvalues of them,
+ *	stored as one byte at @member of struct nc_settings
+ */
+struct nc_keyword {
+	const char *name;
+	enum nc_place place;
+	nc_kw_fn parse;
+	__u32 once;
+	nc_set_fn set;
+	const char *expect;
+	const struct nc_name *values;
+	__u32 nvalues;
+	__u32 member;
+};
+
+
+static int nc_kw_name(struct nc_parser *p, const struct nc_keyword *kw,
+			 const struct nc_tok *kwt)
 {
 	struct nc_tok t;
 	__u32 i;
@@ -1043,7 +1000,8 @@ static int nc_kw_name(struct nc_parser *p)
 	return ret ? ret : nc_expect_end(p, "the profile name");
 }
 
-static int nc_kw_card(struct nc_parser *p)
+static int nc_kw_card(struct nc_parser *p, const struct nc_keyword *kw,
+			 const struct nc_tok *kwt)
 {
 	struct nc_tok t;
 	int ret = nc_expect(p, &t, "a card name after 'card', as in 'card \"My Camera\"'");
@@ -1054,7 +1012,8 @@ static int nc_kw_card(struct nc_parser *p)
 	return ret ? ret : nc_expect_end_quoted(p, &t, "card name");
 }
 
-static int nc_kw_adjust(struct nc_parser *p)
+static int nc_kw_adjust(struct nc_parser *p, const struct nc_keyword *kw,
+			 const struct nc_tok *kwt)
 {
 	struct nc_tok t;
 	__u32 v;
@@ -1069,7 +1028,8 @@ static int nc_kw_adjust(struct nc_parser *p)
 	return nc_expect_end(p, "the size adjustment");
 }
 
-static int nc_kw_quirks(struct nc_parser *p)
+static int nc_kw_quirks(struct nc_parser *p, const struct nc_keyword *kw,
+			 const struct nc_tok *kwt)
 {
 	struct nc_tok t;
 	__u32 v;
@@ -1115,7 +1075,8 @@ static int nc_parse_queue(struct nc_parser *p, struct nc_tok *t, int *have,
 }
 
 /* default FOURCC [capture|output] [WxH [fps R | interval I]] */
-static int nc_kw_default(struct nc_parser *p, const struct nc_tok *kwt)
+static int nc_kw_default(struct nc_parser *p, const struct nc_keyword *kw,
+			 const struct nc_tok *kwt)
 {
 	const struct negcam_fourcc_info *fi;
 	struct nc_default_line d;
@@ -1186,35 +1147,90 @@ static int nc_kw_default(struct nc_parser *p, const struct nc_tok *kwt)
 	return 0;
 }
 
+/* field NAME... */
+static int nc_set_fields(struct nc_parser *p, const struct nc_keyword *kw,
+			 struct nc_settings *s, struct nc_tok *t)
+{
+	__u32 i, v;
+	int ret;
+
+	s->nfields = 0;
+	while (1) {
+		if (nc_tok_is(t, "any")) {
+			struct nc_msg m = nc_error(p, t->col);
+
+			m_str(&m, "field 'any' is for requests; list the fields the device delivers (none, interlaced, ...)");
+			return -EINVAL;
+		}
+		ret = nc_lookup(p, nc_fields, NC_ARRAY_SIZE(nc_fields), t,
+				"field", &v);
+		if (ret)
+			return ret;
+		for (i = 0; i < s->nfields; i++) {
+			if (s->fields[i] == v) {
+				struct nc_msg m = nc_error(p, t->col);
+
+				m_str(&m, "field ");
+				m_token(&m, t);
+				m_str(&m, " is listed twice");
+				return -EINVAL;
+			}
+		}
+		if (s->nfields == NC_MAX_FIELDS) {
+			struct nc_msg m = nc_error(p, t->col);
+
+			m_str(&m, "too many fields: at most ");
+			m_uint(&m, NC_MAX_FIELDS);
+			return -EINVAL;
+		}
+		s->fields[s->nfields++] = (__u8)v;
+		ret = nc_next(p, t);
+		if (ret <= 0)
+			return ret;
+	}
+}
+
+/* stride-align N */
+static int nc_set_stride(struct nc_parser *p, const struct nc_keyword *kw,
+			 struct nc_settings *s, struct nc_tok *t)
+{
+	__u32 v;
+	int ret = nc_parse_u32(t->s, t->len, &v);
+
+	if (ret || v == 0 || v > NC_MAX_STRIDE_ALIGN || (v & (v - 1))) {
+		struct nc_msg m = nc_error(p, t->col);
+
+		m_str(&m, "bad stride alignment ");
+		m_token(&m, t);
+		m_str(&m, ": expected a power of two from 1 to ");
+		m_uint(&m, NC_MAX_STRIDE_ALIGN);
+		return -EINVAL;
+	}
+	s->stride_align = v;
+	return nc_expect_end(p, "the stride alignment");
+}
+
+/* colorspace, ycbcr-enc, quantization, xfer-func: one name of a table */
+static int nc_set_named(struct nc_parser *p, const struct nc_keyword *kw,
+			struct nc_settings *s, struct nc_tok *t)
+{
+	__u32 v;
+	int ret = nc_lookup(p, kw->values, kw->nvalues, t, kw->name, &v);
+
+	if (ret)
+		return ret;
+	*((__u8 *)s + kw->member) = (__u8)v;
+	return nc_expect_end(p, kw->name);
+}
+
 /* Per-format or profile-wide settings: field, colorimetry, stride-align. */
-static int nc_kw_setting(struct nc_parser *p, enum nc_keyword kw,
+static int nc_kw_setting(struct nc_parser *p, const struct nc_keyword *kw,
 			 const struct nc_tok *kwt)
 {
 	struct nc_settings *s = p->cur_fmt >= 0 ? &p->cur : &p->wide;
 	struct nc_tok t;
-	__u32 bit, v;
 	int ret;
 
-	switch (kw) {
-	case NC_KW_FIELD:
-		bit = NC_SET_FIELD;
-		break;
-	case NC_KW_COLORSPACE:
-		bit = NC_SET_COLORSPACE;
-		break;
-	case NC_KW_YCBCR_ENC:
-		bit = NC_SET_YCBCR_ENC;
-		break;
-	case NC_KW_QUANTIZATION:
-		bit = NC_SET_QUANTIZATION;
-		break;
-	case NC_KW_XFER_FUNC:
-		bit = NC_SET_XFER_FUNC;
-		break;
-	default:
-		bit = NC_SET_STRIDE_ALIGN;
-		break;
-	}
 	if (p->cur_fmt >= 0 && nc_cur(p)->size_count) {
 		struct nc_msg m = nc_error(p, kwt->col);
 
@@ -1222,7 +1238,7 @@ static int nc_kw_setting(struct nc_parser *p, enum nc_keyword kw,
 		m_str(&m, " must come before the format's first 'size' line");
 		return -EINVAL;
 	}
-	if ((p->cur_fmt >= 0 ? p->cur_seen : p->wide.given) & bit) {
+	if ((p->cur_fmt >= 0 ? p->cur_seen : p->wide.given) & kw->once) {
 		struct nc_msg m = nc_error(p, kwt->col);
 
 		m_token(&m, kwt);
@@ -1230,114 +1246,20 @@ static int nc_kw_setting(struct nc_parser *p, enum nc_keyword kw,
 					    " is given twice in the profile header");
 		return -EINVAL;
 	}
-	ret = nc_expect(p, &t, kw == NC_KW_FIELD ? "field names after 'field', as in 'field none' or 'field interlaced seq-tb'" :
-			       kw == NC_KW_STRIDE_ALIGN ? "a power of two after 'stride-align', as in 'stride-align 64'" :
-			       kw == NC_KW_COLORSPACE ? "a colorspace after 'colorspace', as in 'colorspace srgb'" :
-			       kw == NC_KW_YCBCR_ENC ? "an encoding after 'ycbcr-enc', as in 'ycbcr-enc 601'" :
-			       kw == NC_KW_QUANTIZATION ? "'full' or 'limited' after 'quantization'" :
-							  "a transfer function after 'xfer-func', as in 'xfer-func srgb'");
+	ret = nc_expect(p, &t, kw->expect);
+	if (!ret)
+		ret = kw->set(p, kw, s, &t);
 	if (ret)
 		return ret;
-
-	if (kw == NC_KW_FIELD) {
-		s->nfields = 0;
-		while (1) {
-			__u32 i;
-
-			if (nc_tok_is(&t, "any")) {
-				struct nc_msg m = nc_error(p, t.col);
-
-				m_str(&m, "field 'any' is for requests; list the fields the device delivers (none, interlaced, ...)");
-				return -EINVAL;
-			}
-			ret = nc_lookup(p, nc_fields, NC_ARRAY_SIZE(nc_fields),
-					&t, "field", &v);
-			if (ret)
-				return ret;
-			for (i = 0; i < s->nfields; i++) {
-				if (s->fields[i] == v) {
-					struct nc_msg m = nc_error(p, t.col);
-
-					m_str(&m, "field ");
-					m_token(&m, &t);
-					m_str(&m, " is listed twice");
-					return -EINVAL;
-				}
-			}
-			if (s->nfields == NC_MAX_FIELDS) {
-				struct nc_msg m = nc_error(p, t.col);
-
-				m_str(&m, "too many fields: at most ");
-				m_uint(&m, NC_MAX_FIELDS);
-				return -EINVAL;
-			}
-			s->fields[s->nfields++] = (__u8)v;
-			ret = nc_next(p, &t);
-			if (ret < 0)
-				return ret;
-			if (ret == 0)
-				break;
-		}
-	} else if (kw == NC_KW_STRIDE_ALIGN) {
-		ret = nc_parse_u32(t.s, t.len, &v);
-		if (ret || v == 0 || v > NC_MAX_STRIDE_ALIGN || (v & (v - 1))) {
-			struct nc_msg m = nc_error(p, t.col);
-
-			m_str(&m, "bad stride alignment ");
-			m_token(&m, &t);
-			m_str(&m, ": expected a power of two from 1 to ");
-			m_uint(&m, NC_MAX_STRIDE_ALIGN);
-			return -EINVAL;
-		}
-		s->stride_align = v;
-		ret = nc_expect_end(p, "the stride alignment");
-		if (ret)
-			return ret;
-	} else {
-		const struct nc_name *names;
-		const char *what;
-		__u32 n;
-
-		if (kw == NC_KW_COLORSPACE) {
-			names = nc_colorspaces;
-			n = NC_ARRAY_SIZE(nc_colorspaces);
-			what = "colorspace";
-		} else if (kw == NC_KW_YCBCR_ENC) {
-			names = nc_ycbcr_encs;
-			n = NC_ARRAY_SIZE(nc_ycbcr_encs);
-			what = "ycbcr-enc";
-		} else if (kw == NC_KW_QUANTIZATION) {
-			names = nc_quantizations;
-			n = NC_ARRAY_SIZE(nc_quantizations);
-			what = "quantization";
-		} else {
-			names = nc_xfer_funcs;
-			n = NC_ARRAY_SIZE(nc_xfer_funcs);
-			what = "xfer-func";
-		}
-		ret = nc_lookup(p, names, n, &t, what, &v);
-		if (ret)
-			return ret;
-		if (kw == NC_KW_COLORSPACE)
-			s->colorspace = (__u8)v;
-		else if (kw == NC_KW_YCBCR_ENC)
-			s->ycbcr_enc = (__u8)v;
-		else if (kw == NC_KW_QUANTIZATION)
-			s->quantization = (__u8)v;
-		else
-			s->xfer_func = (__u8)v;
-		ret = nc_expect_end(p, what);
-		if (ret)
-			return ret;
-	}
-	s->given |= bit;
+	s->given |= kw->once;
 	if (p->cur_fmt >= 0)
-		p->cur_seen |= bit;
+		p->cur_seen |= kw->once;
 	return 0;
 }
 
 /* format FOURCC [capture|output] */
-static int nc_kw_format(struct nc_parser *p)
+static int nc_kw_format(struct nc_parser *p, const struct nc_keyword *kw,
+			 const struct nc_tok *kwt)
 {
 	struct negcam_profile *out = p->out;
 	const struct negcam_fourcc_info *fi;
@@ -1404,7 +1326,8 @@ static int nc_kw_format(struct nc_parser *p)
 	return 0;
 }
 
-static int nc_kw_description(struct nc_parser *p, const struct nc_tok *kwt)
+static int nc_kw_description(struct nc_parser *p, const struct nc_keyword *kw,
+			 const struct nc_tok *kwt)
 {
 	struct nc_tok t;
 	int ret;
@@ -1431,7 +1354,8 @@ static int nc_kw_description(struct nc_parser *p, const struct nc_tok *kwt)
 }
 
 /* flags csc-colorspace csc-xfer-func csc-ycbcr-enc csc-quantization */
-static int nc_kw_flags(struct nc_parser *p, const struct nc_tok *kwt)
+static int nc_kw_flags(struct nc_parser *p, const struct nc_keyword *kw,
+			 const struct nc_tok *kwt)
 {
 	const struct negcam_format *f = nc_cur(p);
 	struct nc_tok t;
@@ -1679,7 +1603,8 @@ static int nc_parse_rates(struct nc_parser *p, const struct nc_tok *size_tok,
 }
 
 /* size WxH rates | size WxH-WxH [step WxH] rates */
-static int nc_kw_size(struct nc_parser *p)
+static int nc_kw_size(struct nc_parser *p, const struct nc_keyword *kw,
+			 const struct nc_tok *kwt)
 {
 	struct negcam_profile *out = p->out;
 	const struct negcam_fourcc_info *fi = p->cur_fi;
@@ -1832,93 +1757,105 @@ static int nc_kw_size(struct nc_parser *p)
 
 /* ---- lines ---- */
 
+#define NC_SETTING(word, bit, fn, what) \
+	{ .name = word, .place = NC_PLACE_ANY, .parse = nc_kw_setting, \
+	  .once = bit, .set = fn, .expect = what }
+#define NC_NAMED_SETTING(word, bit, table, field, what) \
+	{ .name = word, .place = NC_PLACE_ANY, .parse = nc_kw_setting, \
+	  .once = bit, .set = nc_set_named, .expect = what, .values = table, \
+	  .nvalues = NC_ARRAY_SIZE(table), \
+	  .member = offsetof(struct nc_settings, field) }
+
+/* The profile language's keywords: adding one is one row (docs/profiles.md). */
+static const struct nc_keyword nc_keywords[] = {
+	{ "name", NC_PLACE_HEADER, nc_kw_name, NC_HDR_NAME },
+	{ "card", NC_PLACE_HEADER, nc_kw_card, NC_HDR_CARD },
+	{ "adjust", NC_PLACE_HEADER, nc_kw_adjust, NC_HDR_ADJUST },
+	{ "quirks", NC_PLACE_HEADER, nc_kw_quirks, NC_HDR_QUIRKS },
+	{ "default", NC_PLACE_HEADER, nc_kw_default, 0 },
+	NC_SETTING("field", NC_SET_FIELD, nc_set_fields,
+		   "field names after 'field', as in 'field none' or 'field interlaced seq-tb'"),
+	NC_NAMED_SETTING("colorspace", NC_SET_COLORSPACE, nc_colorspaces, colorspace,
+			 "a colorspace after 'colorspace', as in 'colorspace srgb'"),
+	NC_NAMED_SETTING("ycbcr-enc", NC_SET_YCBCR_ENC, nc_ycbcr_encs, ycbcr_enc,
+			 "an encoding after 'ycbcr-enc', as in 'ycbcr-enc 601'"),
+	NC_NAMED_SETTING("quantization", NC_SET_QUANTIZATION, nc_quantizations, quantization,
+			 "'full' or 'limited' after 'quantization'"),
+	NC_NAMED_SETTING("xfer-func", NC_SET_XFER_FUNC, nc_xfer_funcs, xfer_func,
+			 "a transfer function after 'xfer-func', as in 'xfer-func srgb'"),
+	NC_SETTING("stride-align", NC_SET_STRIDE_ALIGN, nc_set_stride,
+		   "a power of two after 'stride-align', as in 'stride-align 64'"),
+	{ "format", NC_PLACE_ANY, nc_kw_format },
+	{ "description", NC_PLACE_FORMAT, nc_kw_description },
+	{ "flags", NC_PLACE_FORMAT, nc_kw_flags },
+	{ "size", NC_PLACE_FORMAT, nc_kw_size },
+};
+
+/* The keyword @t names, or NULL with the message said. */
+static const struct nc_keyword *nc_keyword_of(struct nc_parser *p,
+					      const struct nc_tok *t)
+{
+	const char *hint;
+	struct nc_msg m;
+	__u32 i;
+
+	for (i = 0; i < NC_ARRAY_SIZE(nc_keywords); i++)
+		if (nc_tok_is(t, nc_keywords[i].name))
+			return &nc_keywords[i];
+	hint = nc_suggest(nc_keywords, NC_ARRAY_SIZE(nc_keywords),
+			  sizeof(nc_keywords[0]), t);
+	m = nc_error(p, t->col);
+	m_str(&m, "unknown keyword ");
+	m_token(&m, t);
+	if (hint) {
+		m_str(&m, "; did you mean '");
+		m_str(&m, hint);
+		m_str(&m, "'?");
+	} else {
+		m_str(&m, " (docs/profiles.md lists the keywords)");
+	}
+	return NULL;
+}
+
+/* Whether @kw may stand here; header keywords given once are noted. */
+static int nc_keyword_placed(struct nc_parser *p, const struct nc_keyword *kw,
+			     const struct nc_tok *t)
+{
+	const char *why = NULL;
+
+	if (kw->place == NC_PLACE_HEADER && p->cur_fmt >= 0)
+		why = " belongs to the profile header, before the first 'format' line";
+	else if (kw->place == NC_PLACE_HEADER && (p->header_seen & kw->once))
+		why = " is given twice";
+	else if (kw->place == NC_PLACE_FORMAT && p->cur_fmt < 0)
+		why = " outside a format: add a 'format FOURCC' line before it";
+	if (why) {
+		struct nc_msg m = nc_error(p, t->col);
+
+		m_token(&m, t);
+		m_str(&m, why);
+		return -EINVAL;
+	}
+	if (kw->place == NC_PLACE_HEADER)
+		p->header_seen |= kw->once;
+	return 0;
+}
+
 static int nc_parse_line(struct nc_parser *p)
 {
+	const struct nc_keyword *kw;
 	struct nc_tok t;
-	__u32 kw;
 	int ret = nc_next(p, &t);
 
 	if (ret <= 0)
 		return ret;
-	for (kw = 0; kw < NC_ARRAY_SIZE(nc_keywords); kw++)
-		if (nc_tok_is(&t, nc_keywords[kw].name))
-			break;
-	if (kw == NC_ARRAY_SIZE(nc_keywords)) {
-		const char *hint = nc_suggest(nc_keywords,
-					      NC_ARRAY_SIZE(nc_keywords), &t);
-		struct nc_msg m = nc_error(p, t.col);
-
-		m_str(&m, "unknown keyword ");
-		m_token(&m, &t);
-		if (hint) {
-			m_str(&m, "; did you mean '");
-			m_str(&m, hint);
-			m_str(&m, "'?");
-		} else {
-			m_str(&m, " (docs/profiles.md lists the keywords)");
-		}
+	kw = nc_keyword_of(p, &t);
+	if (!kw)
 		return -EINVAL;
-	}
-	kw = nc_keywords[kw].value;
-
-	switch (kw) {
-	case NC_KW_NAME:
-	case NC_KW_CARD:
-	case NC_KW_ADJUST:
-	case NC_KW_QUIRKS:
-	case NC_KW_DEFAULT: {
-		static const __u32 bits[] = { NC_HDR_NAME, NC_HDR_CARD,
-					      NC_HDR_ADJUST, NC_HDR_QUIRKS, 0 };
-		__u32 bit = bits[kw - NC_KW_NAME];
-
-		if (p->cur_fmt >= 0) {
-			struct nc_msg m = nc_error(p, t.col);
-
-			m_token(&m, &t);
-			m_str(&m, " belongs to the profile header, before the first 'format' line");
-			return -EINVAL;
-		}
-		if (p->header_seen & bit) {
-			struct nc_msg m = nc_error(p, t.col);
-
-			m_token(&m, &t);
-			m_str(&m, " is given twice");
-			return -EINVAL;
-		}
-		p->header_seen |= bit;
-		if (kw == NC_KW_NAME)
-			return nc_kw_name(p);
-		if (kw == NC_KW_CARD)
-			return nc_kw_card(p);
-		if (kw == NC_KW_ADJUST)
-			return nc_kw_adjust(p);
-		if (kw == NC_KW_QUIRKS)
-			return nc_kw_quirks(p);
-		return nc_kw_default(p, &t);
-	}
-	case NC_KW_FORMAT:
-		return nc_kw_format(p);
-	case NC_KW_DESCRIPTION:
-	case NC_KW_FLAGS:
-	case NC_KW_SIZE:
-		if (p->cur_fmt < 0) {
-			struct nc_msg m = nc_error(p, t.col);
-
-			m_token(&m, &t);
-			m_str(&m, " outside a format: add a 'format FOURCC' line before it");
-			return -EINVAL;
-		}
-		if (kw == NC_KW_SIZE)
-			return nc_kw_size(p);
-		if (kw == NC_KW_FLAGS)
-			return nc_kw_flags(p, &t);
-		return nc_kw_description(p, &t);
-	default:
-		return nc_kw_setting(p, (enum nc_keyword)kw, &t);
-	}
+	ret = nc_keyword_placed(p, kw, &t);
+	return ret ? ret : kw->parse(p, kw, &t);
 }
 
-/* Whether @x lies in the size entry @s (discrete: equal; range: on a step). */
 static bool nc_size_has(const struct negcam_size *s, __u8 kind, __u32 w, __u32 h)
 {
 	if (kind == V4L2_FRMSIZE_TYPE_DISCRETE)

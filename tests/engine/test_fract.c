@@ -127,10 +127,30 @@ static void test_fract_steps(void)
 	      "a huge step count is refused");
 }
 
+/* The parser's helpers: lowest terms, and "on a step" against brute force. */
+static void test_fract_parser_helpers(void)
+{
+	struct v4l2_fract f = nc_fract_reduced(30000, 1001 * 30);
+	__u32 lo, st, x;
+
+	CHECK(f.numerator == 1000 && f.denominator == 1001, "30000/30030 -> %u/%u",
+	      f.numerator, f.denominator);
+	f = nc_fract_reduced(0, 7);
+	CHECK(f.numerator == 0 && f.denominator == 1, "0/7 -> %u/%u", f.numerator, f.denominator);
+	/* over sixtieths: x/60 lies on lo/60 + k * st/60 exactly when (x - lo) % st == 0 */
+	for (lo = 1; lo <= 12; lo++)
+		for (st = 1; st <= 12; st++)
+			for (x = lo; x <= 60; x++)
+				CHECK(nc_fract_on_step(nc_fract_reduced(x, 60), nc_fract_reduced(lo, 60),
+						       nc_fract_reduced(st, 60)) == ((x - lo) % st == 0),
+				      "%u/60 on %u/60 + k*%u/60", x, lo, st);
+}
+
 int main(void)
 {
 	test_u128();
 	test_fract_compare();
 	test_fract_steps();
+	test_fract_parser_helpers();
 	return check_done("test_fract");
 }
