@@ -16,6 +16,7 @@
 #include "formats.h"
 #include "profile.h"
 #include "fract.h"
+#include "profile_names.h"
 
 #define NC_MAX_RATE_NUMBER 1000000u /* numerator or denominator of a rate */
 #define NC_MAX_STRIDE_ALIGN 4096u
@@ -33,11 +34,6 @@ struct nc_msg {
 	char *buf;
 	__u32 len;
 	__u32 cap;
-};
-
-struct nc_name {
-	const char *name;
-	__u32 value;
 };
 
 /* Settings a format inherits from the profile header. */
@@ -100,91 +96,6 @@ struct nc_parser {
 	__u32 cur_range_line;    /* line of the current format's size range, 0 if none */
 	const struct negcam_fourcc_info *cur_fi;
 	struct nc_default_line def[NC_NQUEUES];
-};
-
-static const struct nc_name nc_adjusts[] = {
-	{ "downward", NC_ADJUST_DOWN },
-	{ "nearest", NC_ADJUST_NEAREST },
-};
-
-/*
- * ENUM_FMT flags a profile may state: the colorspace conversion a capture
- * format offers with V4L2_PIX_FMT_FLAG_SET_CSC. v4l2-ctl prints the
- * encoding flag as csc-ycbcr or, for HSV formats, csc-hsv.
- */
-#define NC_FMT_FLAG_EMULATED_NAME 0x80000000u /* 'emulated': refused with a reason */
-
-static const struct nc_name nc_fmt_flags[] = {
-	{ "csc-colorspace", V4L2_FMT_FLAG_CSC_COLORSPACE },
-	{ "csc-xfer-func", V4L2_FMT_FLAG_CSC_XFER_FUNC },
-	{ "csc-ycbcr-enc", V4L2_FMT_FLAG_CSC_YCBCR_ENC },
-	{ "csc-ycbcr", V4L2_FMT_FLAG_CSC_YCBCR_ENC },
-	{ "csc-hsv-enc", V4L2_FMT_FLAG_CSC_HSV_ENC },
-	{ "csc-hsv", V4L2_FMT_FLAG_CSC_HSV_ENC },
-	{ "csc-quantization", V4L2_FMT_FLAG_CSC_QUANTIZATION },
-	{ "emulated", NC_FMT_FLAG_EMULATED_NAME },
-};
-
-static const struct nc_name nc_quirks[] = {
-	{ "legacy-einval", NC_QUIRK_LEGACY_EINVAL },
-	{ "no-try-fmt", NC_QUIRK_NO_TRY_FMT },
-	{ "no-enum-framesizes", NC_QUIRK_NO_ENUM_FRAMESIZES },
-	{ "no-enum-frameintervals", NC_QUIRK_NO_ENUM_FRAMEINTERVALS },
-	{ "fixed-rate", NC_QUIRK_FIXED_RATE },
-};
-
-/* v4l2-ctl's names (with '-' where it writes '_'; both are accepted). */
-static const struct nc_name nc_fields[] = {
-	{ "none", V4L2_FIELD_NONE },
-	{ "top", V4L2_FIELD_TOP },
-	{ "bottom", V4L2_FIELD_BOTTOM },
-	{ "interlaced", V4L2_FIELD_INTERLACED },
-	{ "seq-tb", V4L2_FIELD_SEQ_TB },
-	{ "seq-bt", V4L2_FIELD_SEQ_BT },
-	{ "alternate", V4L2_FIELD_ALTERNATE },
-	{ "interlaced-tb", V4L2_FIELD_INTERLACED_TB },
-	{ "interlaced-bt", V4L2_FIELD_INTERLACED_BT },
-};
-
-static const struct nc_name nc_colorspaces[] = {
-	{ "smpte170m", V4L2_COLORSPACE_SMPTE170M },
-	{ "smpte240m", V4L2_COLORSPACE_SMPTE240M },
-	{ "rec709", V4L2_COLORSPACE_REC709 },
-	{ "470m", V4L2_COLORSPACE_470_SYSTEM_M },
-	{ "470bg", V4L2_COLORSPACE_470_SYSTEM_BG },
-	{ "jpeg", V4L2_COLORSPACE_JPEG },
-	{ "srgb", V4L2_COLORSPACE_SRGB },
-	{ "oprgb", V4L2_COLORSPACE_OPRGB },
-	{ "bt2020", V4L2_COLORSPACE_BT2020 },
-	{ "raw", V4L2_COLORSPACE_RAW },
-	{ "dcip3", V4L2_COLORSPACE_DCI_P3 },
-};
-
-static const struct nc_name nc_ycbcr_encs[] = {
-	{ "601", V4L2_YCBCR_ENC_601 },
-	{ "709", V4L2_YCBCR_ENC_709 },
-	{ "xv601", V4L2_YCBCR_ENC_XV601 },
-	{ "xv709", V4L2_YCBCR_ENC_XV709 },
-	{ "bt2020", V4L2_YCBCR_ENC_BT2020 },
-	{ "bt2020c", V4L2_YCBCR_ENC_BT2020_CONST_LUM },
-	{ "smpte240m", V4L2_YCBCR_ENC_SMPTE240M },
-};
-
-static const struct nc_name nc_quantizations[] = {
-	{ "full", V4L2_QUANTIZATION_FULL_RANGE },
-	{ "limited", V4L2_QUANTIZATION_LIM_RANGE },
-	{ "full-range", V4L2_QUANTIZATION_FULL_RANGE },
-	{ "lim-range", V4L2_QUANTIZATION_LIM_RANGE },
-};
-
-static const struct nc_name nc_xfer_funcs[] = {
-	{ "709", V4L2_XFER_FUNC_709 },
-	{ "srgb", V4L2_XFER_FUNC_SRGB },
-	{ "oprgb", V4L2_XFER_FUNC_OPRGB },
-	{ "smpte240m", V4L2_XFER_FUNC_SMPTE240M },
-	{ "none", V4L2_XFER_FUNC_NONE },
-	{ "dcip3", V4L2_XFER_FUNC_DCI_P3 },
-	{ "smpte2084", V4L2_XFER_FUNC_SMPTE2084 },
 };
 
 /* ---- small freestanding helpers ---- */
@@ -405,16 +316,16 @@ static void m_names(struct nc_msg *m, const struct nc_name *names, __u32 n)
 }
 
 /*
- * Look @t up in @names. On failure: "unknown WHAT 'tok'; did you mean
+ * Look @t up in @table. On failure: "unknown WHAT 'tok'; did you mean
  * 'x'?" or "unknown WHAT 'tok' (expected one of: ...)".
  */
-static int nc_lookup(struct nc_parser *p, const struct nc_name *names,
-		     __u32 n, const struct nc_tok *t, const char *what,
-		     __u32 *value)
+static int nc_lookup(struct nc_parser *p, const struct nc_names *table,
+		     const struct nc_tok *t, const char *what, __u32 *value)
 {
+	const struct nc_name *names = table->names;
+	__u32 n = table->count, i;
 	const char *hint;
 	struct nc_msg m;
-	__u32 i;
 
 	for (i = 0; i < n; i++) {
 		if (nc_tok_is(t, names[i].name)) {
@@ -958,8 +869,8 @@ enum nc_place {
  *	handler checks); settings: the NC_SET_* bit
  * @set: settings: reads the value into struct nc_settings
  * @expect: settings: what a missing value should have been
- * @values: settings with named values: the names, @nvalues of them,
- *	stored as one byte at @member of struct nc_settings
+ * @values: settings with named values: the names, the value stored as
+ *	one byte at @member of struct nc_settings
  */
 struct nc_keyword {
 	const char *name;
@@ -968,8 +879,7 @@ struct nc_keyword {
 	__u32 once;
 	nc_set_fn set;
 	const char *expect;
-	const struct nc_name *values;
-	__u32 nvalues;
+	const struct nc_names *values;
 	__u32 member;
 };
 
@@ -1020,7 +930,7 @@ static int nc_kw_adjust(struct nc_parser *p, const struct nc_keyword *kw,
 	int ret = nc_expect(p, &t, "'downward' or 'nearest' after 'adjust'");
 
 	if (!ret)
-		ret = nc_lookup(p, nc_adjusts, NC_ARRAY_SIZE(nc_adjusts), &t,
+		ret = nc_lookup(p, &nc_adjusts, &t,
 				"size adjustment", &v);
 	if (ret)
 		return ret;
@@ -1036,7 +946,7 @@ static int nc_kw_quirks(struct nc_parser *p, const struct nc_keyword *kw,
 	int ret = nc_expect(p, &t, "quirk names after 'quirks', as in 'quirks legacy-einval'");
 
 	while (!ret) {
-		ret = nc_lookup(p, nc_quirks, NC_ARRAY_SIZE(nc_quirks), &t,
+		ret = nc_lookup(p, &nc_quirks, &t,
 				"quirk", &v);
 		if (ret)
 			return ret;
@@ -1162,7 +1072,7 @@ static int nc_set_fields(struct nc_parser *p, const struct nc_keyword *kw,
 			m_str(&m, "field 'any' is for requests; list the fields the device delivers (none, interlaced, ...)");
 			return -EINVAL;
 		}
-		ret = nc_lookup(p, nc_fields, NC_ARRAY_SIZE(nc_fields), t,
+		ret = nc_lookup(p, &nc_fields, t,
 				"field", &v);
 		if (ret)
 			return ret;
@@ -1215,7 +1125,7 @@ static int nc_set_named(struct nc_parser *p, const struct nc_keyword *kw,
 			struct nc_settings *s, struct nc_tok *t)
 {
 	__u32 v;
-	int ret = nc_lookup(p, kw->values, kw->nvalues, t, kw->name, &v);
+	int ret = nc_lookup(p, kw->values, t, kw->name, &v);
 
 	if (ret)
 		return ret;
@@ -1375,7 +1285,7 @@ static int nc_kw_flags(struct nc_parser *p, const struct nc_keyword *kw,
 	}
 	ret = nc_expect(p, &t, "flag names after 'flags', as in 'flags csc-colorspace csc-quantization'");
 	while (!ret) {
-		ret = nc_lookup(p, nc_fmt_flags, NC_ARRAY_SIZE(nc_fmt_flags), &t,
+		ret = nc_lookup(p, &nc_fmt_flags, &t,
 				"format flag", &v);
 		if (ret)
 			return ret;
@@ -1762,8 +1672,7 @@ static int nc_kw_size(struct nc_parser *p, const struct nc_keyword *kw,
 	  .once = bit, .set = fn, .expect = what }
 #define NC_NAMED_SETTING(word, bit, table, field, what) \
 	{ .name = word, .place = NC_PLACE_ANY, .parse = nc_kw_setting, \
-	  .once = bit, .set = nc_set_named, .expect = what, .values = table, \
-	  .nvalues = NC_ARRAY_SIZE(table), \
+	  .once = bit, .set = nc_set_named, .expect = what, .values = &table, \
 	  .member = offsetof(struct nc_settings, field) }
 
 /* The profile language's keywords: adding one is one row (docs/profiles.md). */

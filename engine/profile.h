@@ -113,6 +113,16 @@ struct negcam_parse_error {
 int negcam_profile_parse(struct negcam_profile *out, const char *text,
 			 __u32 len, struct negcam_parse_error *err);
 
+/*
+ * Write @p as profile text into @buf (@size bytes, NUL-terminated when
+ * @size > 0, cut short when too small). Returns the length of the whole
+ * text, as snprintf does, so a caller can size its buffer; -EINVAL when
+ * @p holds a value the language cannot express (a name with '"', a field
+ * or quirk with no name). negcam_profile_parse() reads the text back to
+ * the same struct, byte for byte. Freestanding: no allocation.
+ */
+long negcam_profile_write(const struct negcam_profile *p, char *buf, __u32 size);
+
 /* Built-in profiles: their text, by index (NULL past the end) or by name. */
 struct negcam_builtin {
 	const char *name;

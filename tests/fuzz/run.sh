@@ -3,7 +3,8 @@
 #
 # tests/fuzz/run.sh [quick|long]
 #   quick: each fuzzer for 20 s (make test)
-#   long:  fuzz_parser and fuzz_ioctl for 10 million executions each,
+#   long:  fuzz_parser, fuzz_ioctl and fuzz_roundtrip (the profile writer
+#          read back by the parser) for 10 million executions each,
 #          fuzz_import (negcam-ctl --import, slower) for 1 million
 #          (make fuzz); override with NEGCAM_FUZZ_RUNS=N and
 #          NEGCAM_FUZZ_IMPORT_RUNS=N
@@ -36,13 +37,13 @@ if [ ! -f "$build/build.ninja" ]; then
 		{ cat "$build.setup.log" >&2; exit 1; }
 	rm -f "$build.setup.log"
 fi
-ninja -C "$build" tests/fuzz/fuzz_parser tests/fuzz/fuzz_ioctl tests/fuzz/fuzz_import \
+ninja -C "$build" tests/fuzz/fuzz_parser tests/fuzz/fuzz_ioctl tests/fuzz/fuzz_import tests/fuzz/fuzz_roundtrip \
 	engine/negcam-ctl >/dev/null
 
 corpus=$build/fuzz-corpus
 artifacts=$build/fuzz-artifacts
 logs=$build/fuzz-logs
-mkdir -p "$corpus/parser" "$corpus/ioctl" "$corpus/import" "$artifacts" "$logs"
+mkdir -p "$corpus/parser" "$corpus/ioctl" "$corpus/import" "$corpus/roundtrip" "$artifacts" "$logs"
 
 # Parser seeds: every built-in profile's text.
 # Import seeds: their listings, both layouts of v4l2-ctl.
@@ -83,17 +84,21 @@ while [ "$i" -lt "$n" ]; do
 	i=$((i + 1))
 done
 
+# The round trip starts from what the parser accepts: the same seeds.
+cp "$corpus"/parser/builtin-* "$corpus"/parser/seed-* "$corpus/roundtrip/" 2>/dev/null
+
 export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
 passed=0
 failed=0
-for f in parser ioctl import; do
+for f in parser ioctl import roundtrip; do
 	bin=$build/tests/fuzz/fuzz_$f
 	log=$logs/fuzz_$f-$mode.log
 	dict=
 	[ -f "$root/tests/fuzz/$f.dict" ] && dict="-dict=$root/tests/fuzz/$f.dict"
-	case $f in parser | import) maxlen=16384 ;; *) maxlen=2048 ;; esac
+	[ "$f" = roundtrip ] && dict="-dict=$root/tests/fuzz/parser.dict"
+	case $f in parser | import | roundtrip) maxlen=16384 ;; *) maxlen=2048 ;; esac
 	lim=$limit
 	[ "$f" = import ] && lim=$import_limit
 	start=$(date +%s)
