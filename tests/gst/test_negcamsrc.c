@@ -983,6 +983,55 @@ GST_START_TEST (test_frames_stamped_raw)
 
 GST_END_TEST;
 
+/* The first frame of one NULL->PLAYING run, copied out. */
+static GstBuffer *
+first_frame (const gchar * caps)
+{
+  gchar *desc = g_strdup_printf ("negcamsrc profile=webcam is-live=false "
+      "num-buffers=1 ! %s ! appsink name=sink sync=false", caps);
+  GstElement *pipe = gst_parse_launch (desc, NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  GstSample *s;
+  GstBuffer *b;
+
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 20 * GST_SECOND);
+  fail_unless (s != NULL, "%s: no frame", desc);
+  b = gst_buffer_copy_deep (gst_sample_get_buffer (s));
+  gst_sample_unref (s);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+  g_free (desc);
+  return b;
+}
+
+/* Issue 16 item 4: the scene follows device time, so two streams (two
+ * stills of a camera app) are different pictures, while each stream's
+ * first frame is still stamped 0. */
+GST_START_TEST (test_frames_scene_moves_across_streams)
+{
+  GstBuffer *a, *b;
+  GstMapInfo ma, mb;
+
+  a = first_frame ("video/x-raw,format=YUY2,width=320,height=240");
+  g_usleep (200 * G_TIME_SPAN_MILLISECOND);  /* 6 scene ticks */
+  b = first_frame ("video/x-raw,format=YUY2,width=320,height=240");
+  fail_unless (gst_buffer_map (a, &ma, GST_MAP_READ));
+  fail_unless (gst_buffer_map (b, &mb, GST_MAP_READ));
+  fail_unless_equals_int64 (negcam_stamp_read (ma.data, 2, 640, 320, 240), 0);
+  fail_unless_equals_int64 (negcam_stamp_read (mb.data, 2, 640, 320, 240), 0);
+  fail_unless_equals_uint64 (ma.size, mb.size);
+  fail_unless (memcmp (ma.data, mb.data, ma.size) != 0,
+      "two streams start with the same picture");
+  gst_buffer_unmap (a, &ma);
+  gst_buffer_unmap (b, &mb);
+  gst_buffer_unref (a);
+  gst_buffer_unref (b);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_frames_mjpg_decode)
 {
   check_stamps ("webcam", "image/jpeg,width=640,height=480", TRUE, 8);
@@ -2170,6 +2219,7 @@ negcamsrc_suite (void)
   tcase_add_test (tc, test_undrawable_format_is_an_error);
   tcase_add_test (tc, test_frames_stamped_raw);
   tcase_add_test (tc, test_frames_mjpg_decode);
+  tcase_add_test (tc, test_frames_scene_moves_across_streams);
   tcase_add_test (tc, test_renegotiate_harness);
   tcase_add_test (tc, test_renegotiate_harness_live);
   tcase_add_test (tc, test_renegotiate_pipeline_stamps);
