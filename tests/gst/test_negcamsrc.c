@@ -1769,6 +1769,60 @@ GST_END_TEST;
 /* ------------------------------------------------------------------ */
 /* URI handler                                                         */
 
+/* Issue 16 item 9: the texts that name the built-in profiles name all. */
+GST_START_TEST (test_texts_name_every_builtin)
+{
+  GstElement *e = gst_element_factory_make ("negcamsrc", NULL);
+  GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      "profile");
+  const gchar *blurb = g_param_spec_get_blurb (ps);
+  const struct negcam_builtin *b;
+  GError *err = NULL;
+  guint i;
+
+  fail_if (gst_uri_handler_set_uri (GST_URI_HANDLER (e), "negcam://a/b", &err));
+  fail_unless (err != NULL);
+  for (i = 0; (b = negcam_builtin_at (i)); i++) {
+    gchar *word = g_strdup_printf ("%s%s", b->name,
+        negcam_builtin_at (i + 1) ? "," : ")");
+
+    fail_unless (strstr (blurb, word), "blurb lacks %s: %s", b->name, blurb);
+    fail_unless (strstr (err->message, word), "URI error lacks %s: %s",
+        b->name, err->message);
+    g_free (word);
+  }
+  fail_unless (i >= 10, "%u built-in profiles", i);
+  g_clear_error (&err);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* The errors table's HEVC row (docs/negcamsrc.md): a profile whose only
+ * format GStreamer has no caps for fails negotiation and says so. */
+GST_START_TEST (test_hevc_only_profile_error)
+{
+  gchar *path = NULL;
+  gint fd = g_file_open_tmp ("negcam-hevc-XXXXXX.profile", &path, NULL);
+  Outcome o;
+
+  fail_unless (fd >= 0);
+  close (fd);
+  fail_unless (g_file_set_contents (path,
+          "name hevc\nformat HEVC\n  size 640x480 fps 30\n", -1, NULL));
+  run_pipeline (path, "ANY", "device", 1, &o);
+  fail_unless (o.error != NULL, "HEVC-only profile negotiated");
+  fail_unless (g_error_matches (o.error, GST_CORE_ERROR,
+          GST_CORE_ERROR_NEGOTIATION), "%s", o.error->message);
+  fail_unless (strstr (o.error->message, "nothing GStreamer can carry"),
+      "%s", o.error->message);
+  outcome_clear (&o);
+  g_unlink (path);
+  g_free (path);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_uri_handler)
 {
   static const gchar *bad[] = { "negcam://", "negcam://web/cam",
@@ -2236,6 +2290,8 @@ negcamsrc_suite (void)
   tcase_add_test (tc, test_debug_log_every_request);
   tcase_add_test (tc, test_pattern_property);
   tcase_add_test (tc, test_uri_handler);
+  tcase_add_test (tc, test_texts_name_every_builtin);
+  tcase_add_test (tc, test_hevc_only_profile_error);
   tcase_add_test (tc, test_io_mode_embedded);
   tcase_add_test (tc, test_alternate_caps);
   tcase_add_test (tc, test_alternate_negotiates);
