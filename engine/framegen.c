@@ -62,8 +62,8 @@ static __u32 nc_block_size(__u32 width, __u32 height)
 	return 0;
 }
 
-/* A triangle wave: 4 pixels a frame from 0 to @range and back. */
-static __u32 nc_bounce(__u32 frame, __u32 range)
+/* A triangle wave: 4 pixels a tick from 0 to @range and back. */
+static __u32 nc_bounce(__u64 tick, __u32 range)
 {
 	__u64 period, t;
 
@@ -71,13 +71,13 @@ static __u32 nc_bounce(__u32 frame, __u32 range)
 	if (!range)
 		return 0;
 	period = 2ull * range;
-	t = (__u64)frame * 4;
+	t = tick * 4;
 	t -= nc_div_u64(t, (__u32)period) * period;
 	return (__u32)(t <= range ? t : period - t);
 }
 
 void nc_scene_init(struct nc_scene *s, __u32 width, __u32 height,
-		   __u32 pattern, __u32 frame, bool full_range)
+		   __u32 pattern, __u32 frame, __u64 scene_ns, bool full_range)
 {
 	__u32 i, side, top;
 
@@ -86,6 +86,7 @@ void nc_scene_init(struct nc_scene *s, __u32 width, __u32 height,
 	s->height = height;
 	s->pattern = pattern;
 	s->frame = frame;
+	s->tick = nc_div_u64(scene_ns, (__u32)NC_SCENE_TICK_NS);
 	s->full_range = full_range;
 	s->block = nc_block_size(width, height);
 	for (i = 0; s->block >> i > 1; i++)
@@ -99,8 +100,8 @@ void nc_scene_init(struct nc_scene *s, __u32 width, __u32 height,
 	top = s->block ? s->block + 4 : 0;
 	if (side <= width && side + top <= height) {
 		s->box_size = side;
-		s->box_x = nc_bounce(frame, width - side);
-		s->box_y = top + nc_bounce(frame, height - side - top);
+		s->box_x = nc_bounce(s->tick, width - side);
+		s->box_y = top + nc_bounce(s->tick, height - side - top);
 	}
 
 	for (i = 0; i < 8; i++)
@@ -626,7 +627,10 @@ static void nc_draw_plane(const struct nc_scene *s, const struct nc_plane *p)
 			     s->box_x, s->box_x + s->box_size);
 }
 
-/* Only what differs from frame @old->frame: old box, new box, stamp. */
+/*
+ * Only what differs from @old: the box where the scene time moved it
+ * (old and new place), the stamp where the frame number changed.
+ */
 static void nc_update_plane(const struct nc_scene *s, const struct nc_scene *old,
 			    const struct nc_plane *p)
 {
@@ -723,8 +727,9 @@ static __u64 nc_planes(const struct negcam_fourcc_info *fi,
 #define NC_MAX_DIM 65535u
 #define NC_MAX_STRIDE (1u << 24)
 
-long negcam_framegen_draw(const struct v4l2_pix_format *fmt, __u32 pattern,
-			  __u32 frame, __u32 prev, void *dst, __u32 dst_size)
+long negcam_framegen_draw_at(const struct v4l2_pix_format *fmt, __u32 pattern,
+			     __u32 frame, __u64 scene_ns, __u32 prev,
+			     __u64 prev_scene_ns, void *dst, __u32 dst_size)
 {
 	const struct negcam_fourcc_info *fi;
 	const struct nc_drawfmt *df;
@@ -747,12 +752,14 @@ long negcam_framegen_draw(const struct v4l2_pix_format *fmt, __u32 pattern,
 		return -EINVAL;
 
 	if (df->kind == NC_DRAW_JPEG) {
-		nc_scene_init(&s, fmt->width, lines, pattern, frame, true);
+		nc_scene_init(&s, fmt->width, lines, pattern, frame, scene_ns,
+			      true);
 		return nc_jpeg_encode(&s, dst, dst_size);
 	}
 	if (df->kind == NC_DRAW_H264) {
 		/* limited range, the very samples of the YU12 path */
-		nc_scene_init(&s, fmt->width, lines, pattern, frame, false);
+		nc_scene_init(&s, fmt->width, lines, pattern, frame, scene_ns,
+			      false);
 		return nc_h264_encode(&s, dst, dst_size);
 	}
 
@@ -773,14 +780,23 @@ long negcam_framegen_draw(const struct v4l2_pix_format *fmt, __u32 pattern,
 	/* the hue encoding follows the format (SET_CSC may have chosen 256) */
 	p[0].hue_scale = fmt->hsv_enc == V4L2_HSV_ENC_256 ? 256 : 180;
 
-	nc_scene_init(&s, fmt->width, lines, pattern, frame, false);
+	nc_scene_init(&s, fmt->width, lines, pattern, frame, scene_ns, false);
 	if (prev == NC_FRAME_NONE) {
 		for (i = 0; i < np; i++)
 			nc_draw_plane(&s, &p[i]);
 	} else {
-		nc_scene_init(&old, fmt->width, lines, pattern, prev, false);
+		nc_scene_init(&old, fmt->width, lines, pattern, prev,
+			      prev_scene_ns, false);
 		for (i = 0; i < np; i++)
 			nc_update_plane(&s, &old, &p[i]);
 	}
 	return (long)size;
+}
+
+long negcam_framegen_draw(const struct v4l2_pix_format *fmt, __u32 pattern,
+			  __u32 frame, __u32 prev, void *dst, __u32 dst_size)
+{
+	return negcam_framegen_draw_at(fmt, pattern, frame,
+				       frame * NC_SCENE_TICK_NS, prev,
+				       prev * NC_SCENE_TICK_NS, dst, dst_size);
 }

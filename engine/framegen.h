@@ -28,13 +28,30 @@ enum negcam_pattern {
 #define NC_FRAME_NONE 0xffffffffu
 
 /*
- * Draw frame @frame of @fmt (a complete format as G_FMT returns it) into
- * @dst of @dst_size bytes. @prev is the frame number this same buffer
- * held when last drawn with the same format and pattern, or
- * NC_FRAME_NONE: with it, only what changed since is rewritten. Returns
- * the bytes used (sizeimage for raw, the JPEG length for MJPG/JPEG), or
- * a negative errno: -EINVAL for a fourcc it cannot draw, -ENOSPC when
- * @dst_size is too small.
+ * Scene time: what moves in the picture (the box) follows it, 4 pixels a
+ * tick, while the stamp carries the frame number. A device passes its
+ * clock (negcam.ko and negcamsrc pass the buffer's CLOCK_MONOTONIC
+ * timestamp), so the scene moves on across streams as a real camera's
+ * does, although the frame numbers restart at 0.
+ */
+#define NC_SCENE_TICK_NS 33333333ull /* 1/30 s */
+
+/*
+ * Draw frame @frame of @fmt (a complete format as G_FMT returns it),
+ * showing the scene at @scene_ns, into @dst of @dst_size bytes. @prev and
+ * @prev_scene_ns are what this same buffer held when last drawn with the
+ * same format and pattern, or @prev is NC_FRAME_NONE: with them, only
+ * what changed since is rewritten. Returns the bytes used (sizeimage for
+ * raw, the JPEG length for MJPG/JPEG), or a negative errno: -EINVAL for a
+ * fourcc it cannot draw, -ENOSPC when @dst_size is too small.
+ */
+long negcam_framegen_draw_at(const struct v4l2_pix_format *fmt, __u32 pattern,
+			     __u32 frame, __u64 scene_ns, __u32 prev,
+			     __u64 prev_scene_ns, void *dst, __u32 dst_size);
+
+/*
+ * negcam_framegen_draw_at() with the scene at @frame ticks: the picture
+ * depends on the frame number alone (tests, benchmarks).
  */
 long negcam_framegen_draw(const struct v4l2_pix_format *fmt, __u32 pattern,
 			  __u32 frame, __u32 prev, void *dst, __u32 dst_size);

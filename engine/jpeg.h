@@ -30,7 +30,8 @@ struct nc_color {
 struct nc_scene {
 	__u32 width, height; /* lines of one buffer (half the frame for one field) */
 	__u32 pattern;
-	__u32 frame;
+	__u32 frame;         /* the stamp */
+	__u64 tick;          /* scene time in NC_SCENE_TICK_NS: moves the box */
 	__u32 block;         /* stamp block size in pixels, 0: frame too small */
 	__u32 block_shift;   /* log2(block) */
 	__u32 box_x, box_y, box_size; /* box_size 0: no box */
@@ -41,7 +42,7 @@ struct nc_scene {
 };
 
 void nc_scene_init(struct nc_scene *s, __u32 width, __u32 height,
-		   __u32 pattern, __u32 frame, bool full_range);
+		   __u32 pattern, __u32 frame, __u64 scene_ns, bool full_range);
 
 /*
  * The colour at (@x, @y) and the end (exclusive, at most the width) of

@@ -1,14 +1,31 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# gst-launch recipes for negcamsrc, one per built-in profile, plus
-# renegotiation and the 2007 driver quirks. Each recipe prints its command
-# line, runs it and prints the negotiation summary.
+# gst-launch recipes for negcamsrc, one per built-in profile (the list
+# comes from negcam-ctl --list-profiles: a profile without a hand-written
+# recipe below gets a plain one), plus renegotiation and the 2007 driver
+# quirks. Each recipe prints its command line, runs it and prints the
+# negotiation summary.
 #
 #   ./examples/recipes.sh BUILD_DIR [list | all | NAME...]
 set -eu
 
-BUILD=${1:-build}
-shift || true
+usage() {
+	cat <<USAGE
+Usage: $0 BUILD_DIR [list | all | NAME...]
+gst-launch recipes for negcamsrc from the build tree BUILD_DIR (e.g. build):
+  list     the recipes, one per built-in profile and more (the default)
+  all      run every recipe
+  NAME...  run these recipes (renegotiate: the C example)
+USAGE
+}
+
+case "${1:-}" in
+-h|--help) usage; exit 0 ;;
+'') usage >&2; exit 2 ;;
+esac
+BUILD=$1
+shift
+[ -d "$BUILD" ] || { echo "$0: no build directory '$BUILD'" >&2; usage >&2; exit 2; }
 BUILD=$(cd "$BUILD" && pwd)
 export GST_PLUGIN_PATH="$BUILD/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
 export GST_REGISTRY="$BUILD/registry.bin"
@@ -27,6 +44,17 @@ tv-tuner-quirk|2007 quirk: the device cannot enumerate, TRY_FMT adjusts the larg
 tv-tuner-refused|2007 quirk: a size the card cannot do; the error names the field, asked and offered value|negcamsrc profile=tv-tuner num-buffers=5 ! video/x-raw,width=320,height=240 ! fakesink
 impossible|a filter the device cannot meet: the error lists what it offers|negcamsrc profile=vga num-buffers=5 ! video/x-raw,format=RGB ! fakesink
 '
+# Every other built-in profile: the summary negcam-ctl gives, the device's
+# own mode, decoded (MJPG-only cameras too) as a player takes it.
+CTL="$BUILD/engine/negcam-ctl"
+[ -x "$CTL" ] || { echo "$0: $CTL not built (ninja -C $BUILD)" >&2; exit 1; }
+PROFILES=$("$CTL" --list-profiles)
+RECIPES="$RECIPES$(printf '%s\n' "$PROFILES" | while read -r name summary; do
+	printf '%s\n' "$RECIPES" | grep -q "^$name|" ||
+		printf '%s|%s|negcamsrc profile=%s is-live=false num-buffers=10 ! decodebin ! videoconvert ! fakesink\n' \
+			"$name" "$summary" "$name"
+done)
+"
 
 run() {
 	name=$1

@@ -36,6 +36,7 @@
 #include "negcamcaps.h"
 #include "negcampool.h"
 #include "negcamfixate.h"
+#include "profile.h"
 
 GST_DEBUG_CATEGORY_EXTERN (negcamsrc_debug);
 #define GST_CAT_DEFAULT negcamsrc_debug
@@ -1459,6 +1460,40 @@ gst_negcam_src_init (GstNegcamSrc *src)
   gst_base_src_set_live (GST_BASE_SRC (src), DEFAULT_IS_LIVE);
 }
 
+/*
+ * "webcam, vga, ...": the engine's built-in profiles, for the texts that
+ * name them (the profile blurb, the URI error), so they never drift.
+ * Built once and kept: the blurb is a static string.
+ */
+static const gchar *
+builtin_profile_names (void)
+{
+  static gchar *names;
+
+  if (g_once_init_enter (&names)) {
+    GString *str = g_string_new (NULL);
+    const struct negcam_builtin *b;
+    guint i;
+
+    for (i = 0; (b = negcam_builtin_at (i)); i++)
+      g_string_append_printf (str, "%s%s", i ? ", " : "", b->name);
+    g_once_init_leave (&names, g_string_free (str, FALSE));
+  }
+  return names;
+}
+
+static const gchar *
+profile_blurb (void)
+{
+  gchar *text = g_strdup_printf ("Built-in profile name (%s) or path of a "
+      "profile file for the embedded device; read when going from NULL to "
+      "READY", builtin_profile_names ());
+  const gchar *blurb = g_intern_string (text);
+
+  g_free (text);
+  return blurb;
+}
+
 static void
 gst_negcam_src_class_init (GstNegcamSrcClass *klass)
 {
@@ -1476,9 +1511,7 @@ gst_negcam_src_class_init (GstNegcamSrcClass *klass)
 
   g_object_class_install_property (gobject_class, PROP_PROFILE,
       g_param_spec_string ("profile", "Profile",
-          "Built-in profile name (webcam, vga, stepwise, tv-tuner) or path of "
-          "a profile file for the embedded device; read when going from "
-          "NULL to READY",
+          profile_blurb (),
           DEFAULT_PROFILE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_DEVICE,
       g_param_spec_string ("device", "Device",
@@ -1638,10 +1671,9 @@ gst_negcam_src_uri_set_uri (
   if (!location || !location[0] || strchr (location, '?')
       || (location[0] != '/' && strchr (location, '/'))) {
     g_set_error (error, GST_URI_ERROR, GST_URI_ERROR_BAD_URI,
-        "negcamsrc: bad URI \"%s\": use negcam://PROFILE (webcam, vga, "
-        "stepwise, tv-tuner), negcam:///dev/videoN or negcam:///path/to/"
-        "profile-file",
-        uri);
+        "negcamsrc: bad URI \"%s\": use negcam://PROFILE (%s), "
+        "negcam:///dev/videoN or negcam:///path/to/profile-file",
+        uri, builtin_profile_names ());
     g_free (location);
     return FALSE;
   }

@@ -14,8 +14,10 @@
  *   returns every buffer to the application.
  * - The device has no clock of its own: the element's clock is its frame
  *   clock. A DQBUF is "the sensor delivered a frame now": the first queued
- *   buffer gets frame <sequence> drawn by negcam_framegen_draw(), passing
- *   the number that buffer held before so only what changed is redrawn.
+ *   buffer gets frame <sequence> drawn by negcam_framegen_draw_at(), the
+ *   scene at the buffer's timestamp (CLOCK_MONOTONIC, so the picture moves
+ *   on across streams), passing the frame and time that buffer held before
+ *   so only what changed is redrawn.
  *   A DQBUF with nothing queued loses that frame (the sequence advances,
  *   as a driver without buffers drops frames) and returns EAGAIN.
  * - V4L2_FIELD_ALTERNATE, as negcam.ko: a DQBUF delivers one field, TOP,
@@ -50,6 +52,7 @@ typedef struct {
 typedef struct {
   NcBlock *block;
   guint32 prev; /* frame number it holds, NC_FRAME_NONE */
+  guint64 prev_scene_ns; /* and the scene time it shows */
   gboolean queued;
   guint32 bytesused;
   guint32 sequence;
@@ -192,8 +195,10 @@ emb_dqbuf (NcEmb *emb, struct v4l2_buffer *v)
                         : V4L2_FIELD_TOP;
   emb->count++;
 
-  used = negcam_framegen_draw (&emb->fmt, emb->pattern, frame, b->prev,
-      b->block->data, b->block->length);
+  now = g_get_monotonic_time ();
+  used = negcam_framegen_draw_at (&emb->fmt, emb->pattern, frame,
+      (guint64) now * 1000, b->prev, b->prev_scene_ns, b->block->data,
+      b->block->length);
   if (used < 0) {
     b->prev = NC_FRAME_NONE;
     b->bytesused = 0;
@@ -204,9 +209,9 @@ emb_dqbuf (NcEmb *emb, struct v4l2_buffer *v)
     return 0;
   }
   b->prev = frame;
+  b->prev_scene_ns = (guint64) now * 1000;
   b->bytesused = used;
   b->sequence = frame;
-  now = g_get_monotonic_time ();
   b->timestamp.tv_sec = now / G_USEC_PER_SEC;
   b->timestamp.tv_usec = now % G_USEC_PER_SEC;
   emb_fill_buffer (emb, index, v);

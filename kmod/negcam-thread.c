@@ -70,13 +70,14 @@ static u64 negcam_clock_ended(const struct negcam_clock *c, u64 now)
 }
 
 /*
- * Draw frame @frame into @buf. The generator redraws only the changes
+ * Draw frame @frame, the scene at @ts (the buffer's timestamp), into
+ * @buf. The generator redraws only the changes
  * since the frame the buffer last held, when it is known: only MMAP
  * memory is known, USERPTR and DMABUF memory may have been written by
  * someone else since.
  */
 static int negcam_draw(struct negcam_buffer *buf,
-		       const struct v4l2_pix_format *fmt, u32 frame,
+		       const struct v4l2_pix_format *fmt, u32 frame, u64 ts,
 		       u32 pattern, u32 gen)
 {
 	struct vb2_buffer *vb = &buf->vb.vb2_buf;
@@ -90,13 +91,15 @@ static int negcam_draw(struct negcam_buffer *buf,
 	    buf->last_gen == gen)
 		prev = buf->last_frame;
 	buf->last_frame = NC_FRAME_NONE;
-	used = negcam_framegen_draw(fmt, pattern, frame, prev, vaddr,
-				    vb2_plane_size(vb, 0));
+	used = negcam_framegen_draw_at(fmt, pattern, frame, ts, prev,
+				       buf->last_scene_ns, vaddr,
+				       vb2_plane_size(vb, 0));
 	if (used < 0) {
 		vb2_set_plane_payload(vb, 0, 0);
 		return used;
 	}
 	buf->last_frame = frame;
+	buf->last_scene_ns = ts;
 	buf->last_pattern = pattern;
 	buf->last_gen = gen;
 	vb2_set_plane_payload(vb, 0, used);
@@ -129,7 +132,7 @@ static void negcam_deliver(struct negcam_dev *dev, u64 count, u64 ts)
 	}
 
 	seq = alternate ? (u32)(count / 2) : (u32)count;
-	ret = negcam_draw(buf, fmt, seq, pattern, dev->stream_gen);
+	ret = negcam_draw(buf, fmt, seq, ts, pattern, dev->stream_gen);
 	if (ret)
 		dev_warn_ratelimited(dev->v4l2_dev.dev,
 				     "negcam-%u: cannot draw %ux%u %p4cc: %d\n",

@@ -43,6 +43,7 @@ struct negcam_cfs;
  * @vb: the vb2 buffer, first so container_of works both ways
  * @list: entry in negcam_dev.buf_list while queued to the driver
  * @last_frame: frame number drawn into this memory, NC_FRAME_NONE if none
+ * @last_scene_ns: scene time of that frame (its timestamp)
  * @last_pattern: pattern of that frame
  * @last_gen: format generation of that frame (negcam_dev.fmt_gen)
  *
@@ -53,6 +54,7 @@ struct negcam_buffer {
 	struct vb2_v4l2_buffer vb;
 	struct list_head list;
 	u32 last_frame;
+	u64 last_scene_ns;
 	u32 last_pattern;
 	u32 last_gen;
 };

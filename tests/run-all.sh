@@ -7,7 +7,8 @@
 #   fuzz    the libFuzzer harnesses, 20 s each (tests/fuzz/run.sh quick)
 #   vm      negcam.ko and vivid in qemu (tests/vm/run.sh quick; full with
 #           NEGCAM_FULL=1): v4l2-compliance -s/-f, v4l2src, v4l2-ctl, ffmpeg,
-#           negcamsrc on the kernel backend, kmod/test-vm.sh
+#           negcamsrc on the kernel backend, kmod/test-vm.sh; then
+#           tests/vm/tmp-checkout.sh (the harness from a /var/tmp checkout)
 # Prints "SUITE: N passed, N failed" per suite and a total line; exits 1
 # when anything failed. NEGCAM_SKIP="fuzz vm" leaves suites out (the total
 # line then says so: a skipped suite is never reported as passed).
@@ -90,6 +91,16 @@ if wanted vm; then
 		f=1
 	fi
 	record vm "$p" "$f"
+	# The harness from a checkout under /var/tmp (its own VM boot).
+	echo "== vm-tmp-checkout (tests/vm/tmp-checkout.sh; log $logdir/vm-tmp-checkout.log)"
+	tests/vm/tmp-checkout.sh >"$logdir/vm-tmp-checkout.log" 2>&1
+	tail -n 1 "$logdir/vm-tmp-checkout.log"
+	if grep -q '^vm-tmp-checkout: 1 passed' "$logdir/vm-tmp-checkout.log"; then
+		record vm-tmp-checkout 1 0
+	else
+		tail -n 15 "$logdir/vm-tmp-checkout.log"
+		record vm-tmp-checkout 0 1
+	fi
 fi
 
 echo

@@ -33,6 +33,7 @@
 #include "ctl.h"
 
 #define IMP_MAX_ERRORS 20
+#define IMP_MAX_WARNINGS 20
 #define IMP_MAX_RATE 1000000u /* the profile language's limit for a fraction's terms */
 
 enum imp_ival_kind { IV_DISCRETE, IV_CONTINUOUS, IV_STEPWISE };
@@ -93,9 +94,9 @@ imp_error(struct imp *im, unsigned int line, const char *fmt, ...)
 	im->errors++;
 	if (im->errors > IMP_MAX_ERRORS)
 		return;
-	fprintf(stderr, "%s:%u: ", im->label, line);
+	ctl_warn("%s:%u: ", im->label, line);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	ctl_vwarn(fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 }
@@ -106,12 +107,14 @@ imp_warn(struct imp *im, unsigned int line, const char *fmt, ...)
 	va_list ap;
 
 	im->warnings++;
+	if (im->warnings > IMP_MAX_WARNINGS)
+		return;
 	if (line)
-		fprintf(stderr, "%s:%u: warning: ", im->label, line);
+		ctl_warn("%s:%u: warning: ", im->label, line);
 	else
-		fprintf(stderr, "%s: warning: ", im->label);
+		ctl_warn("%s: warning: ", im->label);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	ctl_vwarn(fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 }
@@ -459,27 +462,60 @@ static void parse_format_line(struct imp *im, char *s)
 		check_flags(im, f, im->line, fourcc, flags);
 }
 
+/*
+ * A number of a size line: digits only, and within 32 bits. scanf's %u
+ * would wrap 4294967936 to 640 without a word.
+ */
+static int size_number(struct imp *im, const char *text, const char *field, __u32 *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (errno || *end || v > 0xffffffffull) {
+		imp_error(im, im->line, "the %s %s does not fit in 32 bits (at most 4294967295)",
+			  field, text);
+		return -1;
+	}
+	*out = (__u32)v;
+	return 0;
+}
+
 static void parse_size_line(struct imp *im, const char *s)
 {
+	static const char *const field[] = { "width", "height", "maximum width",
+					     "maximum height", "step width", "step height" };
 	struct imp_format *f = current_format(im);
 	struct imp_size sz;
-	unsigned int i;
+	char t[6][32];
+	__u32 *v[6];
+	unsigned int i, n;
 
 	memset(&sz, 0, sizeof(sz));
 	sz.line = im->line;
-	if (FULL_MATCH(s, "Size: Discrete %ux%u", 2, &sz.min_w, &sz.min_h)) {
+	v[0] = &sz.min_w, v[1] = &sz.min_h, v[2] = &sz.max_w, v[3] = &sz.max_h;
+	v[4] = &sz.step_w, v[5] = &sz.step_h;
+	if (FULL_MATCH(s, "Size: Discrete %31[0-9]x%31[0-9]", 2, t[0], t[1])) {
 		sz.kind = V4L2_FRMSIZE_TYPE_DISCRETE;
-	} else if (FULL_MATCH(s, "Size: Stepwise %ux%u - %ux%u with step %u/%u", 6, &sz.min_w,
-			      &sz.min_h, &sz.max_w, &sz.max_h, &sz.step_w, &sz.step_h)) {
+		n = 2;
+	} else if (FULL_MATCH(s, "Size: Stepwise %31[0-9]x%31[0-9] - %31[0-9]x%31[0-9] with "
+			      "step %31[0-9]/%31[0-9]", 6, t[0], t[1], t[2], t[3], t[4], t[5])) {
 		sz.kind = V4L2_FRMSIZE_TYPE_STEPWISE;
-	} else if (FULL_MATCH(s, "Size: Continuous %ux%u - %ux%u", 4, &sz.min_w, &sz.min_h,
-			      &sz.max_w, &sz.max_h)) {
+		n = 6;
+	} else if (FULL_MATCH(s, "Size: Continuous %31[0-9]x%31[0-9] - %31[0-9]x%31[0-9]", 4,
+			      t[0], t[1], t[2], t[3])) {
 		sz.kind = V4L2_FRMSIZE_TYPE_CONTINUOUS;
-		sz.step_w = sz.step_h = 1;
+		n = 4;
 	} else {
 		imp_error(im, im->line, "cannot understand this size line: '%s'", s);
 		return;
 	}
+	for (i = 0; i < n; i++)
+		if (size_number(im, t[i], field[i], v[i]))
+			return;
+	if (sz.kind == V4L2_FRMSIZE_TYPE_CONTINUOUS)
+		sz.step_w = sz.step_h = 1;
 	if (im->queue < 0 || im->skip)
 		return;
 	if (!f || (im->nformats && f->queue != im->queue)) {
@@ -933,13 +969,15 @@ int ctl_import(FILE *in, const char *label, FILE *out, const char *name)
 			if (src)
 				imp_error(&im, src, "%s", err.message);
 			else
-				fprintf(stderr, "%s: the imported profile does not load: %u:%u: %s\n",
-					label, err.line, err.column, err.message);
+				ctl_warn("%s: the imported profile does not load: %u:%u: %s\n",
+					 label, err.line, err.column, err.message);
 			im.errors++;
 		}
 	}
+	if (im.warnings > IMP_MAX_WARNINGS)
+		ctl_warn("%s: ... %u more warnings\n", label, im.warnings - IMP_MAX_WARNINGS);
 	if (im.errors > IMP_MAX_ERRORS)
-		fprintf(stderr, "%s: ... %u more errors\n", label, im.errors - IMP_MAX_ERRORS);
+		ctl_warn("%s: ... %u more errors\n", label, im.errors - IMP_MAX_ERRORS);
 	if (!im.errors) {
 		fputs(o.text, out);
 		ret = fflush(out) ? -1 : 0;

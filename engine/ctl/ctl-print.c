@@ -535,3 +535,31 @@ void ctl_print_querycap(const struct v4l2_capability *cap)
 		print_caps(cap->device_caps);
 	}
 }
+
+void ctl_vwarn(const char *fmt, va_list ap)
+{
+	char msg[4096];
+	size_t i, n;
+	int len = vsnprintf(msg, sizeof(msg), fmt, ap);
+
+	if (len < 0)
+		return;
+	n = (size_t)len < sizeof(msg) ? (size_t)len : sizeof(msg) - 1;
+	for (i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)msg[i];
+
+		if ((ch < 0x20 || ch == 0x7f) && !(ch == '\n' && i == n - 1))
+			fprintf(stderr, "\\x%02x", ch);
+		else
+			fputc(ch, stderr);
+	}
+}
+
+void ctl_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ctl_vwarn(fmt, ap);
+	va_end(ap);
+}

@@ -7,6 +7,7 @@
 #ifndef NEGCAM_CTL_H
 #define NEGCAM_CTL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -32,6 +33,14 @@ int ctl_ioctl(struct ctl *c, unsigned long request, void *arg);
 /* "VIDIOC_TRY_FMT: failed: Invalid argument (why)" on stderr; sets status. */
 void ctl_report_failure(struct ctl *c, unsigned long request, int err,
 			const struct v4l2_format *asked);
+
+/*
+ * A message on stderr, formatted as printf does, with every control byte
+ * of it (terminal escapes quoted from a file or an argument) written as
+ * \xNN; a final newline stays one.
+ */
+void ctl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ctl_vwarn(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* v4l2-ctl's fcc2s(): four characters masked to 7 bits, "-BE" for bit 31. */
 const char *ctl_fcc(__u32 fourcc, char buf[8]);

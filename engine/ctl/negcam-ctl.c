@@ -9,7 +9,9 @@
  * Exit status: 0 all well; 1 a request failed or a file was bad;
  * 2 the command line was wrong (docs/negcam-ctl.md).
  */
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -17,10 +19,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ctl.h"
 
 #define CTL_MAX_FILE (64u << 20) /* a profile or listing larger than this is a mistake */
+/* A FIFO or device silent this long (ms) has no writer: give up, do not hang. */
+#define CTL_READ_TIMEOUT_MS 10000
 
 enum ctl_opt {
 	OPT_HELP = 'h',
@@ -29,6 +36,8 @@ enum ctl_opt {
 	OPT_SET_FMT = 'v',
 	OPT_GET_PARM = 'P',
 	OPT_SET_PARM = 'p',
+	OPT_GET_FMT_OUT = 'X',
+	OPT_SET_FMT_OUT = 'x',
 	OPT_PROFILE = 256,
 	OPT_LIST_PROFILES,
 	OPT_SHOW_PROFILE,
@@ -40,6 +49,7 @@ enum ctl_opt {
 	OPT_LIST_FRAMESIZES,
 	OPT_LIST_FRAMEINTERVALS,
 	OPT_TRY_FMT,
+	OPT_TRY_FMT_OUT,
 	OPT_BUSY,
 	OPT_IDLE,
 	OPT_IMPORT,
@@ -67,6 +77,9 @@ static const struct option long_options[] = {
 	{ "set-fmt-video", required_argument, NULL, OPT_SET_FMT },
 	{ "try-fmt", required_argument, NULL, OPT_TRY_FMT },
 	{ "try-fmt-video", required_argument, NULL, OPT_TRY_FMT },
+	{ "get-fmt-video-out", no_argument, NULL, OPT_GET_FMT_OUT },
+	{ "set-fmt-video-out", required_argument, NULL, OPT_SET_FMT_OUT },
+	{ "try-fmt-video-out", required_argument, NULL, OPT_TRY_FMT_OUT },
 	{ "get-parm", no_argument, NULL, OPT_GET_PARM },
 	{ "set-parm", required_argument, NULL, OPT_SET_PARM },
 	{ "busy", no_argument, NULL, OPT_BUSY },
@@ -110,8 +123,11 @@ static void usage(FILE *f)
 "                        alternate, interlaced_tb, interlaced_bt), colorspace, ycbcr,\n"
 "                        quantization, xfer, bytesperline, sizeimage; the keys not\n"
 "                        given keep the current format's values (as v4l2-ctl)\n"
+"  -X, --get-fmt-video-out, --try-fmt-video-out KEY=VALUE[,...],\n"
+"  -x, --set-fmt-video-out KEY=VALUE[,...]\n"
+"                        the same for the output queue\n"
 "  -P, --get-parm        show the streaming parameters [VIDIOC_G_PARM]\n"
-"  -p, --set-parm FPS    set the frame rate [VIDIOC_S_PARM]\n"
+"  -p, --set-parm FPS    set the frame rate [VIDIOC_S_PARM], at least 0.001\n"
 "  --busy, --idle        mark the capture queue busy (buffers allocated) or idle\n"
 "  --import FILE|-       convert v4l2-ctl --list-formats-ext output to a profile\n"
 "  --dump /dev/videoN    query a live device and write the profile it answers as\n"
@@ -120,7 +136,7 @@ static void usage(FILE *f)
 "  --drop-unknown        --dump: leave out formats negcam's table lacks (with a\n"
 "                        warning) instead of failing\n"
 "  --name NAME           the profile name --import/--dump write (default: imported,\n"
-"                        dumped)\n"
+"                        dumped): 1 to 31 letters, digits, '-', '_', '.'\n"
 "  -h, --help            this text\n"
 "\n"
 "Exit status: 0 success, 1 a request failed or a file is bad, 2 bad command line.\n");
@@ -151,6 +167,7 @@ struct action {
 	int opt;
 	const char *arg;
 	struct fmt_req fmt; /* --try-fmt, --set-fmt, --list-frameintervals */
+	__u32 type;         /* --get/try/set-fmt: capture or output */
 	__u32 fourcc;       /* --list-framesizes */
 	double fps;         /* --set-parm */
 };
@@ -163,7 +180,7 @@ static void __attribute__((format(printf, 1, 2))) usage_error(const char *fmt, .
 
 	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	ctl_vwarn(fmt, ap); /* arguments quoted here may hold any byte */
 	va_end(ap);
 	fprintf(stderr, " (see %s --help)\n", prog);
 	exit(CTL_EXIT_USAGE);
@@ -174,16 +191,20 @@ static void fail(struct ctl *c)
 	c->status = CTL_EXIT_FAIL;
 }
 
-/* A whole unsigned 32-bit number, decimal or 0x hex; -1 otherwise. */
+/*
+ * A whole unsigned 32-bit number, decimal (a leading zero is no octal:
+ * 010 is ten) or 0x hex; -1 otherwise.
+ */
 static int parse_u32(const char *s, __u32 *out)
 {
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
 	unsigned long long v;
 	char *end;
 
-	if (*s < '0' || *s > '9')
+	if (*s < '0' || *s > '9' || (hex && !isxdigit((unsigned char)s[2])))
 		return -1;
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(hex ? s + 2 : s, &end, hex ? 16 : 10);
 	if (errno || *end || v > 0xffffffffull)
 		return -1;
 	*out = (__u32)v;
@@ -293,53 +314,112 @@ static void parse_fmt_req(const char *opt, const char *arg, struct fmt_req *r,
 	}
 }
 
-/* Reads a whole file ("-": standard input) into a malloc'd buffer. */
+/*
+ * Waits until @fd, a FIFO or a device opened O_NONBLOCK, has data or its
+ * writer left: -1 with errno ETIMEDOUT when nothing came for
+ * CTL_READ_TIMEOUT_MS (NEGCAM_CTL_READ_TIMEOUT_MS overrides it, for
+ * tests), so a FIFO nobody writes to cannot block forever.
+ */
+static int read_timeout_ms(void)
+{
+	const char *env = getenv("NEGCAM_CTL_READ_TIMEOUT_MS");
+	int ms = env ? atoi(env) : 0;
+
+	return ms > 0 ? ms : CTL_READ_TIMEOUT_MS;
+}
+
+static int wait_readable(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	int n;
+
+	do
+		n = poll(&pfd, 1, read_timeout_ms());
+	while (n < 0 && errno == EINTR);
+	if (n == 0)
+		errno = ETIMEDOUT;
+	return n > 0 ? 0 : -1;
+}
+
+/*
+ * Reads a whole file ("-": standard input) into a malloc'd, NUL-terminated
+ * buffer, at most CTL_MAX_FILE bytes (EFBIG past that: /dev/zero fails
+ * fast). A FIFO or device is opened without blocking and read with a
+ * timeout (ETIMEDOUT); standard input is read as given.
+ */
 static char *read_file(const char *path, __u32 *len, int *err)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	size_t cap = 65536, n = 0, got;
-	char *buf;
+	bool is_stdin = !strcmp(path, "-");
+	int fd = is_stdin ? 0 : open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	size_t cap = 65536, n = 0;
+	bool wait = false;
+	struct stat st;
+	char *buf = NULL;
+	ssize_t got;
 
 	*err = 0;
-	if (!f) {
+	if (fd < 0 || fstat(fd, &st)) {
 		*err = errno;
 		return NULL;
 	}
-	buf = malloc(cap);
-	while (buf) {
+	if (S_ISDIR(st.st_mode))
+		*err = EISDIR;
+	else if (!is_stdin && S_ISREG(st.st_mode))
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	else
+		wait = !is_stdin;
+	buf = *err ? NULL : malloc(cap + 1);
+	while (buf && !*err) {
 		if (n == cap) {
-			char *nb;
+			char *nb = cap >= CTL_MAX_FILE ? NULL : realloc(buf, 2 * cap + 1);
 
-			if (cap >= CTL_MAX_FILE) {
-				*err = EFBIG;
-				break;
-			}
-			cap *= 2;
-			nb = realloc(buf, cap);
 			if (!nb) {
-				*err = ENOMEM;
+				*err = cap >= CTL_MAX_FILE ? EFBIG : ENOMEM;
 				break;
 			}
 			buf = nb;
+			cap *= 2;
 		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0) {
-			if (ferror(f))
-				*err = errno ? errno : EIO;
+		/* a FIFO reads as empty until its writer comes: poll first */
+		if (wait && wait_readable(fd)) {
+			*err = errno;
 			break;
 		}
+		got = read(fd, buf + n, cap - n);
+		if (got > 0)
+			n += (size_t)got;
+		else if (got == 0)
+			break;
+		else if (errno != EINTR && errno != EAGAIN)
+			*err = errno;
 	}
-	if (!buf)
+	if (!buf && !*err)
 		*err = ENOMEM;
-	if (f != stdin)
-		fclose(f);
+	if (!is_stdin)
+		close(fd);
 	if (*err) {
 		free(buf);
 		return NULL;
 	}
+	buf[n] = '\0';
 	*len = (__u32)n;
 	return buf;
+}
+
+/* Why read_file() failed, in words. */
+static const char *read_error(int err)
+{
+	static char msg[96];
+
+	if (err == EFBIG)
+		snprintf(msg, sizeof(msg), "larger than %u MiB, which no profile or listing is",
+			 CTL_MAX_FILE >> 20);
+	else if (err == ETIMEDOUT)
+		snprintf(msg, sizeof(msg), "no data for %.1f s (a FIFO nobody writes to?)",
+			 read_timeout_ms() / 1000.0);
+	else
+		snprintf(msg, sizeof(msg), "%s", strerror(err));
+	return msg;
 }
 
 /* Parses profile text; prints "LABEL:LINE:COL: message" on error. */
@@ -352,8 +432,8 @@ static int parse_profile(struct negcam_profile *p, const char *label, const char
 	if (negcam_profile_parse(p, text, len, &err) == 0)
 		return 0;
 	err.message[sizeof(err.message) - 1] = '\0';
-	fprintf(stderr, "%s:%u:%u: %s\n", label, err.line, err.column,
-		err.message[0] ? err.message : "invalid profile (the parser gave no message)");
+	ctl_warn("%s:%u:%u: %s\n", label, err.line, err.column,
+		 err.message[0] ? err.message : "invalid profile (the parser gave no message)");
 	return -1;
 }
 
@@ -377,9 +457,9 @@ static void load_profile(struct ctl *c, const char *spec)
 		char *text = read_file(spec, &len, &err);
 
 		if (!text) {
-			fprintf(stderr, "%s: --profile '%s': not a built-in profile "
-				"(see --list-profiles) and not a readable file: %s\n",
-				prog, spec, strerror(err));
+			ctl_warn("%s: --profile '%s': not a built-in profile "
+				 "(see --list-profiles) and not a readable file: %s\n",
+				 prog, spec, read_error(err));
 			exit(CTL_EXIT_FAIL);
 		}
 		if (parse_profile(c->profile, strcmp(spec, "-") ? spec : "<stdin>", text, len)) {
@@ -483,12 +563,12 @@ static int do_ioctl(struct ctl *c, unsigned long request, void *arg)
 	return ret;
 }
 
-static void get_fmt(struct ctl *c)
+static void get_fmt(struct ctl *c, __u32 type)
 {
 	struct v4l2_format f;
 
 	memset(&f, 0, sizeof(f));
-	f.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	f.type = type;
 	f.fmt.pix.priv = V4L2_PIX_FMT_PRIV_MAGIC;
 	if (!do_ioctl(c, VIDIOC_G_FMT, &f))
 		ctl_print_fmt(c, &f);
@@ -506,7 +586,7 @@ static __u32 fourcc_at_index(struct ctl *c, __u32 type, __u32 index)
 }
 
 /* As v4l2-ctl: start from G_FMT, overwrite the keys given, then TRY or S. */
-static void try_or_set_fmt(struct ctl *c, const struct fmt_req *r, bool set)
+static void try_or_set_fmt(struct ctl *c, const struct fmt_req *r, __u32 type, bool set)
 {
 	unsigned long request = set ? VIDIOC_S_FMT : VIDIOC_TRY_FMT;
 	struct v4l2_format f, asked;
@@ -514,7 +594,7 @@ static void try_or_set_fmt(struct ctl *c, const struct fmt_req *r, bool set)
 	int ret;
 
 	memset(&f, 0, sizeof(f));
-	f.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	f.type = type;
 	pix->priv = V4L2_PIX_FMT_PRIV_MAGIC;
 	if (do_ioctl(c, VIDIOC_G_FMT, &f))
 		return;
@@ -526,7 +606,8 @@ static void try_or_set_fmt(struct ctl *c, const struct fmt_req *r, bool set)
 		pix->pixelformat = fourcc_at_index(c, f.type, r->pixfmt);
 		if (!pix->pixelformat) {
 			fprintf(stderr, "%s: pixelformat index %u: no such format "
-				"(see --list-formats)\n", prog, r->pixfmt);
+				"(see --list-formats%s)\n", prog, r->pixfmt,
+				type == V4L2_BUF_TYPE_VIDEO_OUTPUT ? "-out" : "");
 			fail(c);
 			return;
 		}
@@ -666,7 +747,7 @@ static void validate(struct ctl *c, const char *path)
 	char *text = read_file(path, &len, &err);
 
 	if (!text) {
-		fprintf(stderr, "%s: %s\n", label, strerror(err));
+		ctl_warn("%s: %s\n", label, read_error(err));
 		fail(c);
 		return;
 	}
@@ -679,23 +760,38 @@ static void validate(struct ctl *c, const char *path)
 
 static void import(struct ctl *c, const char *path, const char *name)
 {
-	FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	const char *label = strcmp(path, "-") ? path : "<stdin>";
+	__u32 len = 0;
+	int err;
+	char *text = read_file(path, &len, &err);
+	FILE *in = text ? fmemopen(text, len, "r") : NULL;
 
 	if (!in) {
-		fprintf(stderr, "%s: --import '%s': %s\n", prog, path, strerror(errno));
+		ctl_warn("%s: --import '%s': %s\n", prog, path,
+			 read_error(text ? errno : err));
+		free(text);
 		fail(c);
 		return;
 	}
-	if (ctl_import(in, strcmp(path, "-") ? path : "<stdin>", stdout, name))
+	if (ctl_import(in, label, stdout, name))
 		fail(c);
-	if (in != stdin)
-		fclose(in);
+	fclose(in);
+	free(text);
 }
 
 static void dump(struct ctl *c, const char *path, const char *name, bool drop_unknown)
 {
 	if (ctl_dump(path, stdout, name ? name : "dumped", drop_unknown))
 		fail(c);
+}
+
+/* The parser's rule for 'name' (docs/profiles.md), checked before anything runs. */
+static bool valid_profile_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n >= 1 && n <= 31 &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") == n;
 }
 
 static bool needs_engine(int opt)
@@ -711,6 +807,9 @@ static bool needs_engine(int opt)
 	case OPT_GET_FMT:
 	case OPT_TRY_FMT:
 	case OPT_SET_FMT:
+	case OPT_GET_FMT_OUT:
+	case OPT_TRY_FMT_OUT:
+	case OPT_SET_FMT_OUT:
 	case OPT_GET_PARM:
 	case OPT_SET_PARM:
 	case OPT_BUSY:
@@ -762,13 +861,15 @@ static void run(struct ctl *c, const struct action *a, const char *import_name)
 		list_frameintervals(c, &a->fmt);
 		break;
 	case OPT_GET_FMT:
-		get_fmt(c);
+	case OPT_GET_FMT_OUT:
+		get_fmt(c, a->type);
 		break;
 	case OPT_TRY_FMT:
-		try_or_set_fmt(c, &a->fmt, false);
-		break;
+	case OPT_TRY_FMT_OUT:
 	case OPT_SET_FMT:
-		try_or_set_fmt(c, &a->fmt, true);
+	case OPT_SET_FMT_OUT:
+		try_or_set_fmt(c, &a->fmt, a->type,
+			       a->opt == OPT_SET_FMT || a->opt == OPT_SET_FMT_OUT);
 		break;
 	case OPT_GET_PARM:
 		get_parm(c);
@@ -790,12 +891,21 @@ static void parse_action(struct action *a)
 	struct fmt_req r;
 	char *end;
 
+	a->type = a->opt == OPT_GET_FMT_OUT || a->opt == OPT_TRY_FMT_OUT ||
+			  a->opt == OPT_SET_FMT_OUT ? V4L2_BUF_TYPE_VIDEO_OUTPUT :
+						      V4L2_BUF_TYPE_VIDEO_CAPTURE;
 	switch (a->opt) {
 	case OPT_TRY_FMT:
 		parse_fmt_req("--try-fmt", a->arg, &a->fmt, false);
 		break;
 	case OPT_SET_FMT:
 		parse_fmt_req("--set-fmt", a->arg, &a->fmt, false);
+		break;
+	case OPT_TRY_FMT_OUT:
+		parse_fmt_req("--try-fmt-video-out", a->arg, &a->fmt, false);
+		break;
+	case OPT_SET_FMT_OUT:
+		parse_fmt_req("--set-fmt-video-out", a->arg, &a->fmt, false);
 		break;
 	case OPT_LIST_FRAMEINTERVALS:
 		parse_fmt_req("--list-frameintervals", a->arg, &a->fmt, true);
@@ -817,6 +927,10 @@ static void parse_action(struct action *a)
 		    a->fps * 1000 > 4294967295.0)
 			usage_error("--set-parm: '%s' is not a frame rate (frames per second, "
 				    "e.g. 30 or 29.97)", a->arg);
+		/* 1000/0 would ask the driver's default rate, not the one given */
+		if (a->fps * 1000 < 1)
+			usage_error("--set-parm: %s fps is no frame rate: give at least 0.001 "
+				    "(frames per second, e.g. 30 or 29.97)", a->arg);
 		break;
 	}
 }
@@ -834,7 +948,7 @@ int main(int argc, char **argv)
 	if (!actions)
 		return CTL_EXIT_FAIL;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+:hDVv:Pp:", long_options, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+:hDVv:Pp:Xx:", long_options, NULL)) != -1) {
 		switch (ch) {
 		case OPT_HELP:
 			usage(stdout);
@@ -846,6 +960,9 @@ int main(int argc, char **argv)
 			profile_spec = optarg;
 			break;
 		case OPT_NAME:
+			if (!valid_profile_name(optarg))
+				usage_error("--name '%s': a profile name is 1 to 31 letters, digits, "
+					    "'-', '_' or '.'", optarg);
 			import_name = optarg;
 			break;
 		case OPT_DROP_UNKNOWN:

@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -840,9 +842,12 @@ static void compare_with_v4l2ctl(const char *so, const char *profile, const char
 	v = run_prog("v4l2-ctl", env, true, NULL, vargs);
 	c = run_prog(NEGCAM_CTL, NULL, true, NULL, nargs);
 	strip_explanations(c.out);
-	if (!strcmp(args[0], "--set-fmt-video") && c.status == 0) {
+	if ((!strcmp(args[0], "--set-fmt-video") || !strcmp(args[0], "--set-fmt-video-out")) &&
+	    c.status == 0) {
 		/* negcam-ctl shows what S_FMT answered; v4l2-ctl only with -v. */
-		char *blk = strstr(c.out, "Format Video Capture:\n"), *end;
+		char *blk = strstr(c.out, strcmp(args[0], "--set-fmt-video") ?
+					  "Format Video Output:\n" : "Format Video Capture:\n"),
+		     *end;
 
 		CHECK(blk != NULL, "%s%s: --set-fmt prints its answer", profile, what);
 		if (blk) {
@@ -860,6 +865,20 @@ static void compare_with_v4l2ctl(const char *so, const char *profile, const char
 		show_diff(v.out, c.out);
 	run_free(&v);
 	run_free(&c);
+}
+
+/* -X/-x/--try-fmt-video-out and --list-formats-out as v4l2-ctl prints them. */
+static void test_output_against_v4l2ctl(const char *so, const char *profile)
+{
+#define CMP(...) compare_with_v4l2ctl(so, profile, (const char *const[]){ __VA_ARGS__, NULL })
+	CMP("--list-formats-out");
+	CMP("--get-fmt-video-out");
+	CMP("--try-fmt-video-out", "width=333,height=333");
+	CMP("--try-fmt-video-out", "pixelformat=BGR3,width=100000,height=100000");
+	CMP("--try-fmt-video-out", "pixelformat=1,width=1,height=1");
+	CMP("--set-fmt-video-out", "pixelformat=BGR3,width=50,height=40", "--get-fmt-video-out");
+	CMP("--set-fmt-video-out", "width=1280,height=720", "--get-fmt-video-out");
+#undef CMP
 }
 
 static void test_against_v4l2ctl(const char *name, const struct negcam_profile *p, const char *so)
@@ -880,7 +899,6 @@ static void test_against_v4l2ctl(const char *name, const struct negcam_profile *
 	CMP("--set-parm", "15", "--get-parm");
 	CMP("--set-parm", "29.97", "--get-parm");
 	CMP("--set-parm", "1000", "--get-parm");
-	CMP("--set-parm", "0", "--get-parm");
 	for (i = 0; i < p->nformats && nf < 8; i++) {
 		f = &p->formats[i];
 		if (f->buf_type != V4L2_BUF_TYPE_VIDEO_CAPTURE)
@@ -1568,6 +1586,147 @@ static void test_import_mplane(void)
 	run_free(&r);
 }
 
+/*
+ * Issue 16 item 8: bad input gets a clear refusal, never a silent
+ * misreading, a hang, a flood or a raw terminal escape.
+ */
+static double seconds_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static bool has_control_byte(const char *s)
+{
+	for (; *s; s++)
+		if (((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t') || *s == 0x7f)
+			return true;
+	return false;
+}
+
+static void test_ctl_bad_input(void)
+{
+	static const char wrap[] =
+		"ioctl: VIDIOC_ENUM_FMT\n\tType: Video Capture\n\n"
+		"\t[0]: 'YUYV' (YUYV 4:2:2)\n"
+		"\t\tSize: Discrete 4294967936x480\n"
+		"\t\t\tInterval: Discrete 0.033s (30.000 fps)\n";
+	const char *timeout_env[] = { "NEGCAM_CTL_READ_TIMEOUT_MS=300", NULL };
+	char fifo[64], *dups;
+	struct buf b = { 0 };
+	struct run r;
+	double t;
+	unsigned int i;
+
+	/* 32-bit overflow: refused with file:line and the field */
+	r = run_ctlv(wrap, (const char *const[]){ "--import", "-", NULL });
+	CHECK_EQ(r.status, 1, "--import of a wrapping width fails");
+	CHECK(strstr(r.err, "<stdin>:5: the width 4294967936 does not fit in 32 bits"),
+	      "the overflow is named with its line and field: %s", r.err);
+	CHECK(!*r.out, "no profile written for an overflow: %s", r.out);
+	run_free(&r);
+
+	/* /dev/zero: the 64 MiB cap, fast and in words */
+	t = seconds_now();
+	r = run_ctl("--import", "/dev/zero");
+	t = seconds_now() - t;
+	CHECK_EQ(r.status, 1, "--import /dev/zero fails");
+	CHECK(strstr(r.err, "larger than 64 MiB"), "/dev/zero: says why: %s", r.err);
+	CHECK(t < 10, "/dev/zero: fails fast (%.1f s)", t);
+	run_free(&r);
+
+	/* a FIFO nobody writes to: a timeout, not a hang */
+	snprintf(fifo, sizeof(fifo), "/tmp/negcam-test-ctl-fifo-%d", (int)getpid());
+	CHECK_EQ(mkfifo(fifo, 0600), 0, "mkfifo %s", fifo);
+	r = run_prog(NEGCAM_CTL, timeout_env, false, NULL,
+		     (const char *const[]){ "--import", fifo, NULL });
+	CHECK_EQ(r.status, 1, "--import of a silent FIFO fails");
+	CHECK(strstr(r.err, "no data for 0.3 s"), "silent FIFO: says why: %s", r.err);
+	run_free(&r);
+	r = run_prog(NEGCAM_CTL, timeout_env, false, NULL,
+		     (const char *const[]){ "--validate", fifo, NULL });
+	CHECK(r.status == 1 && strstr(r.err, "no data for"), "--validate of a silent FIFO: %s",
+	      r.err);
+	run_free(&r);
+	unlink(fifo);
+
+	/* warnings capped: 30 duplicate sizes give 20 lines and a count */
+	bprintf(&b, "\t[0]: 'YUYV' (YUYV 4:2:2)\n");
+	for (i = 0; i < 31; i++)
+		bprintf(&b, "\t\tSize: Discrete 640x480\n"
+			    "\t\t\tInterval: Discrete 0.033s (30.000 fps)\n");
+	dups = b.s;
+	r = run_ctlv(dups, (const char *const[]){ "--import", "-", NULL });
+	CHECK_EQ(r.status, 0, "duplicates import with warnings: %s", r.err);
+	CHECK_EQ(count_lines(r.err, "<stdin>:"), 21, "20 warnings and the count:\n%s", r.err);
+	CHECK(strstr(r.err, "<stdin>: ... 10 more warnings\n"), "the rest counted:\n%s", r.err);
+	run_free(&r);
+	free(dups);
+
+	/* control bytes quoted from input or arguments come out escaped */
+	r = run_ctlv("bad \033[31mred\n", (const char *const[]){ "--import", "-", NULL });
+	CHECK(strstr(r.err, "'bad \\x1b[31mred'"), "ESC escaped: %s", r.err);
+	CHECK(!has_control_byte(r.err), "no raw control byte in: %s", r.err);
+	run_free(&r);
+	r = run_ctl("--try-fmt", "\033]0;owned\007=1");
+	CHECK(r.status == 2 && strstr(r.err, "\\x1b]0;owned\\x07"), "argument escaped: %s",
+	      r.err);
+	CHECK(!has_control_byte(r.err), "no raw control byte in: %s", r.err);
+	run_free(&r);
+
+	/* --name: the parser's rule, checked up front */
+	expect_usage_error("--name a#b", 2, "--name 'a#b': a profile name is",
+			   run_ctl("--name", "a#b", "--import", "-"));
+	r = run_ctlv(wrap + 0, (const char *const[]){ "--name", "cam-1.b_2", "--list-profiles",
+						      NULL });
+	CHECK_EQ(r.status, 0, "a good --name is taken");
+	run_free(&r);
+
+	/* numbers are decimal: 0100 is a hundred (stepwise rounds it to 96), not 64 */
+	r = run_ctl("--profile", "stepwise", "--try-fmt", "width=0100,height=0x100");
+	CHECK(strstr(r.out, "Width/Height      : 96/256\n"), "width=0100 is decimal:\n%s",
+	      r.out);
+	run_free(&r);
+
+	/* -p 0 would ask the default rate: refused */
+	expect_usage_error("-p 0", 2, "give at least 0.001", run_ctl("-p", "0"));
+	expect_usage_error("--set-parm 0.0001", 2, "give at least 0.001",
+			   run_ctl("--set-parm", "0.0001"));
+}
+
+/*
+ * Issue 12 item 7: the output queue through -X/-x/--try-fmt-video-out,
+ * on a profile with output formats; the capture format stays as it was.
+ */
+static void test_output_fmt(void)
+{
+	struct run r = run_ctlv(rates_profile, (const char *const[]){
+		"--profile", "-", "--set-fmt-video-out", "pixelformat=BGR3,width=50,height=40",
+		"-X", "--try-fmt-video-out", "width=100000,height=100000", "-V", NULL });
+	const char *set = strstr(r.out, "Format Video Output:\n");
+	const char *get = set ? strstr(set + 1, "Format Video Output:\n") : NULL;
+	const char *try = get ? strstr(get + 1, "Format Video Output:\n") : NULL;
+	const char *cap = try ? strstr(try, "Format Video Capture:\n") : NULL;
+
+	CHECK_EQ(r.status, 0, "output formats set and read back: %s", r.err);
+	CHECK(set && get && try && cap, "three output blocks, then capture:\n%s", r.out);
+	if (get && try && cap) {
+		CHECK(strstr(get, "Width/Height      : 50/40\n") < try &&
+		      strstr(get, "'BGR3'") < try, "-X reads the output format set:\n%s", r.out);
+		CHECK(strstr(try, "Width/Height      : 100/100\n") < cap,
+		      "TRY on output clamps to BGR3's range:\n%s", r.out);
+		CHECK(strstr(cap, "'YUYV'") != NULL, "the capture format is untouched:\n%s", cap);
+	}
+	run_free(&r);
+	expect_usage_error("-x needs a value", 2, "needs a value", run_ctl("-x"));
+	r = run_ctl("--profile", "webcam", "--get-fmt-video-out");
+	CHECK(r.status == 1 && strstr(r.err, "VIDIOC_G_FMT: failed"),
+	      "no output queue on webcam: %s", r.err);
+	run_free(&r);
+}
+
 int main(void)
 {
 	const struct negcam_builtin *b;
@@ -1614,6 +1773,8 @@ int main(void)
 	test_order();
 	test_import();
 	test_import_mplane();
+	test_ctl_bad_input();
+	test_output_fmt();
 	test_cameras();
 	if (have_shim)
 		test_dump_errors(shim);
@@ -1629,6 +1790,7 @@ int main(void)
 			test_against_v4l2ctl(path, rates, shim);
 			compare_with_v4l2ctl(shim, path, (const char *const[]){
 						     "--list-formats-out-ext", NULL });
+			test_output_against_v4l2ctl(shim, path);
 		}
 		if (fd >= 0) {
 			close(fd);

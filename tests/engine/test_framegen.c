@@ -875,6 +875,65 @@ static bool known_undrawn(__u32 fourcc)
 	return false;
 }
 
+/*
+ * Scene time (issue 16 item 4): one frame number at two device times
+ * gives two pictures (the box moved), both stamped with that number; a
+ * buffer redrawn from (frame, time) to (the same frame, a later time)
+ * equals a full draw, so the scene time decides the redraw too.
+ */
+static void test_scene_time(void)
+{
+	static const __u32 fourccs[] = { V4L2_PIX_FMT_YUYV, V4L2_PIX_FMT_NV12,
+					 V4L2_PIX_FMT_MJPEG };
+	const __u64 t0 = 3600ull * 1000000000ull, t1 = t0 + 7 * NC_SCENE_TICK_NS;
+	struct v4l2_pix_format f;
+	unsigned int i;
+	long la, lb;
+	__u8 *a, *b;
+	char name[5];
+
+	for (i = 0; i < NC_ARRAY_SIZE(fourccs); i++) {
+		const struct negcam_fourcc_info *fi = negcam_fourcc_lookup(fourccs[i]);
+		__u32 size;
+
+		make_fmt(&f, fourccs[i], 640, 480, 0, V4L2_FIELD_NONE);
+		size = f.sizeimage ? f.sizeimage : 1u << 20;
+		f.sizeimage = size;
+		negcam_fourcc_str(fourccs[i], name);
+		a = guarded(size, 0);
+		b = guarded(size, 0);
+		la = negcam_framegen_draw_at(&f, NC_PATTERN_BARS, 42, t0, NC_FRAME_NONE,
+					     0, a, size);
+		lb = negcam_framegen_draw_at(&f, NC_PATTERN_BARS, 42, t1, NC_FRAME_NONE,
+					     0, b, size);
+		CHECK(la > 0 && lb > 0, "%s: scene draws %ld %ld", name, la, lb);
+		CHECK(la != lb || memcmp(a, b, (size_t)la) != 0,
+		      "%s: frame 42 at two scene times is the same picture", name);
+		if (fi->layout == NC_LAYOUT_COMPRESSED) {
+			jpegdec_check(a, la, 640, 480, 42);
+			jpegdec_check(b, lb, 640, 480, 42);
+		} else {
+			CHECK_EQ(read_raw_stamp(fi, a, f.bytesperline, 640, 480), 42,
+				 "%s: stamp at t0", name);
+			CHECK_EQ(read_raw_stamp(fi, b, f.bytesperline, 640, 480), 42,
+				 "%s: stamp at t1", name);
+			/* a: (42, t0) redrawn as (42, t1) must equal b */
+			negcam_framegen_draw_at(&f, NC_PATTERN_BARS, 42, t1, 42, t0, a, size);
+			CHECK(memcmp(a, b, size) == 0,
+			      "%s: delta draw to a later scene time differs from a full draw",
+			      name);
+		}
+		/* the frame-number API is the scene at frame ticks */
+		negcam_framegen_draw(&f, NC_PATTERN_BARS, 9, NC_FRAME_NONE, a, size);
+		negcam_framegen_draw_at(&f, NC_PATTERN_BARS, 9, 9 * NC_SCENE_TICK_NS,
+					NC_FRAME_NONE, 0, b, size);
+		CHECK(memcmp(a, b, size) == 0, "%s: draw() is draw_at(frame ticks)", name);
+		CHECK(guards_intact(a, size) && guards_intact(b, size), "%s: guards", name);
+		unguard(a);
+		unguard(b);
+	}
+}
+
 int main(void)
 {
 	const struct negcam_fourcc_info *fi;
@@ -913,6 +972,7 @@ int main(void)
 	test_new_packed_bars();
 	test_hsv();
 	test_motion();
+	test_scene_time();
 	test_errors();
 	test_jpeg();
 #ifdef HAVE_LIBJPEG

@@ -983,6 +983,55 @@ GST_START_TEST (test_frames_stamped_raw)
 
 GST_END_TEST;
 
+/* The first frame of one NULL->PLAYING run, copied out. */
+static GstBuffer *
+first_frame (const gchar * caps)
+{
+  gchar *desc = g_strdup_printf ("negcamsrc profile=webcam is-live=false "
+      "num-buffers=1 ! %s ! appsink name=sink sync=false", caps);
+  GstElement *pipe = gst_parse_launch (desc, NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  GstSample *s;
+  GstBuffer *b;
+
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 20 * GST_SECOND);
+  fail_unless (s != NULL, "%s: no frame", desc);
+  b = gst_buffer_copy_deep (gst_sample_get_buffer (s));
+  gst_sample_unref (s);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+  g_free (desc);
+  return b;
+}
+
+/* Issue 16 item 4: the scene follows device time, so two streams (two
+ * stills of a camera app) are different pictures, while each stream's
+ * first frame is still stamped 0. */
+GST_START_TEST (test_frames_scene_moves_across_streams)
+{
+  GstBuffer *a, *b;
+  GstMapInfo ma, mb;
+
+  a = first_frame ("video/x-raw,format=YUY2,width=320,height=240");
+  g_usleep (200 * G_TIME_SPAN_MILLISECOND);  /* 6 scene ticks */
+  b = first_frame ("video/x-raw,format=YUY2,width=320,height=240");
+  fail_unless (gst_buffer_map (a, &ma, GST_MAP_READ));
+  fail_unless (gst_buffer_map (b, &mb, GST_MAP_READ));
+  fail_unless_equals_int64 (negcam_stamp_read (ma.data, 2, 640, 320, 240), 0);
+  fail_unless_equals_int64 (negcam_stamp_read (mb.data, 2, 640, 320, 240), 0);
+  fail_unless_equals_uint64 (ma.size, mb.size);
+  fail_unless (memcmp (ma.data, mb.data, ma.size) != 0,
+      "two streams start with the same picture");
+  gst_buffer_unmap (a, &ma);
+  gst_buffer_unmap (b, &mb);
+  gst_buffer_unref (a);
+  gst_buffer_unref (b);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_frames_mjpg_decode)
 {
   check_stamps ("webcam", "image/jpeg,width=640,height=480", TRUE, 8);
@@ -1720,6 +1769,60 @@ GST_END_TEST;
 /* ------------------------------------------------------------------ */
 /* URI handler                                                         */
 
+/* Issue 16 item 9: the texts that name the built-in profiles name all. */
+GST_START_TEST (test_texts_name_every_builtin)
+{
+  GstElement *e = gst_element_factory_make ("negcamsrc", NULL);
+  GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      "profile");
+  const gchar *blurb = g_param_spec_get_blurb (ps);
+  const struct negcam_builtin *b;
+  GError *err = NULL;
+  guint i;
+
+  fail_if (gst_uri_handler_set_uri (GST_URI_HANDLER (e), "negcam://a/b", &err));
+  fail_unless (err != NULL);
+  for (i = 0; (b = negcam_builtin_at (i)); i++) {
+    gchar *word = g_strdup_printf ("%s%s", b->name,
+        negcam_builtin_at (i + 1) ? "," : ")");
+
+    fail_unless (strstr (blurb, word), "blurb lacks %s: %s", b->name, blurb);
+    fail_unless (strstr (err->message, word), "URI error lacks %s: %s",
+        b->name, err->message);
+    g_free (word);
+  }
+  fail_unless (i >= 10, "%u built-in profiles", i);
+  g_clear_error (&err);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* The errors table's HEVC row (docs/negcamsrc.md): a profile whose only
+ * format GStreamer has no caps for fails negotiation and says so. */
+GST_START_TEST (test_hevc_only_profile_error)
+{
+  gchar *path = NULL;
+  gint fd = g_file_open_tmp ("negcam-hevc-XXXXXX.profile", &path, NULL);
+  Outcome o;
+
+  fail_unless (fd >= 0);
+  close (fd);
+  fail_unless (g_file_set_contents (path,
+          "name hevc\nformat HEVC\n  size 640x480 fps 30\n", -1, NULL));
+  run_pipeline (path, "ANY", "device", 1, &o);
+  fail_unless (o.error != NULL, "HEVC-only profile negotiated");
+  fail_unless (g_error_matches (o.error, GST_CORE_ERROR,
+          GST_CORE_ERROR_NEGOTIATION), "%s", o.error->message);
+  fail_unless (strstr (o.error->message, "nothing GStreamer can carry"),
+      "%s", o.error->message);
+  outcome_clear (&o);
+  g_unlink (path);
+  g_free (path);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_uri_handler)
 {
   static const gchar *bad[] = { "negcam://", "negcam://web/cam",
@@ -2170,6 +2273,7 @@ negcamsrc_suite (void)
   tcase_add_test (tc, test_undrawable_format_is_an_error);
   tcase_add_test (tc, test_frames_stamped_raw);
   tcase_add_test (tc, test_frames_mjpg_decode);
+  tcase_add_test (tc, test_frames_scene_moves_across_streams);
   tcase_add_test (tc, test_renegotiate_harness);
   tcase_add_test (tc, test_renegotiate_harness_live);
   tcase_add_test (tc, test_renegotiate_pipeline_stamps);
@@ -2186,6 +2290,8 @@ negcamsrc_suite (void)
   tcase_add_test (tc, test_debug_log_every_request);
   tcase_add_test (tc, test_pattern_property);
   tcase_add_test (tc, test_uri_handler);
+  tcase_add_test (tc, test_texts_name_every_builtin);
+  tcase_add_test (tc, test_hevc_only_profile_error);
   tcase_add_test (tc, test_io_mode_embedded);
   tcase_add_test (tc, test_alternate_caps);
   tcase_add_test (tc, test_alternate_negotiates);
