@@ -181,6 +181,16 @@ static const struct nc_name nc_fields[] = {
 	{ "interlaced-bt", V4L2_FIELD_INTERLACED_BT },
 };
 
+const char *negcam_field_name(__u32 field)
+{
+	unsigned int i;
+
+	for (i = 0; i < NC_ARRAY_SIZE(nc_fields); i++)
+		if (nc_fields[i].value == field)
+			return nc_fields[i].name;
+	return NULL;
+}
+
 static const struct nc_name nc_colorspaces[] = {
 	{ "smpte170m", V4L2_COLORSPACE_SMPTE170M },
 	{ "smpte240m", V4L2_COLORSPACE_SMPTE240M },

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "negcamcaps.h"
+#include "profile.h"
 
 GST_DEBUG_CATEGORY_EXTERN (negcamsrc_debug);
 #define GST_CAT_DEFAULT negcamsrc_debug
@@ -222,6 +223,18 @@ set_interlace (GstStructure *s, guint32 field)
        * field out, the device picks. */
       break;
   }
+}
+
+const gchar *
+negcam_field_words (guint32 field)
+{
+  const gchar *name = negcam_field_name (field);
+
+  if (field == V4L2_FIELD_NONE)
+    return "progressive";
+  if (field == V4L2_FIELD_ANY)
+    return "any field";
+  return name ? name : "unknown field";
 }
 
 static guint32

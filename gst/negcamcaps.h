@@ -33,6 +33,12 @@ GstStructure *negcam_fourcc_to_structure (guint32 fourcc);
 GstCaps *negcam_caps_from_format (
     const struct v4l2_pix_format *pix, const struct v4l2_fract *interval);
 
+/* A V4L2 field in words, for messages: "progressive" for
+ * V4L2_FIELD_NONE, "any field" for V4L2_FIELD_ANY, else the profile
+ * language's name ("interlaced", "top", "bottom", "alternate", "seq-tb",
+ * "interlaced-tb", ...), "unknown field" for a value V4L2 lacks. */
+const gchar *negcam_field_words (guint32 field);
+
 NegcamProbe *negcam_probe_new (NegcamDevice *dev);
 void negcam_probe_free (NegcamProbe *probe);
 
