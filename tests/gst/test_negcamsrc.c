@@ -867,8 +867,8 @@ GST_START_TEST (test_downstream_prefers_videoscale)
     got = outcome_caps (&o);
     gst_structure_get_int (gst_caps_get_structure (got, 0), "width", &w);
     gst_structure_get_int (gst_caps_get_structure (got, 0), "height", &h);
-    fail_unless (w == 320 && h == 240, "%s: negotiated %" GST_PTR_FORMAT,
-        profs[i], got);
+    fail_unless (w == 320 && h == 240, "%s: negotiated %dx%d", profs[i], w,
+        h);
     gst_caps_unref (got);
     outcome_clear (&o);
     g_free (desc);
@@ -906,9 +906,8 @@ GST_START_TEST (test_downstream_order_two_structures)
       check_filter (pairs[i].profile, p, filter, "device");
       run_pipeline (pairs[i].profile, filter, "device", 1, &o);
       got = outcome_caps (&o);
-      fail_unless (gst_caps_is_subset (got, fc) || gst_caps_can_intersect (got,
-              fc), "%s/%s: %" GST_PTR_FORMAT " is not %s", pairs[i].profile,
-          filter, got, first);
+      fail_unless (gst_caps_can_intersect (got, fc), "%s/%s: not %s",
+          pairs[i].profile, filter, first);
       gst_caps_unref (got);
       outcome_clear (&o);
       gst_caps_unref (fc);
@@ -978,8 +977,8 @@ GST_START_TEST (test_raw_only_live_rate)
         fn = mn, fd = md;
       GST_INFO ("%s, raw-only downstream: %" GST_PTR_FORMAT, b->name, got);
       fail_unless (gst_util_fraction_compare (n, d, fn, fd) >= 0,
-          "%s: %d/%d fps, below %d/%d although a raw mode has %d/%d: %"
-          GST_PTR_FORMAT, b->name, n, d, fn, fd, mn, md, got);
+          "%s: %d/%d fps, below %d/%d although a raw mode has %d/%d",
+          b->name, n, d, fn, fd, mn, md);
       gst_caps_unref (got);
       outcome_clear (&o);
       gst_structure_free (want);
