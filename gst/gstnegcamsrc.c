@@ -146,7 +146,8 @@ gst_negcam_prefer_get_type (void)
   static GType type = 0;
   static const GEnumValue values[] = {
     { GST_NEGCAM_PREFER_DEVICE,
-        "The device's default format if allowed, else as resolution",
+        "The device's default mode if allowed, else its default rate "
+        "(at least 15 fps) at the largest frame",
         "device" },
     { GST_NEGCAM_PREFER_RESOLUTION,
         "Largest frame, then highest rate, then raw", "resolution" },
@@ -1589,10 +1590,11 @@ gst_negcam_src_class_init (GstNegcamSrcClass *klass)
               | GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_PREFER,
       g_param_spec_enum ("prefer", "Prefer",
-          "What to favour when downstream leaves a choice. Default 'device': "
-          "the mode the device comes up in (its driver's choice, usually a "
-          "sensible size at full rate) when allowed, else the largest frame "
-          "at the highest rate",
+          "What to favour within downstream's first caps structure that "
+          "the device can do. Default 'device': the mode the device comes "
+          "up in (its driver's choice, usually a sensible size at full rate) "
+          "when allowed, else the largest frame at the device's default "
+          "rate (at least 15 fps, or the highest below)",
           GST_TYPE_NEGCAM_PREFER, DEFAULT_PREFER,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_QUEUE_SIZE,
