@@ -2,10 +2,11 @@
 /*
  * V4L2 formats as GstCaps and back, and NegcamProbe: the lazily filled
  * cache of what a device enumerates (ENUM_FMT, ENUM_FRAMESIZES,
- * ENUM_FRAMEINTERVALS). Probing never calls TRY_FMT or S_FMT; it asks
- * only for what the caller's filter can still use and remembers every
- * answer for the life of the device (a new profile means a new device,
- * hence a new probe).
+ * ENUM_FRAMEINTERVALS, and one TRY_FMT with V4L2_FIELD_ANY per raw
+ * format other than the open-time one, for its field). Probing never
+ * calls S_FMT; it asks only for what the caller's filter can still use
+ * and remembers every answer for the life of the device (a new profile
+ * means a new device, hence a new probe).
  */
 #ifndef __NEGCAM_CAPS_H__
 #define __NEGCAM_CAPS_H__
