@@ -621,11 +621,12 @@ negotiation_refuse (GstNegcamSrc *src, Negotiation *n)
   g_autofree gchar *why = negcam_caps_interlace_refusal (all, n->peer);
 
   return negotiation_fail (n,
-      gst_info_strdup_printf ("%s cannot produce any format downstream accepts; it "
-                       "offers %s%s%s",
+      gst_info_strdup_printf (
+          "%s cannot produce any format downstream accepts; it "
+          "offers %s%s%s",
           src->dev->description, brief, why ? "; " : "", why ? why : ""),
       gst_info_strdup_printf ("downstream accepts %" GST_PTR_FORMAT
-                       "; the device offers %" GST_PTR_FORMAT,
+                              "; the device offers %" GST_PTR_FORMAT,
           n->peer, all));
 }
 
@@ -657,9 +658,9 @@ negotiation_follow (GstNegcamSrc *src, Negotiation *n, GstCaps *answer)
 {
   g_autofree gchar *asked = NULL, *offered = NULL;
   g_autoptr (GstCaps) x = NULL;
-  const gchar *field = negcam_caps_first_difference (
-      gst_caps_get_structure (n->fixed, 0), gst_caps_get_structure (answer, 0),
-      &asked, &offered);
+  const gchar *field =
+      negcam_caps_first_difference (gst_caps_get_structure (n->fixed, 0),
+          gst_caps_get_structure (answer, 0), &asked, &offered);
 
   if (!field)
     return TRUE;
@@ -674,14 +675,14 @@ negotiation_follow (GstNegcamSrc *src, Negotiation *n, GstCaps *answer)
   if (gst_caps_is_empty (x))
     return negotiation_fail (n,
         gst_info_strdup_printf ("%s adjusted %s: asked %s, offered %s, which "
-                         "downstream does not accept",
+                                "downstream does not accept",
             src->dev->description, field, asked, offered),
         gst_info_strdup_printf ("asked %" GST_PTR_FORMAT
-                         ", device answered %" GST_PTR_FORMAT
-                         ", downstream accepts %" GST_PTR_FORMAT,
+                                ", device answered %" GST_PTR_FORMAT
+                                ", downstream accepts %" GST_PTR_FORMAT,
             n->fixed, answer, n->peer));
-  n->adjusted =
-      gst_info_strdup_printf ("%s: asked %s, device offered %s", field, asked, offered);
+  n->adjusted = gst_info_strdup_printf (
+      "%s: asked %s, device offered %s", field, asked, offered);
   GST_INFO_OBJECT (
       src, "TRY_FMT adjusted %s; re-fixating to the answer", n->adjusted);
   gst_caps_unref (n->fixed);
@@ -714,19 +715,22 @@ negotiation_try (GstNegcamSrc *src, Negotiation *n)
   if (tried.fmt.pix.field == V4L2_FIELD_TOP
       || tried.fmt.pix.field == V4L2_FIELD_BOTTOM)
     return negotiation_fail (n,
-        gst_info_strdup_printf ("%s delivers only the %s field of each frame "
-                         "(V4L2_FIELD_%s), which GStreamer has no caps for",
+        gst_info_strdup_printf (
+            "%s delivers only the %s field of each frame "
+            "(V4L2_FIELD_%s), which GStreamer has no caps for",
             src->dev->description, negcam_field_words (tried.fmt.pix.field),
             tried.fmt.pix.field == V4L2_FIELD_TOP ? "TOP" : "BOTTOM"),
         gst_info_strdup_printf ("asked for %" GST_PTR_FORMAT, n->fixed));
   answer = negcam_caps_from_format (&tried.fmt.pix, &n->want);
   if (!answer)
     return negotiation_fail (n, NULL,
-        gst_info_strdup_printf ("device answered %s %ux%u %s, which has no caps",
+        gst_info_strdup_printf (
+            "device answered %s %ux%u %s, which has no caps",
             negcam_fourcc_to_string (tried.fmt.pix.pixelformat, fcc),
             tried.fmt.pix.width, tried.fmt.pix.height,
             negcam_field_words (tried.fmt.pix.field)));
-  gst_structure_remove_field (gst_caps_get_structure (answer, 0), "colorimetry");
+  gst_structure_remove_field (
+      gst_caps_get_structure (answer, 0), "colorimetry");
   return negotiation_follow (src, n, answer);
 }
 
@@ -752,7 +756,8 @@ negotiation_unchanged (GstNegcamSrc *src, Negotiation *n)
     return FALSE;
   cur = gst_caps_copy (src->configured);
   gst_structure_remove_field (gst_caps_get_structure (cur, 0), "colorimetry");
-  return gst_caps_is_subset (cur, n->fixed) && gst_caps_is_subset (n->fixed, cur);
+  return gst_caps_is_subset (cur, n->fixed)
+      && gst_caps_is_subset (n->fixed, cur);
 }
 
 /* Phase apply, no lock (streaming thread; src->dev cannot change while
@@ -772,19 +777,19 @@ negotiation_apply (GstNegcamSrc *src, Negotiation *n)
     return negotiation_lost (n, "S_FMT");
   if (!n->final)
     return negotiation_fail (n,
-        gst_info_strdup_printf ("%s refused S_FMT: %s", src->dev->description,
-            g_strerror (-ret)),
+        gst_info_strdup_printf (
+            "%s refused S_FMT: %s", src->dev->description, g_strerror (-ret)),
         gst_info_strdup_printf ("asked %" GST_PTR_FORMAT, n->fixed));
   if (n->peer && !gst_caps_can_intersect (n->final, n->peer)) {
     field = negcam_caps_first_difference (gst_caps_get_structure (n->fixed, 0),
         gst_caps_get_structure (n->final, 0), &asked, &offered);
     return negotiation_fail (n,
         gst_info_strdup_printf ("%s set %s to %s where %s was asked, which "
-                         "downstream does not accept",
+                                "downstream does not accept",
             src->dev->description, field ? field : "the format",
             offered ? offered : "?", asked ? asked : "?"),
         gst_info_strdup_printf ("set %" GST_PTR_FORMAT
-                         ", downstream accepts %" GST_PTR_FORMAT,
+                                ", downstream accepts %" GST_PTR_FORMAT,
             n->final, n->peer));
   }
   src->fmt = n->fmt;
@@ -810,8 +815,8 @@ negotiation_report (GstNegcamSrc *src, Negotiation *n, gboolean ok)
     return FALSE;
   }
   if (!ok && n->message) {
-    GST_ELEMENT_ERROR (src, CORE, NEGOTIATION, ("%s", n->message),
-        ("%s", n->debug));
+    GST_ELEMENT_ERROR (
+        src, CORE, NEGOTIATION, ("%s", n->message), ("%s", n->debug));
     return FALSE;
   }
   if (!ok) {
@@ -824,7 +829,8 @@ negotiation_report (GstNegcamSrc *src, Negotiation *n, gboolean ok)
   src->negotiations++;
   GST_OBJECT_UNLOCK (src);
   now = negcam_device_count_negotiation (src->dev);
-  gst_negcam_src_post_negotiated (src, n->final, now - src->neg_mark, n->adjusted);
+  gst_negcam_src_post_negotiated (
+      src, n->final, now - src->neg_mark, n->adjusted);
   src->neg_mark = now;
   return gst_base_src_set_caps (GST_BASE_SRC (src), n->final);
 }

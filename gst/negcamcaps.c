@@ -716,7 +716,8 @@ format_field (NegcamProbe *p, ProbeFormat *f, const struct v4l2_frmsizeenum *fs)
     t.fmt.pix.height = fs->stepwise.max_height;
   }
   if (negcam_device_ioctl (p->dev, VIDIOC_TRY_FMT, &t) == 0
-      && t.fmt.pix.pixelformat == f->fourcc && t.fmt.pix.field != V4L2_FIELD_ANY)
+      && t.fmt.pix.pixelformat == f->fourcc
+      && t.fmt.pix.field != V4L2_FIELD_ANY)
     f->field = t.fmt.pix.field;
   return f->field;
 }

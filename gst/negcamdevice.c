@@ -177,8 +177,7 @@ describe (unsigned long request, gconstpointer arg)
       negcam_fourcc_to_string (f->fmt.pix.pixelformat, a);
       return g_strdup_printf ("%s %ux%u field %s bytesperline %u sizeimage %u "
                               "colorspace %u/%u/%u/%u",
-          a, f->fmt.pix.width, f->fmt.pix.height,
-          field ? field : "any",
+          a, f->fmt.pix.width, f->fmt.pix.height, field ? field : "any",
           f->fmt.pix.bytesperline, f->fmt.pix.sizeimage, f->fmt.pix.colorspace,
           f->fmt.pix.ycbcr_enc, f->fmt.pix.quantization, f->fmt.pix.xfer_func);
     }

@@ -65,8 +65,7 @@ reaches_live (const Ranking *r, const GValue *rate)
   if (!rate)
     return FALSE;
   g_value_init (&range, GST_TYPE_FRACTION_RANGE);
-  gst_value_set_fraction_range_full (
-      &range, r->live_n, r->live_d, G_MAXINT, 1);
+  gst_value_set_fraction_range_full (&range, r->live_n, r->live_d, G_MAXINT, 1);
   ret = gst_value_intersect (NULL, rate, &range);
   g_value_unset (&range);
   return ret;
@@ -179,7 +178,8 @@ default_mode (NegcamProbe *probe)
       &def->fmt.pix, negcam_probe_default_interval (probe));
 
   if (caps)
-    gst_structure_remove_field (gst_caps_get_structure (caps, 0), "colorimetry");
+    gst_structure_remove_field (
+        gst_caps_get_structure (caps, 0), "colorimetry");
   return caps;
 }
 
@@ -293,8 +293,8 @@ caps_reach_live (const Ranking *r, GstCaps *caps)
 
   for (i = 0; i < gst_caps_get_size (caps); i++)
     if (reaches_live (r,
-            gst_structure_get_value (gst_caps_get_structure (caps, i),
-                "framerate")))
+            gst_structure_get_value (
+                gst_caps_get_structure (caps, i), "framerate")))
       return TRUE;
   return FALSE;
 }
@@ -378,8 +378,8 @@ candidates_within (NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *filter)
   for (i = 0; i < n; i++)
     keys[i] = size_key (prefer, gst_caps_get_structure (sizes, i));
   while (!ours && (group = next_group (sizes, keys, used))) {
-    GstCaps *f = filter ? gst_caps_intersect (filter, group)
-                        : gst_caps_ref (group);
+    GstCaps *f =
+        filter ? gst_caps_intersect (filter, group) : gst_caps_ref (group);
     GstCaps *got = negcam_probe_caps (probe, f);
 
     if (prefer == GST_NEGCAM_PREFER_DEVICE && !caps_reach_live (&r, got))
