@@ -123,6 +123,11 @@ int negcam_profile_parse(struct negcam_profile *out, const char *text,
  */
 long negcam_profile_write(const struct negcam_profile *p, char *buf, __u32 size);
 
+/* The profile language's name of a V4L2 field ("none", "interlaced",
+ * "seq-tb", "alternate", ...), as the `field` keyword writes it; NULL for
+ * V4L2_FIELD_ANY and values V4L2 does not define. */
+const char *negcam_field_name(__u32 field);
+
 /* Built-in profiles: their text, by index (NULL past the end) or by name. */
 struct negcam_builtin {
 	const char *name;

@@ -104,3 +104,8 @@ const char *nc_name_of(const struct nc_names *table, __u32 value)
 			return table->names[i].name;
 	return NULL;
 }
+
+const char *negcam_field_name(__u32 field)
+{
+	return nc_name_of(&nc_fields, field);
+}

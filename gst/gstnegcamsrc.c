@@ -82,10 +82,18 @@ struct _GstNegcamSrc {
   NegcamPoolMemory io_mode;
   gboolean libv4l2;
 
-  /* The device, open from READY to NULL. probe_lock serialises the probe
-   * cache between caps queries (any thread) and negotiation (streaming
-   * thread). Lock order: probe_lock before the object lock, never the
-   * other way round. */
+  /* The device, open from READY to NULL.
+   * probe_lock guards the pointers dev and probe (set on NULL->READY,
+   * cleared on READY->NULL) and the probe cache: caps queries (any
+   * thread), fixate and the choose/try phases of negotiation take it.
+   * The streaming thread uses dev without it between start and stop: the
+   * pointer cannot change then (it is cleared only after streaming
+   * stopped) and the device serialises its requests itself.
+   * Never held while posting a message or calling another element (peer
+   * caps query, set_caps): negotiation records an error and posts it
+   * after unlocking. Take it scoped (g_autoptr (GMutexLocker)).
+   * Lock order: probe_lock before the object lock, never the other way
+   * round. */
   NegcamDevice *dev;
   gchar *card;
   GMutex probe_lock;
@@ -139,7 +147,8 @@ gst_negcam_prefer_get_type (void)
   static GType type = 0;
   static const GEnumValue values[] = {
     { GST_NEGCAM_PREFER_DEVICE,
-        "The device's default format if allowed, else as resolution",
+        "The device's default mode if allowed, else its default rate "
+        "(at least 15 fps) at the largest frame",
         "device" },
     { GST_NEGCAM_PREFER_RESOLUTION,
         "Largest frame, then highest rate, then raw", "resolution" },
@@ -429,13 +438,12 @@ gst_negcam_src_get_caps (GstBaseSrc *bsrc, GstCaps *filter)
   GstNegcamSrc *src = GST_NEGCAM_SRC (bsrc);
   GstCaps *caps;
 
-  g_mutex_lock (&src->probe_lock);
-  if (src->probe) {
-    caps = negcam_probe_caps (src->probe, filter);
-    g_mutex_unlock (&src->probe_lock);
-    return caps;
+  {
+    g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&src->probe_lock);
+
+    if (src->probe)
+      return negcam_probe_caps (src->probe, filter);
   }
-  g_mutex_unlock (&src->probe_lock);
 
   caps = gst_pad_get_pad_template_caps (GST_BASE_SRC_PAD (bsrc));
   if (filter) {
@@ -458,22 +466,15 @@ gst_negcam_src_get_prefer (GstNegcamSrc *src)
   return prefer;
 }
 
-/* Call with probe_lock held. */
-static GstCaps *
-gst_negcam_src_fixate_caps (GstNegcamSrc *src, GstCaps *caps)
-{
-  return negcam_fixate (src->probe, gst_negcam_src_get_prefer (src), caps);
-}
-
+/* GstBaseSrc's fixate (negotiate() fixates by itself): probe_lock. */
 static GstCaps *
 gst_negcam_src_fixate (GstBaseSrc *bsrc, GstCaps *caps)
 {
   GstNegcamSrc *src = GST_NEGCAM_SRC (bsrc);
-  GstCaps *fixed;
+  GstNegcamPrefer prefer = gst_negcam_src_get_prefer (src);
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&src->probe_lock);
+  GstCaps *fixed = negcam_fixate (src->probe, prefer, caps);
 
-  g_mutex_lock (&src->probe_lock);
-  fixed = gst_negcam_src_fixate_caps (src, caps);
-  g_mutex_unlock (&src->probe_lock);
   gst_caps_unref (caps);
   return fixed;
 }
@@ -554,214 +555,304 @@ gst_negcam_src_post_negotiated (
 static GstFlowReturn gst_negcam_src_device_lost (
     GstNegcamSrc *src, const gchar *what);
 
+/*
+ * Negotiation (gst_negcam_src_negotiate) runs in phases, each naming its
+ * lock:
+ *   choose  probe_lock   candidates within downstream's preferred
+ *                        structure, fixated (negcamfixate.c)
+ *   try     probe_lock   TRY_FMT; re-fixate to an adjusted answer
+ *   apply   none         S_FMT, S_PARM (the streaming thread owns the
+ *                        device's format), checked against downstream
+ *   report  none         the error, or the message and the caps
+ * A phase that fails records why in the Negotiation; only report posts,
+ * with no lock held (a synchronous bus handler may query our caps).
+ */
+typedef struct {
+  GstNegcamPrefer prefer;
+  GstCaps *peer; /* what downstream accepts; NULL: anything */
+  GstCaps *ours; /* candidates (choose) */
+  GstCaps *fixed; /* the choice (choose, try) */
+  struct v4l2_format fmt; /* the choice as a format (choose, try) */
+  struct v4l2_fract want; /* its interval, 0/0: none asked */
+  GstCaps *final; /* what the device was set to (apply) */
+  struct v4l2_fract got; /* its interval */
+  gboolean unchanged; /* same format as now: nothing to apply */
+  gchar *adjusted; /* what TRY_FMT changed, or NULL */
+  /* Failure: the device went away in request @lost, or an error with
+   * @message (NULL: GStreamer's default text) and @debug. */
+  const gchar *lost;
+  gchar *message, *debug;
+} Negotiation;
+
+static void
+negotiation_clear (Negotiation *n)
+{
+  gst_clear_caps (&n->peer);
+  gst_clear_caps (&n->ours);
+  gst_clear_caps (&n->fixed);
+  gst_clear_caps (&n->final);
+  g_free (n->adjusted);
+  g_free (n->message);
+  g_free (n->debug);
+}
+
+/* Record a failure (takes both strings); FALSE, for "return fail(...)". */
+static gboolean
+negotiation_fail (Negotiation *n, gchar *message, gchar *debug)
+{
+  n->message = message;
+  n->debug = debug;
+  return FALSE;
+}
+
+static gboolean
+negotiation_lost (Negotiation *n, const gchar *request)
+{
+  n->lost = request;
+  return FALSE;
+}
+
+/* Nothing the device offers fits downstream: say what it offers, from
+ * formats and sizes only (no ENUM_FRAMEINTERVALS just for a message). */
+static gboolean
+negotiation_refuse (GstNegcamSrc *src, Negotiation *n)
+{
+  g_autoptr (GstCaps) all = negcam_probe_size_caps (src->probe, NULL);
+  g_autofree gchar *brief = negcam_caps_offers_brief (all);
+  g_autofree gchar *why = negcam_caps_interlace_refusal (all, n->peer);
+
+  return negotiation_fail (n,
+      gst_info_strdup_printf (
+          "%s cannot produce any format downstream accepts; it "
+          "offers %s%s%s",
+          src->dev->description, brief, why ? "; " : "", why ? why : ""),
+      gst_info_strdup_printf ("downstream accepts %" GST_PTR_FORMAT
+                              "; the device offers %" GST_PTR_FORMAT,
+          n->peer, all));
+}
+
+/* Phase choose, probe_lock held. */
+static gboolean
+negotiation_choose (GstNegcamSrc *src, Negotiation *n)
+{
+  n->ours = negcam_fixate_candidates (src->probe, n->prefer, n->peer);
+  if (gst_caps_is_empty (n->ours)) {
+    /* nothing enumerated because the device went away, not because
+     * nothing fits? */
+    if (negcam_device_is_gone (src->dev))
+      return negotiation_lost (n, "enumeration");
+    return negotiation_refuse (src, n);
+  }
+  n->fixed = negcam_fixate (src->probe, n->prefer, n->ours);
+  if (!negcam_probe_caps_to_format (src->probe, n->fixed, &n->fmt, &n->want))
+    return negotiation_fail (n, NULL,
+        gst_info_strdup_printf (
+            "caps %" GST_PTR_FORMAT " name no device format", n->fixed));
+  return TRUE;
+}
+
+/* TRY_FMT answered @tried, which differs from the choice in some field:
+ * follow it when downstream accepts the answer, else refuse. probe_lock
+ * held. */
+static gboolean
+negotiation_follow (GstNegcamSrc *src, Negotiation *n, GstCaps *answer)
+{
+  g_autofree gchar *asked = NULL, *offered = NULL;
+  g_autoptr (GstCaps) x = NULL;
+  const gchar *field =
+      negcam_caps_first_difference (gst_caps_get_structure (n->fixed, 0),
+          gst_caps_get_structure (answer, 0), &asked, &offered);
+
+  if (!field)
+    return TRUE;
+  x = gst_caps_intersect (n->ours, answer);
+  if (gst_caps_is_empty (x)) {
+    /* The answer may lie outside the group ranked first. */
+    g_autoptr (GstCaps) all = negcam_probe_caps (src->probe, n->peer);
+
+    gst_caps_unref (x);
+    x = gst_caps_intersect (all, answer);
+  }
+  if (gst_caps_is_empty (x))
+    return negotiation_fail (n,
+        gst_info_strdup_printf ("%s adjusted %s: asked %s, offered %s, which "
+                                "downstream does not accept",
+            src->dev->description, field, asked, offered),
+        gst_info_strdup_printf ("asked %" GST_PTR_FORMAT
+                                ", device answered %" GST_PTR_FORMAT
+                                ", downstream accepts %" GST_PTR_FORMAT,
+            n->fixed, answer, n->peer));
+  n->adjusted = gst_info_strdup_printf (
+      "%s: asked %s, device offered %s", field, asked, offered);
+  GST_INFO_OBJECT (
+      src, "TRY_FMT adjusted %s; re-fixating to the answer", n->adjusted);
+  gst_caps_unref (n->fixed);
+  n->fixed = negcam_fixate (src->probe, n->prefer, x);
+  negcam_probe_caps_to_format (src->probe, n->fixed, &n->fmt, &n->want);
+  return TRUE;
+}
+
+/* Phase try, probe_lock held: what would S_FMT make of the choice? */
+static gboolean
+negotiation_try (GstNegcamSrc *src, Negotiation *n)
+{
+  struct v4l2_format tried = n->fmt;
+  struct v4l2_pix_format *pix = &n->fmt.fmt.pix;
+  g_autoptr (GstCaps) answer = NULL;
+  gchar fcc[5];
+  gint ret = negcam_device_ioctl (src->dev, VIDIOC_TRY_FMT, &tried);
+
+  if (ret == -ENOTTY)
+    return TRUE; /* a device without TRY_FMT: S_FMT tells */
+  if (ret == -ENODEV)
+    return negotiation_lost (n, "TRY_FMT");
+  if (ret < 0)
+    return negotiation_fail (n,
+        gst_info_strdup_printf ("%s refused the format %s %ux%u %s: %s",
+            src->dev->description,
+            negcam_fourcc_to_string (pix->pixelformat, fcc), pix->width,
+            pix->height, negcam_field_words (pix->field), g_strerror (-ret)),
+        gst_info_strdup_printf ("asked for %" GST_PTR_FORMAT, n->fixed));
+  if (tried.fmt.pix.field == V4L2_FIELD_TOP
+      || tried.fmt.pix.field == V4L2_FIELD_BOTTOM)
+    return negotiation_fail (n,
+        gst_info_strdup_printf (
+            "%s delivers only the %s field of each frame "
+            "(V4L2_FIELD_%s), which GStreamer has no caps for",
+            src->dev->description, negcam_field_words (tried.fmt.pix.field),
+            tried.fmt.pix.field == V4L2_FIELD_TOP ? "TOP" : "BOTTOM"),
+        gst_info_strdup_printf ("asked for %" GST_PTR_FORMAT, n->fixed));
+  answer = negcam_caps_from_format (&tried.fmt.pix, &n->want);
+  if (!answer)
+    return negotiation_fail (n, NULL,
+        gst_info_strdup_printf (
+            "device answered %s %ux%u %s, which has no caps",
+            negcam_fourcc_to_string (tried.fmt.pix.pixelformat, fcc),
+            tried.fmt.pix.width, tried.fmt.pix.height,
+            negcam_field_words (tried.fmt.pix.field)));
+  gst_structure_remove_field (
+      gst_caps_get_structure (answer, 0), "colorimetry");
+  return negotiation_follow (src, n, answer);
+}
+
+/* Phases choose and try under one scoped probe_lock. */
+static gboolean
+negotiation_choose_and_try (GstNegcamSrc *src, Negotiation *n)
+{
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&src->probe_lock);
+
+  if (!src->probe)
+    return negotiation_fail (n, NULL, g_strdup ("the device is not open"));
+  return negotiation_choose (src, n) && negotiation_try (src, n);
+}
+
+/* Is the choice what the device runs already (a RECONFIGURE that
+ * changes nothing)? */
+static gboolean
+negotiation_unchanged (GstNegcamSrc *src, Negotiation *n)
+{
+  g_autoptr (GstCaps) cur = NULL;
+
+  if (!src->configured || !src->pool)
+    return FALSE;
+  cur = gst_caps_copy (src->configured);
+  gst_structure_remove_field (gst_caps_get_structure (cur, 0), "colorimetry");
+  return gst_caps_is_subset (cur, n->fixed)
+      && gst_caps_is_subset (n->fixed, cur);
+}
+
+/* Phase apply, no lock (streaming thread; src->dev cannot change while
+ * the element streams, see the lock rules): S_FMT, S_PARM, and the
+ * device's answers checked against downstream once more. */
+static gboolean
+negotiation_apply (GstNegcamSrc *src, Negotiation *n)
+{
+  g_autofree gchar *asked = NULL, *offered = NULL;
+  const gchar *field;
+  gint ret = 0;
+
+  if ((n->unchanged = negotiation_unchanged (src, n)))
+    return TRUE;
+  n->final = gst_negcam_src_configure (src, &n->fmt, &n->want, &n->got, &ret);
+  if (!n->final && ret == -ENODEV)
+    return negotiation_lost (n, "S_FMT");
+  if (!n->final)
+    return negotiation_fail (n,
+        gst_info_strdup_printf (
+            "%s refused S_FMT: %s", src->dev->description, g_strerror (-ret)),
+        gst_info_strdup_printf ("asked %" GST_PTR_FORMAT, n->fixed));
+  if (n->peer && !gst_caps_can_intersect (n->final, n->peer)) {
+    field = negcam_caps_first_difference (gst_caps_get_structure (n->fixed, 0),
+        gst_caps_get_structure (n->final, 0), &asked, &offered);
+    return negotiation_fail (n,
+        gst_info_strdup_printf ("%s set %s to %s where %s was asked, which "
+                                "downstream does not accept",
+            src->dev->description, field ? field : "the format",
+            offered ? offered : "?", asked ? asked : "?"),
+        gst_info_strdup_printf ("set %" GST_PTR_FORMAT
+                                ", downstream accepts %" GST_PTR_FORMAT,
+            n->final, n->peer));
+  }
+  src->fmt = n->fmt;
+  src->interval = n->got;
+  src->is_video = gst_structure_has_name (
+      gst_caps_get_structure (n->final, 0), "video/x-raw");
+  if (src->is_video && !gst_video_info_from_caps (&src->info, n->final))
+    return negotiation_fail (n, NULL,
+        gst_info_strdup_printf ("invalid caps %" GST_PTR_FORMAT, n->final));
+  gst_caps_replace (&src->configured, n->final);
+  return TRUE;
+}
+
+/* Phase report, no lock held: post the failure, or the message and the
+ * caps. */
+static gboolean
+negotiation_report (GstNegcamSrc *src, Negotiation *n, gboolean ok)
+{
+  guint now;
+
+  if (!ok && n->lost) {
+    gst_negcam_src_device_lost (src, n->lost);
+    return FALSE;
+  }
+  if (!ok && n->message) {
+    GST_ELEMENT_ERROR (
+        src, CORE, NEGOTIATION, ("%s", n->message), ("%s", n->debug));
+    return FALSE;
+  }
+  if (!ok) {
+    GST_ELEMENT_ERROR (src, CORE, NEGOTIATION, (NULL), ("%s", n->debug));
+    return FALSE;
+  }
+  if (n->unchanged)
+    return TRUE;
+  GST_OBJECT_LOCK (src);
+  src->negotiations++;
+  GST_OBJECT_UNLOCK (src);
+  now = negcam_device_count_negotiation (src->dev);
+  gst_negcam_src_post_negotiated (
+      src, n->final, now - src->neg_mark, n->adjusted);
+  src->neg_mark = now;
+  return gst_base_src_set_caps (GST_BASE_SRC (src), n->final);
+}
+
 static gboolean
 gst_negcam_src_negotiate (GstBaseSrc *bsrc)
 {
   GstNegcamSrc *src = GST_NEGCAM_SRC (bsrc);
-  GstCaps *peer = NULL, *ours = NULL, *fixed = NULL, *answer = NULL;
-  GstCaps *final = NULL;
-  struct v4l2_format fmt, tried;
-  struct v4l2_fract want, got;
-  const gchar *field;
-  gchar *asked = NULL, *offered = NULL, *adjusted = NULL;
-  gboolean ok = FALSE;
-  gint ret = 0;
+  Negotiation n = { 0 };
+  gboolean ok;
 
   if (!src->dev)
     return FALSE;
-
-  peer = gst_pad_peer_query_caps (GST_BASE_SRC_PAD (bsrc), NULL);
-  if (peer && gst_caps_is_any (peer))
-    gst_clear_caps (&peer);
-
-  g_mutex_lock (&src->probe_lock);
-  ours = negcam_fixate_candidates (
-      src->probe, gst_negcam_src_get_prefer (src), peer);
-  if (gst_caps_is_empty (ours) && negcam_device_is_gone (src->dev)) {
-    /* nothing enumerated because the device went away, not because
-     * nothing fits */
-    g_mutex_unlock (&src->probe_lock);
-    gst_negcam_src_device_lost (src, "enumeration");
-    goto done;
-  }
-  if (gst_caps_is_empty (ours)) {
-    GstCaps *all = negcam_probe_caps (src->probe, NULL);
-    gchar *a = gst_caps_to_string (all), *p = gst_caps_to_string (peer);
-
-    gchar *brief = negcam_caps_offers_brief (all);
-    gchar *why = negcam_caps_interlace_refusal (all, peer);
-
-    GST_ELEMENT_ERROR (src, CORE, NEGOTIATION,
-        ("%s cannot produce any format downstream accepts; it offers %s%s%s",
-            src->dev->description, brief, why ? "; " : "", why ? why : ""),
-        ("downstream accepts %s; the device offers %s", p, a));
-    g_free (why);
-    g_free (brief);
-    g_free (a);
-    g_free (p);
-    gst_caps_unref (all);
-    g_mutex_unlock (&src->probe_lock);
-    goto done;
-  }
-
-  fixed = gst_negcam_src_fixate_caps (src, ours);
-  if (!negcam_probe_caps_to_format (src->probe, fixed, &fmt, &want)) {
-    g_mutex_unlock (&src->probe_lock);
-    GST_ELEMENT_ERROR (src, CORE, NEGOTIATION, (NULL),
-        ("caps %" GST_PTR_FORMAT " name no device format", fixed));
-    goto done;
-  }
-
-  /* TRY_FMT: what would S_FMT make of it? */
-  tried = fmt;
-  ret = negcam_device_ioctl (src->dev, VIDIOC_TRY_FMT, &tried);
-  if (ret == -ENODEV) {
-    g_mutex_unlock (&src->probe_lock);
-    gst_negcam_src_device_lost (src, "TRY_FMT");
-    goto done;
-  }
-  if (ret < 0 && ret != -ENOTTY) {
-    gchar fcc[5];
-
-    g_mutex_unlock (&src->probe_lock);
-    GST_ELEMENT_ERROR (src, CORE, NEGOTIATION,
-        ("%s refused the format %s %ux%u field %u: %s", src->dev->description,
-            negcam_fourcc_to_string (fmt.fmt.pix.pixelformat, fcc),
-            fmt.fmt.pix.width, fmt.fmt.pix.height, fmt.fmt.pix.field,
-            g_strerror (-ret)),
-        ("asked for %" GST_PTR_FORMAT, fixed));
-    goto done;
-  }
-  if (ret == 0
-      && (tried.fmt.pix.field == V4L2_FIELD_TOP
-          || tried.fmt.pix.field == V4L2_FIELD_BOTTOM)) {
-    g_mutex_unlock (&src->probe_lock);
-    GST_ELEMENT_ERROR (src, CORE, NEGOTIATION,
-        ("%s delivers only the %s field of each frame (V4L2_FIELD_%s), "
-         "which GStreamer has no caps for",
-            src->dev->description,
-            tried.fmt.pix.field == V4L2_FIELD_TOP ? "top" : "bottom",
-            tried.fmt.pix.field == V4L2_FIELD_TOP ? "TOP" : "BOTTOM"),
-        ("asked for %" GST_PTR_FORMAT, fixed));
-    goto done;
-  }
-  if (ret == 0) {
-    answer = negcam_caps_from_format (&tried.fmt.pix, &want);
-    if (!answer) {
-      g_mutex_unlock (&src->probe_lock);
-      GST_ELEMENT_ERROR (src, CORE, NEGOTIATION, (NULL),
-          ("device answered a format without caps"));
-      goto done;
-    }
-    gst_structure_remove_field (
-        gst_caps_get_structure (answer, 0), "colorimetry");
-    field = negcam_caps_first_difference (gst_caps_get_structure (fixed, 0),
-        gst_caps_get_structure (answer, 0), &asked, &offered);
-    if (field) {
-      GstCaps *x = gst_caps_intersect (ours, answer);
-
-      if (gst_caps_is_empty (x)) {
-        /* The answer may lie outside the group we ranked first. */
-        GstCaps *all = negcam_probe_caps (src->probe, peer);
-
-        gst_caps_unref (x);
-        x = gst_caps_intersect (all, answer);
-        gst_caps_unref (all);
-      }
-      if (gst_caps_is_empty (x)) {
-        gst_caps_unref (x);
-        g_mutex_unlock (&src->probe_lock);
-        GST_ELEMENT_ERROR (src, CORE, NEGOTIATION,
-            ("%s adjusted %s: asked %s, offered %s, which downstream does "
-             "not accept",
-                src->dev->description, field, asked, offered),
-            ("asked %" GST_PTR_FORMAT ", device answered %" GST_PTR_FORMAT
-             ", downstream accepts %" GST_PTR_FORMAT,
-                fixed, answer, peer));
-        goto done;
-      }
-      adjusted = g_strdup_printf (
-          "%s: asked %s, device offered %s", field, asked, offered);
-      GST_INFO_OBJECT (
-          src, "TRY_FMT adjusted %s; re-fixating to the answer", adjusted);
-      gst_caps_unref (fixed);
-      fixed = gst_negcam_src_fixate_caps (src, x);
-      gst_caps_unref (x);
-      negcam_probe_caps_to_format (src->probe, fixed, &fmt, &want);
-    }
-  }
-  g_mutex_unlock (&src->probe_lock);
-
-  /* Same format as now (a RECONFIGURE that changes nothing): keep going. */
-  if (src->configured && src->pool) {
-    GstCaps *cur = gst_caps_copy (src->configured);
-
-    gst_structure_remove_field (gst_caps_get_structure (cur, 0), "colorimetry");
-    if (gst_caps_is_subset (cur, fixed) && gst_caps_is_subset (fixed, cur)) {
-      gst_caps_unref (cur);
-      ok = TRUE;
-      goto done;
-    }
-    gst_caps_unref (cur);
-  }
-
-  ret = 0;
-  final = gst_negcam_src_configure (src, &fmt, &want, &got, &ret);
-  if (!final && ret == -ENODEV) {
-    gst_negcam_src_device_lost (src, "S_FMT");
-    goto done;
-  }
-  if (!final) {
-    GST_ELEMENT_ERROR (src, CORE, NEGOTIATION,
-        ("%s refused S_FMT: %s", src->dev->description, g_strerror (-ret)),
-        ("asked %" GST_PTR_FORMAT, fixed));
-    goto done;
-  }
-  g_free (asked);
-  g_free (offered);
-  asked = offered = NULL;
-  if (peer && !gst_caps_can_intersect (final, peer)) {
-    field = negcam_caps_first_difference (gst_caps_get_structure (fixed, 0),
-        gst_caps_get_structure (final, 0), &asked, &offered);
-    GST_ELEMENT_ERROR (src, CORE, NEGOTIATION,
-        ("%s set %s to %s where %s was asked, which downstream does not "
-         "accept",
-            src->dev->description, field ? field : "the format",
-            offered ? offered : "?", asked ? asked : "?"),
-        ("set %" GST_PTR_FORMAT ", downstream accepts %" GST_PTR_FORMAT, final,
-            peer));
-    goto done;
-  }
-
-  src->fmt = fmt;
-  src->interval = got;
-  src->is_video =
-      gst_structure_has_name (gst_caps_get_structure (final, 0), "video/x-raw");
-  if (src->is_video && !gst_video_info_from_caps (&src->info, final)) {
-    GST_ELEMENT_ERROR (src, CORE, NEGOTIATION, (NULL),
-        ("invalid caps %" GST_PTR_FORMAT, final));
-    goto done;
-  }
-  gst_caps_replace (&src->configured, final);
-  GST_OBJECT_LOCK (src);
-  src->negotiations++;
-  GST_OBJECT_UNLOCK (src);
-  {
-    guint now = negcam_device_count_negotiation (src->dev);
-    gst_negcam_src_post_negotiated (src, final, now - src->neg_mark, adjusted);
-    src->neg_mark = now;
-  }
-  ok = gst_base_src_set_caps (bsrc, final);
-
-done:
-  g_free (asked);
-  g_free (offered);
-  g_free (adjusted);
-  gst_clear_caps (&peer);
-  gst_clear_caps (&ours);
-  gst_clear_caps (&fixed);
-  gst_clear_caps (&answer);
-  gst_clear_caps (&final);
+  n.prefer = gst_negcam_src_get_prefer (src);
+  /* No lock while asking another element. */
+  n.peer = gst_pad_peer_query_caps (GST_BASE_SRC_PAD (bsrc), NULL);
+  if (n.peer && gst_caps_is_any (n.peer))
+    gst_clear_caps (&n.peer);
+  ok = negotiation_choose_and_try (src, &n) && negotiation_apply (src, &n);
+  ok = negotiation_report (src, &n, ok);
+  negotiation_clear (&n);
   return ok;
 }
 
@@ -1538,10 +1629,11 @@ gst_negcam_src_class_init (GstNegcamSrcClass *klass)
               | GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_PREFER,
       g_param_spec_enum ("prefer", "Prefer",
-          "What to favour when downstream leaves a choice. Default 'device': "
-          "the mode the device comes up in (its driver's choice, usually a "
-          "sensible size at full rate) when allowed, else the largest frame "
-          "at the highest rate",
+          "What to favour within downstream's first caps structure that "
+          "the device can do. Default 'device': the mode the device comes "
+          "up in (its driver's choice, usually a sensible size at full rate) "
+          "when allowed, else the largest frame at the device's default "
+          "rate (at least 15 fps, or the highest below)",
           GST_TYPE_NEGCAM_PREFER, DEFAULT_PREFER,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_QUEUE_SIZE,

@@ -11,26 +11,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (GstNegcamSrc, gst_negcam_src, GST, NEGCAM_SRC, GstPushSrc)
 
 /**
- * GstNegcamPrefer:
- * @GST_NEGCAM_PREFER_DEVICE: the device's own default format when downstream
- *   allows it, else as @GST_NEGCAM_PREFER_RESOLUTION
- * @GST_NEGCAM_PREFER_RESOLUTION: largest frame, then highest rate, then raw
- * @GST_NEGCAM_PREFER_FRAMERATE: highest rate, then largest frame, then raw
- * @GST_NEGCAM_PREFER_RAW: raw formats first, then resolution, then rate
- * @GST_NEGCAM_PREFER_COMPRESSED: compressed formats first, then resolution,
- *   then rate
- *
- * How negcamsrc fixates when downstream leaves a choice.
- */
-typedef enum {
-  GST_NEGCAM_PREFER_DEVICE,
-  GST_NEGCAM_PREFER_RESOLUTION,
-  GST_NEGCAM_PREFER_FRAMERATE,
-  GST_NEGCAM_PREFER_RAW,
-  GST_NEGCAM_PREFER_COMPRESSED,
-} GstNegcamPrefer;
-
-/**
  * GstNegcamPattern:
  * @GST_NEGCAM_PATTERN_BARS: colour bars with a moving box
  * @GST_NEGCAM_PATTERN_GRADIENT: a gradient with a moving box

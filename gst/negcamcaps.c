@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "negcamcaps.h"
+#include "profile.h"
 
 GST_DEBUG_CATEGORY_EXTERN (negcamsrc_debug);
 #define GST_CAT_DEFAULT negcamsrc_debug
@@ -224,6 +225,18 @@ set_interlace (GstStructure *s, guint32 field)
   }
 }
 
+const gchar *
+negcam_field_words (guint32 field)
+{
+  const gchar *name = negcam_field_name (field);
+
+  if (field == V4L2_FIELD_NONE)
+    return "progressive";
+  if (field == V4L2_FIELD_ANY)
+    return "any field";
+  return name ? name : "unknown field";
+}
+
 static guint32
 field_from_structure (const GstStructure *s)
 {
@@ -379,6 +392,8 @@ typedef struct {
   gboolean sizes_unsupported; /* ENUM_FRAMESIZES not implemented */
   gint sizes_error; /* answer to index 0 when it failed (-EINVAL: absent) */
   GArray *sizes; /* struct v4l2_frmsizeenum */
+  gboolean field_known;
+  guint32 field; /* enum v4l2_field this format delivers */
 } ProbeFormat;
 
 struct _NegcamProbe {
@@ -668,6 +683,45 @@ set_int_range (
   gst_structure_take_value (s, field, &v);
 }
 
+/*
+ * The field arrangement @f delivers, asked once per format: for the
+ * fourcc of the default format, G_FMT's at open; for any other, TRY_FMT
+ * with V4L2_FIELD_ANY (the driver answers its field for that format) at
+ * the size of entry @fs (NULL: the default size). Per format, because a
+ * device may mix them (a grabber with progressive YUYV next to interlaced
+ * UYVY). Not per size: the field of a format does not depend on the size
+ * in practice, and negotiation checks TRY_FMT's answer anyway. A device
+ * that refuses the TRY keeps the default's field.
+ */
+static guint32
+format_field (NegcamProbe *p, ProbeFormat *f, const struct v4l2_frmsizeenum *fs)
+{
+  struct v4l2_format t = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+
+  if (f->field_known)
+    return f->field;
+  f->field_known = TRUE;
+  f->field = p->def_fmt.fmt.pix.field;
+  if (f->fourcc == p->def_fmt.fmt.pix.pixelformat)
+    return f->field;
+  t.fmt.pix.pixelformat = f->fourcc;
+  t.fmt.pix.field = V4L2_FIELD_ANY;
+  t.fmt.pix.width = p->def_fmt.fmt.pix.width;
+  t.fmt.pix.height = p->def_fmt.fmt.pix.height;
+  if (fs && fs->type == V4L2_FRMSIZE_TYPE_DISCRETE) {
+    t.fmt.pix.width = fs->discrete.width;
+    t.fmt.pix.height = fs->discrete.height;
+  } else if (fs) {
+    t.fmt.pix.width = fs->stepwise.max_width;
+    t.fmt.pix.height = fs->stepwise.max_height;
+  }
+  if (negcam_device_ioctl (p->dev, VIDIOC_TRY_FMT, &t) == 0
+      && t.fmt.pix.pixelformat == f->fourcc
+      && t.fmt.pix.field != V4L2_FIELD_ANY)
+    f->field = t.fmt.pix.field;
+  return f->field;
+}
+
 /* The structure for one frame size entry, without framerate. */
 static GstStructure *
 size_structure (
@@ -688,12 +742,8 @@ size_structure (
         fs->stepwise.max_height,
         fs->type == V4L2_FRMSIZE_TYPE_STEPWISE ? fs->stepwise.step_height : 1);
   }
-  /* The field is learnt from G_FMT at open, not by TRY_FMT per size:
-   * devices offer one field arrangement for all their formats in
-   * practice (progressive webcams, interlaced TV cards). Negotiation checks
-   * the device's answer and corrects or refuses. */
   if (gst_structure_has_name (s, "video/x-raw"))
-    set_interlace (s, p->def_fmt.fmt.pix.field);
+    set_interlace (s, format_field (p, f, fs));
   return s;
 }
 

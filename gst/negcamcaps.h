@@ -2,10 +2,11 @@
 /*
  * V4L2 formats as GstCaps and back, and NegcamProbe: the lazily filled
  * cache of what a device enumerates (ENUM_FMT, ENUM_FRAMESIZES,
- * ENUM_FRAMEINTERVALS). Probing never calls TRY_FMT or S_FMT; it asks
- * only for what the caller's filter can still use and remembers every
- * answer for the life of the device (a new profile means a new device,
- * hence a new probe).
+ * ENUM_FRAMEINTERVALS, and one TRY_FMT with V4L2_FIELD_ANY per raw
+ * format other than the open-time one, for its field). Probing never
+ * calls S_FMT; it asks only for what the caller's filter can still use
+ * and remembers every answer for the life of the device (a new profile
+ * means a new device, hence a new probe).
  */
 #ifndef __NEGCAM_CAPS_H__
 #define __NEGCAM_CAPS_H__
@@ -32,6 +33,12 @@ GstStructure *negcam_fourcc_to_structure (guint32 fourcc);
  */
 GstCaps *negcam_caps_from_format (
     const struct v4l2_pix_format *pix, const struct v4l2_fract *interval);
+
+/* A V4L2 field in words, for messages: "progressive" for
+ * V4L2_FIELD_NONE, "any field" for V4L2_FIELD_ANY, else the profile
+ * language's name ("interlaced", "top", "bottom", "alternate", "seq-tb",
+ * "interlaced-tb", ...), "unknown field" for a value V4L2 lacks. */
+const gchar *negcam_field_words (guint32 field);
 
 NegcamProbe *negcam_probe_new (NegcamDevice *dev);
 void negcam_probe_free (NegcamProbe *probe);

@@ -12,6 +12,8 @@
 #include <gst/gst.h>
 
 #include "negcamdevice.h"
+#include "engine.h"
+#include "formats.h"
 
 GST_DEBUG_CATEGORY (negcamsrc_debug);
 #define GST_CAT_DEFAULT negcamsrc_debug
@@ -125,50 +127,9 @@ negcam_request_type_name (NegcamRequestType t)
 }
 
 const gchar *
-negcam_request_name (unsigned long request)
-{
-  switch (request) {
-#define N(r)                                                                   \
-  case r:                                                                      \
-    return #r
-    N (VIDIOC_QUERYCAP);
-    N (VIDIOC_ENUM_FMT);
-    N (VIDIOC_ENUM_FRAMESIZES);
-    N (VIDIOC_ENUM_FRAMEINTERVALS);
-    N (VIDIOC_G_FMT);
-    N (VIDIOC_TRY_FMT);
-    N (VIDIOC_S_FMT);
-    N (VIDIOC_G_PARM);
-    N (VIDIOC_S_PARM);
-    N (VIDIOC_G_CTRL);
-    N (VIDIOC_S_CTRL);
-    N (VIDIOC_REQBUFS);
-    N (VIDIOC_QUERYBUF);
-    N (VIDIOC_QBUF);
-    N (VIDIOC_DQBUF);
-    N (VIDIOC_STREAMON);
-    N (VIDIOC_STREAMOFF);
-    N (VIDIOC_CREATE_BUFS);
-    N (VIDIOC_EXPBUF);
-#undef N
-    default:
-      return "VIDIOC_?";
-  }
-}
-
-const gchar *
 negcam_fourcc_to_string (guint32 f, gchar s[5])
 {
-  guint i;
-
-  for (i = 0; i < 4; i++) {
-    /* bit 31 is V4L2's big-endian flag, not a character */
-    gchar c = (f >> (8 * i)) & (i == 3 ? 0x7f : 0xff);
-
-    s[i] = g_ascii_isprint (c) ? c : '.';
-  }
-  s[4] = '\0';
-  return s;
+  return negcam_fourcc_str (f, s);
 }
 
 /* The interesting part of a request's answer, for the log. */
@@ -211,10 +172,12 @@ describe (unsigned long request, gconstpointer arg)
     case VIDIOC_TRY_FMT:
     case VIDIOC_S_FMT: {
       const struct v4l2_format *f = arg;
+      const gchar *field = negcam_field_name (f->fmt.pix.field);
+
       negcam_fourcc_to_string (f->fmt.pix.pixelformat, a);
-      return g_strdup_printf ("%s %ux%u field %u bytesperline %u sizeimage %u "
+      return g_strdup_printf ("%s %ux%u field %s bytesperline %u sizeimage %u "
                               "colorspace %u/%u/%u/%u",
-          a, f->fmt.pix.width, f->fmt.pix.height, f->fmt.pix.field,
+          a, f->fmt.pix.width, f->fmt.pix.height, field ? field : "any",
           f->fmt.pix.bytesperline, f->fmt.pix.sizeimage, f->fmt.pix.colorspace,
           f->fmt.pix.ycbcr_enc, f->fmt.pix.quantization, f->fmt.pix.xfer_func);
     }
@@ -270,7 +233,7 @@ negcam_device_ioctl (NegcamDevice *dev, unsigned long request, gpointer arg)
   if (ret == -ENODEV && !g_atomic_int_get (&dev->gone)) {
     g_atomic_int_set (&dev->gone, 1);
     GST_CAT_WARNING (negcamsrc_debug, "%s: device disappeared (%s: ENODEV)",
-        dev->description, negcam_request_name (request));
+        dev->description, negcam_ioctl_name (request));
   }
 
   /* QBUF/DQBUF are per frame: log them one level lower. */
@@ -281,7 +244,7 @@ negcam_device_ioctl (NegcamDevice *dev, unsigned long request, gpointer arg)
     if (gst_debug_category_get_threshold (negcamsrc_debug) >= level) {
       gchar *what = ret == 0 ? describe (request, arg) : NULL;
       GST_CAT_LEVEL_LOG (negcamsrc_debug, level, NULL, "%s %s: %s%s",
-          dev->description, negcam_request_name (request),
+          dev->description, negcam_ioctl_name (request),
           ret == 0 ? "ok " : g_strerror (-ret), what ? what : "");
       g_free (what);
     }

@@ -113,8 +113,9 @@ guint negcam_device_count_total (NegcamDevice *dev);
 /* Format-vocabulary requests only (QUERYCAP..CTRL): what negotiation costs. */
 guint negcam_device_count_negotiation (NegcamDevice *dev);
 const gchar *negcam_request_type_name (NegcamRequestType t);
-const gchar *negcam_request_name (unsigned long request);
-/* "YUYV": the four characters of a V4L2 fourcc (non-printable ones as '.') */
+/* "YUYV": the four characters of a V4L2 fourcc (non-printable ones as '.'),
+ * the engine's negcam_fourcc_str(); request names are the engine's
+ * negcam_ioctl_name(). */
 const gchar *negcam_fourcc_to_string (guint32 fourcc, gchar buf[5]);
 
 /* Backends. */

@@ -20,14 +20,65 @@ is_raw (const GstStructure *s)
       || gst_structure_has_name (s, "video/x-bayer");
 }
 
-/* <0 when a is worse than b under @prefer. Both fixed. */
+/* The lowest rate a live picture needs under prefer=device when the
+ * device's default mode is not allowed: the default rate, at least this. */
+#define LIVE_MIN_FPS 15
+/* The default rate assumed when G_PARM gave none. */
+#define LIVE_DEFAULT_FPS 30
+
+/* The rate prefer=device aims at when its default mode is out: the
+ * device's default rate (G_PARM at open), at least LIVE_MIN_FPS. */
+static void
+live_rate (NegcamProbe *probe, gint *n, gint *d)
+{
+  const struct v4l2_fract *iv =
+      probe ? negcam_probe_default_interval (probe) : NULL;
+
+  *n = LIVE_DEFAULT_FPS, *d = 1;
+  if (iv && iv->numerator && iv->denominator)
+    *n = iv->denominator, *d = iv->numerator;
+  if (gst_util_fraction_compare (*n, *d, LIVE_MIN_FPS, 1) < 0)
+    *n = LIVE_MIN_FPS, *d = 1;
+}
+
+/* How a choice is ranked: the preference and, for prefer=device past
+ * the default mode, the live rate. */
+typedef struct {
+  GstNegcamPrefer prefer;
+  gint live_n, live_d;
+} Ranking;
+
+static void
+ranking_init (Ranking *r, NegcamProbe *probe, GstNegcamPrefer prefer)
+{
+  r->prefer = prefer;
+  live_rate (probe, &r->live_n, &r->live_d);
+}
+
+/* Does @rate (any framerate value) allow the live rate or more? */
+static gboolean
+reaches_live (const Ranking *r, const GValue *rate)
+{
+  GValue range = G_VALUE_INIT;
+  gboolean ret;
+
+  if (!rate)
+    return FALSE;
+  g_value_init (&range, GST_TYPE_FRACTION_RANGE);
+  gst_value_set_fraction_range_full (&range, r->live_n, r->live_d, G_MAXINT, 1);
+  ret = gst_value_intersect (NULL, rate, &range);
+  g_value_unset (&range);
+  return ret;
+}
+
+/* <0 when a is worse than b. Both fixed. */
 static gint
 compare_candidates (
-    GstNegcamPrefer prefer, const GstStructure *a, const GstStructure *b)
+    const Ranking *r, const GstStructure *a, const GstStructure *b)
 {
   gint aw = 0, ah = 0, bw = 0, bh = 0, an = 0, ad = 1, bn = 0, bd = 1;
   gint64 aarea, barea;
-  gint by_area, by_rate, by_raw, keys[3], i;
+  gint by_area, by_rate, by_raw, by_live, keys[4], i;
 
   gst_structure_get_int (a, "width", &aw);
   gst_structure_get_int (a, "height", &ah);
@@ -40,8 +91,11 @@ compare_candidates (
   by_area = aarea < barea ? -1 : aarea > barea;
   by_rate = gst_util_fraction_compare (an, ad, bn, bd);
   by_raw = (gint)is_raw (a) - (gint)is_raw (b);
+  by_live = (gint)reaches_live (r, gst_structure_get_value (a, "framerate"))
+      - (gint)reaches_live (r, gst_structure_get_value (b, "framerate"));
 
-  switch (prefer) {
+  keys[3] = 0;
+  switch (r->prefer) {
     case GST_NEGCAM_PREFER_FRAMERATE:
       keys[0] = by_rate, keys[1] = by_area, keys[2] = by_raw;
       break;
@@ -51,21 +105,47 @@ compare_candidates (
     case GST_NEGCAM_PREFER_COMPRESSED:
       keys[0] = -by_raw, keys[1] = by_area, keys[2] = by_rate;
       break;
+    case GST_NEGCAM_PREFER_DEVICE:
+      /* Past the default mode: the live rate or more beats less; among
+       * those, the largest frame, then the rate nearest the live rate
+       * (the lower); below it, the highest rate, then the largest. */
+      keys[0] = by_live;
+      if (reaches_live (r, gst_structure_get_value (a, "framerate")))
+        keys[1] = by_area, keys[2] = -by_rate;
+      else
+        keys[1] = by_rate, keys[2] = by_area;
+      keys[3] = by_raw;
+      break;
     default:
       keys[0] = by_area, keys[1] = by_rate, keys[2] = by_raw;
       break;
   }
-  for (i = 0; i < 3; i++)
+  for (i = 0; i < 4; i++)
     if (keys[i])
       return keys[i];
   return 0;
 }
 
+/* Fix every field to its largest value; under prefer=device, the rate to
+ * the lowest one at or above the live rate when there is one. */
 static GstStructure *
-fixate_structure_max (const GstStructure *in)
+fixate_structure (const Ranking *r, const GstStructure *in)
 {
   GstStructure *s = gst_structure_copy (in);
+  const GValue *rate = gst_structure_get_value (s, "framerate");
 
+  if (r && r->prefer == GST_NEGCAM_PREFER_DEVICE && reaches_live (r, rate)) {
+    GValue range = G_VALUE_INIT, x = G_VALUE_INIT;
+
+    g_value_init (&range, GST_TYPE_FRACTION_RANGE);
+    gst_value_set_fraction_range_full (
+        &range, r->live_n, r->live_d, G_MAXINT, 1);
+    if (gst_value_intersect (&x, rate, &range))
+      gst_structure_take_value (s, "framerate", &x);
+    g_value_unset (&range);
+    gst_structure_fixate_field_nearest_fraction (
+        s, "framerate", r->live_n, r->live_d);
+  }
   if (gst_structure_has_field (s, "width"))
     gst_structure_fixate_field_nearest_int (s, "width", G_MAXINT);
   if (gst_structure_has_field (s, "height"))
@@ -88,48 +168,62 @@ caps_like (GstStructure *s, GstCaps *caps, guint i)
   return out;
 }
 
+/* The device's default mode (G_FMT, G_PARM at open) as caps without
+ * colorimetry (probed caps have none), or NULL. */
+static GstCaps *
+default_mode (NegcamProbe *probe)
+{
+  const struct v4l2_format *def = negcam_probe_default_format (probe);
+  GstCaps *caps = negcam_caps_from_format (
+      &def->fmt.pix, negcam_probe_default_interval (probe));
+
+  if (caps)
+    gst_structure_remove_field (
+        gst_caps_get_structure (caps, 0), "colorimetry");
+  return caps;
+}
+
 /*
  * Fixate @caps (non-empty, already within what downstream accepts) by
  * the preference. Every structure is fixated to its best point; the best
  * of those wins, ties going to the device's enumeration order.
+ * prefer=device takes the default mode when @caps allow it.
  */
 GstCaps *
 negcam_fixate (NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *caps)
 {
   GstStructure *best = NULL;
   guint i, best_i = 0;
+  Ranking r;
 
+  ranking_init (&r, probe, prefer);
   if (prefer == GST_NEGCAM_PREFER_DEVICE && probe) {
-    const struct v4l2_format *def = negcam_probe_default_format (probe);
-    GstCaps *defcaps = negcam_caps_from_format (
-        &def->fmt.pix, negcam_probe_default_interval (probe));
+    GstCaps *defcaps = default_mode (probe);
 
     if (defcaps) {
       GstStructure *d = gst_caps_get_structure (defcaps, 0);
 
-      gst_structure_remove_field (d, "colorimetry");
       for (i = 0; i < gst_caps_get_size (caps) && !best; i++) {
         const GstStructure *s = gst_caps_get_structure (caps, i);
 
         if (gst_structure_can_intersect (s, d)) {
           GstStructure *x = gst_structure_intersect (s, d);
-          best = fixate_structure_max (x);
+          best = fixate_structure (NULL, x);
           best_i = i;
           gst_structure_free (x);
         }
       }
       gst_caps_unref (defcaps);
     }
-    prefer = GST_NEGCAM_PREFER_RESOLUTION;
   }
 
   if (best)
     return caps_like (best, caps, best_i);
 
   for (i = 0; i < gst_caps_get_size (caps); i++) {
-    GstStructure *s = fixate_structure_max (gst_caps_get_structure (caps, i));
+    GstStructure *s = fixate_structure (&r, gst_caps_get_structure (caps, i));
 
-    if (!best || compare_candidates (prefer, s, best) > 0) {
+    if (!best || compare_candidates (&r, s, best) > 0) {
       if (best)
         gst_structure_free (best);
       best = s;
@@ -171,11 +265,12 @@ negcam_caps_first_difference (const GstStructure *want, const GstStructure *got,
 }
 
 /* Ranking key of a size-level structure (no framerate) under @prefer:
- * the keys that come before the frame rate. */
+ * the keys that come before the frame rate (prefer=device past its
+ * default mode: the area, see below). */
 static gint64
 size_key (GstNegcamPrefer prefer, const GstStructure *in)
 {
-  GstStructure *s = fixate_structure_max (in);
+  GstStructure *s = fixate_structure (NULL, in);
   gint w = 0, h = 0;
   gint64 area, raw = is_raw (s);
 
@@ -190,86 +285,143 @@ size_key (GstNegcamPrefer prefer, const GstStructure *in)
   return area;
 }
 
+/* Does any structure of @caps allow the live rate? */
+static gboolean
+caps_reach_live (const Ranking *r, GstCaps *caps)
+{
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++)
+    if (reaches_live (r,
+            gst_structure_get_value (
+                gst_caps_get_structure (caps, i), "framerate")))
+      return TRUE;
+  return FALSE;
+}
+
+/* The not yet @used structures of @sizes with the best key, marked used;
+ * NULL when none is left. */
+static GstCaps *
+next_group (GstCaps *sizes, const gint64 *keys, gboolean *used)
+{
+  guint i, n = gst_caps_get_size (sizes);
+  GstCaps *group;
+  gint64 best = -1;
+
+  for (i = 0; i < n; i++)
+    if (!used[i] && keys[i] > best)
+      best = keys[i];
+  if (best < 0)
+    return NULL;
+  group = gst_caps_new_empty ();
+  for (i = 0; i < n; i++)
+    if (!used[i] && keys[i] == best) {
+      used[i] = TRUE;
+      gst_caps_append_structure_full (group,
+          gst_structure_copy (gst_caps_get_structure (sizes, i)),
+          gst_caps_features_copy (gst_caps_get_features (sizes, i)));
+    }
+  return group;
+}
+
+/* The device's default mode within @filter, with rates, or NULL. */
+static GstCaps *
+default_candidates (NegcamProbe *probe, GstCaps *filter)
+{
+  GstCaps *defcaps = default_mode (probe), *f, *part = NULL;
+
+  if (!defcaps)
+    return NULL;
+  f = filter ? gst_caps_intersect (filter, defcaps) : gst_caps_ref (defcaps);
+  if (!gst_caps_is_empty (f))
+    part = negcam_probe_caps (probe, f);
+  if (part && gst_caps_is_empty (part))
+    gst_clear_caps (&part);
+  gst_caps_unref (f);
+  gst_caps_unref (defcaps);
+  return part;
+}
+
 /*
- * What the device offers that downstream accepts, with frame rates, but
+ * The candidates within one downstream structure (@filter, NULL: any),
  * enumerating intervals only where fixation can end up: sizes are ranked
  * first (ENUM_FRAMESIZES only) and intervals are asked for the best
  * group of sizes, then the next group if no rate of the first matches
  * the filter. The fixation over the result is the same as over the full
  * caps because every key ranked before the rate is equal inside a group.
- * prefer=framerate ranks by rate first, so it needs every interval.
+ * prefer=device past its default mode ranks "reaches the live rate"
+ * first and the area next: groups are walked by area until one reaches
+ * the live rate (the winner is in it); when none does, the highest rate
+ * wins and every group is needed. prefer=framerate ranks by rate first,
+ * so it needs every interval.
  */
-GstCaps *
-negcam_fixate_candidates (
-    NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *peer)
+static GstCaps *
+candidates_within (NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *filter)
 {
-  GstCaps *sizes, *ours = NULL;
+  GstCaps *sizes, *group, *ours = NULL, *below = gst_caps_new_empty ();
   gint64 *keys;
   gboolean *used;
   guint i, n;
+  Ranking r;
 
   if (prefer == GST_NEGCAM_PREFER_FRAMERATE)
-    return negcam_probe_caps (probe, peer);
+    return negcam_probe_caps (probe, filter);
+  if (prefer == GST_NEGCAM_PREFER_DEVICE
+      && (ours = default_candidates (probe, filter)))
+    return ours;
 
-  sizes = negcam_probe_size_caps (probe, peer);
+  ranking_init (&r, probe, prefer);
+  sizes = negcam_probe_size_caps (probe, filter);
   n = gst_caps_get_size (sizes);
-
-  if (prefer == GST_NEGCAM_PREFER_DEVICE) {
-    const struct v4l2_format *def = negcam_probe_default_format (probe);
-    GstCaps *defcaps = negcam_caps_from_format (
-        &def->fmt.pix, negcam_probe_default_interval (probe));
-
-    if (defcaps) {
-      GstCaps *f, *part;
-
-      gst_structure_remove_field (
-          gst_caps_get_structure (defcaps, 0), "colorimetry");
-      f = peer ? gst_caps_intersect (peer, defcaps) : gst_caps_ref (defcaps);
-      part = gst_caps_is_empty (f) ? gst_caps_new_empty ()
-                                   : negcam_probe_caps (probe, f);
-      if (!gst_caps_is_empty (part))
-        ours = part;
-      else
-        gst_caps_unref (part);
-      gst_caps_unref (f);
-      gst_caps_unref (defcaps);
-    }
-    prefer = GST_NEGCAM_PREFER_RESOLUTION;
-  }
-
   keys = g_new0 (gint64, n);
   used = g_new0 (gboolean, n);
   for (i = 0; i < n; i++)
     keys[i] = size_key (prefer, gst_caps_get_structure (sizes, i));
-  while (!ours) {
-    GstCaps *group = gst_caps_new_empty (), *f;
-    gint64 best = -1;
+  while (!ours && (group = next_group (sizes, keys, used))) {
+    GstCaps *f =
+        filter ? gst_caps_intersect (filter, group) : gst_caps_ref (group);
+    GstCaps *got = negcam_probe_caps (probe, f);
 
-    for (i = 0; i < n; i++)
-      if (!used[i] && keys[i] > best)
-        best = keys[i];
-    if (best < 0) {
-      gst_caps_unref (group);
-      break;
-    }
-    for (i = 0; i < n; i++)
-      if (!used[i] && keys[i] == best) {
-        used[i] = TRUE;
-        gst_caps_append_structure_full (group,
-            gst_structure_copy (gst_caps_get_structure (sizes, i)),
-            gst_caps_features_copy (gst_caps_get_features (sizes, i)));
-      }
-    f = peer ? gst_caps_intersect (peer, group) : gst_caps_ref (group);
-    ours = negcam_probe_caps (probe, f);
-    if (gst_caps_is_empty (ours))
-      gst_clear_caps (&ours);
+    if (prefer == GST_NEGCAM_PREFER_DEVICE && !caps_reach_live (&r, got))
+      gst_caps_append (below, got);
+    else if (!gst_caps_is_empty (got))
+      ours = got;
+    else
+      gst_caps_unref (got);
     gst_caps_unref (f);
     gst_caps_unref (group);
   }
   g_free (keys);
   g_free (used);
   gst_caps_unref (sizes);
-  return ours ? ours : gst_caps_new_empty ();
+  if (ours) {
+    gst_caps_unref (below);
+    return ours;
+  }
+  return below;
+}
+
+GstCaps *
+negcam_fixate_candidates (
+    NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *peer)
+{
+  guint i;
+
+  if (!peer)
+    return candidates_within (probe, prefer, NULL);
+  /* Downstream lists its caps by preference: the first structure any
+   * mode matches decides, as v4l2src fixates from downstream's first
+   * structure. */
+  for (i = 0; i < gst_caps_get_size (peer); i++) {
+    GstCaps *one = gst_caps_copy_nth (peer, i);
+    GstCaps *ours = candidates_within (probe, prefer, one);
+
+    gst_caps_unref (one);
+    if (!gst_caps_is_empty (ours))
+      return ours;
+    gst_caps_unref (ours);
+  }
+  return gst_caps_new_empty ();
 }
 
 /* "YUY2 160x120-1920x1080, image/jpeg 160x120-1920x1080" */

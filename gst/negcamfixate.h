@@ -7,10 +7,33 @@
 #define __NEGCAM_FIXATE_H__
 
 #include <gst/gst.h>
-#include "gstnegcamsrc.h"
 #include "negcamcaps.h"
 
 G_BEGIN_DECLS
+
+/**
+ * GstNegcamPrefer:
+ * @GST_NEGCAM_PREFER_DEVICE: the device's own default mode when downstream
+ *   allows it, else a live rate: the device's default rate (at least 15 fps)
+ *   or the closest below it, then the largest frame
+ * @GST_NEGCAM_PREFER_RESOLUTION: largest frame, then highest rate, then raw
+ * @GST_NEGCAM_PREFER_FRAMERATE: highest rate, then largest frame, then raw
+ * @GST_NEGCAM_PREFER_RAW: raw formats first, then resolution, then rate
+ * @GST_NEGCAM_PREFER_COMPRESSED: compressed formats first, then resolution,
+ *   then rate
+ *
+ * How negcamsrc fixates when downstream leaves a choice. Downstream's own
+ * order comes first: the choice is made among the modes that match the
+ * first structure of downstream's caps that any mode matches
+ * (negcam_fixate_candidates()).
+ */
+typedef enum {
+  GST_NEGCAM_PREFER_DEVICE,
+  GST_NEGCAM_PREFER_RESOLUTION,
+  GST_NEGCAM_PREFER_FRAMERATE,
+  GST_NEGCAM_PREFER_RAW,
+  GST_NEGCAM_PREFER_COMPRESSED,
+} GstNegcamPrefer;
 
 /*
  * Fixate non-empty @caps (already within what downstream accepts) by
@@ -22,9 +45,12 @@ GstCaps *negcam_fixate (
     NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *caps);
 
 /*
- * What the device offers that @peer accepts (NULL: anything), with frame
- * rates, asking ENUM_FRAMEINTERVALS only for the sizes fixation can pick.
- * Fixating the result gives what fixating the full caps would.
+ * What the device offers within downstream's preferred structure of @peer
+ * (NULL: anything): the first structure of @peer, in @peer's order, that
+ * any mode of the device matches. Frame rates included, but
+ * ENUM_FRAMEINTERVALS asked only for the sizes fixation can pick, so that
+ * fixating the result gives what fixating all the modes within that
+ * structure would. Empty when nothing matches any structure.
  */
 GstCaps *negcam_fixate_candidates (
     NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *peer);

@@ -107,13 +107,27 @@ GST_START_TEST (test_same_negotiation_both_backends)
       gst_caps_unref (a);
       gst_caps_unref (b);
     }
-    /* the same requests, one for one */
-    for (j = 0; j < G_N_ELEMENTS (counted); j++) {
-      guint x = 0, y = 0;
+    /* the same requests, one for one, but for the field of a raw
+     * format: known from G_FMT at open for the default's fourcc, asked
+     * with one TRY_FMT for the others; the node keeps the last run's
+     * format as a real one does, so its default fourcc may differ */
+    {
+      guint et = 0, kt = 0;
 
-      gst_structure_get_uint (emb.msg, counted[j], &x);
-      gst_structure_get_uint (ker.msg, counted[j], &y);
-      fail_unless_equals_int (x, y);
+      gst_structure_get_uint (emb.msg, "try-fmt", &et);
+      gst_structure_get_uint (ker.msg, "try-fmt", &kt);
+      fail_unless (kt == et || kt == et + 1, "%s: try-fmt %u vs %u",
+          filters[i], et, kt);
+      for (j = 0; j < G_N_ELEMENTS (counted); j++) {
+        guint x = 0, y = 0;
+
+        gst_structure_get_uint (emb.msg, counted[j], &x);
+        gst_structure_get_uint (ker.msg, counted[j], &y);
+        if (!strcmp (counted[j], "try-fmt") || !strcmp (counted[j],
+                "requests"))
+          y -= kt - et;
+        fail_unless_equals_int (x, y);
+      }
     }
     /* the shim cannot stream: the kernel run ends in an error after it */
     fail_unless (ker.error);

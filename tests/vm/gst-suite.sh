@@ -14,7 +14,10 @@
 #     consumer at 1080p (0 copies) next to v4l2src on the same device.
 #   negcam.ko: simulated unplug while playing (error names the device, no
 #     crash, no leaked object or descriptor; GST_TRACERS=leaks).
-#   vivid: the filter list gives valid results within each filter.
+#   vivid: the filter list gives valid results within each filter;
+#     videoscale before a 320x180 filter negotiates 320x180 (downstream's
+#     first structure), v4l2src noted; image/jpeg (nothing matches) costs
+#     at most a fifth of v4l2src's ioctls.
 
 GST_TEST=$NEGCAM_BUILD/tests/gst/test_negcamsrc_device
 GST_SLOW_FRAMES=${NEGCAM_GST_SLOW_FRAMES:-30}
@@ -112,6 +115,63 @@ gst_alternate() {
 	SUMMARY+=("gst: $name: $got")
 }
 
+# gst_downstream_size NAME DEV W H: negcamsrc, then v4l2src, on DEV
+# through videoscale ! videoconvert ! video/x-raw,format=I420,width=W,height=H
+# (W x H a size DEV offers, not its current one): downstream lists W x H
+# first, so the source negotiates W x H instead of having it scaled.
+# negcamsrc is judged, v4l2src (which fixates from downstream's first
+# structure too) noted next to it.
+gst_downstream_size() {
+	local name=$1 dev=$2 w=$3 h=$4 elem log caps got
+	for elem in v4l2src negcamsrc; do
+		log=$(logname "$name $elem")
+		GST_PLUGIN_PATH="$NEGCAM_BUILD/gst" timeout -k 5 120 gst-launch-1.0 -v "$elem" \
+			device="$dev" num-buffers=2 ! videoscale ! videoconvert ! \
+			"video/x-raw,format=I420,width=$w,height=$h" ! fakesink > "$log" 2>&1
+		caps=$(grep -m1 "${elem}0.GstPad:src: caps = " "$log")
+		got="$(echo "$caps" | grep -o 'width=(int)[0-9]*') $(echo "$caps" | grep -o 'height=(int)[0-9]*')"
+		if [ "$elem" = v4l2src ]; then
+			note "$name: v4l2src negotiated $got (for comparison)"
+			SUMMARY+=("gst: $name: v4l2src $got")
+		elif [ "$got" = "width=(int)$w height=(int)$h" ]; then
+			pass "$name: negcamsrc negotiated ${w}x$h, the size downstream lists first"
+			SUMMARY+=("gst: $name: negcamsrc $got")
+		else
+			fail "$name: negcamsrc negotiated '$got', want ${w}x$h (log $log)"
+		fi
+	done
+}
+
+# gst_unmatched_cost NAME DEV: a filter nothing on DEV matches
+# (image/jpeg on vivid): negcamsrc's requests until the error (its debug
+# log has a line per request) must be at most a fifth of v4l2src's ioctls
+# (strace) on the same node.
+gst_unmatched_cost() {
+	local name=$1 dev=$2 log tr ours theirs
+	log=$(logname "$name negcamsrc")
+	tr=$(logname "$name v4l2src strace")
+	GST_PLUGIN_PATH="$NEGCAM_BUILD/gst" GST_DEBUG=negcamsrc:5 GST_DEBUG_NO_COLOR=1 \
+		timeout -k 5 120 gst-launch-1.0 negcamsrc device="$dev" num-buffers=1 ! \
+		image/jpeg ! fakesink > "$log" 2>&1
+	ours=$(grep -c 'negcam_device_ioctl:' "$log")
+	grep -q 'cannot produce any format downstream accepts' "$log" ||
+		{ fail "$name: negcamsrc did not refuse image/jpeg (log $log)"; return; }
+	if ! command -v strace > /dev/null; then
+		note "$name: negcamsrc $ours requests; no strace for v4l2src's count"
+		pass "$name: negcamsrc refused in $ours requests"
+		return
+	fi
+	timeout -k 5 120 strace -f -e trace=ioctl -o "$tr" gst-launch-1.0 v4l2src \
+		device="$dev" num-buffers=1 ! image/jpeg ! fakesink > /dev/null 2>&1
+	theirs=$(grep -c 'ioctl(' "$tr")
+	SUMMARY+=("gst: $name: negcamsrc $ours requests, v4l2src $theirs ioctls")
+	if [ $((ours * 5)) -le "$theirs" ]; then
+		pass "$name: negcamsrc $ours requests, at most a fifth of v4l2src's $theirs"
+	else
+		fail "$name: negcamsrc $ours requests, more than a fifth of v4l2src's $theirs (log $log)"
+	fi
+}
+
 suite_gst() {
 	local mode=${1:-quick} profiles p dev node attr viv d line
 	suite_begin gst
@@ -192,6 +252,9 @@ suite_gst() {
 		gst_device_test "vivid: slow consumer 1080p, 0 copies" 300 "$viv" "" \
 			test_slow_consumer NEGCAM_TEST_SLOW_FRAMES="$GST_SLOW_FRAMES" NEGCAM_TEST_SLEEP_US="$GST_SLOW_SLEEP"
 		v4l2src_slow "$viv"
+		v4l2-ctl -d "$viv" -v width=640,height=360,pixelformat=YUYV > /dev/null 2>&1
+		gst_downstream_size "vivid: videoscale, downstream prefers 320x180" "$viv" 320 180
+		gst_unmatched_cost "vivid: unmatched image/jpeg" "$viv"
 		# vivid's TV input (input 1 of the default input_types) with
 		# field alternate, the same checks; then back to the webcam input
 		if v4l2-ctl -d "$viv" -i 1 > /dev/null 2>&1 &&
