@@ -1455,6 +1455,30 @@ gst_negcam_src_may_set (GstNegcamSrc *src, GParamSpec *pspec)
   return FALSE;
 }
 
+/* is-live, also while PLAYING: create() re-anchors the frame clock on the
+ * next frame. GstBaseSrc lets a live source run only once it went
+ * PAUSED->PLAYING live, so a source becoming live while PLAYING is let
+ * run here (live_running, a protected field under the live lock, which
+ * create() holds at most one frame interval) or it would wait forever. */
+static void
+gst_negcam_src_set_live (GstNegcamSrc *src, gboolean live)
+{
+  GstBaseSrc *bsrc = GST_BASE_SRC (src);
+  gboolean playing;
+
+  GST_OBJECT_LOCK (src);
+  src->is_live = live;
+  playing = GST_STATE (src) == GST_STATE_PLAYING;
+  GST_OBJECT_UNLOCK (src);
+  gst_base_src_set_live (bsrc, live);
+  if (live && playing) {
+    g_mutex_lock (&bsrc->live_lock);
+    bsrc->live_running = TRUE;
+    g_cond_broadcast (&bsrc->live_cond);
+    g_mutex_unlock (&bsrc->live_lock);
+  }
+}
+
 static void
 gst_negcam_src_set_property (
     GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
@@ -1480,11 +1504,7 @@ gst_negcam_src_set_property (
       GST_OBJECT_UNLOCK (src);
       break;
     case PROP_IS_LIVE:
-      /* Applied by create() on the next frame (the frame clock follows). */
-      GST_OBJECT_LOCK (src);
-      src->is_live = g_value_get_boolean (value);
-      GST_OBJECT_UNLOCK (src);
-      gst_base_src_set_live (GST_BASE_SRC (src), g_value_get_boolean (value));
+      gst_negcam_src_set_live (src, g_value_get_boolean (value));
       break;
     case PROP_PATTERN: {
       struct v4l2_control ctrl = { .id = V4L2_CID_TEST_PATTERN };
