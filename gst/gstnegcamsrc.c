@@ -114,6 +114,7 @@ struct _GstNegcamSrc {
   /* Timing: running time of the next frame. clock_id (kept, re-armed each
    * frame) and clock_ids_made under the object lock. */
   GstClockTime next_time;
+  gboolean stream_live; /* is-live when next_time was last anchored */
   GstClockID clock_id;
   guint clock_ids_made;
   gboolean flushing;
@@ -239,6 +240,7 @@ gst_negcam_src_open (GstNegcamSrc *src)
   gchar *profile, *device;
   NegcamDevice *dev;
   NegcamDeviceOpenFlags flags = 0;
+  NegcamPoolMemory io_mode;
 
   GST_OBJECT_LOCK (src);
   profile = g_strdup (src->profile);
@@ -246,7 +248,27 @@ gst_negcam_src_open (GstNegcamSrc *src)
   ctrl.value = src->pattern;
   if (src->libv4l2)
     flags |= NEGCAM_DEVICE_OPEN_LIBV4L2;
+  io_mode = src->io_mode;
   GST_OBJECT_UNLOCK (src);
+
+  /* Settings the embedded device can never honour: say so now rather
+   * than ignore them or fail later in words that hide the cause. */
+  if (!device || !device[0]) {
+    const gchar *why = NULL;
+
+    if (flags & NEGCAM_DEVICE_OPEN_LIBV4L2)
+      why = "libv4l2=true needs device=/dev/videoN: the embedded device "
+            "does not go through libv4l2";
+    else if (io_mode == NEGCAM_POOL_MEMORY_DMABUF)
+      why = "the embedded device cannot export dma-bufs; use io-mode=mmap "
+            "(or auto) or a device";
+    if (why) {
+      GST_ELEMENT_ERROR (src, RESOURCE, SETTINGS, ("%s", why), (NULL));
+      g_free (profile);
+      g_free (device);
+      return FALSE;
+    }
+  }
 
   dev = negcam_device_open_full (device, profile, flags, &err);
   g_free (profile);
@@ -875,6 +897,28 @@ gst_negcam_src_set_caps (GstBaseSrc *bsrc, GstCaps *caps)
 /* ------------------------------------------------------------------ */
 /* Allocation                                                          */
 
+/* The pool did not start: post why, with what to do about it. No lock. */
+static void
+gst_negcam_src_post_pool_error (GstNegcamSrc *src)
+{
+  GError *err = negcam_pool_get_start_error (src->pool);
+  const gchar *advice = "";
+  gchar *text;
+
+  if (!err)
+    err = g_error_new (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "%s: the buffers could not be set up", src->dev->description);
+  if (err->code == GST_RESOURCE_ERROR_SETTINGS)
+    advice = "; use io-mode=mmap or io-mode=auto";
+  else if (err->code == GST_RESOURCE_ERROR_NO_SPACE_LEFT)
+    advice = "; not enough memory for this format: choose a smaller size "
+             "or fewer buffers (queue-size)";
+  text = g_strconcat (err->message, advice, NULL);
+  gst_element_message_full (GST_ELEMENT (src), GST_MESSAGE_ERROR, err->domain,
+      err->code, text, NULL, __FILE__, GST_FUNCTION, __LINE__);
+  g_error_free (err);
+}
+
 static gboolean
 gst_negcam_src_decide_allocation (GstBaseSrc *bsrc, GstQuery *query)
 {
@@ -935,6 +979,14 @@ gst_negcam_src_decide_allocation (GstBaseSrc *bsrc, GstQuery *query)
     gst_buffer_pool_config_add_option (
         config, GST_BUFFER_POOL_OPTION_VIDEO_META);
   if (!gst_buffer_pool_set_config (GST_BUFFER_POOL (src->pool), config)) {
+    gst_negcam_src_set_pool (src, NULL);
+    return FALSE;
+  }
+  /* Started here rather than by GstBaseSrc, so that a failure (no memory
+   * for the buffers, no dma-bufs) is an error in words, not a bare
+   * not-negotiated. */
+  if (!gst_buffer_pool_set_active (GST_BUFFER_POOL (src->pool), TRUE)) {
+    gst_negcam_src_post_pool_error (src);
     gst_negcam_src_set_pool (src, NULL);
     return FALSE;
   }
@@ -1137,104 +1189,154 @@ gst_negcam_src_driver_time (
   return now_rt > age ? now_rt - age : 0;
 }
 
+/*
+ * create() and its phases. All run in the streaming thread (GstBaseSrc
+ * holds its live lock around create); none holds a lock of ours while
+ * posting a message or waiting: the object lock is taken only to update
+ * counters, and released before anything is posted.
+ */
+
+/* Phase 1: STREAMON before the first frame of a negotiation. No lock. */
 static GstFlowReturn
-gst_negcam_src_create (GstPushSrc *psrc, GstBuffer **outbuf)
+gst_negcam_src_stream_on (GstNegcamSrc *src, gboolean live)
 {
-  GstNegcamSrc *src = GST_NEGCAM_SRC (psrc);
-  GstBufferPool *pool;
-  GstBuffer *buf = NULL;
-  GstFlowReturn ret;
-  GstClockTime duration = buffer_duration (src);
-  gboolean live = gst_base_src_is_live (GST_BASE_SRC (src));
-  guint32 seq;
+  gint type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  gint err;
 
-  if (!src->pool)
-    return GST_FLOW_NOT_NEGOTIATED;
-  pool = GST_BUFFER_POOL (src->pool);
-
-  if (!src->streaming) {
-    gint type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    gint err = negcam_device_ioctl (src->dev, VIDIOC_STREAMON, &type);
-
-    if (err == -ENODEV)
-      return gst_negcam_src_device_lost (src, "STREAMON");
-    if (err < 0) {
-      GST_ELEMENT_ERROR (src, RESOURCE, READ,
-          ("STREAMON failed on %s: %s", src->dev->description,
-              g_strerror (-err)),
-          (NULL));
-      return GST_FLOW_ERROR;
-    }
-    src->streaming = TRUE;
-    src->have_seq = FALSE;
-    src->first_ts = GST_CLOCK_TIME_NONE;
-    if (!GST_CLOCK_TIME_IS_VALID (src->next_time))
-      src->next_time = live ? current_running_time (src) : 0;
+  if (src->streaming)
+    return GST_FLOW_OK;
+  err = negcam_device_ioctl (src->dev, VIDIOC_STREAMON, &type);
+  if (err == -ENODEV)
+    return gst_negcam_src_device_lost (src, "STREAMON");
+  if (err < 0) {
+    GST_ELEMENT_ERROR (src, RESOURCE, READ,
+        ("STREAMON failed on %s: %s", src->dev->description,
+            g_strerror (-err)),
+        (NULL));
+    return GST_FLOW_ERROR;
   }
+  src->streaming = TRUE;
+  src->have_seq = FALSE;
+  src->first_ts = GST_CLOCK_TIME_NONE;
+  if (!GST_CLOCK_TIME_IS_VALID (src->next_time)) {
+    src->next_time = live ? current_running_time (src) : 0;
+    src->stream_live = live;
+  }
+  return GST_FLOW_OK;
+}
+
+/* Phase 2: is-live may change while PLAYING. Non-live frames run ahead of
+ * the clock (their times are as fast as downstream takes them), so on
+ * becoming live the frame clock restarts at the running time now instead
+ * of waiting for a due time far ahead; becoming non-live just continues.
+ * The latency changes either way. No lock held; returns TRUE on a change
+ * (the next buffer is a discontinuity). */
+static gboolean
+gst_negcam_src_follow_liveness (GstNegcamSrc *src, gboolean live)
+{
+  if (live == src->stream_live)
+    return FALSE;
+  GST_INFO_OBJECT (src, "is-live changed to %s while streaming",
+      live ? "true" : "false");
+  src->stream_live = live;
+  if (live)
+    src->next_time = current_running_time (src);
+  gst_element_post_message (
+      GST_ELEMENT (src), gst_message_new_latency (GST_OBJECT (src)));
+  return TRUE;
+}
+
+/* Phase 3a: wait until a frame can be taken, then take it (a DQBUF
+ * through the pool). Embedded and live: on the pipeline clock, a frame
+ * with no free buffer is dropped (counted under the object lock). Else on
+ * the device. NEGCAM_FLOW_EMPTY: nothing yet, ask again. No lock held
+ * while waiting. */
+static GstFlowReturn
+gst_negcam_src_take_frame (GstNegcamSrc *src, gboolean live, GstBuffer **buf)
+{
+  GstBufferPool *pool = GST_BUFFER_POOL (src->pool);
+  GstFlowReturn ret;
+  gint w;
+
+  if (live && !src->dev->self_paced) {
+    /* The embedded device captures when asked: the pipeline clock is its
+     * frame clock. */
+    ret = gst_negcam_src_wait_clock (src, src->next_time);
+    if (ret != GST_FLOW_OK)
+      return ret;
+    ret = gst_buffer_pool_acquire_buffer (pool, buf, NULL);
+    if (ret == NEGCAM_FLOW_EMPTY) {
+      /* Downstream holds every buffer: the device drops this frame (no
+       * copy); the sequence gap is reported with the next frame. */
+      GST_OBJECT_LOCK (src);
+      src->drops++;
+      GST_OBJECT_UNLOCK (src);
+      GST_DEBUG_OBJECT (src,
+          "no free buffer at %" GST_TIME_FORMAT ": frame dropped",
+          GST_TIME_ARGS (src->next_time));
+      src->next_time += buffer_duration (src);
+    }
+    return ret;
+  }
+  w = negcam_device_wait (src->dev, -1);
+  if (w == -EINTR)
+    return GST_FLOW_FLUSHING;
+  if (w == -ENODEV || negcam_device_is_gone (src->dev))
+    return gst_negcam_src_device_lost (src, "poll");
+  if (w < 0) {
+    GST_ELEMENT_ERROR (src, RESOURCE, READ,
+        ("%s stopped streaming", src->dev->description),
+        ("wait: %s", g_strerror (-w)));
+    return GST_FLOW_ERROR;
+  }
+  return gst_buffer_pool_acquire_buffer (pool, buf, NULL);
+}
+
+/* Phase 3: the next good frame. Frames the device flags broken
+ * (V4L2_BUF_FLAG_ERROR) are dropped, the sequence gap shows; five in a
+ * row mean it cannot make this format at all. No lock held. */
+static GstFlowReturn
+gst_negcam_src_next_frame (GstNegcamSrc *src, gboolean live, GstBuffer **buf)
+{
+  GstFlowReturn ret;
+  gchar fcc[5];
 
   for (;;) {
-    if (live && !src->dev->self_paced) {
-      /* The embedded device captures when asked: the pipeline clock is
-       * its frame clock. */
-      ret = gst_negcam_src_wait_clock (src, src->next_time);
-      if (ret != GST_FLOW_OK)
-        return ret;
-      ret = gst_buffer_pool_acquire_buffer (pool, &buf, NULL);
-      if (ret == NEGCAM_FLOW_EMPTY) {
-        /* Downstream holds every buffer: the device drops this frame (no
-         * copy); the sequence gap is reported with the next frame. */
-        GST_OBJECT_LOCK (src);
-        src->drops++;
-        GST_OBJECT_UNLOCK (src);
-        GST_DEBUG_OBJECT (src,
-            "no free buffer at %" GST_TIME_FORMAT ": frame dropped",
-            GST_TIME_ARGS (src->next_time));
-        src->next_time += duration;
-        continue;
-      }
-    } else {
-      gint w = negcam_device_wait (src->dev, -1);
-
-      if (w == -EINTR)
-        return GST_FLOW_FLUSHING;
-      if (w == -ENODEV || negcam_device_is_gone (src->dev))
-        return gst_negcam_src_device_lost (src, "poll");
-      if (w < 0) {
-        GST_ELEMENT_ERROR (src, RESOURCE, READ,
-            ("%s stopped streaming", src->dev->description),
-            ("wait: %s", g_strerror (-w)));
-        return GST_FLOW_ERROR;
-      }
-      ret = gst_buffer_pool_acquire_buffer (pool, &buf, NULL);
-      if (ret == NEGCAM_FLOW_EMPTY)
-        continue;
-    }
+    ret = gst_negcam_src_take_frame (src, live, buf);
+    if (ret == NEGCAM_FLOW_EMPTY)
+      continue;
     if (ret == NEGCAM_FLOW_GONE)
       return gst_negcam_src_device_lost (src, "DQBUF");
     if (ret != GST_FLOW_OK)
       return ret;
-    if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED)) {
-      /* V4L2_BUF_FLAG_ERROR: drop it (the sequence gap shows). Several in
-       * a row mean the device cannot make this format at all (e.g. the
-       * frame generator cannot draw a profile's fourcc). */
-      gchar fcc[5];
-
-      gst_buffer_unref (buf);
-      if (++src->broken < 5)
-        continue;
-      GST_ELEMENT_ERROR (src, STREAM, FAILED,
-          ("%s delivers only broken frames for %s %ux%u", src->dev->description,
-              negcam_fourcc_to_string (src->fmt.fmt.pix.pixelformat, fcc),
-              src->fmt.fmt.pix.width, src->fmt.fmt.pix.height),
-          ("V4L2_BUF_FLAG_ERROR on %u frames in a row", src->broken));
-      return GST_FLOW_ERROR;
+    if (!GST_BUFFER_FLAG_IS_SET (*buf, GST_BUFFER_FLAG_CORRUPTED)) {
+      src->broken = 0;
+      return GST_FLOW_OK;
     }
-    src->broken = 0;
-    break;
+    gst_clear_buffer (buf);
+    if (++src->broken >= 5)
+      break;
   }
+  GST_ELEMENT_ERROR (src, STREAM, FAILED,
+      ("%s delivers only broken frames for %s %ux%u", src->dev->description,
+          negcam_fourcc_to_string (src->fmt.fmt.pix.pixelformat, fcc),
+          src->fmt.fmt.pix.width, src->fmt.fmt.pix.height),
+      ("V4L2_BUF_FLAG_ERROR on %u frames in a row", src->broken));
+  return GST_FLOW_ERROR;
+}
 
-  /* Position in the stream, in buffers: both fields of a frame carry the
-   * frame's sequence number, the field tells them apart. */
+/* Phase 4: PTS, DURATION and DISCONT of @buf; a sequence gap posts QoS,
+ * a grown pool posts LATENCY. Counters under the object lock, messages
+ * after it. Returns the buffer's position in the stream (in buffers). */
+static guint32
+gst_negcam_src_stamp (GstNegcamSrc *src, GstBuffer *buf, gboolean live)
+{
+  GstClockTime duration = buffer_duration (src);
+  guint created;
+  guint32 seq;
+
+  /* Both fields of a frame carry the frame's sequence number, the field
+   * tells them apart. */
   seq = GST_BUFFER_OFFSET (buf) * buffers_per_frame (src)
       + (GST_VIDEO_BUFFER_IS_BOTTOM_FIELD (buf) ? 1 : 0);
   /* A device with its own frame clock: the driver's timestamp says when
@@ -1247,16 +1349,13 @@ gst_negcam_src_create (GstPushSrc *psrc, GstBuffer **outbuf)
     else if (live)
       src->next_time = current_running_time (src);
   }
-  {
-    /* The pool grew (CREATE_BUFS): the device can now hold more frames,
-     * so the maximum latency changed. */
-    guint created = negcam_pool_get_created (src->pool);
-
-    if (created != src->pool_created) {
-      src->pool_created = created;
-      gst_element_post_message (GST_ELEMENT (src),
-          gst_message_new_latency (GST_OBJECT (src)));
-    }
+  /* The pool grew (CREATE_BUFS): the device can now hold more frames, so
+   * the maximum latency changed. */
+  created = negcam_pool_get_created (src->pool);
+  if (created != src->pool_created) {
+    src->pool_created = created;
+    gst_element_post_message (
+        GST_ELEMENT (src), gst_message_new_latency (GST_OBJECT (src)));
   }
   GST_BUFFER_PTS (buf) = src->next_time;
   GST_BUFFER_DTS (buf) = GST_CLOCK_TIME_NONE;
@@ -1266,48 +1365,76 @@ gst_negcam_src_create (GstPushSrc *psrc, GstBuffer **outbuf)
   src->frames++;
   GST_OBJECT_UNLOCK (src);
 
-  if (src->have_seq && (gint32)(seq - src->expected_seq) > 0) {
+  if (!src->have_seq || seq != src->expected_seq)
     GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
+  if (src->have_seq && (gint32)(seq - src->expected_seq) > 0) {
     gst_negcam_src_report_gap (
         src, src->expected_seq, seq, GST_BUFFER_PTS (buf), duration);
   } else if (src->have_seq && seq != src->expected_seq) {
     /* Backwards: the driver restarted its count (or repeats a number);
      * nothing was lost that we can tell. */
-    GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
     GST_INFO_OBJECT (src, "sequence went back: expected frame %u, got %u",
         src->expected_seq, seq);
-  } else if (!src->have_seq) {
-    GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
   }
   src->have_seq = TRUE;
   src->expected_seq = seq + 1;
+  return seq;
+}
 
-  if (src->need_copy) {
-    /* Downstream cannot read the device layout: the one case where a
-     * frame is copied, counted and logged. */
-    GstVideoInfo dev_info = src->info;
-    GstVideoFrame in, out;
-    GstBuffer *copy = gst_buffer_new_allocate (NULL, src->info.size, NULL);
+/* Phase 5: downstream cannot read the device layout: the one case where a
+ * frame is copied, counted (object lock) and logged. Takes @buf. */
+static GstBuffer *
+gst_negcam_src_copy_frame (GstNegcamSrc *src, GstBuffer *buf, guint32 seq)
+{
+  GstVideoInfo dev_info = src->info;
+  GstVideoFrame in, out;
+  GstBuffer *copy = gst_buffer_new_allocate (NULL, src->info.size, NULL);
+  guint64 copies;
 
-    negcam_video_info_apply_format (&dev_info, &src->fmt.fmt.pix);
-    if (gst_video_frame_map (&in, &dev_info, buf, GST_MAP_READ)
-        && gst_video_frame_map (&out, &src->info, copy, GST_MAP_WRITE)) {
+  negcam_video_info_apply_format (&dev_info, &src->fmt.fmt.pix);
+  if (gst_video_frame_map (&in, &dev_info, buf, GST_MAP_READ)) {
+    if (gst_video_frame_map (&out, &src->info, copy, GST_MAP_WRITE)) {
       gst_video_frame_copy (&out, &in);
       gst_video_frame_unmap (&out);
-      gst_video_frame_unmap (&in);
     }
-    gst_buffer_copy_into (copy, buf, GST_BUFFER_COPY_METADATA, 0, -1);
-    gst_buffer_unref (buf);
-    buf = copy;
-    GST_OBJECT_LOCK (src);
-    src->copies++;
-    GST_OBJECT_UNLOCK (src);
-    GST_INFO_OBJECT (src,
-        "frame %u copied: device strides differ and downstream has no "
-        "GstVideoMeta (%" G_GUINT64_FORMAT " copies so far)",
-        seq, src->copies);
+    gst_video_frame_unmap (&in);
   }
+  gst_buffer_copy_into (copy, buf, GST_BUFFER_COPY_METADATA, 0, -1);
+  gst_buffer_unref (buf);
+  GST_OBJECT_LOCK (src);
+  copies = ++src->copies;
+  GST_OBJECT_UNLOCK (src);
+  GST_INFO_OBJECT (src,
+      "frame %u copied: device strides differ and downstream has no "
+      "GstVideoMeta (%" G_GUINT64_FORMAT " copies so far)",
+      seq, copies);
+  return copy;
+}
 
+static GstFlowReturn
+gst_negcam_src_create (GstPushSrc *psrc, GstBuffer **outbuf)
+{
+  GstNegcamSrc *src = GST_NEGCAM_SRC (psrc);
+  gboolean live = gst_base_src_is_live (GST_BASE_SRC (src));
+  gboolean changed;
+  GstBuffer *buf = NULL;
+  GstFlowReturn ret;
+  guint32 seq;
+
+  if (!src->pool)
+    return GST_FLOW_NOT_NEGOTIATED;
+  ret = gst_negcam_src_stream_on (src, live);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  changed = gst_negcam_src_follow_liveness (src, live);
+  ret = gst_negcam_src_next_frame (src, live, &buf);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  seq = gst_negcam_src_stamp (src, buf, live);
+  if (changed)
+    GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
+  if (src->need_copy)
+    buf = gst_negcam_src_copy_frame (src, buf, seq);
   *outbuf = buf;
   return GST_FLOW_OK;
 }
@@ -1385,16 +1512,78 @@ gst_negcam_src_stats (GstNegcamSrc *src)
   return s;
 }
 
+/*
+ * GStreamer's mutability rule, from the flags of @pspec: no flag means
+ * NULL only (the device is opened on NULL->READY with profile, device and
+ * libv4l2), GST_PARAM_MUTABLE_READY up to READY (read when buffers are
+ * made), GST_PARAM_MUTABLE_PLAYING always (applied at once). A change in
+ * a later state is refused with a warning naming the property and the
+ * state, and the old value stays, as filesrc does for its location.
+ */
+static gboolean
+gst_negcam_src_may_set (GstNegcamSrc *src, GParamSpec *pspec)
+{
+  GstState state, pending, latest;
+  GstState allowed = GST_STATE_NULL;
+
+  GST_OBJECT_LOCK (src);
+  state = GST_STATE (src);
+  pending = GST_STATE_PENDING (src);
+  GST_OBJECT_UNLOCK (src);
+  /* During NULL->READY the open reads the properties: that counts. */
+  latest = MAX (state, pending);
+  if (pspec->flags & GST_PARAM_MUTABLE_PLAYING)
+    allowed = GST_STATE_PLAYING;
+  else if (pspec->flags & GST_PARAM_MUTABLE_PAUSED)
+    allowed = GST_STATE_PAUSED;
+  else if (pspec->flags & GST_PARAM_MUTABLE_READY)
+    allowed = GST_STATE_READY;
+  if (latest <= allowed)
+    return TRUE;
+  g_warning ("%s: property '%s' cannot change in state %s (only up to %s); "
+             "keeping the old value",
+      GST_OBJECT_NAME (src), pspec->name, gst_element_state_get_name (latest),
+      gst_element_state_get_name (allowed));
+  return FALSE;
+}
+
+/* is-live, also while PLAYING: create() re-anchors the frame clock on the
+ * next frame. GstBaseSrc lets a live source run only once it went
+ * PAUSED->PLAYING live, so a source becoming live while PLAYING is let
+ * run here (live_running, a protected field under the live lock, which
+ * create() holds at most one frame interval) or it would wait forever. */
+static void
+gst_negcam_src_set_live (GstNegcamSrc *src, gboolean live)
+{
+  GstBaseSrc *bsrc = GST_BASE_SRC (src);
+  gboolean playing;
+
+  GST_OBJECT_LOCK (src);
+  src->is_live = live;
+  playing = GST_STATE (src) == GST_STATE_PLAYING;
+  GST_OBJECT_UNLOCK (src);
+  gst_base_src_set_live (bsrc, live);
+  if (live && playing) {
+    g_mutex_lock (&bsrc->live_lock);
+    bsrc->live_running = TRUE;
+    g_cond_broadcast (&bsrc->live_cond);
+    g_mutex_unlock (&bsrc->live_lock);
+  }
+}
+
 static void
 gst_negcam_src_set_property (
     GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
 {
   GstNegcamSrc *src = GST_NEGCAM_SRC (object);
 
+  if (!gst_negcam_src_may_set (src, pspec))
+    return;
   switch (prop_id) {
     case PROP_PROFILE:
       GST_OBJECT_LOCK (src);
       g_free (src->profile);
+      /* NULL resets to the default; "" stays, and NULL->READY refuses it */
       src->profile = g_value_dup_string (value);
       if (!src->profile)
         src->profile = g_strdup (DEFAULT_PROFILE);
@@ -1407,10 +1596,7 @@ gst_negcam_src_set_property (
       GST_OBJECT_UNLOCK (src);
       break;
     case PROP_IS_LIVE:
-      GST_OBJECT_LOCK (src);
-      src->is_live = g_value_get_boolean (value);
-      GST_OBJECT_UNLOCK (src);
-      gst_base_src_set_live (GST_BASE_SRC (src), g_value_get_boolean (value));
+      gst_negcam_src_set_live (src, g_value_get_boolean (value));
       break;
     case PROP_PATTERN: {
       struct v4l2_control ctrl = { .id = V4L2_CID_TEST_PATTERN };
@@ -1429,6 +1615,8 @@ gst_negcam_src_set_property (
       GST_OBJECT_LOCK (src);
       src->prefer = g_value_get_enum (value);
       GST_OBJECT_UNLOCK (src);
+      /* Applied by the next negotiation: ask for one now. */
+      gst_pad_mark_reconfigure (GST_BASE_SRC_PAD (src));
       break;
     case PROP_QUEUE_SIZE:
       GST_OBJECT_LOCK (src);
@@ -1603,13 +1791,17 @@ gst_negcam_src_class_init (GstNegcamSrcClass *klass)
   g_object_class_install_property (gobject_class, PROP_PROFILE,
       g_param_spec_string ("profile", "Profile",
           profile_blurb (),
-          DEFAULT_PROFILE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+          DEFAULT_PROFILE,
+          /* NULL only (no GST_PARAM_MUTABLE_*) */
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_DEVICE,
       g_param_spec_string ("device", "Device",
           "Empty: the embedded negcam engine playing 'profile'. A path: a "
           "V4L2 capture node (/dev/videoN) through the kernel backend, same "
           "negotiation",
-          DEFAULT_DEVICE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+          DEFAULT_DEVICE,
+          /* NULL only (no GST_PARAM_MUTABLE_*) */
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_DEVICE_NAME,
       g_param_spec_string ("device-name", "Device name",
           "Card name the device reports (VIDIOC_QUERYCAP), once open", NULL,
@@ -1619,7 +1811,9 @@ gst_negcam_src_class_init (GstNegcamSrcClass *klass)
           "TRUE: frames paced on the pipeline clock at the negotiated frame "
           "interval, dropped when downstream holds every buffer. FALSE: as "
           "fast as downstream takes them, never dropped",
-          DEFAULT_IS_LIVE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+          DEFAULT_IS_LIVE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+              | GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_PATTERN,
       g_param_spec_enum ("pattern", "Pattern",
           "Test picture drawn by the device (every frame also carries its "
@@ -1635,13 +1829,15 @@ gst_negcam_src_class_init (GstNegcamSrcClass *klass)
           "when allowed, else the largest frame at the device's default "
           "rate (at least 15 fps, or the highest below)",
           GST_TYPE_NEGCAM_PREFER, DEFAULT_PREFER,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+              | GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_QUEUE_SIZE,
       g_param_spec_uint ("queue-size", "Queue size",
           "Number of device buffers (0 = the device minimum + what "
           "downstream keeps + 2)",
           0, 32, DEFAULT_QUEUE_SIZE,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+              | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_IO_MODE,
       g_param_spec_enum ("io-mode", "I/O mode",
           "Memory of the buffers: 'auto' exports dma-bufs (EXPBUF, "
@@ -1649,14 +1845,17 @@ gst_negcam_src_class_init (GstNegcamSrcClass *klass)
           "that imports dma-bufs takes the fd, anyone else maps it. Never "
           "a copy",
           GST_TYPE_NEGCAM_IO_MODE, DEFAULT_IO_MODE,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+              | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_LIBV4L2,
       g_param_spec_boolean ("libv4l2", "libv4l2",
           "Talk to 'device' through libv4l2 (v4l2_ioctl, v4l2_mmap), for "
           "formats only libv4l2 converts. Off: raw ioctls (libv4l2 hides "
           "CREATE_BUFS, EXPBUF and DMABUF, so no dma-buf and no growth "
           "then); read on NULL to READY",
-          DEFAULT_LIBV4L2, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+          DEFAULT_LIBV4L2,
+          /* NULL only (no GST_PARAM_MUTABLE_*) */
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_COPIES,
       g_param_spec_uint64 ("copies", "Copies",
           "Frames copied since start (only when downstream cannot read the "
@@ -1749,9 +1948,10 @@ gst_negcam_src_uri_set_uri (
   GST_OBJECT_LOCK (src);
   state = GST_STATE (src);
   GST_OBJECT_UNLOCK (src);
-  if (state != GST_STATE_NULL && state != GST_STATE_READY) {
+  if (state != GST_STATE_NULL) {
+    /* like device and profile, which it sets */
     g_set_error (error, GST_URI_ERROR, GST_URI_ERROR_BAD_STATE,
-        "negcamsrc: the URI can only change in NULL or READY");
+        "negcamsrc: the URI can only change in NULL");
     return FALSE;
   }
   if (!gst_uri_has_protocol (uri, "negcam")) {

@@ -763,8 +763,10 @@ fps_den (const struct v4l2_fract *iv)
 static const GValue *
 rates_at (NegcamProbe *p, ProbeFormat *f, guint32 w, guint32 h)
 {
-  gint64 key =
-      ((gint64)f->fourcc << 32) | ((gint64)(w & 0xffff) << 16) | (h & 0xffff);
+  /* Unsigned: a fourcc with bit 31 set (V4L2's big-endian flag, Y16-BE)
+   * must not overflow a signed shift. */
+  guint64 key =
+      ((guint64)f->fourcc << 32) | ((guint64)(w & 0xffff) << 16) | (h & 0xffff);
   GValue *val = g_hash_table_lookup (p->rates, &key);
   struct v4l2_frmivalenum fi;
   GValue list = G_VALUE_INIT, v = G_VALUE_INIT;

@@ -32,7 +32,11 @@
 #endif
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <gst/gst.h>
 
 #include "negcamdevice.h"
@@ -77,11 +81,14 @@ typedef struct {
   struct v4l2_pix_format fmt; /* format the buffers were allocated for */
 } NcEmb;
 
+/* NULL when memory runs out: REQBUFS then answers ENOMEM, as a driver. */
 static NcBlock *
 block_new (guint32 length)
 {
-  NcBlock *b = g_malloc0 (sizeof (NcBlock) + length);
+  NcBlock *b = g_try_malloc0 (sizeof (NcBlock) + (gsize)length);
 
+  if (!b)
+    return NULL;
   b->refcount = 1;
   b->length = length;
   return b;
@@ -135,6 +142,13 @@ emb_reqbufs (NcEmb *emb, struct v4l2_requestbuffers *r)
   count = CLAMP (r->count, NC_EMB_MIN_BUFFERS, NC_EMB_MAX_BUFFERS);
   for (i = 0; i < count; i++) {
     emb->bufs[i].block = block_new (emb->fmt.sizeimage);
+    if (!emb->bufs[i].block) {
+      emb->nbufs = i;
+      emb_free_buffers (emb);
+      negcam_engine_set_busy (
+          &emb->engine, V4L2_BUF_TYPE_VIDEO_CAPTURE, false);
+      return -ENOMEM;
+    }
     emb->bufs[i].prev = NC_FRAME_NONE;
     emb->bufs[i].queued = FALSE;
     emb->bufs[i].bytesused = 0;
@@ -412,6 +426,140 @@ static const NegcamDeviceOps emb_ops = {
   .close = emb_close,
 };
 
+/* A profile file larger than this is a mistake (negcam-ctl's cap too). */
+#define NC_EMB_MAX_PROFILE (64u << 20)
+
+static void
+set_profile_error (GError **error, const gchar *fmt, ...) G_GNUC_PRINTF (2, 3);
+
+static void
+set_profile_error (GError **error, const gchar *fmt, ...)
+{
+  va_list args;
+  gchar *msg;
+
+  va_start (args, fmt);
+  msg = g_strdup_vprintf (fmt, args);
+  va_end (args);
+  g_set_error_literal (error, NEGCAM_DEVICE_ERROR, NEGCAM_DEVICE_ERROR_PROFILE,
+      msg);
+  g_free (msg);
+}
+
+static gchar *
+builtin_names (void)
+{
+  const struct negcam_builtin *b;
+  GString *names = g_string_new (NULL);
+  guint i;
+
+  for (i = 0; (b = negcam_builtin_at (i)); i++)
+    g_string_append_printf (names, "%s%s", i ? ", " : "", b->name);
+  return g_string_free (names, FALSE);
+}
+
+static const gchar *
+file_kind (mode_t mode)
+{
+  if (S_ISFIFO (mode))
+    return "a FIFO";
+  if (S_ISCHR (mode) || S_ISBLK (mode))
+    return "a device";
+  if (S_ISDIR (mode))
+    return "a directory";
+  if (S_ISSOCK (mode))
+    return "a socket";
+  return "not a regular file";
+}
+
+/*
+ * Read profile file @path: regular files only, at most
+ * NC_EMB_MAX_PROFILE bytes. Opened non-blocking, so a FIFO nobody writes
+ * to is refused at once instead of blocking the state change; fstat on
+ * the descriptor (not the name) decides.
+ */
+static gchar *
+read_profile_file (const gchar *path, gsize *len, GError **error)
+{
+  struct stat st;
+  gchar *buf = NULL;
+  gsize n = 0;
+  gint fd, saved;
+
+  fd = open (path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    gchar *names = builtin_names ();
+
+    saved = errno;
+    set_profile_error (error,
+        "profile \"%s\": not a built-in profile (%s) and not a readable "
+        "file: %s",
+        path, names, g_strerror (saved));
+    g_free (names);
+    return NULL;
+  }
+  if (fstat (fd, &st) < 0) {
+    saved = errno;
+    set_profile_error (error, "profile \"%s\": cannot read: %s", path,
+        g_strerror (saved));
+    goto fail;
+  }
+  if (!S_ISREG (st.st_mode)) {
+    set_profile_error (error,
+        "profile \"%s\": %s, not a profile file (a profile is a regular "
+        "text file, see docs/profiles.md)",
+        path, file_kind (st.st_mode));
+    goto fail;
+  }
+  if (st.st_size > NC_EMB_MAX_PROFILE) {
+    set_profile_error (error,
+        "profile \"%s\": %" G_GINT64_FORMAT " bytes; a profile file is "
+        "at most %u MiB",
+        path, (gint64)st.st_size, NC_EMB_MAX_PROFILE >> 20);
+    goto fail;
+  }
+  /* One byte more than the size, to see a file that grew past the cap. */
+  buf = g_malloc (st.st_size + 1);
+  for (;;) {
+    gssize got = read (fd, buf + n, st.st_size + 1 - n);
+
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0) {
+      saved = errno;
+      set_profile_error (error, "profile \"%s\": cannot read: %s", path,
+          g_strerror (saved));
+      goto fail;
+    }
+    if (got == 0)
+      break;
+    n += got;
+    if (n > (gsize)st.st_size)
+      break;
+  }
+  if (n > (gsize)st.st_size) {
+    set_profile_error (error, "profile \"%s\": changed while being read",
+        path);
+    goto fail;
+  }
+  close (fd);
+  *len = n;
+  return buf;
+
+fail:
+  g_free (buf);
+  close (fd);
+  return NULL;
+}
+
+/* Text a profile can be: no NUL byte, valid UTF-8. Anything else is not
+ * quoted back (an image, an executable, random data). */
+static gboolean
+looks_like_text (const gchar *text, gsize len)
+{
+  return memchr (text, '\0', len) == NULL && g_utf8_validate (text, len, NULL);
+}
+
 /* Load @name: a built-in profile, else a file. */
 static struct negcam_profile *
 load_profile (const gchar *name, GError **error)
@@ -422,36 +570,35 @@ load_profile (const gchar *name, GError **error)
   gchar *contents = NULL;
   gsize len = 0;
   const gchar *text;
-  GError *ferr = NULL;
   gchar *source;
 
-  if (name == NULL || name[0] == '\0')
+  if (name == NULL)
     name = "webcam";
+  if (name[0] == '\0') {
+    gchar *names = builtin_names ();
+
+    set_profile_error (error,
+        "profile is empty: name a built-in profile (%s) or a profile file",
+        names);
+    g_free (names);
+    return NULL;
+  }
   b = negcam_builtin_find (name);
   if (b) {
     text = b->text;
     len = strlen (text);
     source = g_strdup_printf ("built-in profile %s", name);
-  } else if (g_file_get_contents (name, &contents, &len, &ferr)) {
+  } else if ((contents = read_profile_file (name, &len, error))) {
     text = contents;
     source = g_strdup (name);
   } else {
-    GString *names = g_string_new (NULL);
-    guint i;
-
-    for (i = 0; (b = negcam_builtin_at (i)); i++)
-      g_string_append_printf (names, "%s%s", i ? ", " : "", b->name);
-    g_set_error (error, NEGCAM_DEVICE_ERROR, NEGCAM_DEVICE_ERROR_PROFILE,
-        "profile \"%s\": not a built-in profile (%s) and not a readable "
-        "file: %s",
-        name, names->str, ferr->message);
-    g_string_free (names, TRUE);
-    g_error_free (ferr);
     return NULL;
   }
-  if (len > G_MAXUINT32) {
-    g_set_error (error, NEGCAM_DEVICE_ERROR, NEGCAM_DEVICE_ERROR_PROFILE,
-        "%s: file too large", source);
+  if (!looks_like_text (text, len)) {
+    set_profile_error (error,
+        "profile \"%s\": not a profile (binary data); a profile is a text "
+        "file, see docs/profiles.md",
+        name);
     g_free (contents);
     g_free (source);
     return NULL;
@@ -460,8 +607,8 @@ load_profile (const gchar *name, GError **error)
   p = g_malloc0 (sizeof (*p));
   if (negcam_profile_parse (p, text, (guint32)len, &perr) < 0) {
     perr.message[sizeof (perr.message) - 1] = '\0';
-    g_set_error (error, NEGCAM_DEVICE_ERROR, NEGCAM_DEVICE_ERROR_PROFILE,
-        "%s:%u:%u: %s", source, perr.line, perr.column, perr.message);
+    set_profile_error (error, "%s:%u:%u: %s", source, perr.line, perr.column,
+        perr.message);
     g_free (p);
     p = NULL;
   }

@@ -3,14 +3,28 @@
  * negcamdeviceprovider: what negcamsrc can open, for GstDeviceMonitor.
  *
  * Two kinds of device, described by the same code:
+ *  - embedded profiles, only those the user names (opt-in, nothing by
+ *    default, so that a system-wide install does not fill every camera
+ *    menu): NEGCAM_PROVIDER_PROFILES="webcam,/path/cam.profile" or, when
+ *    that variable is unset, $XDG_CONFIG_HOME/negcam/provider.conf (one
+ *    built-in name or profile file per line, '#' comments);
  *  - the V4L2 capture nodes of the device directory ("device-directory",
- *    /dev by default, names video<N>), opened through the kernel backend;
- *  - the built-in profiles of the embedded engine (negcam_builtin_at).
+ *    /dev by default, names video<N>), opened through the kernel backend,
+ *    only while no v4l2deviceprovider is in use (see "One listing per
+ *    node" below).
  * Both are asked VIDIOC_QUERYCAP through the device interface
  * (negcamdevice.h) and their caps come from NegcamProbe (negcamcaps.c), the
  * very enumeration negcamsrc uses, so a listed device offers exactly the
  * caps the element would. create_element() gives a negcamsrc with device=
  * or profile= set.
+ *
+ * One listing per node: v4l2deviceprovider (gst-plugins-good) lists every
+ * V4L2 capture node, negcam.ko's included, for v4l2src. When it is
+ * registered with a rank a GstDeviceMonitor uses (MARGINAL or more), this
+ * provider lists no node at all; when it is absent or demoted
+ * (GST_PLUGIN_FEATURE_RANK=v4l2deviceprovider:NONE), this provider lists
+ * them, for negcamsrc. Either way each camera appears once, and no
+ * provider is hidden.
  *
  * Hotplug: a directory monitor (inotify through GFileMonitor, no polling)
  * on the device directory, run in a thread of its own with its own main
@@ -19,19 +33,26 @@
  * sets its group or ACL; opening it then fails, and the attribute change
  * udev makes triggers a new attempt.
  *
- * Rank: MARGINAL, below v4l2deviceprovider (PRIMARY), and no provider is
- * hidden: applications that pick the first camera keep getting v4l2src;
- * the nodes also appear here, named with their path, for applications
- * that want negcamsrc.
+ * Format changes: each listed node stays open in the watch thread,
+ * subscribed to V4L2_EVENT_SOURCE_CHANGE (negcam.ko sends it when its
+ * profile is swapped through configfs; HDMI receivers do too); the event
+ * (POLLPRI) makes the node probed again and the new GstDevice replaces the
+ * old (gst_device_provider_device_changed: DEVICE_CHANGED on the bus).
+ *
+ * Rank: MARGINAL, below v4l2deviceprovider (PRIMARY).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include <gio/gio.h>
+#include <glib-unix.h>
 
 #include "negcamdeviceprovider.h"
 #include "gstnegcamsrc.h"
@@ -52,7 +73,7 @@ struct _GstNegcamSrcDevice
   GstDevice parent;
 
   gchar *path;    /* V4L2 node, or NULL for an embedded profile */
-  gchar *profile; /* built-in profile name, or NULL for a node */
+  gchar *profile; /* built-in profile name or file, NULL for a node */
 };
 
 G_DEFINE_TYPE (GstNegcamSrcDevice, gst_negcam_src_device, GST_TYPE_DEVICE);
@@ -78,8 +99,8 @@ gst_negcam_src_device_reconfigure_element (GstDevice *device,
 {
   GstNegcamSrcDevice *self = GST_NEGCAM_SRC_DEVICE (device);
 
-  if (!GST_IS_NEGCAM_SRC (element))
-    return FALSE;
+  if (!GST_IS_NEGCAM_SRC (element) || GST_STATE (element) != GST_STATE_NULL)
+    return FALSE; /* device and profile change in NULL only */
   if (self->path)
     g_object_set (element, "device", self->path, NULL);
   else
@@ -136,8 +157,8 @@ kmod_profile_of (const gchar *path)
  * a video capture device or offers nothing negcamsrc can map.
  */
 static GstDevice *
-describe (NegcamDevice *dev, const gchar *path,
-    const struct negcam_builtin *builtin, GError **error)
+describe (NegcamDevice *dev, const gchar *path, const gchar *profile,
+    GError **error)
 {
   struct v4l2_capability cap;
   GstNegcamSrcDevice *device;
@@ -187,28 +208,30 @@ describe (NegcamDevice *dev, const gchar *path,
       "v4l2.device.capabilities", G_TYPE_UINT, cap.capabilities,
       "v4l2.device.device_caps", G_TYPE_UINT, flags, NULL);
   if (path) {
-    gchar *profile = g_str_equal (driver, "negcam") ? kmod_profile_of (path)
+    gchar *kprofile = g_str_equal (driver, "negcam") ? kmod_profile_of (path)
                                                     : NULL;
 
     gst_structure_set (props, "device.path", G_TYPE_STRING, path, NULL);
-    if (profile && *profile)
-      gst_structure_set (props, "negcam.profile", G_TYPE_STRING, profile,
+    if (kprofile && *kprofile)
+      gst_structure_set (props, "negcam.profile", G_TYPE_STRING, kprofile,
           NULL);
-    g_free (profile);
+    g_free (kprofile);
     display = g_strdup_printf ("%s (%s)", *card ? card : driver, path);
   } else {
-    gst_structure_set (props,
-        "negcam.profile", G_TYPE_STRING, builtin->name,
-        "negcam.profile.summary", G_TYPE_STRING, builtin->summary, NULL);
-    display = g_strdup_printf ("%s (negcam built-in profile %s)",
-        *card ? card : driver, builtin->name);
+    const struct negcam_builtin *builtin = negcam_builtin_find (profile);
+
+    gst_structure_set (props, "negcam.profile", G_TYPE_STRING, profile,
+        "negcam.profile.summary", G_TYPE_STRING,
+        builtin ? builtin->summary : "profile file", NULL);
+    display = g_strdup_printf ("%s (negcam %s %s)", *card ? card : driver,
+        builtin ? "built-in profile" : "profile file", profile);
   }
 
   device = g_object_new (GST_TYPE_NEGCAM_SRC_DEVICE,
       "display-name", display, "device-class", "Video/Source",
       "caps", caps, "properties", props, NULL);
   device->path = g_strdup (path);
-  device->profile = builtin ? g_strdup (builtin->name) : NULL;
+  device->profile = g_strdup (profile);
 
   g_free (display);
   g_free (card);
@@ -235,23 +258,100 @@ probe_node (const gchar *path, GError **error)
   return device;
 }
 
+/* An embedded profile (built-in name or file) the user asked for. */
 static GstDevice *
-probe_builtin (const struct negcam_builtin *builtin)
+probe_profile (const gchar *profile)
 {
   GError *err = NULL;
   NegcamDevice *dev;
   GstDevice *device = NULL;
 
-  dev = negcam_device_open (NULL, builtin->name, &err);
+  dev = negcam_device_open (NULL, profile, &err);
   if (dev) {
-    device = describe (dev, NULL, builtin, &err);
+    device = describe (dev, NULL, profile, &err);
     negcam_device_unref (dev);
   }
   if (!device) {
-    GST_WARNING ("built-in profile %s: %s", builtin->name, err->message);
+    GST_WARNING ("profile %s not listed: %s", profile, err->message);
     g_error_free (err);
   }
   return device;
+}
+
+/* Add the non-empty, stripped entries of @items to @list (no duplicate). */
+static void
+add_entries (GPtrArray *list, gchar **items)
+{
+  guint i;
+
+  for (i = 0; items[i]; i++) {
+    gchar *item = g_strstrip (items[i]);
+
+    if (*item && !g_ptr_array_find_with_equal_func (list, item, g_str_equal,
+            NULL))
+      g_ptr_array_add (list, g_strdup (item));
+  }
+}
+
+/*
+ * The embedded profiles to list: NEGCAM_PROVIDER_PROFILES (comma
+ * separated) when set, even empty; otherwise the lines of
+ * $XDG_CONFIG_HOME/negcam/provider.conf ("~/.config" when unset), '#'
+ * starting a comment. Neither: none.
+ */
+static GPtrArray *
+configured_profiles (void)
+{
+  GPtrArray *list = g_ptr_array_new_with_free_func (g_free);
+  const gchar *env = g_getenv ("NEGCAM_PROVIDER_PROFILES");
+  const gchar *xdg = g_getenv ("XDG_CONFIG_HOME");
+  gchar *conf, *text = NULL, **lines, **items;
+  guint i;
+
+  if (env) {
+    items = g_strsplit (env, ",", -1);
+    add_entries (list, items);
+    g_strfreev (items);
+    return list;
+  }
+  /* Read here, not through g_get_user_config_dir(), which caches. */
+  if (xdg && g_path_is_absolute (xdg))
+    conf = g_build_filename (xdg, "negcam", "provider.conf", NULL);
+  else
+    conf = g_build_filename (
+        g_get_home_dir (), ".config", "negcam", "provider.conf", NULL);
+  if (g_file_get_contents (conf, &text, NULL, NULL)) {
+    lines = g_strsplit (text, "\n", -1);
+    for (i = 0; lines[i]; i++) {
+      gchar *hash = strchr (lines[i], '#');
+
+      if (hash)
+        *hash = '\0';
+    }
+    add_entries (list, lines);
+    g_strfreev (lines);
+    g_free (text);
+  }
+  GST_DEBUG ("%s: %u profiles", conf, list->len);
+  g_free (conf);
+  return list;
+}
+
+/* TRUE when a provider a GstDeviceMonitor uses lists the V4L2 nodes
+ * already (v4l2deviceprovider): then this one lists none. */
+static gboolean
+nodes_listed_elsewhere (void)
+{
+  GstDeviceProviderFactory *f =
+      gst_device_provider_factory_find ("v4l2deviceprovider");
+  gboolean used = FALSE;
+
+  if (f) {
+    used = gst_plugin_feature_get_rank (GST_PLUGIN_FEATURE (f))
+        >= GST_RANK_MARGINAL;
+    gst_object_unref (f);
+  }
+  return used;
 }
 
 /* "video" followed by digits only: the V4L2 video nodes. */
@@ -324,8 +424,9 @@ struct _GstNegcamDeviceProvider
   GMutex lock;
   GCond cond;
   gboolean ready;
-  /* path -> GstDevice listed (owned by the provider's device list); used
-   * by the watch thread only while it runs. */
+  /* path -> NodeWatch of a listed node (its GstDevice is owned by the
+   * provider's device list); used by the watch thread only while it
+   * runs. */
   GHashTable *nodes;
 };
 
@@ -354,18 +455,19 @@ get_device_directory (GstNegcamDeviceProvider *self)
 }
 
 static GList *
-probe_builtins (void)
+probe_profiles (void)
 {
-  const struct negcam_builtin *b;
+  GPtrArray *profiles = configured_profiles ();
   GList *list = NULL;
   guint i;
 
-  for (i = 0; (b = negcam_builtin_at (i)); i++) {
-    GstDevice *device = probe_builtin (b);
+  for (i = 0; i < profiles->len; i++) {
+    GstDevice *device = probe_profile (profiles->pdata[i]);
 
     if (device)
       list = g_list_append (list, device);
   }
+  g_ptr_array_unref (profiles);
   return list;
 }
 
@@ -375,7 +477,9 @@ gst_negcam_device_provider_probe (GstDeviceProvider *provider)
 {
   GstNegcamDeviceProvider *self = GST_NEGCAM_DEVICE_PROVIDER (provider);
   gchar *dir = get_device_directory (self);
-  GPtrArray *paths = list_nodes (dir);
+  GPtrArray *paths = nodes_listed_elsewhere ()
+      ? g_ptr_array_new_with_free_func (g_free)
+      : list_nodes (dir);
   GList *list = NULL;
   guint i;
 
@@ -392,7 +496,96 @@ gst_negcam_device_provider_probe (GstDeviceProvider *provider)
   }
   g_ptr_array_unref (paths);
   g_free (dir);
-  return g_list_concat (list, probe_builtins ());
+  return g_list_concat (list, probe_profiles ());
+}
+
+/* A listed node, in the watch thread: its device and, when the driver
+ * sends V4L2_EVENT_SOURCE_CHANGE, the descriptor subscribed to it. */
+typedef struct
+{
+  GstNegcamDeviceProvider *self;
+  gchar *path;
+  GstDevice *device; /* the one in the provider's list */
+  gint fd;           /* -1 when the node has no source-change event */
+  GSource *source;   /* POLLPRI on fd, in the watch thread's context */
+} NodeWatch;
+
+static void
+node_watch_free (gpointer data)
+{
+  NodeWatch *w = data;
+
+  if (w->source) {
+    g_source_destroy (w->source);
+    g_source_unref (w->source);
+  }
+  if (w->fd >= 0)
+    close (w->fd);
+  g_free (w->path);
+  g_free (w);
+}
+
+/* POLLPRI: drain the events; a source change means other formats, so
+ * probe the node again and replace its listing (DEVICE_CHANGED). */
+static gboolean
+on_node_event (gint fd, GIOCondition cond, gpointer data)
+{
+  NodeWatch *w = data;
+  struct v4l2_event ev;
+  gboolean changed = FALSE;
+  GError *err = NULL;
+  GstDevice *device;
+
+  if (cond & (G_IO_ERR | G_IO_HUP | G_IO_NVAL)) {
+    /* unplugged: the directory monitor removes the listing */
+    g_clear_pointer (&w->source, g_source_unref);
+    return G_SOURCE_REMOVE;
+  }
+  memset (&ev, 0, sizeof (ev));
+  while (ioctl (fd, VIDIOC_DQEVENT, &ev) == 0)
+    changed |= ev.type == V4L2_EVENT_SOURCE_CHANGE;
+  if (!changed)
+    return G_SOURCE_CONTINUE;
+  device = probe_node (w->path, &err);
+  if (!device) {
+    GST_INFO_OBJECT (w->self, "%s changed, not usable now: %s", w->path,
+        err->message);
+    g_error_free (err);
+    return G_SOURCE_CONTINUE;
+  }
+  GST_INFO_OBJECT (w->self, "%s changed its formats: listing replaced",
+      w->path);
+  gst_object_ref_sink (device);
+  gst_device_provider_device_changed (
+      GST_DEVICE_PROVIDER (w->self), device, w->device);
+  w->device = device; /* the list holds it now */
+  gst_object_unref (device);
+  return G_SOURCE_CONTINUE;
+}
+
+/* Keep @w->path open and subscribed to V4L2_EVENT_SOURCE_CHANGE. A node
+ * without the event (most cameras) is simply not followed. */
+static void
+node_watch_subscribe (NodeWatch *w)
+{
+  struct v4l2_event_subscription sub;
+
+  w->fd = open (w->path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+  if (w->fd < 0)
+    return;
+  memset (&sub, 0, sizeof (sub));
+  sub.type = V4L2_EVENT_SOURCE_CHANGE;
+  if (ioctl (w->fd, VIDIOC_SUBSCRIBE_EVENT, &sub) < 0) {
+    GST_DEBUG_OBJECT (w->self, "%s: no source-change event: %s", w->path,
+        g_strerror (errno));
+    close (w->fd);
+    w->fd = -1;
+    return;
+  }
+  w->source = g_unix_fd_source_new (w->fd, G_IO_PRI | G_IO_ERR | G_IO_HUP);
+  g_source_set_callback (
+      w->source, (GSourceFunc)(GCallback)on_node_event, w, NULL);
+  g_source_attach (w->source, w->self->context);
 }
 
 /* Watch thread: add @path if it is new and usable. */
@@ -401,6 +594,7 @@ node_appeared (GstNegcamDeviceProvider *self, const gchar *path)
 {
   GError *err = NULL;
   GstDevice *device;
+  NodeWatch *w;
 
   if (g_hash_table_contains (self->nodes, path))
     return;
@@ -413,19 +607,26 @@ node_appeared (GstNegcamDeviceProvider *self, const gchar *path)
     return;
   }
   GST_INFO_OBJECT (self, "node %s added", path);
-  g_hash_table_insert (self->nodes, g_strdup (path), device);
+  w = g_new0 (NodeWatch, 1);
+  w->self = self;
+  w->path = g_strdup (path);
+  w->device = device;
+  w->fd = -1;
+  node_watch_subscribe (w);
+  g_hash_table_insert (self->nodes, w->path, w);
   gst_device_provider_device_add (GST_DEVICE_PROVIDER (self), device);
 }
 
 static void
 node_vanished (GstNegcamDeviceProvider *self, const gchar *path)
 {
-  GstDevice *device = g_hash_table_lookup (self->nodes, path);
+  NodeWatch *w = g_hash_table_lookup (self->nodes, path);
+  GstDevice *device;
 
-  if (!device)
+  if (!w)
     return;
   GST_INFO_OBJECT (self, "node %s removed", path);
-  gst_object_ref (device);
+  device = gst_object_ref (w->device);
   g_hash_table_remove (self->nodes, path);
   gst_device_provider_device_remove (GST_DEVICE_PROVIDER (self), device);
   gst_object_unref (device);
@@ -508,15 +709,20 @@ static gboolean
 gst_negcam_device_provider_start (GstDeviceProvider *provider)
 {
   GstNegcamDeviceProvider *self = GST_NEGCAM_DEVICE_PROVIDER (provider);
-  GList *builtins, *l;
+  GList *profiles, *l;
 
-  builtins = probe_builtins ();
-  for (l = builtins; l; l = l->next)
+  profiles = probe_profiles ();
+  for (l = profiles; l; l = l->next)
     gst_device_provider_device_add (provider, l->data);
-  g_list_free (builtins);
+  g_list_free (profiles);
 
+  if (nodes_listed_elsewhere ()) {
+    GST_INFO_OBJECT (self, "v4l2deviceprovider lists the V4L2 nodes");
+    return TRUE;
+  }
   self->watch_dir = get_device_directory (self);
-  self->nodes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->nodes =
+      g_hash_table_new_full (g_str_hash, g_str_equal, NULL, node_watch_free);
   self->context = g_main_context_new ();
   self->loop = g_main_loop_new (self->context, FALSE);
   self->ready = FALSE;
@@ -551,10 +757,10 @@ gst_negcam_device_provider_stop (GstDeviceProvider *provider)
   g_source_unref (idle);
   g_thread_join (self->thread);
   self->thread = NULL;
-  g_clear_pointer (&self->loop, g_main_loop_unref);
-  g_clear_pointer (&self->context, g_main_context_unref);
   /* The devices themselves are dropped by GstDeviceProvider. */
   g_clear_pointer (&self->nodes, g_hash_table_unref);
+  g_clear_pointer (&self->loop, g_main_loop_unref);
+  g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_pointer (&self->watch_dir, g_free);
 }
 
@@ -635,7 +841,8 @@ gst_negcam_device_provider_class_init (GstNegcamDeviceProviderClass *klass)
 
   gst_device_provider_class_set_static_metadata (dp_class,
       "negcam device provider", "Video/Source",
-      "Lists V4L2 capture nodes and negcam's built-in profiles for negcamsrc",
+      "Lists the negcam profiles a user names and, unless "
+      "v4l2deviceprovider does, V4L2 capture nodes, for negcamsrc",
       "negcam");
 }
 

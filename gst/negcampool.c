@@ -18,6 +18,7 @@
 #endif
 
 #include <errno.h>
+#include <stdarg.h>
 #include <string.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -54,6 +55,7 @@ struct _NegcamPool {
   struct timeval last_timestamp;
   gboolean cannot_grow;
   gboolean queueing;
+  GError *start_error; /* why the last start failed, in words */
 };
 
 G_DEFINE_TYPE (NegcamPool, negcam_pool, GST_TYPE_BUFFER_POOL);
@@ -301,6 +303,35 @@ can_export (NegcamPool *pool)
   return TRUE;
 }
 
+/* Record why the pool could not start (replacing an older reason). */
+static void
+set_start_error (NegcamPool *pool, GstResourceError code, const gchar *fmt,
+    ...) G_GNUC_PRINTF (3, 4);
+
+static void
+set_start_error (NegcamPool *pool, GstResourceError code, const gchar *fmt,
+    ...)
+{
+  va_list args;
+
+  g_clear_error (&pool->start_error);
+  va_start (args, fmt);
+  pool->start_error = g_error_new_valist (GST_RESOURCE_ERROR, code, fmt, args);
+  va_end (args);
+  GST_ERROR_OBJECT (pool, "%s", pool->start_error->message);
+}
+
+GError *
+negcam_pool_get_start_error (NegcamPool *pool)
+{
+  GError *err;
+
+  g_mutex_lock (&pool->lock);
+  err = pool->start_error ? g_error_copy (pool->start_error) : NULL;
+  g_mutex_unlock (&pool->lock);
+  return err;
+}
+
 static gboolean
 negcam_pool_start (GstBufferPool *bpool)
 {
@@ -308,6 +339,7 @@ negcam_pool_start (GstBufferPool *bpool)
   GstStructure *config = gst_buffer_pool_get_config (bpool);
   struct v4l2_requestbuffers req = { 0 };
   guint size, min, max, i;
+  gint ret;
 
   gst_buffer_pool_config_get_params (config, NULL, &size, &min, &max);
   pool->video_meta = gst_buffer_pool_config_has_option (
@@ -317,13 +349,24 @@ negcam_pool_start (GstBufferPool *bpool)
   req.count = CLAMP (min, 2, NEGCAM_POOL_MAX);
   req.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
   req.memory = V4L2_MEMORY_MMAP;
-  if (negcam_device_ioctl (pool->dev, VIDIOC_REQBUFS, &req) < 0
-      || req.count == 0) {
-    GST_ERROR_OBJECT (pool, "REQBUFS %u failed", min);
+  ret = negcam_device_ioctl (pool->dev, VIDIOC_REQBUFS, &req);
+  g_mutex_lock (&pool->lock);
+  if (ret == -ENOMEM) {
+    set_start_error (pool, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
+        "%s cannot allocate %u buffers of %u bytes (REQBUFS: %s)",
+        pool->dev->description, req.count, pool->pix.sizeimage,
+        g_strerror (ENOMEM));
+    g_mutex_unlock (&pool->lock);
     return FALSE;
   }
-
-  g_mutex_lock (&pool->lock);
+  if (ret < 0 || req.count == 0) {
+    set_start_error (pool, GST_RESOURCE_ERROR_FAILED,
+        "%s refused %u buffers (REQBUFS: %s)", pool->dev->description,
+        req.count, ret < 0 ? g_strerror (-ret) : "no buffer given");
+    g_mutex_unlock (&pool->lock);
+    return FALSE;
+  }
+  g_clear_error (&pool->start_error);
   pool->count = MIN (req.count, NEGCAM_POOL_MAX);
   pool->created = 0;
   pool->cannot_grow = !pool->grow;
@@ -332,18 +375,20 @@ negcam_pool_start (GstBufferPool *bpool)
     if (can_export (pool)) {
       pool->dmabuf_alloc = gst_dmabuf_allocator_new ();
     } else if (pool->memory == NEGCAM_POOL_MEMORY_DMABUF) {
-      GST_ERROR_OBJECT (pool, "%s cannot export dma-bufs (EXPBUF)",
-          pool->dev->description);
+      set_start_error (pool, GST_RESOURCE_ERROR_SETTINGS,
+          "%s cannot export dma-bufs (EXPBUF)", pool->dev->description);
       goto failed;
     } else {
       GST_DEBUG_OBJECT (pool, "no EXPBUF: MMAP buffers");
     }
   }
   for (i = 0; i < pool->count; i++) {
-    if (!wrap_buffer (pool, i))
+    if (!wrap_buffer (pool, i) || queue_buffer (pool, i) < 0) {
+      set_start_error (pool, GST_RESOURCE_ERROR_FAILED,
+          "%s: buffer %u could not be mapped or queued",
+          pool->dev->description, i);
       goto failed;
-    if (queue_buffer (pool, i) < 0)
-      goto failed;
+    }
   }
   pool->queueing = TRUE;
   g_mutex_unlock (&pool->lock);
@@ -536,6 +581,7 @@ negcam_pool_finalize (GObject *object)
   NegcamPool *pool = NEGCAM_POOL (object);
 
   free_all (pool);
+  g_clear_error (&pool->start_error);
   gst_clear_object (&pool->dmabuf_alloc);
   negcam_device_unref (pool->dev);
   g_mutex_clear (&pool->lock);

@@ -73,6 +73,12 @@ gboolean negcam_pool_needs_video_meta (NegcamPool *pool);
 /* Stop handing released buffers back to the device (before STREAMOFF). */
 void negcam_pool_stop_queueing (NegcamPool *pool);
 
+/* Why the last start (activation) failed, as a GST_RESOURCE_ERROR in
+ * words (NO_SPACE_LEFT: REQBUFS ENOMEM; SETTINGS: no EXPBUF for
+ * io-mode=dmabuf; FAILED: anything else), or NULL. Free with
+ * g_error_free. */
+GError *negcam_pool_get_start_error (NegcamPool *pool);
+
 /* Buffers the device really has (REQBUFS answer), 0 before start. */
 guint negcam_pool_get_count (NegcamPool *pool);
 /* Buffers currently queued in the device (frames it could capture). */

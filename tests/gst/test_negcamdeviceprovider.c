@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * negcamdeviceprovider: the built-in profiles are listed with the caps
- * negcamsrc offers for them, create_element() gives a working source,
- * junk in the device directory is skipped, and a V4L2 node is listed and
- * followed through hotplug. The node is negcam-ctl's V4L2 shim
+ * negcamdeviceprovider: nothing is listed by default; the profiles named
+ * by NEGCAM_PROVIDER_PROFILES or provider.conf are, exactly, with the caps
+ * negcamsrc offers for them; create_element() gives a working source;
+ * junk in the device directory is skipped; a V4L2 node is listed only
+ * while v4l2deviceprovider is not in use, and followed through hotplug. The node is negcam-ctl's V4L2 shim
  * (LD_PRELOADed by meson with NEGCAM_SHIM_DEV set to a path in a
  * directory of the build tree): the shim answers the ioctls of that path
  * whether or not a file is there, and the file's appearance and removal
@@ -40,6 +41,38 @@ n_builtins (void)
   while (negcam_builtin_at (n))
     n++;
   return n;
+}
+
+/* Opt in to every built-in profile (the tests below list them all). */
+static void
+list_all_builtins (void)
+{
+  GString *names = g_string_new (NULL);
+  const struct negcam_builtin *b;
+  guint i;
+
+  for (i = 0; (b = negcam_builtin_at (i)); i++)
+    g_string_append_printf (names, "%s%s", i ? "," : "", b->name);
+  g_setenv ("NEGCAM_PROVIDER_PROFILES", names->str, TRUE);
+  g_string_free (names, TRUE);
+}
+
+/* v4l2deviceprovider's rank: while a monitor uses it (MARGINAL or more),
+ * negcamdeviceprovider lists no V4L2 node. Returns the old rank, or -1
+ * when it is not installed. */
+static gint
+set_v4l2_provider_rank (guint rank)
+{
+  GstPluginFeature *f = GST_PLUGIN_FEATURE (
+      gst_device_provider_factory_find ("v4l2deviceprovider"));
+  gint old;
+
+  if (!f)
+    return -1;
+  old = gst_plugin_feature_get_rank (f);
+  gst_plugin_feature_set_rank (f, rank);
+  gst_object_unref (f);
+  return old;
 }
 
 static const gchar *
@@ -134,12 +167,15 @@ remove_tmpdir (gchar *dir)
   g_free (dir);
 }
 
-/* Every built-in profile, with negcamsrc's caps for that profile. */
+/* Every built-in profile, when named, with negcamsrc's caps for it. */
 GST_START_TEST (test_builtins_listed)
 {
   gchar *dir = make_tmpdir ();
   GstDeviceProvider *p = get_provider (dir);
-  GList *devices = gst_device_provider_get_devices (p);
+  GList *devices;
+
+  list_all_builtins ();
+  devices = gst_device_provider_get_devices (p);
   const struct negcam_builtin *b;
   guint i;
 
@@ -187,6 +223,7 @@ GST_START_TEST (test_monitor_and_rank)
   guint ours = 0;
   gchar **hidden;
 
+  list_all_builtins ();
   fail_unless_equals_int (
       gst_plugin_feature_get_rank (GST_PLUGIN_FEATURE (f)), GST_RANK_MARGINAL);
   if (v4l2) {
@@ -218,10 +255,12 @@ GST_START_TEST (test_create_element)
 {
   gchar *dir = make_tmpdir ();
   GstDeviceProvider *p = get_provider (dir);
-  GList *devices = gst_device_provider_get_devices (p);
+  GList *devices;
   const struct negcam_builtin *b;
   guint i;
 
+  list_all_builtins ();
+  devices = gst_device_provider_get_devices (p);
   for (i = 0; (b = negcam_builtin_at (i)); i++) {
     GstDevice *d = find_device (devices, "negcam.profile", b->name);
     GstElement *src = gst_device_create_element (d, "cam");
@@ -269,6 +308,15 @@ GST_START_TEST (test_create_element)
     fail_unless_equals_string (profile, "webcam");
     g_free (profile);
     fail_if (gst_device_reconfigure_element (d, other));
+    /* not in NULL: refused (device and profile change in NULL only) */
+    g_object_set (src, "profile", "vga", NULL);
+    fail_unless_equals_int (gst_element_set_state (src, GST_STATE_READY),
+        GST_STATE_CHANGE_SUCCESS);
+    fail_if (gst_device_reconfigure_element (d, src));
+    g_object_get (src, "profile", &profile, NULL);
+    fail_unless_equals_string (profile, "vga");
+    g_free (profile);
+    gst_element_set_state (src, GST_STATE_NULL);
     gst_object_unref (src);
     gst_object_unref (other);
   }
@@ -290,6 +338,8 @@ GST_START_TEST (test_junk_and_missing)
   GstDeviceProvider *p = get_provider (dir);
   GList *devices;
 
+  list_all_builtins ();
+  set_v4l2_provider_rank (GST_RANK_NONE);
   fail_unless (symlink ("/nonexistent/negcam-video7", link) == 0);
   fail_unless (g_file_set_contents (file, "not a device", -1, NULL));
   fail_unless (g_file_set_contents (other, "", -1, NULL));
@@ -374,6 +424,9 @@ GST_START_TEST (test_node_and_hotplug)
     GST_WARNING ("no shim node (NEGCAM_SHIM_DEV): node test skipped");
     return;
   }
+  list_all_builtins ();
+  /* nodes are ours only while v4l2deviceprovider is not in use */
+  set_v4l2_provider_rank (GST_RANK_NONE);
   dir = g_path_get_dirname (node);
   fail_unless (g_mkdir_with_parents (dir, 0755) == 0);
   g_unlink (node);
@@ -447,6 +500,170 @@ GST_START_TEST (test_node_and_hotplug)
 }
 GST_END_TEST;
 
+/* The device list of @p, started or not, as "display name" lines. */
+static guint
+count_devices (GstDeviceProvider *p)
+{
+  GList *devices = gst_device_provider_get_devices (p);
+  guint n = g_list_length (devices);
+
+  g_list_free_full (devices, gst_object_unref);
+  return n;
+}
+
+/* A config home without negcam/provider.conf, and no variable: nothing,
+ * static or started, nor through a GstDeviceMonitor. */
+GST_START_TEST (test_nothing_by_default)
+{
+  gchar *dir = make_tmpdir ();
+  gchar *home = make_tmpdir ();
+  GstDeviceProvider *p = get_provider (dir);
+  GstDeviceMonitor *mon = gst_device_monitor_new ();
+  GList *devices, *l;
+
+  g_unsetenv ("NEGCAM_PROVIDER_PROFILES");
+  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
+  fail_unless_equals_int (count_devices (p), 0);
+  fail_unless (gst_device_provider_start (p));
+  fail_unless_equals_int (count_devices (p), 0);
+  gst_device_provider_stop (p);
+
+  gst_device_monitor_add_filter (mon, "Video/Source", NULL);
+  fail_unless (gst_device_monitor_start (mon));
+  devices = gst_device_monitor_get_devices (mon);
+  for (l = devices; l; l = l->next)
+    fail_if (prop_string (l->data, "negcam.profile") != NULL,
+        "a negcam profile is listed by default");
+  g_list_free_full (devices, gst_object_unref);
+  gst_device_monitor_stop (mon);
+  gst_object_unref (mon);
+  gst_object_unref (p);
+  remove_tmpdir (home);
+  remove_tmpdir (dir);
+}
+GST_END_TEST;
+
+/* NEGCAM_PROVIDER_PROFILES: exactly the entries named (a built-in name, a
+ * profile file), in that order; a bad entry is skipped; the file's
+ * listing has negcamsrc's caps for the file and creates profile=FILE. */
+GST_START_TEST (test_profiles_from_env)
+{
+  gchar *dir = make_tmpdir ();
+  GstDeviceProvider *p = get_provider (dir);
+  gchar *file = g_build_filename (g_getenv ("NEGCAM_TEST_SRCDIR"),
+      "alternate.profile", NULL);
+  gchar *env = g_strdup_printf (" vga ,%s,no-such-profile,,vga", file);
+  GList *devices;
+  GstDevice *d;
+  GstElement *src;
+  GstCaps *want;
+  gchar *profile = NULL, *name;
+
+  g_setenv ("NEGCAM_PROVIDER_PROFILES", env, TRUE);
+  devices = gst_device_provider_get_devices (p);
+  fail_unless_equals_int (g_list_length (devices), 2);
+  fail_unless_equals_string (prop_string (devices->data, "negcam.profile"),
+      "vga");
+  d = find_device (devices, "negcam.profile", file);
+  fail_unless (d != NULL, "%s not listed", file);
+  name = gst_device_get_display_name (d);
+  fail_unless (strstr (name, "profile file") != NULL, "display name %s", name);
+  g_free (name);
+  want = element_caps (NULL, file);
+  check_caps_equal (d, want);
+  gst_caps_unref (want);
+  src = gst_device_create_element (d, NULL);
+  g_object_get (src, "profile", &profile, NULL);
+  fail_unless_equals_string (profile, file);
+  g_free (profile);
+  gst_object_unref (src);
+  g_list_free_full (devices, gst_object_unref);
+
+  /* set but empty: nothing (the config file is not read then) */
+  g_setenv ("NEGCAM_PROVIDER_PROFILES", "", TRUE);
+  fail_unless_equals_int (count_devices (p), 0);
+
+  gst_object_unref (p);
+  g_free (env);
+  g_free (file);
+  remove_tmpdir (dir);
+}
+GST_END_TEST;
+
+/* $XDG_CONFIG_HOME/negcam/provider.conf: one entry per line, comments and
+ * blank lines ignored; listed when started too. */
+GST_START_TEST (test_profiles_from_file)
+{
+  gchar *dir = make_tmpdir ();
+  gchar *home = make_tmpdir ();
+  gchar *confdir = g_build_filename (home, "negcam", NULL);
+  gchar *conf = g_build_filename (confdir, "provider.conf", NULL);
+  GstDeviceProvider *p = get_provider (dir);
+  GList *devices;
+
+  g_unsetenv ("NEGCAM_PROVIDER_PROFILES");
+  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
+  fail_unless (g_mkdir (confdir, 0755) == 0);
+  fail_unless (g_file_set_contents (conf,
+      "# cameras for Cheese\nstepwise\n\n  tv-tuner   # the TV card\n",
+      -1, NULL));
+  devices = gst_device_provider_get_devices (p);
+  fail_unless_equals_int (g_list_length (devices), 2);
+  fail_unless (find_device (devices, "negcam.profile", "stepwise") != NULL);
+  fail_unless (find_device (devices, "negcam.profile", "tv-tuner") != NULL);
+  g_list_free_full (devices, gst_object_unref);
+  fail_unless (gst_device_provider_start (p));
+  fail_unless_equals_int (count_devices (p), 2);
+  gst_device_provider_stop (p);
+
+  gst_object_unref (p);
+  g_unlink (conf);
+  g_rmdir (confdir);
+  g_free (conf);
+  g_free (confdir);
+  remove_tmpdir (home);
+  remove_tmpdir (dir);
+}
+GST_END_TEST;
+
+/* One listing per node: while v4l2deviceprovider is in use, the shim node
+ * is not listed here (v4l2src has it); demoted to NONE, it is. */
+GST_START_TEST (test_node_listed_once)
+{
+  const gchar *node = g_getenv ("NEGCAM_SHIM_DEV");
+  GstDeviceProvider *p;
+  gchar *dir, *tmp;
+
+  if (!node || set_v4l2_provider_rank (GST_RANK_PRIMARY) < 0) {
+    GST_WARNING ("no shim node or no v4l2deviceprovider: test skipped");
+    return;
+  }
+  g_setenv ("NEGCAM_PROVIDER_PROFILES", "", TRUE);
+  dir = g_path_get_dirname (node);
+  fail_unless (g_mkdir_with_parents (dir, 0755) == 0);
+  tmp = g_strconcat (node, ".tmp", NULL);
+  fail_unless (g_file_set_contents (tmp, "", -1, NULL));
+  fail_unless (g_rename (tmp, node) == 0);
+  p = get_provider (dir);
+
+  fail_unless_equals_int (count_devices (p), 0);
+  fail_unless (gst_device_provider_start (p));
+  fail_unless_equals_int (count_devices (p), 0);
+  gst_device_provider_stop (p);
+
+  set_v4l2_provider_rank (GST_RANK_NONE);
+  fail_unless_equals_int (count_devices (p), 1);
+  fail_unless (gst_device_provider_start (p));
+  fail_unless_equals_int (count_devices (p), 1);
+  gst_device_provider_stop (p);
+
+  g_unlink (node);
+  gst_object_unref (p);
+  g_free (tmp);
+  g_free (dir);
+}
+GST_END_TEST;
+
 static Suite *
 negcamdeviceprovider_suite (void)
 {
@@ -460,6 +677,10 @@ negcamdeviceprovider_suite (void)
   tcase_add_test (tc, test_create_element);
   tcase_add_test (tc, test_junk_and_missing);
   tcase_add_test (tc, test_node_and_hotplug);
+  tcase_add_test (tc, test_nothing_by_default);
+  tcase_add_test (tc, test_profiles_from_env);
+  tcase_add_test (tc, test_profiles_from_file);
+  tcase_add_test (tc, test_node_listed_once);
   return s;
 }
 

@@ -1,12 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
-# negcamdeviceprovider in the VM, on real nodes: with vivid and negcam.ko
-# loaded, `gst-device-monitor-1.0 Video/Source` lists both nodes through
-# negcamsrc (device.path, caps, launch line "negcamsrc device=NODE"), the
-# negcam.ko node with the caps of the embedded profile it plays, and every
-# built-in profile. Then hotplug: a monitor in follow mode (-f) sees the
-# negcam.ko node added on insmod and removed on the simulated unplug
+# negcamdeviceprovider in the VM, on real nodes, with vivid and negcam.ko
+# loaded. By default (no NEGCAM_PROVIDER_PROFILES, no provider.conf,
+# v4l2deviceprovider in use) `gst-device-monitor-1.0 Video/Source` lists
+# each node exactly once, through v4l2src, and no negcam profile. With
+# v4l2deviceprovider demoted (GST_PLUGIN_FEATURE_RANK=v4l2deviceprovider:NONE)
+# and every built-in profile named in NEGCAM_PROVIDER_PROFILES, it lists
+# both nodes through negcamsrc, once each (device.path, caps, launch line
+# "negcamsrc device=NODE"), the negcam.ko node with the caps of the
+# embedded profile it plays, and every built-in profile. Then hotplug: a
+# monitor in follow mode (-f) sees the negcam.ko node added on insmod,
+# modified with the new profile's caps after a configfs profile swap
+# (V4L2_EVENT_SOURCE_CHANGE), and removed on the simulated unplug
 # (/sys/devices/platform/negcam.N/unplug).
 #   tests/vm/run.sh tests/vm/provider-suite.sh     (also: suites.sh quick|full)
 # Prints PASS/FAIL lines and "provider: N passed, N failed"; exit status 1
@@ -95,6 +101,30 @@ load || { fail "insmod $KO"; finish; }
 NEGCAM=$(node_of negcam) || { fail "no negcam.ko node"; finish; }
 echo "  vivid $VIVID, negcam.ko $NEGCAM"
 
+# ---- default: each node once (v4l2deviceprovider's), no negcam profile ----
+mkdir -p "$OUT/empty-config"
+DEF=$OUT/monitor-default.txt
+env -u NEGCAM_PROVIDER_PROFILES -u GST_PLUGIN_FEATURE_RANK XDG_CONFIG_HOME="$OUT/empty-config" \
+	timeout -k 5 300 gst-device-monitor-1.0 Video/Source > "$DEF" 2>&1
+for n in "$NEGCAM" "$VIVID"; do
+	c=$(awk -v want="device.path = $n" 'BEGIN { RS = "\nDevice " } index($0, want "\n") { k++ } END { print k + 0 }' "$DEF")
+	if [ "$c" = 1 ] && record_with "$DEF" "v4l2src device=$n" | grep -q .; then
+		pass "default listing: $n once, through v4l2src"
+	else
+		fail "default listing: $n listed $c times (log $DEF)"
+	fi
+done
+if grep -q "negcamsrc" "$DEF"; then
+	fail "default listing names negcamsrc: nothing of negcam is listed unless asked (log $DEF)"
+else
+	pass "default listing: no negcam profile, no negcamsrc entry"
+fi
+
+# From here: v4l2deviceprovider demoted, every built-in profile named.
+export GST_PLUGIN_FEATURE_RANK=v4l2deviceprovider:NONE
+NEGCAM_PROVIDER_PROFILES=$("$CTL" --list-profiles 2>/dev/null | awk '{ print $1 }' | paste -sd, -)
+export NEGCAM_PROVIDER_PROFILES
+
 LIST=$OUT/monitor.txt
 t0=$(date +%s%N)
 if timeout -k 5 300 gst-device-monitor-1.0 Video/Source > "$LIST" 2>&1; then
@@ -104,8 +134,9 @@ else
 fi
 
 for n in "$NEGCAM" "$VIVID"; do
-	# v4l2deviceprovider lists the node too: ours is the record whose
-	# launch line is negcamsrc.
+	c=$(awk -v want="device.path = $n" 'BEGIN { RS = "\nDevice " } index($0, want "\n") { k++ } END { print k + 0 }' "$LIST")
+	[ "$c" = 1 ] && pass "$n listed once with v4l2deviceprovider demoted" ||
+		fail "$n listed $c times with v4l2deviceprovider demoted (log $LIST)"
 	b=$(record_with "$LIST" "negcamsrc device=$n ")
 	nc=$(caps_of <<< "$b" | grep -c '^\(video/\|image/\)')
 	if grep -q "device.path = $n\$" <<< "$b" && grep -q "device.api = v4l2" <<< "$b" &&
@@ -173,6 +204,29 @@ else
 fi
 
 idx=$(v4l2-ctl -d "$NEGCAM" -D | sed -n 's/.*Bus info *: platform:negcam-\([0-9]*\)$/\1/p')
+
+# configfs profile swap: the listing follows V4L2_EVENT_SOURCE_CHANGE.
+CFS=/sys/kernel/config/negcam/negcam-$idx
+vga=$(awk 'BEGIN { RS = "\nDevice " } /negcam.profile = vga\n/ && /device.api = negcam/ { print }' "$LIST")
+if [ ! -e "$CFS/builtin" ]; then
+	fail "no configfs attribute $CFS/builtin (docs/kmod.md)"
+elif ! echo vga > "$CFS/builtin"; then
+	fail "configfs swap to vga refused: $(cat "$CFS/status" 2>/dev/null)"
+else
+	modified() { awk -v want="negcamsrc device=$NEGCAM " 'BEGIN { RS = "\nDevice " } /^modified:/ && index($0, want) { r = $0 } END { printf "%s", r }' "$FOLLOW"; }
+	for i in $(seq 300); do [ -n "$(modified)" ] && break; sleep 0.1; done
+	m=$(modified)
+	if [ -z "$m" ]; then
+		fail "configfs swap: no 'Device modified' for $NEGCAM within 30 s (log $FOLLOW)"
+	elif [ -n "$vga" ] && [ "$(caps_of <<< "$m")" = "$(caps_of <<< "$vga")" ]; then
+		pass "configfs swap to vga: $NEGCAM modified, now with vga's caps ($(caps_of <<< "$m" | wc -l) lines)"
+	else
+		caps_of <<< "$m" > "$OUT/caps-swapped.txt"
+		caps_of <<< "$vga" > "$OUT/caps-vga.txt"
+		fail "configfs swap: the modified listing's caps are not vga's (see $OUT/caps-swapped.txt, caps-vga.txt)"
+	fi
+fi
+
 UNPLUG=/sys/devices/platform/negcam.$idx/unplug
 if [ -e "$UNPLUG" ]; then
 	echo 1 > "$UNPLUG"
