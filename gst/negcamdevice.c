@@ -150,6 +150,8 @@ negcam_request_name (unsigned long request)
     N (VIDIOC_STREAMOFF);
     N (VIDIOC_CREATE_BUFS);
     N (VIDIOC_EXPBUF);
+    N (VIDIOC_SUBSCRIBE_EVENT);
+    N (VIDIOC_DQEVENT);
 #undef N
     default:
       return "VIDIOC_?";
@@ -343,4 +345,37 @@ negcam_device_count_negotiation (NegcamDevice *dev)
   for (i = NEGCAM_REQ_QUERYCAP; i <= NEGCAM_REQ_CTRL; i++)
     n += g_atomic_int_get (&dev->counts[i]);
   return n;
+}
+
+gint
+negcam_device_subscribe_source_change (NegcamDevice *dev)
+{
+  struct v4l2_event_subscription sub = { .type = V4L2_EVENT_SOURCE_CHANGE };
+
+  return negcam_device_ioctl (dev, VIDIOC_SUBSCRIBE_EVENT, &sub);
+}
+
+void
+negcam_device_collect_events (NegcamDevice *dev)
+{
+  struct v4l2_event ev;
+  guint i;
+
+  /* bounded: a device that keeps answering must not hold us */
+  for (i = 0; i < 64; i++) {
+    memset (&ev, 0, sizeof (ev));
+    if (negcam_device_ioctl (dev, VIDIOC_DQEVENT, &ev) < 0)
+      break;
+    if (ev.type == V4L2_EVENT_SOURCE_CHANGE)
+      g_atomic_int_set (&dev->source_changed, 1);
+    if (ev.pending == 0)
+      break;
+  }
+}
+
+gboolean
+negcam_device_take_source_change (NegcamDevice *dev)
+{
+  negcam_device_collect_events (dev);
+  return g_atomic_int_compare_and_exchange (&dev->source_changed, 1, 0);
 }
