@@ -276,6 +276,11 @@ gst_negcam_sink_get_caps (GstBaseSink *bsink, GstCaps *filter)
   }
   gst_clear_caps (&wanted);
   caps = gst_caps_merge (caps, all);
+  /* Square pixels, as a camera's consumers expect: a scaler in front
+   * keeps the picture's shape with borders instead of a pixel aspect
+   * ratio nobody reads. */
+  gst_caps_set_simple (
+      caps, "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1, NULL);
 
 filter:
   if (filter) {
@@ -285,6 +290,26 @@ filter:
     caps = tmp;
   }
   return caps;
+}
+
+/* Caps a producer sends often lack fields ours carry (interlace-mode,
+ * parsed, colorimetry): accept fixed caps that intersect what the device
+ * takes; set_caps checks the rest with TRY_FMT. */
+static gboolean
+gst_negcam_sink_query (GstBaseSink *bsink, GstQuery *query)
+{
+  GstCaps *caps, *ours;
+  gboolean ok;
+
+  if (GST_QUERY_TYPE (query) != GST_QUERY_ACCEPT_CAPS)
+    return GST_BASE_SINK_CLASS (gst_negcam_sink_parent_class)
+        ->query (bsink, query);
+  gst_query_parse_accept_caps (query, &caps);
+  ours = gst_negcam_sink_get_caps (bsink, NULL);
+  ok = gst_caps_is_fixed (caps) && gst_caps_can_intersect (caps, ours);
+  gst_caps_unref (ours);
+  gst_query_set_accept_caps_result (query, ok);
+  return TRUE;
 }
 
 /* STREAMOFF and give the buffers back (S_FMT is EBUSY before). */
@@ -319,15 +344,25 @@ gst_negcam_sink_try (GstNegcamSink *sink, GstCaps *caps,
     struct v4l2_format *fmt, struct v4l2_fract *interval)
 {
   struct v4l2_format tried;
-  GstCaps *answer = NULL;
+  GstCaps *answer = NULL, *ours, *full;
   const gchar *field = NULL;
   gchar *asked = NULL, *offered = NULL;
   gboolean known;
   gint ret;
 
-  g_mutex_lock (&sink->dev_lock);
-  known = negcam_probe_caps_to_format (sink->probe, caps, fmt, interval);
-  g_mutex_unlock (&sink->dev_lock);
+  /* With the fields producers leave out (image/jpeg's parsed) filled in
+   * from ours, so the probe recognises the format. */
+  ours = gst_negcam_sink_get_caps (GST_BASE_SINK (sink), NULL);
+  full = gst_caps_intersect (caps, ours);
+  gst_caps_unref (ours);
+  known = !gst_caps_is_empty (full);
+  if (known) {
+    full = gst_caps_fixate (full);
+    g_mutex_lock (&sink->dev_lock);
+    known = negcam_probe_caps_to_format (sink->probe, full, fmt, interval);
+    g_mutex_unlock (&sink->dev_lock);
+  }
+  gst_caps_unref (full);
   if (!known) {
     GST_ELEMENT_ERROR (sink, CORE, NEGOTIATION,
         ("%s has no output format for these caps", sink->dev->description),
@@ -467,6 +502,7 @@ gst_negcam_sink_propose_allocation (GstBaseSink *bsink, GstQuery *query)
   guint queue_size;
 
   gst_query_parse_allocation (query, &caps, NULL);
+  GST_DEBUG_OBJECT (sink, "allocation query for %" GST_PTR_FORMAT, caps);
   GST_OBJECT_LOCK (sink);
   if (sink->pool)
     pool = gst_object_ref (sink->pool);
@@ -807,9 +843,6 @@ gst_negcam_sink_init (GstNegcamSink *sink)
   sink->io_mode = DEFAULT_IO_MODE;
   sink->queue_size = DEFAULT_QUEUE_SIZE;
   g_mutex_init (&sink->dev_lock);
-  /* Caps from an encoder lack fields ours carry (parsed, interlace-mode):
-   * accept what intersects; set_caps checks the rest with TRY_FMT. */
-  GST_PAD_SET_ACCEPT_INTERSECT (GST_BASE_SINK_PAD (sink));
 }
 
 #define READY_PROP                                                             \
@@ -891,6 +924,7 @@ gst_negcam_sink_class_init (GstNegcamSinkClass *klass)
   element_class->change_state = gst_negcam_sink_change_state;
   basesink_class->get_caps = gst_negcam_sink_get_caps;
   basesink_class->set_caps = gst_negcam_sink_set_caps;
+  basesink_class->query = gst_negcam_sink_query;
   basesink_class->propose_allocation = gst_negcam_sink_propose_allocation;
   basesink_class->render = gst_negcam_sink_render;
   basesink_class->start = gst_negcam_sink_start;

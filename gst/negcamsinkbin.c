@@ -5,14 +5,17 @@
  * (`SRC ! negcamconvertsink device=/dev/videoN`) serves every format of
  * a loop's profile:
  *
- *   videoconvert ! videoscale ! videorate ! [jpegenc] ! negcamsink
+ *   videorate ! videoconvert ! videoscale ! [jpegenc] ! negcamsink
  *
+ * videorate comes first: it pushes copies of the buffers it keeps, which
+ * would lose the device buffers (negcamsink's pool) videoscale or
+ * videoconvert write into when they are last.
  * jpegenc is in the chain exactly when the device's preferred format (the
  * first structure negcamsink's caps give: the consumer's format on a
  * loop) is image/jpeg. It is chosen when the bin goes to READY (the
  * device is open then) and again whenever negcamsink asks upstream to
  * renegotiate (RECONFIGURE after a source change): the chain is re-linked
- * from an idle probe on videorate's source pad, between two buffers, and
+ * from an idle probe on videoscale's source pad, between two buffers, and
  * upstream renegotiates through the new chain. See docs/negcamsink.md.
  */
 #ifdef HAVE_CONFIG_H
@@ -61,20 +64,20 @@ wants_jpeg (GstNegcamConvertSink *self)
   return jpeg;
 }
 
-/* Link videorate to negcamsink, through jpegenc when @jpeg. */
+/* Link videoscale to negcamsink, through jpegenc when @jpeg. */
 static gboolean
 link_tail (GstNegcamConvertSink *self, gboolean jpeg)
 {
   if (self->encoder) {
-    gst_element_unlink_many (self->rate, self->encoder, self->sink, NULL);
+    gst_element_unlink_many (self->scale, self->encoder, self->sink, NULL);
     gst_element_set_state (self->encoder, GST_STATE_NULL);
     gst_bin_remove (GST_BIN (self), self->encoder);
     self->encoder = NULL;
   } else {
-    gst_element_unlink (self->rate, self->sink);
+    gst_element_unlink (self->scale, self->sink);
   }
   if (!jpeg)
-    return gst_element_link (self->rate, self->sink);
+    return gst_element_link (self->scale, self->sink);
   self->encoder = gst_element_factory_make ("jpegenc", "encoder");
   if (!self->encoder) {
     GST_ELEMENT_ERROR (self, CORE, MISSING_PLUGIN,
@@ -84,7 +87,7 @@ link_tail (GstNegcamConvertSink *self, gboolean jpeg)
     return FALSE;
   }
   gst_bin_add (GST_BIN (self), self->encoder);
-  if (!gst_element_link_many (self->rate, self->encoder, self->sink, NULL))
+  if (!gst_element_link_many (self->scale, self->encoder, self->sink, NULL))
     return FALSE;
   return gst_element_sync_state_with_parent (self->encoder);
 }
@@ -111,17 +114,16 @@ static GstPadProbeReturn
 on_upstream_event (GstPad *pad, GstPadProbeInfo *info, gpointer data)
 {
   GstNegcamConvertSink *self = data;
-  GstPad *ratesrc;
+  GstPad *tail;
 
   if (GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info)) != GST_EVENT_RECONFIGURE)
     return GST_PAD_PROBE_OK;
   if (wants_jpeg (self) == (self->encoder != NULL)
       || !g_atomic_int_compare_and_exchange (&self->swap_pending, 0, 1))
     return GST_PAD_PROBE_OK;
-  ratesrc = gst_element_get_static_pad (self->rate, "src");
-  gst_pad_add_probe (
-      ratesrc, GST_PAD_PROBE_TYPE_IDLE, swap_when_idle, self, NULL);
-  gst_object_unref (ratesrc);
+  tail = gst_element_get_static_pad (self->scale, "src");
+  gst_pad_add_probe (tail, GST_PAD_PROBE_TYPE_IDLE, swap_when_idle, self, NULL);
+  gst_object_unref (tail);
   return GST_PAD_PROBE_OK;
 }
 
@@ -132,6 +134,13 @@ gst_negcam_convert_sink_change_state (
   GstNegcamConvertSink *self = GST_NEGCAM_CONVERT_SINK (element);
   GstStateChangeReturn ret;
 
+  /* Before negotiation: the device may want another format by now. */
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED) {
+    gboolean jpeg = wants_jpeg (self);
+
+    if (jpeg != (self->encoder != NULL) && !link_tail (self, jpeg))
+      return GST_STATE_CHANGE_FAILURE;
+  }
   ret = GST_ELEMENT_CLASS (gst_negcam_convert_sink_parent_class)
             ->change_state (element, transition);
   /* negcamsink opened its device on NULL to READY: now its caps say
@@ -166,12 +175,12 @@ gst_negcam_convert_sink_init (GstNegcamConvertSink *self)
   self->sink = make (self, "negcamsink", "sink");
   if (!self->convert || !self->scale || !self->rate || !self->sink)
     return;
-  gst_element_link_many (self->convert, self->scale, self->rate, NULL);
+  gst_element_link_many (self->rate, self->convert, self->scale, NULL);
   pad = gst_element_get_static_pad (self->sink, "sink");
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM,
       on_upstream_event, self, NULL);
   gst_object_unref (pad);
-  pad = gst_element_get_static_pad (self->convert, "sink");
+  pad = gst_element_get_static_pad (self->rate, "sink");
   ghost = gst_ghost_pad_new ("sink", pad);
   gst_element_add_pad (GST_ELEMENT (self), ghost);
   gst_object_unref (pad);
