@@ -5,6 +5,10 @@
  * Two kinds of device, described by the same code:
  *  - the V4L2 capture nodes of the device directory ("device-directory",
  *    /dev by default, names video<N>), opened through the kernel backend;
+ *    and its output-only nodes (V4L2_CAP_VIDEO_OUTPUT without capture: a
+ *    negcam.ko loop's output side, vivid's video output), class
+ *    Video/Sink, whose caps come from the output queue and whose element
+ *    is negcamsink;
  *  - the built-in profiles of the embedded engine (negcam_builtin_at).
  * Both are asked VIDIOC_QUERYCAP through the device interface
  * (negcamdevice.h) and their caps come from NegcamProbe (negcamcaps.c), the
@@ -35,6 +39,7 @@
 
 #include "negcamdeviceprovider.h"
 #include "gstnegcamsrc.h"
+#include "gstnegcamsink.h"
 #include "negcamcaps.h"
 #include "negcamdevice.h"
 #include "profile.h"
@@ -53,6 +58,7 @@ struct _GstNegcamSrcDevice
 
   gchar *path;    /* V4L2 node, or NULL for an embedded profile */
   gchar *profile; /* built-in profile name, or NULL for a node */
+  gboolean output; /* an output node: negcamsink */
 };
 
 G_DEFINE_TYPE (GstNegcamSrcDevice, gst_negcam_src_device, GST_TYPE_DEVICE);
@@ -61,7 +67,8 @@ static GstElement *
 gst_negcam_src_device_create_element (GstDevice *device, const gchar *name)
 {
   GstNegcamSrcDevice *self = GST_NEGCAM_SRC_DEVICE (device);
-  GstElement *elem = gst_element_factory_make ("negcamsrc", name);
+  GstElement *elem = gst_element_factory_make (
+      self->output ? "negcamsink" : "negcamsrc", name);
 
   if (!elem)
     return NULL;
@@ -78,7 +85,8 @@ gst_negcam_src_device_reconfigure_element (GstDevice *device,
 {
   GstNegcamSrcDevice *self = GST_NEGCAM_SRC_DEVICE (device);
 
-  if (!GST_IS_NEGCAM_SRC (element))
+  if (self->output ? !GST_IS_NEGCAM_SINK (element)
+                   : !GST_IS_NEGCAM_SRC (element))
     return FALSE;
   if (self->path)
     g_object_set (element, "device", self->path, NULL);
@@ -146,6 +154,7 @@ describe (NegcamDevice *dev, const gchar *path,
   GstCaps *caps;
   gchar *card, *driver, *bus_info, *display;
   guint32 flags;
+  gboolean output;
   gint ret;
 
   memset (&cap, 0, sizeof (cap));
@@ -158,19 +167,21 @@ describe (NegcamDevice *dev, const gchar *path,
   }
   flags = (cap.capabilities & V4L2_CAP_DEVICE_CAPS) ? cap.device_caps
                                                     : cap.capabilities;
-  if (!(flags & V4L2_CAP_VIDEO_CAPTURE)) {
+  output = !(flags & V4L2_CAP_VIDEO_CAPTURE) && (flags & V4L2_CAP_VIDEO_OUTPUT);
+  if (!(flags & V4L2_CAP_VIDEO_CAPTURE) && !output) {
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-        "%s: not a video capture device (device caps 0x%08x)",
+        "%s: not a video capture or output device (device caps 0x%08x)",
         dev->description, flags);
     return NULL;
   }
 
-  probe = negcam_probe_new (dev);
+  probe = negcam_probe_new_for_type (dev,
+      output ? V4L2_BUF_TYPE_VIDEO_OUTPUT : V4L2_BUF_TYPE_VIDEO_CAPTURE);
   caps = negcam_probe_caps (probe, NULL);
   negcam_probe_free (probe);
   if (gst_caps_is_empty (caps)) {
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-        "%s: enumerates no format negcamsrc can map", dev->description);
+        "%s: enumerates no format negcam can map", dev->description);
     gst_caps_unref (caps);
     return NULL;
   }
@@ -205,10 +216,12 @@ describe (NegcamDevice *dev, const gchar *path,
   }
 
   device = g_object_new (GST_TYPE_NEGCAM_SRC_DEVICE,
-      "display-name", display, "device-class", "Video/Source",
+      "display-name", display, "device-class",
+      output ? "Video/Sink" : "Video/Source",
       "caps", caps, "properties", props, NULL);
   device->path = g_strdup (path);
   device->profile = builtin ? g_strdup (builtin->name) : NULL;
+  device->output = output;
 
   g_free (display);
   g_free (card);
@@ -634,8 +647,9 @@ gst_negcam_device_provider_class_init (GstNegcamDeviceProviderClass *klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
 
   gst_device_provider_class_set_static_metadata (dp_class,
-      "negcam device provider", "Video/Source",
-      "Lists V4L2 capture nodes and negcam's built-in profiles for negcamsrc",
+      "negcam device provider", "Video/Source/Sink",
+      "Lists V4L2 capture nodes and negcam's built-in profiles for negcamsrc, "
+      "and V4L2 output nodes for negcamsink",
       "negcam");
 }
 
