@@ -673,6 +673,23 @@ gst_negcam_sink_render (GstBaseSink *bsink, GstBuffer *buf)
   return ret;
 }
 
+static GstStructure *gst_negcam_sink_stats (GstNegcamSink *sink);
+
+/* At EOS the counters go on the bus ("negcamsink-stats", gst-launch -m
+ * prints it): what a run cost, copies included. */
+static gboolean
+gst_negcam_sink_event (GstBaseSink *bsink, GstEvent *event)
+{
+  GstNegcamSink *sink = GST_NEGCAM_SINK (bsink);
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_EOS)
+    gst_element_post_message (GST_ELEMENT (sink),
+        gst_message_new_element (
+            GST_OBJECT (sink), gst_negcam_sink_stats (sink)));
+  return GST_BASE_SINK_CLASS (gst_negcam_sink_parent_class)
+      ->event (bsink, event);
+}
+
 /* ------------------------------------------------------------------ */
 /* Flushing and stopping                                               */
 
@@ -925,6 +942,7 @@ gst_negcam_sink_class_init (GstNegcamSinkClass *klass)
   basesink_class->get_caps = gst_negcam_sink_get_caps;
   basesink_class->set_caps = gst_negcam_sink_set_caps;
   basesink_class->query = gst_negcam_sink_query;
+  basesink_class->event = gst_negcam_sink_event;
   basesink_class->propose_allocation = gst_negcam_sink_propose_allocation;
   basesink_class->render = gst_negcam_sink_render;
   basesink_class->start = gst_negcam_sink_start;

@@ -15,6 +15,7 @@
 #   negcam.ko: simulated unplug while playing (error names the device, no
 #     crash, no leaked object or descriptor; GST_TRACERS=leaks).
 #   vivid: the filter list gives valid results within each filter.
+#   negcamsink on vivid's video output node (tests/vm/sink-suite.sh).
 
 GST_TEST=$NEGCAM_BUILD/tests/gst/test_negcamsrc_device
 GST_SLOW_FRAMES=${NEGCAM_GST_SLOW_FRAMES:-30}
@@ -208,6 +209,8 @@ suite_gst() {
 	else
 		fail "vivid: no node"
 	fi
+	# negcamsink on vivid's video output node (tests/vm/sink-suite.sh)
+	suite_sink_checks
 	while IFS= read -r line; do SUMMARY+=("gst: $line"); done < "$GST_NUMBERS"
 	suite_end
 }
