@@ -82,8 +82,8 @@ struct _GstNegcamSink {
 };
 
 G_DEFINE_TYPE (GstNegcamSink, gst_negcam_sink, GST_TYPE_BASE_SINK);
-GST_ELEMENT_REGISTER_DEFINE (negcamsink, "negcamsink", GST_RANK_NONE,
-    GST_TYPE_NEGCAM_SINK);
+GST_ELEMENT_REGISTER_DEFINE (
+    negcamsink, "negcamsink", GST_RANK_NONE, GST_TYPE_NEGCAM_SINK);
 
 #define GST_TYPE_NEGCAM_SINK_IO_MODE (gst_negcam_sink_io_mode_get_type ())
 static GType
@@ -265,8 +265,9 @@ gst_negcam_sink_get_caps (GstBaseSink *bsink, GstCaps *filter)
   all = negcam_probe_caps (sink->probe, NULL);
   wanted = gst_negcam_sink_wanted_caps (sink);
   g_mutex_unlock (&sink->dev_lock);
-  caps = wanted ? gst_caps_intersect_full (wanted, all, GST_CAPS_INTERSECT_FIRST)
-                : gst_caps_new_empty ();
+  caps = wanted
+      ? gst_caps_intersect_full (wanted, all, GST_CAPS_INTERSECT_FIRST)
+      : gst_caps_new_empty ();
   if (wanted && gst_caps_is_empty (caps)) {
     /* a rate the enumeration does not list: the size without it */
     gst_structure_remove_field (
@@ -426,8 +427,8 @@ gst_negcam_sink_set_format (GstNegcamSink *sink, struct v4l2_format *fmt,
 static NegcamPool *
 gst_negcam_sink_new_pool (GstNegcamSink *sink, GstCaps *caps)
 {
-  NegcamPool *pool = negcam_pool_new_output (sink->dev, &sink->fmt.fmt.pix,
-      sink->is_video ? &sink->info : NULL);
+  NegcamPool *pool = negcam_pool_new_output (
+      sink->dev, &sink->fmt.fmt.pix, sink->is_video ? &sink->info : NULL);
   GstStructure *config;
   guint queue_size;
 
@@ -514,8 +515,9 @@ gst_negcam_sink_propose_allocation (GstBaseSink *bsink, GstQuery *query)
     gst_query_add_allocation_pool (query, GST_BUFFER_POOL (pool),
         sink->fmt.fmt.pix.sizeimage, queue_size, queue_size);
   } else if (pool) {
-    GST_INFO_OBJECT (sink, "device layout differs from GStreamer's: "
-                           "no pool offered, frames will be copied");
+    GST_INFO_OBJECT (sink,
+        "device layout differs from GStreamer's: "
+        "no pool offered, frames will be copied");
   }
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   gst_clear_object (&pool);
@@ -654,8 +656,7 @@ gst_negcam_sink_render (GstBaseSink *bsink, GstBuffer *buf)
     pool = gst_object_ref (sink->pool);
   GST_OBJECT_UNLOCK (sink);
   if (!pool) {
-    GST_ELEMENT_ERROR (sink, CORE, NEGOTIATION, (NULL),
-        ("buffer before caps"));
+    GST_ELEMENT_ERROR (sink, CORE, NEGOTIATION, (NULL), ("buffer before caps"));
     return GST_FLOW_NOT_NEGOTIATED;
   }
   gst_negcam_sink_follow_consumer (sink);
@@ -848,6 +849,7 @@ gst_negcam_sink_finalize (GObject *object)
   g_free (sink->device);
   g_free (sink->profile);
   g_free (sink->card);
+  gst_clear_caps (&sink->configured);
   g_mutex_clear (&sink->dev_lock);
   G_OBJECT_CLASS (gst_negcam_sink_parent_class)->finalize (object);
 }

@@ -416,8 +416,7 @@ out_event (NcEmb *emb, unsigned long request, gpointer arg)
     ev->pending = --out->events;
     return 0;
   }
-  if (((struct v4l2_event_subscription *)arg)->type
-      != V4L2_EVENT_SOURCE_CHANGE)
+  if (((struct v4l2_event_subscription *)arg)->type != V4L2_EVENT_SOURCE_CHANGE)
     return -EINVAL;
   out->subscribed = request == VIDIOC_SUBSCRIBE_EVENT;
   out->events = 0;
@@ -594,7 +593,7 @@ emb_mmap (NegcamDevice *dev, guint32 offset, guint32 length)
   if ((offset & 0xffff) == 0 && index < emb->nbufs)
     b = emb->bufs[index].block;
   else if ((offset & 0xffff) == 0 && index >= NC_EMB_MAX_BUFFERS
-           && index - NC_EMB_MAX_BUFFERS < emb->out.nbufs)
+      && index - NC_EMB_MAX_BUFFERS < emb->out.nbufs)
     b = emb->out.block[index - NC_EMB_MAX_BUFFERS];
   if (b && length <= b->length) {
     g_atomic_int_inc (&b->refcount);

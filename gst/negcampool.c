@@ -451,8 +451,8 @@ set_field_flags (NegcamPool *pool, GstBuffer *buf, guint32 field)
         pool->dev->description, field);
 }
 
-static GstFlowReturn acquire_output (NegcamPool *pool, GstBuffer **buffer,
-    GstBufferPoolAcquireParams *params);
+static GstFlowReturn acquire_output (
+    NegcamPool *pool, GstBuffer **buffer, GstBufferPoolAcquireParams *params);
 
 static GstFlowReturn
 negcam_pool_acquire_buffer (GstBufferPool *bpool, GstBuffer **buffer,
@@ -535,8 +535,7 @@ negcam_pool_release_buffer (GstBufferPool *bpool, GstBuffer *buffer)
   /* An output buffer goes to the device only through
    * negcam_pool_queue_output(), with what was written into it. */
   if (pool->type == V4L2_BUF_TYPE_VIDEO_CAPTURE && pool->queueing
-      && queue_buffer (pool, i) < 0
-      && !negcam_device_is_gone (pool->dev))
+      && queue_buffer (pool, i) < 0 && !negcam_device_is_gone (pool->dev))
     GST_WARNING_OBJECT (pool, "QBUF %u failed", i);
   g_mutex_unlock (&pool->lock);
 }
@@ -583,8 +582,8 @@ take_output_index (NegcamPool *pool)
 /* Hand out an empty buffer to write into; when the device holds them
  * all, wait until it is done with one (POLLOUT). */
 static GstFlowReturn
-acquire_output (NegcamPool *pool, GstBuffer **buffer,
-    GstBufferPoolAcquireParams *params)
+acquire_output (
+    NegcamPool *pool, GstBuffer **buffer, GstBufferPoolAcquireParams *params)
 {
   gint index, ret;
 

@@ -41,11 +41,10 @@ struct _GstNegcamConvertSink {
 
   GstElement *convert, *scale, *rate, *sink;
   GstElement *encoder; /* jpegenc, or NULL (raw) */
-  gint swap_pending;   /* atomic: an idle probe is installed */
+  gint swap_pending; /* atomic: an idle probe is installed */
 };
 
-G_DEFINE_TYPE (
-    GstNegcamConvertSink, gst_negcam_convert_sink, GST_TYPE_BIN);
+G_DEFINE_TYPE (GstNegcamConvertSink, gst_negcam_convert_sink, GST_TYPE_BIN);
 GST_ELEMENT_REGISTER_DEFINE (negcamconvertsink, "negcamconvertsink",
     GST_RANK_NONE, GST_TYPE_NEGCAM_CONVERT_SINK);
 
@@ -56,8 +55,8 @@ wants_jpeg (GstNegcamConvertSink *self)
   GstPad *pad = gst_element_get_static_pad (self->sink, "sink");
   GstCaps *caps = gst_pad_query_caps (pad, NULL);
   gboolean jpeg = !gst_caps_is_empty (caps) && !gst_caps_is_any (caps)
-      && gst_structure_has_name (gst_caps_get_structure (caps, 0),
-          "image/jpeg");
+      && gst_structure_has_name (
+          gst_caps_get_structure (caps, 0), "image/jpeg");
 
   gst_caps_unref (caps);
   gst_object_unref (pad);
@@ -177,8 +176,8 @@ gst_negcam_convert_sink_init (GstNegcamConvertSink *self)
     return;
   gst_element_link_many (self->rate, self->convert, self->scale, NULL);
   pad = gst_element_get_static_pad (self->sink, "sink");
-  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM,
-      on_upstream_event, self, NULL);
+  gst_pad_add_probe (
+      pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, on_upstream_event, self, NULL);
   gst_object_unref (pad);
   pad = gst_element_get_static_pad (self->rate, "sink");
   ghost = gst_ghost_pad_new ("sink", pad);
