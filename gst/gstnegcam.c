@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The negcam plugin: registers negcamsrc and negcamdeviceprovider.
+ * The negcam plugin: registers negcamsrc, negcamsink, negcamconvertsink
+ * and negcamdeviceprovider.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -8,6 +9,7 @@
 
 #include <gst/gst.h>
 #include "gstnegcamsrc.h"
+#include "gstnegcamsink.h"
 #include "negcamdeviceprovider.h"
 
 static gboolean
@@ -15,6 +17,8 @@ plugin_init (GstPlugin *plugin)
 {
   gboolean ok = GST_ELEMENT_REGISTER (negcamsrc, plugin);
 
+  ok &= GST_ELEMENT_REGISTER (negcamsink, plugin);
+  ok &= GST_ELEMENT_REGISTER (negcamconvertsink, plugin);
   ok &= GST_DEVICE_PROVIDER_REGISTER (negcamdeviceprovider, plugin);
   return ok;
 }

@@ -406,6 +406,7 @@ struct _NegcamProbe {
   struct v4l2_fract def_interval;
   gboolean can_set_rate;
   gboolean size_lookup; /* presence by ENUM_FRAMESIZES allowed */
+  guint32 type; /* the queue probed: V4L2_BUF_TYPE_VIDEO_CAPTURE/OUTPUT */
 };
 
 static void
@@ -430,15 +431,24 @@ probe_format_free (gpointer data)
 NegcamProbe *
 negcam_probe_new (NegcamDevice *dev)
 {
+  return negcam_probe_new_for_type (dev, V4L2_BUF_TYPE_VIDEO_CAPTURE);
+}
+
+NegcamProbe *
+negcam_probe_new_for_type (NegcamDevice *dev, guint32 type)
+{
   NegcamProbe *p = g_new0 (NegcamProbe, 1);
-  struct v4l2_streamparm parm = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+  /* capture and output parm share their layout (capability,
+   * timeperframe): parm.capture reads both. */
+  struct v4l2_streamparm parm = { .type = type };
 
   p->dev = negcam_device_ref (dev);
+  p->type = type;
   p->entries = g_ptr_array_new_with_free_func (probe_format_free);
   p->formats = g_ptr_array_new ();
   p->rates =
       g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, free_rate);
-  p->def_fmt.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  p->def_fmt.type = type;
   if (negcam_device_ioctl (dev, VIDIOC_G_FMT, &p->def_fmt) < 0)
     memset (&p->def_fmt.fmt, 0, sizeof (p->def_fmt.fmt));
   if (negcam_device_ioctl (dev, VIDIOC_G_PARM, &parm) == 0) {
@@ -517,7 +527,7 @@ ensure_formats (NegcamProbe *p)
 
     memset (&d, 0, sizeof (d));
     d.index = i;
-    d.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    d.type = p->type;
     if (negcam_device_ioctl (p->dev, VIDIOC_ENUM_FMT, &d) < 0)
       break;
     /* Only the fourcc is kept: the caps follow from it (the compressed
@@ -974,7 +984,7 @@ negcam_probe_caps_to_format (NegcamProbe *p, GstCaps *caps,
   g_return_val_if_fail (gst_caps_is_fixed (caps), FALSE);
   s = gst_caps_get_structure (caps, 0);
   memset (fmt, 0, sizeof (*fmt));
-  fmt->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  fmt->type = p->type;
   /* Compare media type and format only. */
   base = gst_structure_copy (s);
   gst_structure_remove_fields (base, "width", "height", "framerate",

@@ -41,6 +41,13 @@ GstCaps *negcam_caps_from_format (
 const gchar *negcam_field_words (guint32 field);
 
 NegcamProbe *negcam_probe_new (NegcamDevice *dev);
+/*
+ * The same for the queue of @type (V4L2_BUF_TYPE_VIDEO_OUTPUT for
+ * negcamsink): ENUM_FMT, G_FMT, G_PARM and the formats made by
+ * negcam_probe_caps_to_format() name that queue. ENUM_FRAMESIZES and
+ * ENUM_FRAMEINTERVALS carry no type: the device answers for the fourcc.
+ */
+NegcamProbe *negcam_probe_new_for_type (NegcamDevice *dev, guint32 type);
 void negcam_probe_free (NegcamProbe *probe);
 
 /*

@@ -26,6 +26,13 @@
  *   the element's clock paces fields, two per frame interval.
  * - G_CTRL V4L2_CID_MIN_BUFFERS_FOR_CAPTURE (2) and
  *   G/S_CTRL V4L2_CID_TEST_PATTERN (enum negcam_pattern).
+ * - The output queue (profiles with `format FOURCC output`, negcamsink):
+ *   REQBUFS/QUERYBUF/QBUF/DQBUF/STREAMON/STREAMOFF on
+ *   V4L2_BUF_TYPE_VIDEO_OUTPUT. The device consumes a queued buffer at
+ *   once: DQBUF returns the oldest queued one (EAGAIN with none queued).
+ *   V4L2_EVENT_SOURCE_CHANGE can be subscribed; it is raised by
+ *   negcam_device_embedded_source_change(), which stands in for a
+ *   consumer setting another format on the far side of a loop.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -64,6 +71,28 @@ typedef struct {
   struct timeval timestamp;
 } NcEmbBuffer;
 
+/* The output queue: what the application writes, consumed at once. */
+typedef struct {
+  NcBlock *block[NC_EMB_MAX_BUFFERS];
+  guint32 bytesused[NC_EMB_MAX_BUFFERS];
+  gboolean queued[NC_EMB_MAX_BUFFERS];
+  guint nbufs;
+  guint queue[NC_EMB_MAX_BUFFERS]; /* FIFO of queued indices */
+  guint qhead, qlen;
+  gboolean streaming;
+  guint32 sequence;
+  guint frames; /* buffers consumed (DQBUF) */
+  guint32 last_bytesused;
+  gboolean wanted_set; /* a consumer's format: G_FMT answers it */
+  struct v4l2_format wanted;
+  gboolean subscribed; /* V4L2_EVENT_SOURCE_CHANGE */
+  guint events; /* pending */
+  guint32 event_sequence;
+} NcEmbOut;
+
+/* Output buffers are mapped at these offsets (capture: index << 16). */
+#define NC_EMB_OUT_OFFSET(i) ((NC_EMB_MAX_BUFFERS + (i)) << 16)
+
 typedef struct {
   GMutex lock;
   GCond cond;
@@ -79,6 +108,7 @@ typedef struct {
   guint32 count; /* buffers delivered or lost: frames, fields for ALTERNATE */
   gint pattern;
   struct v4l2_pix_format fmt; /* format the buffers were allocated for */
+  NcEmbOut out;
 } NcEmb;
 
 /* NULL when memory runs out: REQBUFS then answers ENOMEM, as a driver. */
@@ -261,6 +291,233 @@ emb_ctrl (NcEmb *emb, unsigned long request, struct v4l2_control *c)
   }
 }
 
+/* ------------------------------------------------------------------ */
+/* The output queue                                                    */
+
+static void
+out_free_buffers (NcEmbOut *out)
+{
+  guint i;
+
+  for (i = 0; i < out->nbufs; i++) {
+    block_unref (out->block[i]);
+    out->block[i] = NULL;
+    out->queued[i] = FALSE;
+  }
+  out->nbufs = 0;
+  out->qhead = out->qlen = 0;
+}
+
+static gint
+out_reqbufs (NcEmb *emb, struct v4l2_requestbuffers *r)
+{
+  NcEmbOut *out = &emb->out;
+  struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT };
+  guint i;
+
+  if (r->memory != V4L2_MEMORY_MMAP)
+    return -EINVAL;
+  if (out->streaming)
+    return -EBUSY;
+  memset (r->reserved, 0, sizeof (r->reserved));
+  r->capabilities =
+      V4L2_BUF_CAP_SUPPORTS_MMAP | V4L2_BUF_CAP_SUPPORTS_ORPHANED_BUFS;
+  out_free_buffers (out);
+  negcam_engine_set_busy (&emb->engine, V4L2_BUF_TYPE_VIDEO_OUTPUT, false);
+  if (r->count == 0)
+    return 0;
+  if (negcam_engine_g_fmt (&emb->engine, &f) < 0)
+    return -EINVAL;
+  r->count = CLAMP (r->count, NC_EMB_MIN_BUFFERS, NC_EMB_MAX_BUFFERS);
+  for (i = 0; i < r->count; i++)
+    out->block[i] = block_new (f.fmt.pix.sizeimage);
+  out->nbufs = r->count;
+  negcam_engine_set_busy (&emb->engine, V4L2_BUF_TYPE_VIDEO_OUTPUT, true);
+  return 0;
+}
+
+static void
+out_fill_buffer (NcEmbOut *out, guint index, struct v4l2_buffer *v)
+{
+  struct timeval ts = v->timestamp;
+
+  memset (v, 0, sizeof (*v));
+  v->index = index;
+  v->type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+  v->memory = V4L2_MEMORY_MMAP;
+  v->length = out->block[index]->length;
+  v->m.offset = NC_EMB_OUT_OFFSET (index);
+  v->bytesused = out->bytesused[index];
+  v->field = V4L2_FIELD_NONE;
+  v->timestamp = ts;
+  v->flags = V4L2_BUF_FLAG_TIMESTAMP_COPY
+      | (out->queued[index] ? V4L2_BUF_FLAG_QUEUED : 0);
+}
+
+static gint
+out_qbuf (NcEmb *emb, struct v4l2_buffer *v)
+{
+  NcEmbOut *out = &emb->out;
+  guint32 used;
+
+  if (v->index >= out->nbufs || v->memory != V4L2_MEMORY_MMAP
+      || out->queued[v->index])
+    return -EINVAL;
+  /* bytesused 0 means the whole buffer, as videobuf2 takes it */
+  used = v->bytesused ? v->bytesused : out->block[v->index]->length;
+  if (used > out->block[v->index]->length)
+    return -EINVAL;
+  out->bytesused[v->index] = used;
+  out->queued[v->index] = TRUE;
+  out->queue[(out->qhead + out->qlen) % NC_EMB_MAX_BUFFERS] = v->index;
+  out->qlen++;
+  out_fill_buffer (out, v->index, v);
+  g_cond_broadcast (&emb->cond);
+  return 0;
+}
+
+static gint
+out_dqbuf (NcEmbOut *out, struct v4l2_buffer *v)
+{
+  guint index;
+
+  if (v->memory != V4L2_MEMORY_MMAP || !out->streaming)
+    return -EINVAL;
+  if (out->qlen == 0)
+    return -EAGAIN;
+  index = out->queue[out->qhead];
+  out->qhead = (out->qhead + 1) % NC_EMB_MAX_BUFFERS;
+  out->qlen--;
+  out->queued[index] = FALSE;
+  out->frames++;
+  out->last_bytesused = out->bytesused[index];
+  out_fill_buffer (out, index, v);
+  v->sequence = out->sequence++;
+  return 0;
+}
+
+static gint
+out_stream (NcEmb *emb, gboolean on)
+{
+  NcEmbOut *out = &emb->out;
+  guint i;
+
+  if (on) {
+    if (out->nbufs == 0)
+      return -EINVAL;
+    if (!out->streaming)
+      out->sequence = 0;
+    out->streaming = TRUE;
+    return 0;
+  }
+  out->streaming = FALSE;
+  for (i = 0; i < out->nbufs; i++)
+    out->queued[i] = FALSE;
+  out->qhead = out->qlen = 0;
+  g_cond_broadcast (&emb->cond);
+  return 0;
+}
+
+static gint
+out_event (NcEmb *emb, unsigned long request, gpointer arg)
+{
+  NcEmbOut *out = &emb->out;
+
+  if (request == VIDIOC_DQEVENT) {
+    struct v4l2_event *ev = arg;
+
+    if (!out->subscribed || out->events == 0)
+      return -ENOENT;
+    memset (ev, 0, sizeof (*ev));
+    ev->type = V4L2_EVENT_SOURCE_CHANGE;
+    ev->u.src_change.changes = V4L2_EVENT_SRC_CH_RESOLUTION;
+    ev->sequence = out->event_sequence++;
+    ev->pending = --out->events;
+    return 0;
+  }
+  if (((struct v4l2_event_subscription *)arg)->type != V4L2_EVENT_SOURCE_CHANGE)
+    return -EINVAL;
+  out->subscribed = request == VIDIOC_SUBSCRIBE_EVENT;
+  out->events = 0;
+  return 0;
+}
+
+static gint
+out_fmt (NcEmb *emb, unsigned long request, struct v4l2_format *f)
+{
+  NcEmbOut *out = &emb->out;
+  gint ret;
+
+  if (request == VIDIOC_G_FMT && out->wanted_set) {
+    *f = out->wanted;
+    return 0;
+  }
+  ret = negcam_engine_ioctl (&emb->engine, request, f);
+  if (ret == 0 && request == VIDIOC_S_FMT)
+    out->wanted_set = FALSE;
+  return ret;
+}
+
+/* The buffer type a request names, 0 for requests without one. */
+static guint32
+request_buf_type (unsigned long request, gpointer arg)
+{
+  switch (request) {
+    case VIDIOC_REQBUFS:
+      return ((struct v4l2_requestbuffers *)arg)->type;
+    case VIDIOC_QUERYBUF:
+    case VIDIOC_QBUF:
+    case VIDIOC_DQBUF:
+      return ((struct v4l2_buffer *)arg)->type;
+    case VIDIOC_STREAMON:
+    case VIDIOC_STREAMOFF:
+      return *(guint32 *)arg;
+    case VIDIOC_G_FMT:
+    case VIDIOC_S_FMT:
+      return ((struct v4l2_format *)arg)->type;
+    default:
+      return 0;
+  }
+}
+
+/* Requests on the output queue, and its events; call with the lock. */
+static gint
+out_ioctl (NcEmb *emb, unsigned long request, gpointer arg)
+{
+  struct v4l2_buffer *v = arg;
+
+  switch (request) {
+    case VIDIOC_REQBUFS:
+      return out_reqbufs (emb, arg);
+    case VIDIOC_QUERYBUF:
+      if (v->index >= emb->out.nbufs)
+        return -EINVAL;
+      out_fill_buffer (&emb->out, v->index, v);
+      return 0;
+    case VIDIOC_QBUF:
+      return out_qbuf (emb, arg);
+    case VIDIOC_DQBUF:
+      return out_dqbuf (&emb->out, arg);
+    case VIDIOC_STREAMON:
+    case VIDIOC_STREAMOFF:
+      return out_stream (emb, request == VIDIOC_STREAMON);
+    case VIDIOC_SUBSCRIBE_EVENT:
+    case VIDIOC_UNSUBSCRIBE_EVENT:
+    case VIDIOC_DQEVENT:
+      return out_event (emb, request, arg);
+    default:
+      return out_fmt (emb, request, arg);
+  }
+}
+
+static gboolean
+is_output_request (unsigned long request, gpointer arg)
+{
+  return request == VIDIOC_SUBSCRIBE_EVENT
+      || request == VIDIOC_UNSUBSCRIBE_EVENT || request == VIDIOC_DQEVENT
+      || request_buf_type (request, arg) == V4L2_BUF_TYPE_VIDEO_OUTPUT;
+}
+
 static gint
 emb_ioctl (NegcamDevice *dev, unsigned long request, gpointer arg)
 {
@@ -268,6 +525,11 @@ emb_ioctl (NegcamDevice *dev, unsigned long request, gpointer arg)
   gint ret = 0;
 
   g_mutex_lock (&emb->lock);
+  if (is_output_request (request, arg)) {
+    ret = out_ioctl (emb, request, arg);
+    g_mutex_unlock (&emb->lock);
+    return ret;
+  }
   switch (request) {
     case VIDIOC_REQBUFS:
       ret = emb_reqbufs (emb, arg);
@@ -344,11 +606,17 @@ emb_mmap (NegcamDevice *dev, guint32 offset, guint32 length)
   guint index = offset >> 16;
   gpointer addr = NULL;
 
+  NcBlock *b = NULL;
+
   g_mutex_lock (&emb->lock);
-  if ((offset & 0xffff) == 0 && index < emb->nbufs
-      && length <= emb->bufs[index].block->length) {
-    g_atomic_int_inc (&emb->bufs[index].block->refcount);
-    addr = emb->bufs[index].block->data;
+  if ((offset & 0xffff) == 0 && index < emb->nbufs)
+    b = emb->bufs[index].block;
+  else if ((offset & 0xffff) == 0 && index >= NC_EMB_MAX_BUFFERS
+      && index - NC_EMB_MAX_BUFFERS < emb->out.nbufs)
+    b = emb->out.block[index - NC_EMB_MAX_BUFFERS];
+  if (b && length <= b->length) {
+    g_atomic_int_inc (&b->refcount);
+    addr = b->data;
   }
   g_mutex_unlock (&emb->lock);
   return addr;
@@ -374,7 +642,11 @@ emb_wait (NegcamDevice *dev, gint64 timeout_us)
       ret = -EINTR;
       break;
     }
-    if (!emb->streaming) {
+    if (emb->out.events > 0 || (emb->out.streaming && emb->out.qlen > 0)) {
+      ret = 1; /* an event (POLLPRI) or a written buffer done (POLLOUT) */
+      break;
+    }
+    if (!emb->streaming && !emb->out.streaming) {
       ret = -EPIPE;
       break;
     }
@@ -410,6 +682,7 @@ emb_close (NegcamDevice *dev)
   NcEmb *emb = dev->backend;
 
   emb_free_buffers (emb);
+  out_free_buffers (&emb->out);
   g_free (emb->profile);
   g_mutex_clear (&emb->lock);
   g_cond_clear (&emb->cond);
@@ -640,4 +913,52 @@ negcam_device_open_embedded (const gchar *profile, GError **error)
   dev->description =
       g_strdup_printf ("embedded:%s", p->name[0] ? p->name : "profile");
   return dev;
+}
+
+static NcEmb *
+embedded_of (NegcamDevice *dev)
+{
+  /* by name: a test may link its own copy of this file */
+  return dev && !g_strcmp0 (dev->ops->name, "embedded") ? dev->backend : NULL;
+}
+
+gint
+negcam_device_embedded_source_change (
+    NegcamDevice *dev, const struct v4l2_pix_format *wanted)
+{
+  NcEmb *emb = embedded_of (dev);
+  struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT };
+  gint ret;
+
+  if (!emb)
+    return -EINVAL;
+  f.fmt.pix = *wanted;
+  g_mutex_lock (&emb->lock);
+  ret = negcam_engine_try_fmt (&emb->engine, &f);
+  if (ret == 0) {
+    emb->out.wanted = f;
+    emb->out.wanted_set = TRUE;
+    if (emb->out.subscribed)
+      emb->out.events++;
+    g_cond_broadcast (&emb->cond);
+  }
+  g_mutex_unlock (&emb->lock);
+  return ret;
+}
+
+guint
+negcam_device_embedded_output_frames (
+    NegcamDevice *dev, guint32 *last_bytesused)
+{
+  NcEmb *emb = embedded_of (dev);
+  guint n = 0;
+
+  if (!emb)
+    return 0;
+  g_mutex_lock (&emb->lock);
+  n = emb->out.frames;
+  if (last_bytesused)
+    *last_bytesused = emb->out.last_bytesused;
+  g_mutex_unlock (&emb->lock);
+  return n;
 }

@@ -206,7 +206,14 @@ negcam_device_open_kernel (
   gst_poll_fd_init (&k->pfd);
   k->pfd.fd = fd;
   gst_poll_add_fd (k->poll, &k->pfd);
-  gst_poll_fd_ctl_read (k->poll, &k->pfd, TRUE);
+  if (flags & NEGCAM_DEVICE_OPEN_OUTPUT) {
+    /* An output queue is ready for DQBUF with POLLOUT; events (source
+     * change) come with POLLPRI. */
+    gst_poll_fd_ctl_write (k->poll, &k->pfd, TRUE);
+    gst_poll_fd_ctl_pri (k->poll, &k->pfd, TRUE);
+  } else {
+    gst_poll_fd_ctl_read (k->poll, &k->pfd, TRUE);
+  }
 
   dev = g_new0 (NegcamDevice, 1);
   dev->ops = &kernel_ops;

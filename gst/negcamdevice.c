@@ -307,3 +307,36 @@ negcam_device_count_negotiation (NegcamDevice *dev)
     n += g_atomic_int_get (&dev->counts[i]);
   return n;
 }
+
+gint
+negcam_device_subscribe_source_change (NegcamDevice *dev)
+{
+  struct v4l2_event_subscription sub = { .type = V4L2_EVENT_SOURCE_CHANGE };
+
+  return negcam_device_ioctl (dev, VIDIOC_SUBSCRIBE_EVENT, &sub);
+}
+
+void
+negcam_device_collect_events (NegcamDevice *dev)
+{
+  struct v4l2_event ev;
+  guint i;
+
+  /* bounded: a device that keeps answering must not hold us */
+  for (i = 0; i < 64; i++) {
+    memset (&ev, 0, sizeof (ev));
+    if (negcam_device_ioctl (dev, VIDIOC_DQEVENT, &ev) < 0)
+      break;
+    if (ev.type == V4L2_EVENT_SOURCE_CHANGE)
+      g_atomic_int_set (&dev->source_changed, 1);
+    if (ev.pending == 0)
+      break;
+  }
+}
+
+gboolean
+negcam_device_take_source_change (NegcamDevice *dev)
+{
+  negcam_device_collect_events (dev);
+  return g_atomic_int_compare_and_exchange (&dev->source_changed, 1, 0);
+}

@@ -70,6 +70,9 @@ struct _NegcamDevice {
   /* Set (atomically) once the device answered ENODEV: it is gone
    * (unplugged); every later request fails the same way. */
   gint gone;
+  /* Set (atomically) when a V4L2_EVENT_SOURCE_CHANGE was dequeued and
+   * not yet taken (negcam_device_take_source_change). */
+  gint source_changed;
   gpointer backend;
 };
 
@@ -80,6 +83,9 @@ typedef enum {
    * devices whose formats only libv4l2 converts. libv4l2 hides
    * CREATE_BUFS, EXPBUF and DMABUF, so those answer ENOTTY then. */
   NEGCAM_DEVICE_OPEN_LIBV4L2 = 1 << 0,
+  /* For negcamsink: wait() waits for the output queue (a written buffer
+   * done, POLLOUT) or an event (POLLPRI) instead of a captured frame. */
+  NEGCAM_DEVICE_OPEN_OUTPUT = 1 << 1,
 } NegcamDeviceOpenFlags;
 
 /*
@@ -94,6 +100,16 @@ NegcamDevice *negcam_device_open_full (const gchar *path,
 
 /* TRUE once the device answered ENODEV (unplugged, module removed). */
 gboolean negcam_device_is_gone (NegcamDevice *dev);
+
+/*
+ * Events (negcamsink): subscribe to V4L2_EVENT_SOURCE_CHANGE; 0 or
+ * -errno (-ENOTTY: the device has no events). collect_events() dequeues
+ * every pending event (DQEVENT) and remembers a source change;
+ * take_source_change() collects, then returns and clears what was seen.
+ */
+gint negcam_device_subscribe_source_change (NegcamDevice *dev);
+void negcam_device_collect_events (NegcamDevice *dev);
+gboolean negcam_device_take_source_change (NegcamDevice *dev);
 
 NegcamDevice *negcam_device_ref (NegcamDevice *dev);
 void negcam_device_unref (NegcamDevice *dev);
@@ -121,6 +137,21 @@ const gchar *negcam_fourcc_to_string (guint32 fourcc, gchar buf[5]);
 /* Backends. */
 NegcamDevice *negcam_device_open_embedded (
     const gchar *profile, GError **error);
+
+/*
+ * The embedded device's stand-in for a consumer on the other side of a
+ * loop (what negcam.ko does when a reader sets a format, docs/negcamsink.md):
+ * from now on G_FMT on the output queue answers @wanted (completed by
+ * TRY_FMT; until the next S_FMT there) and a V4L2_EVENT_SOURCE_CHANGE is
+ * queued for subscribers. Returns 0, -EINVAL when @dev is not embedded or
+ * the profile has no output queue.
+ */
+gint negcam_device_embedded_source_change (
+    NegcamDevice *dev, const struct v4l2_pix_format *wanted);
+/* Buffers the embedded output queue consumed (DQBUF of OUTPUT), and the
+ * bytesused of the last one. */
+guint negcam_device_embedded_output_frames (
+    NegcamDevice *dev, guint32 *last_bytesused);
 NegcamDevice *negcam_device_open_kernel (
     const gchar *path, NegcamDeviceOpenFlags flags, GError **error);
 

@@ -10,8 +10,11 @@
  *    built-in name or profile file per line, '#' comments);
  *  - the V4L2 capture nodes of the device directory ("device-directory",
  *    /dev by default, names video<N>), opened through the kernel backend,
- *    only while no v4l2deviceprovider is in use (see "One listing per
- *    node" below).
+ *    and its output-only nodes (V4L2_CAP_VIDEO_OUTPUT without capture: a
+ *    negcam.ko loop's output side, vivid's video output), class
+ *    Video/Sink, whose caps come from the output queue and whose element
+ *    is negcamsink; nodes only while no v4l2deviceprovider is in use (see
+ *    "One listing per node" below).
  * Both are asked VIDIOC_QUERYCAP through the device interface
  * (negcamdevice.h) and their caps come from NegcamProbe (negcamcaps.c), the
  * very enumeration negcamsrc uses, so a listed device offers exactly the
@@ -56,6 +59,7 @@
 
 #include "negcamdeviceprovider.h"
 #include "gstnegcamsrc.h"
+#include "gstnegcamsink.h"
 #include "negcamcaps.h"
 #include "negcamdevice.h"
 #include "profile.h"
@@ -74,6 +78,7 @@ struct _GstNegcamSrcDevice
 
   gchar *path;    /* V4L2 node, or NULL for an embedded profile */
   gchar *profile; /* built-in profile name or file, NULL for a node */
+  gboolean output; /* an output node: negcamsink */
 };
 
 G_DEFINE_TYPE (GstNegcamSrcDevice, gst_negcam_src_device, GST_TYPE_DEVICE);
@@ -82,7 +87,8 @@ static GstElement *
 gst_negcam_src_device_create_element (GstDevice *device, const gchar *name)
 {
   GstNegcamSrcDevice *self = GST_NEGCAM_SRC_DEVICE (device);
-  GstElement *elem = gst_element_factory_make ("negcamsrc", name);
+  GstElement *elem = gst_element_factory_make (
+      self->output ? "negcamsink" : "negcamsrc", name);
 
   if (!elem)
     return NULL;
@@ -99,7 +105,10 @@ gst_negcam_src_device_reconfigure_element (GstDevice *device,
 {
   GstNegcamSrcDevice *self = GST_NEGCAM_SRC_DEVICE (device);
 
-  if (!GST_IS_NEGCAM_SRC (element) || GST_STATE (element) != GST_STATE_NULL)
+  if (self->output ? !GST_IS_NEGCAM_SINK (element)
+                   : !GST_IS_NEGCAM_SRC (element))
+    return FALSE;
+  if (GST_STATE (element) != GST_STATE_NULL)
     return FALSE; /* device and profile change in NULL only */
   if (self->path)
     g_object_set (element, "device", self->path, NULL);
@@ -167,6 +176,7 @@ describe (NegcamDevice *dev, const gchar *path, const gchar *profile,
   GstCaps *caps;
   gchar *card, *driver, *bus_info, *display;
   guint32 flags;
+  gboolean output;
   gint ret;
 
   memset (&cap, 0, sizeof (cap));
@@ -179,19 +189,21 @@ describe (NegcamDevice *dev, const gchar *path, const gchar *profile,
   }
   flags = (cap.capabilities & V4L2_CAP_DEVICE_CAPS) ? cap.device_caps
                                                     : cap.capabilities;
-  if (!(flags & V4L2_CAP_VIDEO_CAPTURE)) {
+  output = !(flags & V4L2_CAP_VIDEO_CAPTURE) && (flags & V4L2_CAP_VIDEO_OUTPUT);
+  if (!(flags & V4L2_CAP_VIDEO_CAPTURE) && !output) {
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-        "%s: not a video capture device (device caps 0x%08x)",
+        "%s: not a video capture or output device (device caps 0x%08x)",
         dev->description, flags);
     return NULL;
   }
 
-  probe = negcam_probe_new (dev);
+  probe = negcam_probe_new_for_type (dev,
+      output ? V4L2_BUF_TYPE_VIDEO_OUTPUT : V4L2_BUF_TYPE_VIDEO_CAPTURE);
   caps = negcam_probe_caps (probe, NULL);
   negcam_probe_free (probe);
   if (gst_caps_is_empty (caps)) {
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-        "%s: enumerates no format negcamsrc can map", dev->description);
+        "%s: enumerates no format negcam can map", dev->description);
     gst_caps_unref (caps);
     return NULL;
   }
@@ -228,10 +240,12 @@ describe (NegcamDevice *dev, const gchar *path, const gchar *profile,
   }
 
   device = g_object_new (GST_TYPE_NEGCAM_SRC_DEVICE,
-      "display-name", display, "device-class", "Video/Source",
+      "display-name", display, "device-class",
+      output ? "Video/Sink" : "Video/Source",
       "caps", caps, "properties", props, NULL);
   device->path = g_strdup (path);
   device->profile = g_strdup (profile);
+  device->output = output;
 
   g_free (display);
   g_free (card);
@@ -840,9 +854,10 @@ gst_negcam_device_provider_class_init (GstNegcamDeviceProviderClass *klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
 
   gst_device_provider_class_set_static_metadata (dp_class,
-      "negcam device provider", "Video/Source",
+      "negcam device provider", "Video/Source/Sink",
       "Lists the negcam profiles a user names and, unless "
-      "v4l2deviceprovider does, V4L2 capture nodes, for negcamsrc",
+      "v4l2deviceprovider does, V4L2 capture nodes for negcamsrc and "
+      "output nodes for negcamsink",
       "negcam");
 }
 

@@ -56,6 +56,7 @@ struct _NegcamPool {
   gboolean cannot_grow;
   gboolean queueing;
   GError *start_error; /* why the last start failed, in words */
+  guint32 type; /* V4L2_BUF_TYPE_VIDEO_CAPTURE, or OUTPUT for negcamsink */
 };
 
 G_DEFINE_TYPE (NegcamPool, negcam_pool, GST_TYPE_BUFFER_POOL);
@@ -200,7 +201,7 @@ queue_buffer (NegcamPool *pool, guint index)
   gint ret;
 
   v.index = index;
-  v.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  v.type = pool->type;
   v.memory = V4L2_MEMORY_MMAP;
   ret = negcam_device_ioctl (pool->dev, VIDIOC_QBUF, &v);
   if (ret == 0)
@@ -231,7 +232,7 @@ wrap_buffer (NegcamPool *pool, guint index)
   GstBuffer *buf;
 
   v.index = index;
-  v.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  v.type = pool->type;
   v.memory = V4L2_MEMORY_MMAP;
   if (negcam_device_ioctl (pool->dev, VIDIOC_QUERYBUF, &v) < 0)
     return FALSE;
@@ -239,7 +240,7 @@ wrap_buffer (NegcamPool *pool, guint index)
   if (pool->dmabuf_alloc) {
     struct v4l2_exportbuffer e = { 0 };
 
-    e.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    e.type = pool->type;
     e.index = index;
     e.flags = O_CLOEXEC | O_RDWR;
     if (negcam_device_ioctl (pool->dev, VIDIOC_EXPBUF, &e) < 0)
@@ -294,7 +295,7 @@ can_export (NegcamPool *pool)
 {
   struct v4l2_exportbuffer e = { 0 };
 
-  e.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  e.type = pool->type;
   e.index = 0;
   e.flags = O_CLOEXEC | O_RDWR;
   if (negcam_device_ioctl (pool->dev, VIDIOC_EXPBUF, &e) < 0)
@@ -347,7 +348,7 @@ negcam_pool_start (GstBufferPool *bpool)
   gst_structure_free (config);
 
   req.count = CLAMP (min, 2, NEGCAM_POOL_MAX);
-  req.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  req.type = pool->type;
   req.memory = V4L2_MEMORY_MMAP;
   ret = negcam_device_ioctl (pool->dev, VIDIOC_REQBUFS, &req);
   g_mutex_lock (&pool->lock);
@@ -383,7 +384,10 @@ negcam_pool_start (GstBufferPool *bpool)
     }
   }
   for (i = 0; i < pool->count; i++) {
-    if (!wrap_buffer (pool, i) || queue_buffer (pool, i) < 0) {
+    /* capture buffers wait in the device for frames; output buffers
+     * start empty, with the application */
+    if (!wrap_buffer (pool, i) || (pool->type == V4L2_BUF_TYPE_VIDEO_CAPTURE
+            && queue_buffer (pool, i) < 0)) {
       set_start_error (pool, GST_RESOURCE_ERROR_FAILED,
           "%s: buffer %u could not be mapped or queued",
           pool->dev->description, i);
@@ -418,7 +422,7 @@ grow (NegcamPool *pool)
     return;
   c.count = 1;
   c.memory = V4L2_MEMORY_MMAP;
-  c.format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  c.format.type = pool->type;
   c.format.fmt.pix = pool->pix;
   ret = negcam_device_ioctl (pool->dev, VIDIOC_CREATE_BUFS, &c);
   if (ret < 0 || c.count == 0) {
@@ -493,6 +497,9 @@ set_field_flags (NegcamPool *pool, GstBuffer *buf, guint32 field)
         pool->dev->description, field);
 }
 
+static GstFlowReturn acquire_output (
+    NegcamPool *pool, GstBuffer **buffer, GstBufferPoolAcquireParams *params);
+
 static GstFlowReturn
 negcam_pool_acquire_buffer (GstBufferPool *bpool, GstBuffer **buffer,
     GstBufferPoolAcquireParams *params)
@@ -504,8 +511,10 @@ negcam_pool_acquire_buffer (GstBufferPool *bpool, GstBuffer **buffer,
 
   if (GST_BUFFER_POOL_IS_FLUSHING (bpool))
     return GST_FLOW_FLUSHING;
+  if (pool->type == V4L2_BUF_TYPE_VIDEO_OUTPUT)
+    return acquire_output (pool, buffer, params);
 
-  v.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  v.type = pool->type;
   v.memory = V4L2_MEMORY_MMAP;
   g_mutex_lock (&pool->lock);
   if (!pool->queueing) {
@@ -569,10 +578,139 @@ negcam_pool_release_buffer (GstBufferPool *bpool, GstBuffer *buffer)
     return;
   }
   pool->outstanding[i] = FALSE;
-  if (pool->queueing && queue_buffer (pool, i) < 0
-      && !negcam_device_is_gone (pool->dev))
+  /* An output buffer goes to the device only through
+   * negcam_pool_queue_output(), with what was written into it. */
+  if (pool->type == V4L2_BUF_TYPE_VIDEO_CAPTURE && pool->queueing
+      && queue_buffer (pool, i) < 0 && !negcam_device_is_gone (pool->dev))
     GST_WARNING_OBJECT (pool, "QBUF %u failed", i);
   g_mutex_unlock (&pool->lock);
+}
+
+/* ------------------------------------------------------------------ */
+/* Output pools (negcamsink)                                           */
+
+NegcamPool *
+negcam_pool_new_output (NegcamDevice *dev, const struct v4l2_pix_format *pix,
+    const GstVideoInfo *info)
+{
+  NegcamPool *pool = negcam_pool_new (dev, pix, info);
+
+  pool->type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+  return pool;
+}
+
+/* A buffer with the application: idle, or back from the device (DQBUF).
+ * -1 when every buffer is in the device or out; -errno on failure. Call
+ * with the lock held. */
+static gint
+take_output_index (NegcamPool *pool)
+{
+  struct v4l2_buffer v = { 0 };
+  guint i;
+  gint ret;
+
+  for (i = 0; i < pool->count; i++)
+    if (!pool->outstanding[i] && !pool->in_device[i])
+      return i;
+  v.type = pool->type;
+  v.memory = V4L2_MEMORY_MMAP;
+  ret = negcam_device_ioctl (pool->dev, VIDIOC_DQBUF, &v);
+  if (ret == -EAGAIN)
+    return -1;
+  if (ret == 0 && (v.index >= pool->count || !pool->in_device[v.index]))
+    ret = -EINVAL;
+  if (ret < 0)
+    return ret;
+  pool->in_device[v.index] = FALSE;
+  return v.index;
+}
+
+/* Hand out an empty buffer to write into; when the device holds them
+ * all, wait until it is done with one (POLLOUT). */
+static GstFlowReturn
+acquire_output (
+    NegcamPool *pool, GstBuffer **buffer, GstBufferPoolAcquireParams *params)
+{
+  gint index, ret;
+
+  for (;;) {
+    g_mutex_lock (&pool->lock);
+    index = take_output_index (pool);
+    if (index >= 0) {
+      pool->outstanding[index] = TRUE;
+      *buffer = pool->bufs[index];
+      g_mutex_unlock (&pool->lock);
+      gst_buffer_set_size (*buffer, pool->pix.sizeimage);
+      return GST_FLOW_OK;
+    }
+    g_mutex_unlock (&pool->lock);
+    if (index != -1)
+      return index == -ENODEV ? NEGCAM_FLOW_GONE : GST_FLOW_ERROR;
+    if (params && (params->flags & GST_BUFFER_POOL_ACQUIRE_FLAG_DONTWAIT))
+      return GST_FLOW_EOS; /* as GstBufferPool says "none free" */
+    ret = negcam_device_wait (pool->dev, -1);
+    if (ret == -EINTR || GST_BUFFER_POOL_IS_FLUSHING (GST_BUFFER_POOL (pool)))
+      return GST_FLOW_FLUSHING;
+    if (ret == -ENODEV)
+      return NEGCAM_FLOW_GONE;
+    if (ret < 0) {
+      GST_ERROR_OBJECT (pool, "%s: waiting for a free output buffer: %s",
+          pool->dev->description, g_strerror (-ret));
+      return GST_FLOW_ERROR;
+    }
+    /* Woken by an event, not a buffer: keep it for the element. */
+    negcam_device_collect_events (pool->dev);
+  }
+}
+
+gint
+negcam_pool_queue_output (NegcamPool *pool, GstBuffer *buf, guint32 bytesused)
+{
+  struct v4l2_buffer v = { 0 };
+  GstClockTime pts = GST_BUFFER_PTS (buf);
+  guint i;
+  gint ret;
+
+  g_mutex_lock (&pool->lock);
+  for (i = 0; i < pool->count && pool->bufs[i] != buf; i++)
+    ;
+  if (i == pool->count || pool->in_device[i]) {
+    g_mutex_unlock (&pool->lock);
+    return -EINVAL;
+  }
+  v.index = i;
+  v.type = pool->type;
+  v.memory = V4L2_MEMORY_MMAP;
+  v.bytesused = bytesused;
+  v.field = pool->pix.field;
+  if (GST_CLOCK_TIME_IS_VALID (pts)) {
+    v.timestamp.tv_sec = pts / GST_SECOND;
+    v.timestamp.tv_usec = (pts % GST_SECOND) / GST_USECOND;
+  }
+  ret = negcam_device_ioctl (pool->dev, VIDIOC_QBUF, &v);
+  if (ret == 0)
+    pool->in_device[i] = TRUE;
+  g_mutex_unlock (&pool->lock);
+  return ret;
+}
+
+/* Upstream stopping while it waits in acquire_output(): wake it. */
+static void
+negcam_pool_flush_start (GstBufferPool *bpool)
+{
+  NegcamPool *pool = NEGCAM_POOL (bpool);
+
+  if (pool->type == V4L2_BUF_TYPE_VIDEO_OUTPUT)
+    negcam_device_set_flushing (pool->dev, TRUE);
+}
+
+static void
+negcam_pool_flush_stop (GstBufferPool *bpool)
+{
+  NegcamPool *pool = NEGCAM_POOL (bpool);
+
+  if (pool->type == V4L2_BUF_TYPE_VIDEO_OUTPUT)
+    negcam_device_set_flushing (pool->dev, FALSE);
 }
 
 static void
@@ -592,6 +730,7 @@ static void
 negcam_pool_init (NegcamPool *pool)
 {
   g_mutex_init (&pool->lock);
+  pool->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
 }
 
 static const gchar **
@@ -614,4 +753,6 @@ negcam_pool_class_init (NegcamPoolClass *klass)
   pool_class->stop = negcam_pool_stop;
   pool_class->acquire_buffer = negcam_pool_acquire_buffer;
   pool_class->release_buffer = negcam_pool_release_buffer;
+  pool_class->flush_start = negcam_pool_flush_start;
+  pool_class->flush_stop = negcam_pool_flush_stop;
 }

@@ -54,6 +54,20 @@ typedef enum {
 NegcamPool *negcam_pool_new (NegcamDevice *dev,
     const struct v4l2_pix_format *pix, const GstVideoInfo *info);
 
+/*
+ * A pool of the device's output buffers (negcamsink): they start empty
+ * with the application; acquiring gives an idle one, or one the device is
+ * done with (DQBUF), waiting for it when the device holds them all;
+ * negcam_pool_queue_output() hands a written buffer to the device (QBUF).
+ * Releasing a buffer never queues it.
+ */
+NegcamPool *negcam_pool_new_output (NegcamDevice *dev,
+    const struct v4l2_pix_format *pix, const GstVideoInfo *info);
+/* QBUF @buf (acquired from @pool) with @bytesused and its PTS as the
+ * buffer timestamp; 0 or -errno. The caller keeps its reference. */
+gint negcam_pool_queue_output (
+    NegcamPool *pool, GstBuffer *buf, guint32 bytesused);
+
 /* Before activation: which memory to hand out, whether to grow. */
 void negcam_pool_set_memory (NegcamPool *pool, NegcamPoolMemory memory);
 void negcam_pool_set_growth (NegcamPool *pool, gboolean grow);

@@ -18,6 +18,7 @@
 #     videoscale before a 320x180 filter negotiates 320x180 (downstream's
 #     first structure), v4l2src noted; image/jpeg (nothing matches) costs
 #     at most a fifth of v4l2src's ioctls.
+#   negcamsink on vivid's video output node (tests/vm/sink-suite.sh).
 
 GST_TEST=$NEGCAM_BUILD/tests/gst/test_negcamsrc_device
 GST_SLOW_FRAMES=${NEGCAM_GST_SLOW_FRAMES:-30}
@@ -271,6 +272,8 @@ suite_gst() {
 	else
 		fail "vivid: no node"
 	fi
+	# negcamsink on vivid's video output node (tests/vm/sink-suite.sh)
+	suite_sink_checks
 	while IFS= read -r line; do SUMMARY+=("gst: $line"); done < "$GST_NUMBERS"
 	suite_end
 }

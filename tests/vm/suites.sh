@@ -23,6 +23,8 @@ VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 . "$VM_DIR/profiles-suite.sh"
 # shellcheck source=tests/vm/gst-suite.sh
 . "$VM_DIR/gst-suite.sh"
+# shellcheck source=tests/vm/sink-suite.sh
+. "$VM_DIR/sink-suite.sh"
 
 MODE=${1:-quick}
 RUN_START=$(now)
@@ -117,6 +119,15 @@ gst)
 	# negcamsrc on negcam.ko and vivid alone (tests/vm/gst-suite.sh)
 	suite_gst "${2:-quick}"
 	;;
+sink)
+	# negcamsink on vivid's output node alone (tests/vm/sink-suite.sh)
+	suite_begin sink
+	GST_NUMBERS=$LOGDIR/gst-numbers.txt
+	: > "$GST_NUMBERS"
+	suite_sink_checks
+	while IFS= read -r line; do SUMMARY+=("sink: $line"); done < "$GST_NUMBERS"
+	suite_end
+	;;
 negcam)
 	# negcam.ko alone (quick settings), vivid loaded only as DMABUF exporter.
 	modprobe vivid n_devs=1 node_types=0x1 && VIVID=$(wait_node vivid)
@@ -130,7 +141,7 @@ quick|full)
 	suite_gst "$MODE"
 	suite_provider
 	;;
-*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, gst, profiles, provider)" >&2; exit 2 ;;
+*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, gst, sink, profiles, provider)" >&2; exit 2 ;;
 esac
 
 echo

@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * negcamconvertsink: negcamsink behind the conversion a producer needs to
+ * serve whatever the device asks for, so that a pipeline written once
+ * (`SRC ! negcamconvertsink device=/dev/videoN`) serves every format of
+ * a loop's profile:
+ *
+ *   videorate ! videoconvert ! videoscale ! [jpegenc] ! negcamsink
+ *
+ * videorate comes first: it pushes copies of the buffers it keeps, which
+ * would lose the device buffers (negcamsink's pool) videoscale or
+ * videoconvert write into when they are last.
+ * jpegenc is in the chain exactly when the device's preferred format (the
+ * first structure negcamsink's caps give: the consumer's format on a
+ * loop) is image/jpeg. It is chosen when the bin goes to READY (the
+ * device is open then) and again whenever negcamsink asks upstream to
+ * renegotiate (RECONFIGURE after a source change): the chain is re-linked
+ * from an idle probe on videoscale's source pad, between two buffers, and
+ * upstream renegotiates through the new chain. See docs/negcamsink.md.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/gst.h>
+
+#include "gstnegcamsink.h"
+
+GST_DEBUG_CATEGORY_STATIC (negcamconvertsink_debug);
+#define GST_CAT_DEFAULT negcamconvertsink_debug
+
+enum {
+  PROP_0,
+  PROP_DEVICE,
+  PROP_PROFILE,
+  PROP_ENCODING,
+};
+
+struct _GstNegcamConvertSink {
+  GstBin parent;
+
+  GstElement *convert, *scale, *rate, *sink;
+  GstElement *encoder; /* jpegenc, or NULL (raw) */
+  gint swap_pending; /* atomic: an idle probe is installed */
+};
+
+G_DEFINE_TYPE (GstNegcamConvertSink, gst_negcam_convert_sink, GST_TYPE_BIN);
+GST_ELEMENT_REGISTER_DEFINE (negcamconvertsink, "negcamconvertsink",
+    GST_RANK_NONE, GST_TYPE_NEGCAM_CONVERT_SINK);
+
+/* Does the device prefer JPEG (the first structure negcamsink offers)? */
+static gboolean
+wants_jpeg (GstNegcamConvertSink *self)
+{
+  GstPad *pad = gst_element_get_static_pad (self->sink, "sink");
+  GstCaps *caps = gst_pad_query_caps (pad, NULL);
+  gboolean jpeg = !gst_caps_is_empty (caps) && !gst_caps_is_any (caps)
+      && gst_structure_has_name (
+          gst_caps_get_structure (caps, 0), "image/jpeg");
+
+  gst_caps_unref (caps);
+  gst_object_unref (pad);
+  return jpeg;
+}
+
+/* Link videoscale to negcamsink, through jpegenc when @jpeg. */
+static gboolean
+link_tail (GstNegcamConvertSink *self, gboolean jpeg)
+{
+  if (self->encoder) {
+    gst_element_unlink_many (self->scale, self->encoder, self->sink, NULL);
+    gst_element_set_state (self->encoder, GST_STATE_NULL);
+    gst_bin_remove (GST_BIN (self), self->encoder);
+    self->encoder = NULL;
+  } else {
+    gst_element_unlink (self->scale, self->sink);
+  }
+  if (!jpeg)
+    return gst_element_link (self->scale, self->sink);
+  self->encoder = gst_element_factory_make ("jpegenc", "encoder");
+  if (!self->encoder) {
+    GST_ELEMENT_ERROR (self, CORE, MISSING_PLUGIN,
+        ("The device wants JPEG, but there is no jpegenc element "
+         "(gst-plugins-good)"),
+        (NULL));
+    return FALSE;
+  }
+  gst_bin_add (GST_BIN (self), self->encoder);
+  if (!gst_element_link_many (self->scale, self->encoder, self->sink, NULL))
+    return FALSE;
+  return gst_element_sync_state_with_parent (self->encoder);
+}
+
+static GstPadProbeReturn
+swap_when_idle (GstPad *pad, GstPadProbeInfo *info, gpointer data)
+{
+  GstNegcamConvertSink *self = data;
+  gboolean jpeg = wants_jpeg (self);
+
+  if (jpeg != (self->encoder != NULL)) {
+    GST_INFO_OBJECT (self, "the device now wants %s: re-linking",
+        jpeg ? "JPEG" : "raw video");
+    link_tail (self, jpeg);
+  }
+  g_atomic_int_set (&self->swap_pending, 0);
+  return GST_PAD_PROBE_REMOVE;
+}
+
+/* negcamsink sends RECONFIGURE after a source change: when the media
+ * type it now prefers is not what the chain makes, swap the encoder
+ * between two buffers. */
+static GstPadProbeReturn
+on_upstream_event (GstPad *pad, GstPadProbeInfo *info, gpointer data)
+{
+  GstNegcamConvertSink *self = data;
+  GstPad *tail;
+
+  if (GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info)) != GST_EVENT_RECONFIGURE)
+    return GST_PAD_PROBE_OK;
+  if (wants_jpeg (self) == (self->encoder != NULL)
+      || !g_atomic_int_compare_and_exchange (&self->swap_pending, 0, 1))
+    return GST_PAD_PROBE_OK;
+  tail = gst_element_get_static_pad (self->scale, "src");
+  gst_pad_add_probe (tail, GST_PAD_PROBE_TYPE_IDLE, swap_when_idle, self, NULL);
+  gst_object_unref (tail);
+  return GST_PAD_PROBE_OK;
+}
+
+static GstStateChangeReturn
+gst_negcam_convert_sink_change_state (
+    GstElement *element, GstStateChange transition)
+{
+  GstNegcamConvertSink *self = GST_NEGCAM_CONVERT_SINK (element);
+  GstStateChangeReturn ret;
+
+  /* Before negotiation: the device may want another format by now. */
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED) {
+    gboolean jpeg = wants_jpeg (self);
+
+    if (jpeg != (self->encoder != NULL) && !link_tail (self, jpeg))
+      return GST_STATE_CHANGE_FAILURE;
+  }
+  ret = GST_ELEMENT_CLASS (gst_negcam_convert_sink_parent_class)
+            ->change_state (element, transition);
+  /* negcamsink opened its device on NULL to READY: now its caps say
+   * what the device prefers. */
+  if (transition == GST_STATE_CHANGE_NULL_TO_READY
+      && ret != GST_STATE_CHANGE_FAILURE
+      && !link_tail (self, wants_jpeg (self)))
+    return GST_STATE_CHANGE_FAILURE;
+  return ret;
+}
+
+static GstElement *
+make (GstNegcamConvertSink *self, const gchar *factory, const gchar *name)
+{
+  GstElement *e = gst_element_factory_make (factory, name);
+
+  if (e)
+    gst_bin_add (GST_BIN (self), e);
+  else
+    g_warning ("negcamconvertsink: no %s element", factory);
+  return e;
+}
+
+static void
+gst_negcam_convert_sink_init (GstNegcamConvertSink *self)
+{
+  GstPad *pad, *ghost;
+
+  self->convert = make (self, "videoconvert", "convert");
+  self->scale = make (self, "videoscale", "scale");
+  self->rate = make (self, "videorate", "rate");
+  self->sink = make (self, "negcamsink", "sink");
+  if (!self->convert || !self->scale || !self->rate || !self->sink)
+    return;
+  gst_element_link_many (self->rate, self->convert, self->scale, NULL);
+  pad = gst_element_get_static_pad (self->sink, "sink");
+  gst_pad_add_probe (
+      pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, on_upstream_event, self, NULL);
+  gst_object_unref (pad);
+  pad = gst_element_get_static_pad (self->rate, "sink");
+  ghost = gst_ghost_pad_new ("sink", pad);
+  gst_element_add_pad (GST_ELEMENT (self), ghost);
+  gst_object_unref (pad);
+}
+
+static void
+gst_negcam_convert_sink_set_property (
+    GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  GstNegcamConvertSink *self = GST_NEGCAM_CONVERT_SINK (object);
+
+  if (prop_id == PROP_DEVICE || prop_id == PROP_PROFILE)
+    g_object_set_property (G_OBJECT (self->sink), pspec->name, value);
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
+gst_negcam_convert_sink_get_property (
+    GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  GstNegcamConvertSink *self = GST_NEGCAM_CONVERT_SINK (object);
+
+  if (prop_id == PROP_DEVICE || prop_id == PROP_PROFILE)
+    g_object_get_property (G_OBJECT (self->sink), pspec->name, value);
+  else if (prop_id == PROP_ENCODING)
+    g_value_set_string (value, self->encoder ? "jpeg" : "raw");
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
+gst_negcam_convert_sink_class_init (GstNegcamConvertSinkClass *klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstCaps *caps = gst_caps_new_any ();
+
+  GST_DEBUG_CATEGORY_INIT (negcamconvertsink_debug, "negcamconvertsink", 0,
+      "negcamconvertsink: conversion in front of negcamsink");
+  gobject_class->set_property = gst_negcam_convert_sink_set_property;
+  gobject_class->get_property = gst_negcam_convert_sink_get_property;
+  g_object_class_install_property (gobject_class, PROP_DEVICE,
+      g_param_spec_string ("device", "Device",
+          "negcamsink's device: a V4L2 output node, empty for the embedded "
+          "engine",
+          "",
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+              | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_PROFILE,
+      g_param_spec_string ("profile", "Profile",
+          "negcamsink's profile for the embedded engine", "",
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+              | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_ENCODING,
+      g_param_spec_string ("encoding", "Encoding",
+          "What the chain feeds negcamsink: \"raw\" or \"jpeg\" (jpegenc in "
+          "the chain)",
+          "raw", G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  gst_element_class_set_static_metadata (element_class,
+      "Negcam converting video sink", "Sink/Video/Converter",
+      "negcamsink behind videoconvert, videoscale, videorate and, when the "
+      "device wants JPEG, jpegenc: one producer for every format a loop "
+      "offers",
+      "negcam developers");
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+  element_class->change_state = gst_negcam_convert_sink_change_state;
+}

@@ -1,0 +1,454 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * negcamsink on the embedded engine with an output queue
+ * (tests/gst/output.profile): caps from the output queue in device
+ * order, S_FMT from set_caps, the device pool in the ALLOCATION query
+ * (zero copies), a foreign buffer copied once and counted, a refused
+ * format named in words, following the consumer (SOURCE_CHANGE ->
+ * RECONFIGURE -> the device's new format first), and negcamconvertsink
+ * serving MJPG at a size the source does not make.
+ *
+ * The test links negcam's core library to reach the sink's device
+ * ("device-handle"): G_FMT read back, and the embedded consumer hook.
+ */
+#include <errno.h>
+#include <string.h>
+#include <gst/gst.h>
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include "negcamdevice.h"
+
+#define YUY2_640 "video/x-raw,format=YUY2,width=640,height=480,framerate=30/1"
+#define YUY2_320 "video/x-raw,format=YUY2,width=320,height=240,framerate=30/1"
+
+static gchar *profile_path, *refuse_path;
+
+static GstHarness *
+sink_harness (const gchar *profile)
+{
+  GstElement *sink = gst_element_factory_make ("negcamsink", NULL);
+  GstHarness *h;
+
+  fail_unless (sink != NULL);
+  /* async=FALSE: the harness wants PLAYING at once, not a preroll */
+  g_object_set (sink, "profile", profile, "sync", FALSE, "async", FALSE, NULL);
+  h = gst_harness_new_with_element (sink, "sink", NULL);
+  gst_object_unref (sink);
+  gst_harness_play (h);
+  return h;
+}
+
+static NegcamDevice *
+sink_device (GstElement *sink)
+{
+  NegcamDevice *dev = NULL;
+
+  g_object_get (sink, "device-handle", &dev, NULL);
+  fail_unless (dev != NULL);
+  return dev;
+}
+
+static guint64
+stat_u64 (GstElement *sink, const gchar *field)
+{
+  GstStructure *s = NULL;
+  guint64 v = 0;
+  guint u = 0;
+
+  g_object_get (sink, "stats", &s, NULL);
+  fail_unless (s != NULL);
+  if (!gst_structure_get_uint64 (s, field, &v)) {
+    fail_unless (gst_structure_get_uint (s, field, &u), "no %s", field);
+    v = u;
+  }
+  gst_structure_free (s);
+  return v;
+}
+
+static void
+output_format (NegcamDevice *dev, struct v4l2_format *f)
+{
+  memset (f, 0, sizeof (*f));
+  f->type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+  fail_unless_equals_int (negcam_device_ioctl (dev, VIDIOC_G_FMT, f), 0);
+}
+
+static void
+assert_first (GstCaps *caps, const gchar *format, gint w, gint h)
+{
+  GstStructure *s = gst_caps_get_structure (caps, 0);
+  gint x = 0, y = 0;
+
+  fail_unless (gst_structure_get_int (s, "width", &x)
+      && gst_structure_get_int (s, "height", &y));
+  fail_unless_equals_string (gst_structure_get_string (s, "format"), format);
+  fail_unless_equals_int (x, w);
+  fail_unless_equals_int (y, h);
+}
+
+/* Fill a buffer from the pool the sink offers and push it. */
+static GstBufferPool *
+offered_pool (GstHarness *h, const gchar *caps_str)
+{
+  GstCaps *caps = gst_caps_from_string (caps_str);
+  GstQuery *q = gst_query_new_allocation (caps, TRUE);
+  GstBufferPool *pool = NULL;
+  GstStructure *config;
+  guint size = 0, min = 0, max = 0;
+
+  fail_unless (gst_pad_peer_query (h->srcpad, q));
+  fail_unless (gst_query_get_n_allocation_pools (q) >= 1,
+      "negcamsink offered no pool");
+  gst_query_parse_nth_allocation_pool (q, 0, &pool, &size, &min, &max);
+  fail_unless (pool != NULL);
+  fail_unless_equals_int (size, 640 * 480 * 2);
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, size, min, max);
+  fail_unless (gst_buffer_pool_set_config (pool, config));
+  fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+  gst_query_unref (q);
+  gst_caps_unref (caps);
+  return pool;
+}
+
+static void
+push_from_pool (GstHarness *h, GstBufferPool *pool, guint8 value)
+{
+  GstBuffer *buf = NULL;
+
+  fail_unless_equals_int (
+      gst_buffer_pool_acquire_buffer (pool, &buf, NULL), GST_FLOW_OK);
+  gst_buffer_memset (buf, 0, value, gst_buffer_get_size (buf));
+  fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+}
+
+GST_START_TEST (test_caps_from_output_queue)
+{
+  GstHarness *h = sink_harness (profile_path);
+  GstCaps *caps;
+  guint i, n_mjpeg = 0, n_i420 = 0, n_gray = 0;
+
+  caps = gst_pad_peer_query_caps (h->srcpad, NULL);
+  GST_INFO ("caps %" GST_PTR_FORMAT, caps);
+  /* the device's current format first, then the queue in ENUM order */
+  assert_first (caps, "YUY2", 640, 480);
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *s = gst_caps_get_structure (caps, i);
+    const gchar *f = gst_structure_get_string (s, "format");
+
+    n_mjpeg += gst_structure_has_name (s, "image/jpeg");
+    n_i420 += !g_strcmp0 (f, "I420");
+    n_gray += !g_strcmp0 (f, "GRAY8");
+  }
+  fail_unless_equals_int (n_mjpeg, 2);
+  fail_unless_equals_int (n_i420, 1);
+  fail_unless_equals_int (n_gray, 0); /* the capture queue's, not ours */
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_set_caps_sets_format)
+{
+  GstHarness *h = sink_harness (profile_path);
+  struct v4l2_format f;
+  GstBuffer *buf;
+
+  gst_harness_set_src_caps_str (h, YUY2_320);
+  buf = gst_buffer_new_allocate (NULL, 320 * 240 * 2, NULL);
+  fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  output_format (sink_device (h->element), &f);
+  fail_unless_equals_int (f.fmt.pix.pixelformat, V4L2_PIX_FMT_YUYV);
+  fail_unless_equals_int (f.fmt.pix.width, 320);
+  fail_unless_equals_int (f.fmt.pix.height, 240);
+  fail_unless_equals_int (stat_u64 (h->element, "negotiations"), 1);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_pool_zero_copy)
+{
+  GstHarness *h = sink_harness (profile_path);
+  GstBufferPool *pool;
+  guint32 used = 0;
+  guint i;
+
+  gst_harness_set_src_caps_str (h, YUY2_640);
+  pool = offered_pool (h, YUY2_640);
+  for (i = 0; i < 10; i++)
+    push_from_pool (h, pool, i);
+  fail_unless_equals_int (stat_u64 (h->element, "frames"), 10);
+  fail_unless_equals_int (stat_u64 (h->element, "copies"), 0);
+  /* the device consumed what upstream wrote, at full size */
+  fail_unless (negcam_device_embedded_output_frames (
+                   sink_device (h->element), &used)
+      > 0);
+  fail_unless_equals_int (used, 640 * 480 * 2);
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_foreign_buffer_copied_once)
+{
+  GstHarness *h = sink_harness (profile_path);
+  GstBuffer *buf;
+
+  gst_harness_set_src_caps_str (h, YUY2_640);
+  buf = gst_buffer_new_allocate (NULL, 640 * 480 * 2, NULL);
+  gst_buffer_memset (buf, 0, 0x80, 640 * 480 * 2);
+  fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  fail_unless_equals_int (stat_u64 (h->element, "frames"), 1);
+  fail_unless_equals_int (stat_u64 (h->element, "copies"), 1);
+  {
+    guint64 copies = 0;
+
+    g_object_get (h->element, "copies", &copies, NULL);
+    fail_unless_equals_int (copies, 1);
+  }
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+GST_START_TEST (test_refused_format_named)
+{
+  GstHarness *h = sink_harness (refuse_path);
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *dbg = NULL;
+  GstBuffer *buf;
+
+  gst_element_set_bus (h->element, bus);
+  /* ENUM_FRAMESIZES (no buffer type) gives the capture entry's 320x240,
+   * the output queue takes only 640x480: TRY_FMT changes the width */
+  gst_harness_set_src_caps_str (h, YUY2_320);
+  buf = gst_buffer_new_allocate (NULL, 320 * 240 * 2, NULL);
+  fail_if (gst_harness_push (h, buf) == GST_FLOW_OK);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error posted");
+  gst_message_parse_error (msg, &err, &dbg);
+  GST_INFO ("error: %s (%s)", err->message, dbg);
+  fail_unless (strstr (err->message, "width") != NULL, "%s", err->message);
+  fail_unless (strstr (err->message, "320") && strstr (err->message, "640"),
+      "%s", err->message);
+  g_error_free (err);
+  g_free (dbg);
+  gst_message_unref (msg);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+static gboolean
+pull_reconfigure (GstHarness *h)
+{
+  GstEvent *ev;
+
+  while ((ev = gst_harness_try_pull_upstream_event (h))) {
+    gboolean is = GST_EVENT_TYPE (ev) == GST_EVENT_RECONFIGURE;
+
+    gst_event_unref (ev);
+    if (is)
+      return TRUE;
+  }
+  return FALSE;
+}
+
+GST_START_TEST (test_source_change_reconfigures)
+{
+  GstHarness *h = sink_harness (profile_path);
+  struct v4l2_pix_format want = { 0 };
+  struct v4l2_format f;
+  GstBufferPool *pool;
+  NegcamDevice *dev;
+  GstCaps *caps;
+  GstBuffer *buf;
+
+  gst_harness_set_src_caps_str (h, YUY2_640);
+  pool = offered_pool (h, YUY2_640);
+  push_from_pool (h, pool, 1);
+  while (pull_reconfigure (h))
+    ;
+  /* a consumer sets 320x240 on the far side */
+  dev = sink_device (h->element);
+  want.pixelformat = V4L2_PIX_FMT_YUYV;
+  want.width = 320;
+  want.height = 240;
+  fail_unless_equals_int (negcam_device_embedded_source_change (dev, &want), 0);
+  push_from_pool (h, pool, 2);
+  fail_unless_equals_int (stat_u64 (h->element, "source-changes"), 1);
+  fail_unless_equals_int (stat_u64 (h->element, "reconfigures"), 1);
+  fail_unless (pull_reconfigure (h), "no RECONFIGURE upstream");
+  caps = gst_pad_peer_query_caps (h->srcpad, NULL);
+  assert_first (caps, "YUY2", 320, 240);
+  gst_caps_unref (caps);
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
+
+  /* upstream follows: the new caps come through set_caps */
+  gst_harness_set_src_caps_str (h, YUY2_320);
+  buf = gst_buffer_new_allocate (NULL, 320 * 240 * 2, NULL);
+  fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  output_format (dev, &f);
+  fail_unless_equals_int (f.fmt.pix.width, 320);
+  fail_unless_equals_int (stat_u64 (h->element, "negotiations"), 2);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+/* Run @pipe until EOS (or fail). */
+static void
+run_to_eos (GstElement *pipe)
+{
+  GstMessage *msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe),
+      60 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+
+  fail_unless (msg != NULL, "no EOS in 60 s");
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    GError *err = NULL;
+
+    gst_message_parse_error (msg, &err, NULL);
+    fail ("error: %s", err->message);
+  }
+  gst_message_unref (msg);
+}
+
+/* What negcamsink in @bin ended with, against the device's format. */
+static void
+assert_sink_format (GstElement *sink, const gchar *media, guint32 fourcc,
+    guint w, guint h)
+{
+  GstPad *pad = gst_element_get_static_pad (sink, "sink");
+  GstCaps *caps = gst_pad_get_current_caps (pad);
+  struct v4l2_format f;
+
+  fail_unless (caps != NULL);
+  GST_INFO ("final caps %" GST_PTR_FORMAT, caps);
+  fail_unless (
+      gst_structure_has_name (gst_caps_get_structure (caps, 0), media));
+  output_format (sink_device (sink), &f);
+  fail_unless_equals_int (f.fmt.pix.pixelformat, fourcc);
+  fail_unless_equals_int (f.fmt.pix.width, w);
+  fail_unless_equals_int (f.fmt.pix.height, h);
+  gst_caps_unref (caps);
+  gst_object_unref (pad);
+}
+
+static GstElement *
+convert_pipeline (const gchar *desc, GstElement **bin, GstElement **sink)
+{
+  GstElement *pipe = gst_parse_launch (desc, NULL);
+
+  fail_unless (pipe != NULL);
+  *bin = gst_bin_get_by_name (GST_BIN (pipe), "bin");
+  fail_unless (*bin != NULL);
+  g_object_set (*bin, "profile", profile_path, NULL);
+  *sink = gst_bin_get_by_name (GST_BIN (*bin), "sink");
+  g_object_set (*sink, "sync", FALSE, NULL);
+  fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  return pipe;
+}
+
+static void
+source_change (GstElement *sink, guint32 fourcc, guint w, guint h)
+{
+  struct v4l2_pix_format want = { 0 };
+
+  want.pixelformat = fourcc;
+  want.width = w;
+  want.height = h;
+  fail_unless_equals_int (
+      negcam_device_embedded_source_change (sink_device (sink), &want), 0);
+}
+
+static void
+free_pipeline (GstElement *pipe, GstElement *bin, GstElement *sink)
+{
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (bin);
+  gst_object_unref (pipe);
+}
+
+/* negcamconvertsink: the device (a consumer) wants MJPG 1280x720 while
+ * the source makes 160x120 I420: jpegenc is put in and the size scaled. */
+GST_START_TEST (test_convert_bin_mjpeg)
+{
+  GstElement *bin, *sink, *pipe = convert_pipeline (
+      "videotestsrc num-buffers=20 ! video/x-raw,format=I420,width=160,"
+      "height=120 ! negcamconvertsink name=bin",
+      &bin, &sink);
+  gchar *enc = NULL;
+
+  source_change (sink, V4L2_PIX_FMT_MJPEG, 1280, 720);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  run_to_eos (pipe);
+  assert_sink_format (sink, "image/jpeg", V4L2_PIX_FMT_MJPEG, 1280, 720);
+  g_object_get (bin, "encoding", &enc, NULL);
+  fail_unless_equals_string (enc, "jpeg");
+  fail_unless_equals_int (stat_u64 (sink, "frames"), 20);
+  g_free (enc);
+  free_pipeline (pipe, bin, sink);
+}
+GST_END_TEST;
+
+/* Raw at a size the source does not make: videoscale writes straight
+ * into the device buffers (no copy); then the consumer asks MJPG
+ * mid-stream and the bin swaps jpegenc in without a restart. */
+GST_START_TEST (test_convert_bin_follows)
+{
+  GstElement *bin, *sink, *pipe = convert_pipeline (
+      "videotestsrc num-buffers=200 is-live=true ! video/x-raw,format=YUY2,"
+      "width=160,height=120,framerate=30/1 ! negcamconvertsink name=bin",
+      &bin, &sink);
+  gchar *enc = NULL;
+  guint i;
+
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  for (i = 0; i < 500 && stat_u64 (sink, "frames") < 5; i++)
+    g_usleep (10 * 1000);
+  fail_unless (stat_u64 (sink, "frames") >= 5);
+  assert_sink_format (sink, "video/x-raw", V4L2_PIX_FMT_YUYV, 640, 480);
+  fail_unless_equals_int (stat_u64 (sink, "copies"), 0);
+
+  source_change (sink, V4L2_PIX_FMT_MJPEG, 640, 480);
+  run_to_eos (pipe);
+  assert_sink_format (sink, "image/jpeg", V4L2_PIX_FMT_MJPEG, 640, 480);
+  g_object_get (bin, "encoding", &enc, NULL);
+  fail_unless_equals_string (enc, "jpeg");
+  fail_unless_equals_int (stat_u64 (sink, "reconfigures"), 1);
+  fail_unless_equals_int (stat_u64 (sink, "frames"), 200);
+  g_free (enc);
+  free_pipeline (pipe, bin, sink);
+}
+GST_END_TEST;
+
+static Suite *
+negcamsink_suite (void)
+{
+  Suite *s = suite_create ("negcamsink");
+  TCase *tc = tcase_create ("general");
+  const gchar *dir = g_getenv ("NEGCAM_TEST_PROFILE_DIR");
+
+  profile_path = g_build_filename (dir ? dir : ".", "output.profile", NULL);
+  refuse_path = g_build_filename (dir ? dir : ".", "refuse.profile", NULL);
+  negcam_device_debug_init ();
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_caps_from_output_queue);
+  tcase_add_test (tc, test_set_caps_sets_format);
+  tcase_add_test (tc, test_pool_zero_copy);
+  tcase_add_test (tc, test_foreign_buffer_copied_once);
+  tcase_add_test (tc, test_refused_format_named);
+  tcase_add_test (tc, test_source_change_reconfigures);
+  tcase_add_test (tc, test_convert_bin_mjpeg);
+  tcase_add_test (tc, test_convert_bin_follows);
+  return s;
+}
+
+GST_CHECK_MAIN (negcamsink);
