@@ -25,7 +25,7 @@
 
 static unsigned int devices = 1;
 module_param(devices, uint, 0444);
-MODULE_PARM_DESC(devices, "number of capture devices (1-32, default 1)");
+MODULE_PARM_DESC(devices, "number of capture devices (0-32, default 1; 0 for loops only)");
 
 static char *profile = "webcam";
 module_param(profile, charp, 0444);
@@ -323,6 +323,8 @@ static int negcam_probe(struct platform_device *pdev)
 		return -ENOMEM;
 	dev->index = pdev->id;
 	mutex_init(&dev->lock);
+	dev->vlock = &dev->lock;
+	dev->qi = NC_CAPTURE;
 	spin_lock_init(&dev->slock);
 	INIT_LIST_HEAD(&dev->buf_list);
 	atomic64_set(&dev->frames, 0);
@@ -416,8 +418,8 @@ static int __init negcam_init(void)
 	unsigned int i;
 	int ret;
 
-	if (devices < 1 || devices > NEGCAM_MAX_DEVICES) {
-		pr_err("devices=%u: must be 1 to %u\n", devices,
+	if (devices > NEGCAM_MAX_DEVICES) {
+		pr_err("devices=%u: must be 0 to %u\n", devices,
 		       NEGCAM_MAX_DEVICES);
 		return -EINVAL;
 	}
@@ -452,6 +454,9 @@ static int __init negcam_init(void)
 			goto fail_devs;
 		}
 	}
+	ret = negcam_loops_init();
+	if (ret)
+		goto fail_devs;
 	return 0;
 
 fail_devs:
@@ -464,6 +469,7 @@ fail_cfs:
 
 static void __exit negcam_exit(void)
 {
+	negcam_loops_exit();
 	negcam_destroy_devices();
 	platform_driver_unregister(&negcam_driver);
 	negcam_configfs_exit();

@@ -16,6 +16,13 @@
  *    between were never produced, as a sensor that was not running
  *    produces nothing. They take no sequence number; the timestamps show
  *    the gap (sysfs skipped_slots).
+ *
+ * A capture node of a loop (negcam-loop.c) delivers the producer's frames
+ * instead: the output node wakes the thread on each new frame, which is
+ * copied at once into the next queued buffer when its format is the
+ * stream's. The generated picture fills the slots only while no producer
+ * frame of that format came within loop_timeout_ms (the placeholder).
+ * Sequence numbers and timestamps run on across both kinds of frame.
  */
 #include <linux/kthread.h>
 #include <linux/freezer.h>
@@ -106,6 +113,68 @@ static int negcam_draw(struct negcam_buffer *buf,
 	return 0;
 }
 
+/* The oldest queued buffer, taken off the list, or NULL (a drop). */
+static struct negcam_buffer *negcam_next_buffer(struct negcam_dev *dev,
+						u32 *pattern)
+{
+	struct negcam_buffer *buf;
+
+	spin_lock(&dev->slock);
+	buf = list_first_entry_or_null(&dev->buf_list, struct negcam_buffer,
+				       list);
+	if (buf)
+		list_del(&buf->list);
+	*pattern = dev->pattern;
+	spin_unlock(&dev->slock);
+	if (!buf)
+		atomic64_inc(&dev->dropped);
+	return buf;
+}
+
+/* Hand @buf back with sequence @seq at @ts, never earlier than the last. */
+static void negcam_done(struct negcam_dev *dev, struct negcam_buffer *buf,
+			u32 seq, u64 ts, bool ok)
+{
+	if (ts <= dev->last_ts)
+		ts = dev->last_ts + 1;
+	dev->last_ts = ts;
+	buf->vb.sequence = seq;
+	buf->vb.vb2_buf.timestamp = ts;
+	vb2_buffer_done(&buf->vb.vb2_buf,
+			ok ? VB2_BUF_STATE_DONE : VB2_BUF_STATE_ERROR);
+	atomic64_inc(&dev->frames);
+}
+
+/*
+ * Copy the producer's frame @src (of the stream's format, checked by
+ * negcam_loop_get) into the next queued buffer as frame @count: the one
+ * copy a consumer costs. A raw frame is sizeimage bytes, a compressed one
+ * what the producer wrote.
+ */
+static void negcam_deliver_copy(struct negcam_dev *dev,
+				struct negcam_buffer *src, u64 count, u64 ts)
+{
+	struct vb2_buffer *svb = &src->vb.vb2_buf;
+	unsigned long n = vb2_get_plane_payload(svb, 0);
+	struct negcam_buffer *buf;
+	void *from, *to;
+	u32 pattern;
+
+	buf = negcam_next_buffer(dev, &pattern);
+	if (!buf)
+		return;
+	from = vb2_plane_vaddr(svb, 0);
+	to = vb2_plane_vaddr(&buf->vb.vb2_buf, 0);
+	n = min_t(unsigned long, n, dev->stream_fmt.sizeimage);
+	if (from && to)
+		memcpy(to, from, n);
+	/* Not the generator's picture any more. */
+	buf->last_frame = NC_FRAME_NONE;
+	vb2_set_plane_payload(&buf->vb.vb2_buf, 0, from && to ? n : 0);
+	buf->vb.field = dev->stream_fmt.field;
+	negcam_done(dev, buf, (u32)count, ts, from && to);
+}
+
 /*
  * Produce frame @count of the stream (fields for V4L2_FIELD_ALTERNATE),
  * which ended at @ts, into the oldest queued buffer, if any.
@@ -118,18 +187,9 @@ static void negcam_deliver(struct negcam_dev *dev, u64 count, u64 ts)
 	u32 pattern, seq;
 	int ret;
 
-	spin_lock(&dev->slock);
-	buf = list_first_entry_or_null(&dev->buf_list, struct negcam_buffer,
-				       list);
-	if (buf)
-		list_del(&buf->list);
-	pattern = dev->pattern;
-	spin_unlock(&dev->slock);
-
-	if (!buf) {
-		atomic64_inc(&dev->dropped);
+	buf = negcam_next_buffer(dev, &pattern);
+	if (!buf)
 		return;
-	}
 
 	seq = alternate ? (u32)(count / 2) : (u32)count;
 	ret = negcam_draw(buf, fmt, seq, ts, pattern, dev->stream_gen);
@@ -138,15 +198,24 @@ static void negcam_deliver(struct negcam_dev *dev, u64 count, u64 ts)
 				     "negcam-%u: cannot draw %ux%u %p4cc: %d\n",
 				     dev->index, fmt->width, fmt->height,
 				     &fmt->pixelformat, ret);
-	buf->vb.sequence = seq;
 	if (alternate)
 		buf->vb.field = (count & 1) ? V4L2_FIELD_BOTTOM : V4L2_FIELD_TOP;
 	else
 		buf->vb.field = fmt->field;
-	buf->vb.vb2_buf.timestamp = ts;
-	vb2_buffer_done(&buf->vb.vb2_buf,
-			ret ? VB2_BUF_STATE_ERROR : VB2_BUF_STATE_DONE);
-	atomic64_inc(&dev->frames);
+	negcam_done(dev, buf, seq, ts, !ret);
+}
+
+/* A loop's capture node: deliver the producer's newest frame, if new. */
+static bool negcam_pull(struct negcam_dev *dev, u64 count, u64 now)
+{
+	struct negcam_buffer *src = negcam_loop_get(dev, now);
+
+	if (!src)
+		return false;
+	/* Its time is when the producer queued it (negcam_loop_out_queue). */
+	negcam_deliver_copy(dev, src, count, src->vb.vb2_buf.timestamp);
+	negcam_loop_put(dev->loop, src);
+	return true;
 }
 
 static int negcam_thread_fn(void *data)
@@ -168,7 +237,7 @@ static int negcam_thread_fn(void *data)
 	for (;;) {
 		ktime_t deadline;
 		bool resync;
-		u64 ended;
+		u64 ended, now;
 
 		try_to_freeze();
 		if (kthread_should_stop())
@@ -186,12 +255,19 @@ static int negcam_thread_fn(void *data)
 			next = 0;
 		}
 
-		ended = negcam_clock_ended(&clk, ktime_get_ns());
+		now = ktime_get_ns();
+		if (dev->loop && negcam_pull(dev, count, now))
+			count++;
+		ended = negcam_clock_ended(&clk, now);
 		if (ended > next) {
-			if (ended - 1 > next)
-				atomic64_add(ended - 1 - next, &dev->skipped);
-			negcam_deliver(dev, count++,
-				       negcam_clock_at(&clk, ended));
+			/* The placeholder fills the slots a producer leaves. */
+			if (!dev->loop || !negcam_loop_live(dev, now)) {
+				if (ended - 1 > next)
+					atomic64_add(ended - 1 - next,
+						     &dev->skipped);
+				negcam_deliver(dev, count++,
+					       negcam_clock_at(&clk, ended));
+			}
 			next = ended;
 		}
 
@@ -200,6 +276,11 @@ static int negcam_thread_fn(void *data)
 		if (kthread_should_stop()) {
 			__set_current_state(TASK_RUNNING);
 			break;
+		}
+		/* After the state change: a wake-up from now on is not lost. */
+		if (dev->loop && negcam_loop_pending(dev)) {
+			__set_current_state(TASK_RUNNING);
+			continue;
 		}
 		schedule_hrtimeout_range(&deadline, NEGCAM_TIMER_SLACK_NS,
 					 HRTIMER_MODE_ABS);
@@ -211,7 +292,11 @@ int negcam_thread_start(struct negcam_dev *dev)
 {
 	struct task_struct *t;
 
-	t = kthread_run(negcam_thread_fn, dev, "negcam-%u", dev->index);
+	if (dev->loop)
+		t = kthread_run(negcam_thread_fn, dev, "negcam-l%u-%u",
+				dev->index, dev->loop_idx);
+	else
+		t = kthread_run(negcam_thread_fn, dev, "negcam-%u", dev->index);
 	if (IS_ERR(t))
 		return PTR_ERR(t);
 	dev->thread = t;

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * negcam.ko capture node: the ioctl glue (every format question goes to
- * the engine), the videobuf2 queue and the controls.
+ * negcam.ko video nodes: the ioctl glue (every format question goes to
+ * the engine), the videobuf2 queue and the controls. A node is a capture
+ * node (a device, or a loop's capture side) or a loop's output node.
  *
- * Locking: dev->lock is both vdev->lock and q->lock, so the V4L2 core
+ * Locking: dev->vlock is both vdev->lock and q->lock, so the V4L2 core
  * serialises every ioctl and file operation on the device, and the engine
- * (which never locks) sees one caller at a time. The pacing thread never
- * takes dev->lock: it shares only dev->buf_list and the stream_* fields,
- * under dev->slock.
+ * (which never locks) sees one caller at a time. For the nodes of a loop
+ * dev->vlock is the loop's lock, so one node may read and set the engine
+ * of another (negcam-loop.c). The pacing thread never takes dev->vlock:
+ * it shares only dev->buf_list and the stream_* fields, under dev->slock.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -17,6 +19,7 @@
 
 #include "negcam.h"
 #include "framegen.h"
+#include "formats.h"
 
 static struct negcam_dev *negcam_file_dev(struct file *file)
 {
@@ -31,6 +34,12 @@ static int negcam_querycap(struct file *file, void *priv,
 	struct negcam_dev *dev = negcam_file_dev(file);
 
 	strscpy(cap->driver, NEGCAM_DRV_NAME, sizeof(cap->driver));
+	if (dev->loop) {
+		strscpy(cap->card, dev->card, sizeof(cap->card));
+		snprintf(cap->bus_info, sizeof(cap->bus_info),
+			 "platform:negcam-loop-%u", dev->index);
+		return 0;
+	}
 	strscpy(cap->card, dev->profile->card[0] ? dev->profile->card : "negcam",
 		sizeof(cap->card));
 	snprintf(cap->bus_info, sizeof(cap->bus_info), "platform:negcam-%u",
@@ -41,19 +50,31 @@ static int negcam_querycap(struct file *file, void *priv,
 static int negcam_enum_fmt_vid_cap(struct file *file, void *priv,
 				   struct v4l2_fmtdesc *f)
 {
-	return negcam_engine_enum_fmt(&negcam_file_dev(file)->engine, f);
+	struct negcam_dev *dev = negcam_file_dev(file);
+
+	if (dev->loop)
+		return negcam_loop_enum_fmt(dev, f);
+	return negcam_engine_enum_fmt(&dev->engine, f);
 }
 
 static int negcam_g_fmt_vid_cap(struct file *file, void *priv,
 				struct v4l2_format *f)
 {
-	return negcam_engine_g_fmt(&negcam_file_dev(file)->engine, f);
+	struct negcam_dev *dev = negcam_file_dev(file);
+
+	if (dev->loop)
+		negcam_loop_sync_out(dev);
+	return negcam_engine_g_fmt(&dev->engine, f);
 }
 
 static int negcam_try_fmt_vid_cap(struct file *file, void *priv,
 				  struct v4l2_format *f)
 {
-	return negcam_engine_try_fmt(&negcam_file_dev(file)->engine, f);
+	struct negcam_dev *dev = negcam_file_dev(file);
+
+	if (dev->qi == NC_OUTPUT)
+		negcam_loop_out_request(dev, f);
+	return negcam_engine_try_fmt(&dev->engine, f);
 }
 
 /* The engine's S_FMT is try, busy check, commit; it learns "busy" from vb2. */
@@ -63,11 +84,18 @@ static int negcam_s_fmt_vid_cap(struct file *file, void *priv,
 	struct negcam_dev *dev = negcam_file_dev(file);
 	int ret;
 
+	if (dev->loop)
+		negcam_loop_sync_out(dev);
+	if (dev->qi == NC_OUTPUT)
+		negcam_loop_out_request(dev, f);
 	negcam_engine_set_busy(&dev->engine, f->type, vb2_is_busy(&dev->queue));
 	ret = negcam_engine_s_fmt(&dev->engine, f);
-	if (!ret)
-		dev->fmt_gen++;
-	return ret;
+	if (ret)
+		return ret;
+	dev->fmt_gen++;
+	if (dev->loop)
+		negcam_loop_fmt_set(dev);
+	return 0;
 }
 
 static int negcam_enum_framesizes(struct file *file, void *priv,
@@ -102,7 +130,7 @@ static int negcam_s_parm(struct file *file, void *priv,
 	if (ret)
 		return ret;
 	spin_lock(&dev->slock);
-	dev->stream_ival = dev->engine.interval[NC_CAPTURE];
+	dev->stream_ival = dev->engine.interval[dev->qi];
 	dev->stream_resync = true;
 	spin_unlock(&dev->slock);
 	return 0;
@@ -125,6 +153,27 @@ static int negcam_g_input(struct file *file, void *priv, unsigned int *i)
 }
 
 static int negcam_s_input(struct file *file, void *priv, unsigned int i)
+{
+	return i ? -EINVAL : 0;
+}
+
+static int negcam_enum_output(struct file *file, void *priv,
+			      struct v4l2_output *out)
+{
+	if (out->index)
+		return -EINVAL;
+	out->type = V4L2_OUTPUT_TYPE_ANALOG;
+	strscpy(out->name, "Loop", sizeof(out->name));
+	return 0;
+}
+
+static int negcam_g_output(struct file *file, void *priv, unsigned int *i)
+{
+	*i = 0;
+	return 0;
+}
+
+static int negcam_s_output(struct file *file, void *priv, unsigned int i)
 {
 	return i ? -EINVAL : 0;
 }
@@ -168,6 +217,48 @@ static const struct v4l2_ioctl_ops negcam_ioctl_ops = {
 	.vidioc_unsubscribe_event = v4l2_event_unsubscribe,
 };
 
+/* A loop's output node: the same calls, on the output buffer type. */
+static const struct v4l2_ioctl_ops negcam_out_ioctl_ops = {
+	.vidioc_querycap = negcam_querycap,
+
+	.vidioc_enum_fmt_vid_out = negcam_enum_fmt_vid_cap,
+	.vidioc_g_fmt_vid_out = negcam_g_fmt_vid_cap,
+	.vidioc_try_fmt_vid_out = negcam_try_fmt_vid_cap,
+	.vidioc_s_fmt_vid_out = negcam_s_fmt_vid_cap,
+	.vidioc_enum_framesizes = negcam_enum_framesizes,
+	.vidioc_enum_frameintervals = negcam_enum_frameintervals,
+	.vidioc_g_parm = negcam_g_parm,
+	.vidioc_s_parm = negcam_s_parm,
+
+	.vidioc_enum_output = negcam_enum_output,
+	.vidioc_g_output = negcam_g_output,
+	.vidioc_s_output = negcam_s_output,
+
+	.vidioc_reqbufs = vb2_ioctl_reqbufs,
+	.vidioc_create_bufs = vb2_ioctl_create_bufs,
+	.vidioc_prepare_buf = vb2_ioctl_prepare_buf,
+	.vidioc_querybuf = vb2_ioctl_querybuf,
+	.vidioc_qbuf = vb2_ioctl_qbuf,
+	.vidioc_dqbuf = vb2_ioctl_dqbuf,
+	.vidioc_expbuf = vb2_ioctl_expbuf,
+	.vidioc_streamon = vb2_ioctl_streamon,
+	.vidioc_streamoff = vb2_ioctl_streamoff,
+
+	.vidioc_log_status = v4l2_ctrl_log_status,
+	.vidioc_subscribe_event = negcam_subscribe_event,
+	.vidioc_unsubscribe_event = v4l2_event_unsubscribe,
+};
+
+static const struct v4l2_file_operations negcam_out_fops = {
+	.owner = THIS_MODULE,
+	.open = v4l2_fh_open,
+	.release = vb2_fop_release,
+	.write = vb2_fop_write,
+	.poll = vb2_fop_poll,
+	.mmap = vb2_fop_mmap,
+	.unlocked_ioctl = video_ioctl2,
+};
+
 static const struct v4l2_file_operations negcam_fops = {
 	.owner = THIS_MODULE,
 	.open = v4l2_fh_open,
@@ -185,7 +276,7 @@ static int negcam_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 			      struct device *alloc_devs[])
 {
 	struct negcam_dev *dev = vb2_get_drv_priv(vq);
-	unsigned int size = dev->engine.fmt[NC_CAPTURE].sizeimage;
+	unsigned int size = dev->engine.fmt[dev->qi].sizeimage;
 
 	if (!size)
 		return -EINVAL;
@@ -207,12 +298,30 @@ static int negcam_buf_init(struct vb2_buffer *vb)
 	return 0;
 }
 
+/*
+ * An output buffer must hold a whole frame of the format: a raw frame
+ * fills sizeimage, a compressed one is not empty. So no consumer can be
+ * handed a short frame.
+ */
 static int negcam_buf_prepare(struct vb2_buffer *vb)
 {
 	struct negcam_dev *dev = vb2_get_drv_priv(vb->vb2_queue);
+	const struct v4l2_pix_format *fmt = &dev->engine.fmt[dev->qi];
+	const struct negcam_fourcc_info *fi;
+	unsigned long used;
 
-	if (vb2_plane_size(vb, 0) < dev->engine.fmt[NC_CAPTURE].sizeimage)
+	if (vb2_plane_size(vb, 0) < fmt->sizeimage)
 		return -EINVAL;
+	if (dev->qi != NC_OUTPUT)
+		return 0;
+	used = vb2_get_plane_payload(vb, 0);
+	fi = negcam_fourcc_lookup(fmt->pixelformat);
+	if (fi && fi->layout == NC_LAYOUT_COMPRESSED ? !used :
+						       used < fmt->sizeimage) {
+		dev_dbg(dev->v4l2_dev.dev, "output buffer of %lu bytes, %u needed\n",
+			used, fmt->sizeimage);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -221,6 +330,10 @@ static void negcam_buf_queue(struct vb2_buffer *vb)
 	struct negcam_dev *dev = vb2_get_drv_priv(vb->vb2_queue);
 	struct negcam_buffer *buf = to_negcam_buffer(vb);
 
+	if (dev->qi == NC_OUTPUT) {
+		negcam_loop_out_queue(dev, buf);
+		return;
+	}
 	spin_lock(&dev->slock);
 	list_add_tail(&buf->list, &dev->buf_list);
 	spin_unlock(&dev->slock);
@@ -246,16 +359,25 @@ static int negcam_start_streaming(struct vb2_queue *vq, unsigned int count)
 	struct negcam_dev *dev = vb2_get_drv_priv(vq);
 	int ret;
 
+	/* An output node's buffers went to the loop in buf_queue already. */
+	if (dev->qi == NC_OUTPUT)
+		return 0;
 	spin_lock(&dev->slock);
 	dev->stream_fmt = dev->engine.fmt[NC_CAPTURE];
 	dev->stream_ival = dev->engine.interval[NC_CAPTURE];
 	dev->stream_resync = false;
 	dev->stream_gen = dev->fmt_gen;
+	dev->last_ts = 0;
 	spin_unlock(&dev->slock);
+	if (dev->loop)
+		negcam_loop_cap_start(dev);
 
 	ret = negcam_thread_start(dev);
-	if (ret)
+	if (ret) {
 		negcam_return_all(dev, VB2_BUF_STATE_QUEUED);
+		if (dev->loop)
+			negcam_loop_cap_stop(dev);
+	}
 	return ret;
 }
 
@@ -263,8 +385,14 @@ static void negcam_stop_streaming(struct vb2_queue *vq)
 {
 	struct negcam_dev *dev = vb2_get_drv_priv(vq);
 
+	if (dev->qi == NC_OUTPUT) {
+		negcam_loop_out_stop(dev);
+		return;
+	}
 	negcam_thread_stop(dev);
 	negcam_return_all(dev, VB2_BUF_STATE_ERROR);
+	if (dev->loop)
+		negcam_loop_cap_stop(dev);
 }
 
 static const struct vb2_ops negcam_qops = {
@@ -311,6 +439,12 @@ static int negcam_ctrls_init(struct negcam_dev *dev)
 	struct v4l2_ctrl_handler *hdl = &dev->ctrl_handler;
 
 	v4l2_ctrl_handler_init(hdl, 2);
+	if (dev->qi == NC_OUTPUT) {
+		v4l2_ctrl_new_std(hdl, NULL, V4L2_CID_MIN_BUFFERS_FOR_OUTPUT,
+				  NEGCAM_OUT_MIN_BUFFERS, NEGCAM_OUT_MIN_BUFFERS,
+				  1, NEGCAM_OUT_MIN_BUFFERS);
+		goto done;
+	}
 	/* Read-only by definition; what a buffer pool must start from. */
 	v4l2_ctrl_new_std(hdl, NULL, V4L2_CID_MIN_BUFFERS_FOR_CAPTURE,
 			  NEGCAM_MIN_BUFFERS, NEGCAM_MIN_BUFFERS, 1,
@@ -318,6 +452,7 @@ static int negcam_ctrls_init(struct negcam_dev *dev)
 	dev->ctrl_pattern = v4l2_ctrl_new_std_menu_items(hdl, &negcam_ctrl_ops,
 			V4L2_CID_TEST_PATTERN, NC_PATTERN_COUNT - 1, 0,
 			NC_PATTERN_BARS, negcam_pattern_names);
+done:
 	if (hdl->error)
 		return hdl->error;
 	dev->v4l2_dev.ctrl_handler = hdl;
@@ -330,39 +465,46 @@ int negcam_vid_register(struct negcam_dev *dev)
 {
 	struct video_device *vdev = &dev->vdev;
 	struct vb2_queue *q = &dev->queue;
+	bool out = dev->qi == NC_OUTPUT;
 	int ret;
 
 	ret = negcam_ctrls_init(dev);
 	if (ret)
 		return ret;
 
-	q->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	q->io_modes = VB2_MMAP | VB2_USERPTR | VB2_DMABUF | VB2_READ;
+	q->type = out ? V4L2_BUF_TYPE_VIDEO_OUTPUT : V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	q->io_modes = VB2_MMAP | VB2_USERPTR | VB2_DMABUF |
+		      (out ? VB2_WRITE : VB2_READ);
 	q->drv_priv = dev;
 	q->buf_struct_size = sizeof(struct negcam_buffer);
 	q->ops = &negcam_qops;
 	q->mem_ops = &vb2_vmalloc_memops;
+	/* An output buffer gets the time the loop let go of it. */
 	q->timestamp_flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC |
-			     V4L2_BUF_FLAG_TSTAMP_SRC_EOF;
-	q->min_buffers_needed = NEGCAM_MIN_BUFFERS;
-	q->lock = &dev->lock;
+			     (out ? 0 : V4L2_BUF_FLAG_TSTAMP_SRC_EOF);
+	q->min_buffers_needed = out ? NEGCAM_OUT_MIN_BUFFERS : NEGCAM_MIN_BUFFERS;
+	q->lock = dev->vlock;
 	q->dev = dev->v4l2_dev.dev;
 	ret = vb2_queue_init(q);
 	if (ret)
 		return ret;
 
-	strscpy(vdev->name, dev->profile->card[0] ? dev->profile->card : "negcam",
-		sizeof(vdev->name));
-	vdev->fops = &negcam_fops;
-	vdev->ioctl_ops = &negcam_ioctl_ops;
+	if (dev->loop)
+		strscpy(vdev->name, dev->card, sizeof(vdev->name));
+	else
+		strscpy(vdev->name, dev->profile->card[0] ? dev->profile->card :
+			"negcam", sizeof(vdev->name));
+	vdev->fops = out ? &negcam_out_fops : &negcam_fops;
+	vdev->ioctl_ops = out ? &negcam_out_ioctl_ops : &negcam_ioctl_ops;
 	vdev->release = video_device_release_empty;
 	vdev->v4l2_dev = &dev->v4l2_dev;
 	vdev->ctrl_handler = &dev->ctrl_handler;
 	vdev->queue = q;
-	vdev->lock = &dev->lock;
-	vdev->vfl_dir = VFL_DIR_RX;
-	vdev->device_caps = V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING |
-			    V4L2_CAP_READWRITE;
+	vdev->lock = dev->vlock;
+	/* Each node names its own direction only (browsers require it). */
+	vdev->vfl_dir = out ? VFL_DIR_TX : VFL_DIR_RX;
+	vdev->device_caps = (out ? V4L2_CAP_VIDEO_OUTPUT : V4L2_CAP_VIDEO_CAPTURE) |
+			    V4L2_CAP_STREAMING | V4L2_CAP_READWRITE;
 	video_set_drvdata(vdev, dev);
 
 	ret = video_register_device(vdev, VFL_TYPE_VIDEO, -1);

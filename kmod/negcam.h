@@ -5,7 +5,8 @@
  *
  * Files: negcam-core.c (module parameters, platform devices, sysfs,
  * simulated unplug), negcam-vid.c (ioctl glue, vb2 ops), negcam-thread.c
- * (frame pacing), negcam-configfs.c (profiles at run time).
+ * (frame pacing), negcam-configfs.c (profiles at run time), negcam-loop.c
+ * (loops: an output node feeding capture nodes, docs/loopback.md).
  */
 #ifndef NEGCAM_KMOD_H
 #define NEGCAM_KMOD_H
@@ -33,10 +34,13 @@
  * frame (vivid allocates at least 2, uvcvideo what it is asked).
  */
 #define NEGCAM_ALLOC_BUFFERS (NEGCAM_MIN_BUFFERS + 2)
+/* Output buffers a loop's producer needs: one is held as the current frame. */
+#define NEGCAM_OUT_MIN_BUFFERS 2
 /* read() depth reported by G_PARM (vb2's file I/O emulation). */
 #define NEGCAM_READ_BUFFERS 2
 
 struct negcam_cfs;
+struct negcam_loop;
 
 /**
  * struct negcam_buffer - a capture buffer and what it last held
@@ -46,6 +50,8 @@ struct negcam_cfs;
  * @last_scene_ns: scene time of that frame (its timestamp)
  * @last_pattern: pattern of that frame
  * @last_gen: format generation of that frame (negcam_dev.fmt_gen)
+ * @refs: output buffers of a loop: holders (the loop while it is the
+ *	current frame, each capture thread copying it), under loop->flock
  *
  * The generator redraws only what changed since @last_frame, so it is
  * kept only for MMAP memory, which nobody but this driver writes to.
@@ -57,14 +63,27 @@ struct negcam_buffer {
 	u64 last_scene_ns;
 	u32 last_pattern;
 	u32 last_gen;
+	unsigned int refs;
 };
 
 /**
- * struct negcam_dev - one negcam capture device
+ * struct negcam_dev - one negcam video node: a capture device, or one
+ *	node of a loop (its output node or one of its capture nodes)
  * @v4l2_dev: top-level V4L2 device; its release frees this struct
- * @vdev: the capture video node
- * @queue: the vb2 capture queue
- * @lock: serialises ioctls, the queue and the engine (vdev->lock = q->lock)
+ * @vdev: the video node
+ * @queue: the vb2 queue
+ * @lock: serialises ioctls, the queue and the engine of a device
+ * @vlock: the lock of vdev and queue: @lock, or for a loop node the
+ *	loop's lock, which serialises every node of the loop
+ * @qi: NC_CAPTURE or NC_OUTPUT: the engine queue this node presents
+ * @loop: the loop this node belongs to, NULL for a plain device
+ * @loop_idx: M in "negcam loop N capture M"
+ * @card: card name of a loop node
+ * @loop_order: capture node of a loop: which STREAMON of the loop started
+ *	its stream (the newest streaming consumer leads), 0 when stopped
+ * @loop_seen: capture node of a loop: sequence of the last producer frame
+ *	looked at (thread only)
+ * @last_ts: timestamp of the last frame delivered (thread only)
  * @ctrl_handler: controls (min buffers, test pattern)
  * @ctrl_pattern: the test pattern control
  * @index: N in negcam-N, platform:negcam-N
@@ -93,6 +112,14 @@ struct negcam_dev {
 	struct video_device vdev;
 	struct vb2_queue queue;
 	struct mutex lock;
+	struct mutex *vlock;
+	int qi;
+	struct negcam_loop *loop;
+	unsigned int loop_idx;
+	char card[32];
+	u64 loop_order;
+	u64 loop_seen;
+	u64 last_ts;
 	struct v4l2_ctrl_handler ctrl_handler;
 	struct v4l2_ctrl *ctrl_pattern;
 	unsigned int index;
@@ -139,6 +166,22 @@ void negcam_vid_source_changed(struct negcam_dev *dev);
 /* negcam-thread.c */
 int negcam_thread_start(struct negcam_dev *dev);
 void negcam_thread_stop(struct negcam_dev *dev);
+
+/* negcam-loop.c */
+int negcam_loops_init(void);
+void negcam_loops_exit(void);
+int negcam_loop_enum_fmt(struct negcam_dev *dev, struct v4l2_fmtdesc *f);
+void negcam_loop_sync_out(struct negcam_dev *out);
+void negcam_loop_out_request(struct negcam_dev *out, struct v4l2_format *f);
+void negcam_loop_cap_start(struct negcam_dev *cap);
+void negcam_loop_cap_stop(struct negcam_dev *cap);
+void negcam_loop_fmt_set(struct negcam_dev *dev);
+void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf);
+void negcam_loop_out_stop(struct negcam_dev *out);
+bool negcam_loop_live(struct negcam_dev *cap, u64 now);
+struct negcam_buffer *negcam_loop_get(struct negcam_dev *cap, u64 now);
+bool negcam_loop_pending(struct negcam_dev *cap);
+void negcam_loop_put(struct negcam_loop *loop, struct negcam_buffer *buf);
 
 /* negcam-configfs.c */
 int negcam_configfs_init(void);

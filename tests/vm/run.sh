@@ -9,7 +9,7 @@
 # Usage:
 #   tests/vm/run.sh [--timeout S] SCRIPT [ARGS...]  run SCRIPT (bash) in the VM
 #   tests/vm/run.sh [--timeout S] -c 'CMD'          run a bash command line
-#   tests/vm/run.sh quick|full|vivid|negcam|kmod|sink run a suite (see docs/testing-vm.md)
+#   tests/vm/run.sh quick|full|vivid|negcam|kmod|loop|sink  run a suite (see docs/testing-vm.md)
 #   tests/vm/run.sh shell                           interactive shell (needs a tty)
 # SCRIPT paths are relative to the checkout (or absolute under it); the
 # command runs as root in the checkout's top directory, with a writable /tmp.
@@ -153,7 +153,7 @@ done
 
 CMDLINE=
 case "$1" in
-quick|full|vivid|negcam|kmod|provider|profiles|gst|sink)
+quick|full|vivid|negcam|kmod|loop|provider|profiles|gst|sink)
 	suite=$1; shift
 	CMDLINE="bash tests/vm/suites.sh $suite $*"
 	# Settings the suites read, forwarded into the VM.
@@ -167,6 +167,7 @@ quick|full|vivid|negcam|kmod|provider|profiles|gst|sink)
 	negcam) : "${TIMEOUT:=1500}" ;;
 	kmod) : "${TIMEOUT:=900}" ;;
 	sink) : "${TIMEOUT:=600}" ;;
+	loop) : "${TIMEOUT:=1500}" ;;
 	esac ;;
 shell)
 	[ -t 0 ] || die "shell needs a terminal"

@@ -6,6 +6,7 @@
 #   quick  vivid + negcam.ko acceptance; v4l2-compliance -f on webcam and vga
 #   full   as quick, with v4l2-compliance -f on every built-in profile
 #   negcam [full]  the negcam.ko part alone (vivid only as DMABUF exporter)
+#   loop   negcam.ko loops alone (tests/vm/loop-suite.sh)
 # Each suite prints "NAME: N passed, N failed"; the exit status is 1 when any
 # check failed. Logs go to $NEGCAM_RUN/logs/.
 
@@ -106,8 +107,29 @@ suite_provider() {
 	suite_end
 }
 
+# ----------------------------------------------------------------- loop --
+# negcam.ko loops, an output node feeding capture nodes
+# (tests/vm/loop-suite.sh, docs/loopback.md).
+suite_loop() {
+	local log line
+	suite_begin loop
+	rmmod negcam 2>/dev/null
+	log=$(logname "loop-suite.sh")
+	timeout -k 5 1200 bash "$NEGCAM_TREE/tests/vm/loop-suite.sh" > "$log" 2>&1
+	while IFS= read -r line; do
+		case $line in
+		PASS:*) pass "${line#PASS: }" ;;
+		FAIL:*) fail "${line#FAIL: }" ;;
+		esac
+	done < "$log"
+	grep -q '^loop: [0-9]* passed' "$log" || fail "tests/vm/loop-suite.sh did not finish (log $log)"
+	dmesg_clean "loop"
+	suite_end
+}
+
 case "$MODE" in
 vivid) suite_vivid ;;
+loop) suite_loop ;;
 kmod) suite_kmod ;;
 provider) suite_provider ;;
 profiles)
@@ -137,11 +159,12 @@ quick|full)
 	suite_vivid
 	suite_negcam "$MODE"
 	suite_kmod
+	suite_loop
 	suite_profiles
 	suite_gst "$MODE"
 	suite_provider
 	;;
-*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, gst, sink, profiles, provider)" >&2; exit 2 ;;
+*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, loop, gst, sink, profiles, provider)" >&2; exit 2 ;;
 esac
 
 echo

@@ -25,8 +25,28 @@
  *   vm-v4l2 fields DEV N         stream N buffers (MMAP) and print one line
  *                                each: sequence, field (none, top, bottom,
  *                                ...) and bytesused; the caller judges them
+ *
+ * Loops (capture or output, from QUERYCAP's device caps):
+ *   vm-v4l2 fmt DEV [WxH FOURCC] S_FMT (or G_FMT without WxH), print
+ *                                "WxH FOURCC sizeimage"
+ *   vm-v4l2 produce DEV N HEX [FPS]
+ *                                output node: write N frames (0: until
+ *                                killed) of the 4-byte pattern HEX (e.g.
+ *                                515af05a, red in YUYV) through MMAP at FPS
+ *                                (default 30), in the node's current format
+ *   vm-v4l2 consume DEV N [HEX]  capture node: read N frames through MMAP;
+ *                                fails on a bytesused that disagrees with
+ *                                the format (raw: sizeimage) or a sequence
+ *                                or timestamp that does not increase; prints
+ *                                the kinds of frame in order, P for a frame
+ *                                of HEX, g for any other (the placeholder),
+ *                                and the SOURCE_CHANGE events seen
+ *   vm-v4l2 cycle DEV N          N times: open, S_FMT (the current format),
+ *                                REQBUFS, QBUF, STREAMON, close
  */
 #include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
@@ -456,6 +476,347 @@ static int cmd_event(const char *dev, const char *cmd)
 	return failures ? 1 : st;
 }
 
+/* ---- loops: commands on either side, the buffer type from QUERYCAP ---- */
+
+static __u32 node_type(int fd)
+{
+	struct v4l2_capability cap;
+
+	memset(&cap, 0, sizeof(cap));
+	if (xioctl(fd, VIDIOC_QUERYCAP, &cap))
+		return 0;
+	return (cap.device_caps & V4L2_CAP_VIDEO_OUTPUT) ? V4L2_BUF_TYPE_VIDEO_OUTPUT
+							  : V4L2_BUF_TYPE_VIDEO_CAPTURE;
+}
+
+static void fourcc_str(__u32 f, char s[5])
+{
+	s[0] = f & 0xff;
+	s[1] = (f >> 8) & 0xff;
+	s[2] = (f >> 16) & 0xff;
+	s[3] = (f >> 24) & 0xff;
+	s[4] = 0;
+}
+
+static void print_fmt(const struct v4l2_format *f)
+{
+	char s[5];
+
+	fourcc_str(f->fmt.pix.pixelformat, s);
+	printf("%ux%u %s %u\n", f->fmt.pix.width, f->fmt.pix.height, s, f->fmt.pix.sizeimage);
+}
+
+/* G_FMT, or S_FMT to WxH FOURCC when @size is given. */
+static int cmd_fmt(const char *dev, const char *size, const char *fourcc)
+{
+	int fd = open_dev(dev), r;
+	struct v4l2_format f;
+
+	memset(&f, 0, sizeof(f));
+	f.type = node_type(fd);
+	r = xioctl(fd, VIDIOC_G_FMT, &f);
+	if (!r && size) {
+		if (sscanf(size, "%ux%u", &f.fmt.pix.width, &f.fmt.pix.height) != 2 ||
+		    strlen(fourcc) != 4) {
+			fprintf(stderr, "vm-v4l2: fmt: WxH FOURCC expected\n");
+			return 2;
+		}
+		f.fmt.pix.pixelformat = v4l2_fourcc(fourcc[0], fourcc[1], fourcc[2], fourcc[3]);
+		f.fmt.pix.bytesperline = 0;
+		f.fmt.pix.sizeimage = 0;
+		f.fmt.pix.field = V4L2_FIELD_ANY;
+		r = xioctl(fd, VIDIOC_S_FMT, &f);
+	}
+	if (r) {
+		printf("%s: %s\n", size ? "S_FMT" : "G_FMT", strerror(-r));
+		return 1;
+	}
+	print_fmt(&f);
+	close(fd);
+	return 0;
+}
+
+struct lbuf {
+	void *mem;
+	size_t len;
+};
+
+/* REQBUFS @n MMAP buffers and map them; returns the count or -1. */
+static int map_bufs(int fd, __u32 type, struct lbuf *b, int n)
+{
+	struct v4l2_requestbuffers rb;
+	struct v4l2_buffer vb;
+	int i;
+
+	memset(&rb, 0, sizeof(rb));
+	rb.count = n;
+	rb.type = type;
+	rb.memory = V4L2_MEMORY_MMAP;
+	if (xioctl(fd, VIDIOC_REQBUFS, &rb) || !rb.count)
+		return -1;
+	n = rb.count > 8 ? 8 : rb.count;
+	for (i = 0; i < n; i++) {
+		memset(&vb, 0, sizeof(vb));
+		vb.type = type;
+		vb.memory = V4L2_MEMORY_MMAP;
+		vb.index = i;
+		if (xioctl(fd, VIDIOC_QUERYBUF, &vb))
+			return -1;
+		b[i].len = vb.length;
+		b[i].mem = mmap(NULL, vb.length, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+				vb.m.offset);
+		if (b[i].mem == MAP_FAILED)
+			return -1;
+	}
+	return n;
+}
+
+static int qbuf(int fd, __u32 type, int index, __u32 bytesused)
+{
+	struct v4l2_buffer vb;
+
+	memset(&vb, 0, sizeof(vb));
+	vb.type = type;
+	vb.memory = V4L2_MEMORY_MMAP;
+	vb.index = index;
+	vb.bytesused = bytesused;
+	return xioctl(fd, VIDIOC_QBUF, &vb);
+}
+
+/* Wait up to @ms for a buffer and dequeue it into @vb. */
+static int dqbuf(int fd, __u32 type, struct v4l2_buffer *vb, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = type == V4L2_BUF_TYPE_VIDEO_OUTPUT ? POLLOUT : POLLIN };
+
+	if (poll(&p, 1, ms) <= 0)
+		return -ETIMEDOUT;
+	if (p.revents & POLLERR)
+		return -EIO;
+	memset(vb, 0, sizeof(*vb));
+	vb->type = type;
+	vb->memory = V4L2_MEMORY_MMAP;
+	return xioctl(fd, VIDIOC_DQBUF, vb);
+}
+
+static int parse_hex4(const char *hex, unsigned char pat[4])
+{
+	unsigned long v;
+	char *end;
+
+	v = strtoul(hex, &end, 16);
+	if (*end || strlen(hex) != 8)
+		return -1;
+	pat[0] = v >> 24;
+	pat[1] = v >> 16;
+	pat[2] = v >> 8;
+	pat[3] = v;
+	return 0;
+}
+
+static volatile sig_atomic_t stop_now;
+
+static void on_term(int sig)
+{
+	stop_now = 1;
+}
+
+static int cmd_produce(const char *dev, int n, const char *hex, int fps)
+{
+	int fd = open_dev(dev), nb, i, sent = 0, r;
+	__u32 type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+	unsigned char pat[4];
+	struct lbuf b[8];
+	struct v4l2_format f;
+	struct timespec t0, next;
+
+	if (parse_hex4(hex, pat) || fps <= 0) {
+		fprintf(stderr, "vm-v4l2: produce: HEX is 8 hex digits, FPS > 0\n");
+		return 2;
+	}
+	signal(SIGTERM, on_term);
+	signal(SIGINT, on_term);
+	memset(&f, 0, sizeof(f));
+	f.type = type;
+	if (xioctl(fd, VIDIOC_G_FMT, &f)) {
+		printf("produce: G_FMT failed: %s\n", strerror(errno));
+		return 1;
+	}
+	nb = map_bufs(fd, type, b, 4);
+	if (nb <= 0) {
+		printf("produce: REQBUFS/mmap failed: %s\n", strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < nb; i++) {
+		size_t k;
+
+		for (k = 0; k + 4 <= f.fmt.pix.sizeimage; k += 4)
+			memcpy((char *)b[i].mem + k, pat, 4);
+	}
+	printf("produce: %s ", dev);
+	print_fmt(&f);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	next = t0;
+	for (i = 0; i < nb && (n == 0 || sent < n); i++, sent++)
+		if ((r = qbuf(fd, type, i, f.fmt.pix.sizeimage))) {
+			printf("produce: QBUF: %s\n", strerror(-r));
+			return 1;
+		}
+	r = xioctl(fd, VIDIOC_STREAMON, &type);
+	if (r) {
+		printf("produce: STREAMON: %s\n", strerror(-r));
+		return 1;
+	}
+	while (!stop_now && (n == 0 || sent < n)) {
+		struct v4l2_buffer vb;
+
+		next.tv_nsec += 1000000000L / fps;
+		if (next.tv_nsec >= 1000000000L) {
+			next.tv_sec++;
+			next.tv_nsec -= 1000000000L;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+		r = dqbuf(fd, type, &vb, 2000);
+		if (r) {
+			printf("produce: DQBUF after %d frames: %s\n", sent, strerror(-r));
+			return 1;
+		}
+		r = qbuf(fd, type, vb.index, f.fmt.pix.sizeimage);
+		if (r) {
+			printf("produce: QBUF: %s\n", strerror(-r));
+			return 1;
+		}
+		sent++;
+	}
+	xioctl(fd, VIDIOC_STREAMOFF, &type);
+	printf("produce: %d frames queued\n", sent);
+	close(fd);
+	return 0;
+}
+
+/* One frame judged: its bytesused against the format, its kind. */
+static int judge_frame(const struct v4l2_format *f, const struct v4l2_buffer *vb,
+		       const unsigned char *mem, const unsigned char *pat, char *kind)
+{
+	bool compressed = f->fmt.pix.pixelformat == V4L2_PIX_FMT_MJPEG ||
+			  f->fmt.pix.pixelformat == V4L2_PIX_FMT_JPEG;
+	bool ok = compressed ? vb->bytesused > 0 && vb->bytesused <= f->fmt.pix.sizeimage
+			     : vb->bytesused == f->fmt.pix.sizeimage;
+	size_t k, last = vb->bytesused >= 4 ? vb->bytesused - 4 : 0;
+
+	*kind = 'g';
+	if (pat && vb->bytesused >= 4 && !memcmp(mem, pat, 4) &&
+	    !memcmp(mem + (last & ~3u), pat, 4)) {
+		*kind = 'P';
+		for (k = 0; k + 4 <= vb->bytesused; k += 4096)
+			if (memcmp(mem + k, pat, 4))
+				*kind = 'g';
+	}
+	return ok ? 0 : -1;
+}
+
+static int cmd_consume(const char *dev, int n, const char *hex)
+{
+	int fd = open_dev(dev), nb, i, got = 0, bad = 0, order = 0, events = 0, r;
+	__u32 type = V4L2_BUF_TYPE_VIDEO_CAPTURE, prev_seq = 0;
+	unsigned char pat[4];
+	struct v4l2_event_subscription sub;
+	struct lbuf b[8];
+	struct v4l2_format f;
+	long long prev_ts = -1;
+	char *kinds = calloc(n + 1, 1);
+
+	if ((hex && parse_hex4(hex, pat)) || n <= 0 || !kinds) {
+		fprintf(stderr, "vm-v4l2: consume: N > 0, HEX is 8 hex digits\n");
+		return 2;
+	}
+	memset(&sub, 0, sizeof(sub));
+	sub.type = V4L2_EVENT_SOURCE_CHANGE;
+	xioctl(fd, VIDIOC_SUBSCRIBE_EVENT, &sub);
+	memset(&f, 0, sizeof(f));
+	f.type = type;
+	xioctl(fd, VIDIOC_G_FMT, &f);
+	nb = map_bufs(fd, type, b, 4);
+	if (nb <= 0) {
+		printf("consume: REQBUFS/mmap failed: %s\n", strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < nb; i++)
+		qbuf(fd, type, i, 0);
+	r = xioctl(fd, VIDIOC_STREAMON, &type);
+	if (r) {
+		printf("consume: STREAMON: %s\n", strerror(-r));
+		return 1;
+	}
+	printf("consume: %s ", dev);
+	print_fmt(&f);
+	while (got < n) {
+		struct v4l2_buffer vb;
+		struct v4l2_event ev;
+		long long ts;
+
+		r = dqbuf(fd, type, &vb, 5000);
+		if (r) {
+			printf("consume: DQBUF after %d frames: %s\n", got, strerror(-r));
+			break;
+		}
+		while (!xioctl(fd, VIDIOC_DQEVENT, &ev))
+			events++;
+		ts = vb.timestamp.tv_sec * 1000000LL + vb.timestamp.tv_usec;
+		if (judge_frame(&f, &vb, b[vb.index].mem, hex ? pat : NULL, &kinds[got])) {
+			if (bad++ < 5)
+				printf("  FAIL: frame %d: bytesused %u, format says %u\n", got,
+				       vb.bytesused, f.fmt.pix.sizeimage);
+		}
+		if ((got && vb.sequence <= prev_seq) || ts <= prev_ts) {
+			if (order++ < 5)
+				printf("  FAIL: frame %d: sequence %u after %u, timestamp %lld us after %lld\n",
+				       got, vb.sequence, prev_seq, ts, prev_ts);
+		}
+		prev_seq = vb.sequence;
+		prev_ts = ts;
+		got++;
+		qbuf(fd, type, vb.index, 0);
+	}
+	xioctl(fd, VIDIOC_STREAMOFF, &type);
+	close(fd);
+	printf("consume: %d of %d frames, %d with a wrong bytesused, %d out of order, %d events\n",
+	       got, n, bad, order, events);
+	printf("kinds: %s\n", kinds);
+	return got == n && !bad && !order ? 0 : 1;
+}
+
+/* Open, set the current format, allocate, queue, stream, close: @n times. */
+static int cmd_cycle(const char *dev, int n)
+{
+	int i, errs = 0;
+
+	for (i = 0; i < n; i++) {
+		int fd = open_dev(dev), nb, k, r;
+		__u32 type = node_type(fd);
+		struct v4l2_format f;
+		struct lbuf b[8];
+
+		memset(&f, 0, sizeof(f));
+		f.type = type;
+		r = xioctl(fd, VIDIOC_G_FMT, &f);
+		if (!r)
+			r = xioctl(fd, VIDIOC_S_FMT, &f);
+		nb = r ? -1 : map_bufs(fd, type, b, 3);
+		for (k = 0; k < nb; k++)
+			qbuf(fd, type, k, f.fmt.pix.sizeimage);
+		if (nb <= 0 || xioctl(fd, VIDIOC_STREAMON, &type)) {
+			if (errs++ < 5)
+				printf("  cycle %d: %s\n", i, strerror(errno));
+		}
+		if (i & 1)
+			for (k = 0; k < nb; k++)
+				munmap(b[k].mem, b[k].len);
+		close(fd);
+	}
+	printf("cycle: %d of %d cycles without an error on %s\n", n - errs, n, dev);
+	return errs ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -475,8 +836,17 @@ int main(int argc, char **argv)
 		return cmd_event(argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "fields"))
 		return cmd_fields(argv[2], atoi(argv[3]));
+	if ((argc == 3 || argc == 5) && !strcmp(argv[1], "fmt"))
+		return cmd_fmt(argv[2], argc == 5 ? argv[3] : NULL, argc == 5 ? argv[4] : NULL);
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "produce"))
+		return cmd_produce(argv[2], atoi(argv[3]), argv[4], argc == 6 ? atoi(argv[5]) : 30);
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "consume"))
+		return cmd_consume(argv[2], atoi(argv[3]), argc == 5 ? argv[4] : NULL);
+	if (argc == 4 && !strcmp(argv[1], "cycle"))
+		return cmd_cycle(argv[2], atoi(argv[3]));
 	fprintf(stderr, "usage: vm-v4l2 opens DEV N | sfmt-busy DEV | shared-fmt DEV |\n"
 			"       while-streaming DEV CMD | while-open DEV CMD | gone DEV CMD [AFTER] | event DEV CMD |\n"
-			"       fields DEV N\n");
+			"       fields DEV N | fmt DEV [WxH FOURCC] | produce DEV N HEX [FPS] |\n"
+			"       consume DEV N [HEX] | cycle DEV N\n");
 	return 2;
 }

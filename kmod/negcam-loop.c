@@ -1,0 +1,789 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * negcam.ko loops: one output node (the producer writes frames) feeding
+ * one to four capture nodes (consumers read them), separate nodes that
+ * share a bus_info, platform:negcam-loop-N. docs/loopback.md is the
+ * user's description; this is how it is built.
+ *
+ * Formats. A loop has one profile (loop_profile=, or "follow": any size
+ * of a broad raw list). The capture nodes present its capture queue; the
+ * output node its output queue, which, when the profile has none, is a
+ * copy of the capture queue: the producer is offered exactly what the
+ * consumers may ask, and converts in user space. Each node has its own
+ * engine, so each consumer has its own format.
+ *
+ * Negotiation (all under loop->lock, which is vdev->lock and q->lock of
+ * every node of the loop, so a node may read and set another's engine):
+ *  - a consumer's S_FMT, and its STREAMON, become the output node's format
+ *    at once when the producer has no buffers, else it is kept as "wanted"
+ *    until the producer's queue is free again; either way the output node
+ *    gets V4L2_EVENT_SOURCE_CHANGE when its format differs;
+ *  - with a profile, while a consumer streams, the newest such consumer
+ *    leads: TRY_FMT and S_FMT on the output node answer its format, as a
+ *    camera's format is fixed by what is being read; in follow mode the
+ *    producer always decides;
+ *  - a producer's S_FMT becomes the format of every capture node that has
+ *    no buffers; every capture node whose format differs gets the event;
+ *  - a capture node's ENUM_FMT lists the output node's format first.
+ *
+ * Frames. The output node's buf_queue makes the newest buffer the loop's
+ * current frame, and hands the previous one back to the producer once no
+ * capture thread is copying it (a reference count under loop->flock).
+ * Each capture node's pacing thread is woken and copies the frame into
+ * its next buffer when the formats agree: one memcpy per consumer. A
+ * consumer whose format differs, or whose producer is absent or silent
+ * for loop_timeout_ms, gets the generated picture (the placeholder) at
+ * its own format and rate instead. No buffer of a wrong size is ever
+ * handed to a consumer, and nothing is converted in the kernel.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/kref.h>
+#include <linux/wait.h>
+#include <linux/ktime.h>
+#include <media/v4l2-event.h>
+
+#include "negcam.h"
+#include "profile.h"
+
+#define NEGCAM_MAX_LOOPS 8
+#define NEGCAM_LOOP_MAX_CAPTURES 4
+#define NEGCAM_LOOP_PDEV "negcam-loop"
+
+static unsigned int loops;
+module_param(loops, uint, 0444);
+MODULE_PARM_DESC(loops, "number of loops, an output node feeding capture nodes (0-8, default 0)");
+
+static unsigned int loop_captures = 1;
+module_param(loop_captures, uint, 0444);
+MODULE_PARM_DESC(loop_captures, "capture nodes per loop (1-4, default 1)");
+
+static char *loop_profile = "webcam";
+module_param(loop_profile, charp, 0444);
+MODULE_PARM_DESC(loop_profile,
+		 "built-in profile of the loops' capture side, or 'follow' (formats are the producer's; default webcam)");
+
+static unsigned int loop_timeout_ms = 500;
+module_param(loop_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(loop_timeout_ms,
+		 "a producer silent this long (at least 2 of its frame intervals) is replaced by the placeholder (default 500)");
+
+/*
+ * follow: the producer may set any of these at any size; the consumers
+ * see what it set first (ENUM_FMT index 0, G_FMT), as v4l2loopback does.
+ */
+static const char negcam_follow_text[] =
+	"name follow\n"
+	"card \"negcam loop\"\n"
+	"adjust nearest\n"
+	"default YUYV 640x480 fps 30\n"
+	"format YUYV\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
+	"format UYVY\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
+	"format NV12\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
+	"format YU12\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
+	"format RGB3\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
+	"format BGR3\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
+	"format XR24\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
+	"format AR24\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
+	"format GREY\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
+	"format MJPG\n  size 16x16-3840x2160 step 2x2 fps 1-60\n";
+
+/**
+ * struct negcam_loop - an output node and the capture nodes it feeds
+ * @ref: one per node struct, one for the loop's own existence
+ * @index: N in negcam-loop-N
+ * @pdev: platform device negcam-loop.N, parent of every node
+ * @lock: vdev->lock and q->lock of every node: serialises every ioctl
+ *	and file operation of the loop; guards @out, @cap, @want*, the
+ *	nodes' engines and @out_count. Never taken by the pacing threads.
+ * @profile: the loop's profile (kvzalloc'd), shared by the node engines
+ * @profile_name: its name as asked ("webcam", "follow")
+ * @out: the output node, NULL once removed
+ * @cap: the capture nodes, NULL once removed
+ * @ncap: number of capture nodes
+ * @want: a consumer's format waiting for the producer's queue to be free
+ * @want_pending: @want is set
+ * @follow: the profile is "follow": the producer decides, never a consumer
+ * @starts: counts consumers' STREAMONs (negcam_dev.loop_order)
+ * @out_count: sequence of the next output buffer
+ * @flock: spinlock for @cur, @cur_*, @held and negcam_buffer.refs of the
+ *	output buffers; taken by the output node's queue ops and by the
+ *	capture threads. Nothing sleeps, copies or calls vb2 under it.
+ * @cur: the producer's newest frame (one reference), NULL when none
+ * @cur_seq: incremented with every new @cur
+ * @cur_ns: CLOCK_MONOTONIC time @cur was queued
+ * @cur_fmt: the output format @cur was written in
+ * @cur_ival_ns: the producer's frame interval then
+ * @held: output buffers not yet handed back to vb2 (current or copied)
+ * @wq: woken when @held falls
+ */
+struct negcam_loop {
+	struct kref ref;
+	unsigned int index;
+	struct platform_device *pdev;
+	struct mutex lock;
+	struct negcam_profile *profile;
+	char profile_name[NC_NAME_LEN];
+	struct negcam_dev *out;
+	struct negcam_dev *cap[NEGCAM_LOOP_MAX_CAPTURES];
+	unsigned int ncap;
+	struct v4l2_pix_format want;
+	bool want_pending;
+	bool follow;
+	u64 starts;
+	u32 out_count;
+
+	spinlock_t flock;
+	struct negcam_buffer *cur;
+	u64 cur_seq;
+	u64 cur_ns;
+	struct v4l2_pix_format cur_fmt;
+	u64 cur_ival_ns;
+	unsigned int held;
+	wait_queue_head_t wq;
+};
+
+static struct negcam_loop *negcam_loops[NEGCAM_MAX_LOOPS];
+/* Guards negcam_loops[]: creation and removal of loops. */
+static DEFINE_MUTEX(negcam_loops_lock);
+
+/* ---- formats ---- */
+
+/* Same frame layout: a buffer of one fits the other byte for byte. */
+static bool negcam_same_frame(const struct v4l2_pix_format *a,
+			      const struct v4l2_pix_format *b)
+{
+	return a->pixelformat == b->pixelformat && a->width == b->width &&
+	       a->height == b->height && a->field == b->field &&
+	       a->bytesperline == b->bytesperline &&
+	       a->sizeimage == b->sizeimage;
+}
+
+/* S_FMT on @dev's engine, as if asked on its node; 0 or -errno. */
+static int negcam_loop_set(struct negcam_dev *dev,
+			   const struct v4l2_pix_format *pix)
+{
+	struct v4l2_format f = { .fmt.pix = *pix };
+	int ret;
+
+	f.type = dev->qi == NC_OUTPUT ? V4L2_BUF_TYPE_VIDEO_OUTPUT :
+					V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	negcam_engine_set_busy(&dev->engine, f.type, vb2_is_busy(&dev->queue));
+	ret = negcam_engine_s_fmt(&dev->engine, &f);
+	if (!ret)
+		dev->fmt_gen++;
+	return ret;
+}
+
+/* The streaming consumer that leads the format (profile mode), or NULL. */
+static struct negcam_dev *negcam_loop_lead(struct negcam_loop *loop)
+{
+	struct negcam_dev *lead = NULL;
+	unsigned int i;
+
+	if (loop->follow)
+		return NULL;
+	for (i = 0; i < loop->ncap; i++)
+		if (loop->cap[i] && loop->cap[i]->loop_order &&
+		    (!lead || loop->cap[i]->loop_order > lead->loop_order))
+			lead = loop->cap[i];
+	return lead;
+}
+
+/*
+ * The output node: a consumer's wanted format becomes its format once
+ * the producer's queue is free (no buffers). Called before the output
+ * node answers a format question. Under loop->lock.
+ */
+void negcam_loop_sync_out(struct negcam_dev *out)
+{
+	struct negcam_loop *loop = out->loop;
+	struct negcam_dev *lead;
+
+	if (out->qi != NC_OUTPUT || vb2_is_busy(&out->queue))
+		return;
+	lead = negcam_loop_lead(loop);
+	if (lead && !negcam_same_frame(&out->engine.fmt[NC_OUTPUT],
+				       &lead->engine.fmt[NC_CAPTURE]))
+		negcam_loop_set(out, &lead->engine.fmt[NC_CAPTURE]);
+	else if (!lead && loop->want_pending)
+		negcam_loop_set(out, &loop->want);
+	loop->want_pending = false;
+}
+
+/*
+ * TRY_FMT and S_FMT on the output node while a consumer leads: the
+ * request becomes the leader's format, which the engine then answers
+ * (the output queue offers every capture format). Under loop->lock.
+ */
+void negcam_loop_out_request(struct negcam_dev *out, struct v4l2_format *f)
+{
+	struct negcam_dev *lead = negcam_loop_lead(out->loop);
+	const struct v4l2_pix_format *pix;
+
+	if (!lead)
+		return;
+	pix = &lead->engine.fmt[NC_CAPTURE];
+	f->fmt.pix.pixelformat = pix->pixelformat;
+	f->fmt.pix.width = pix->width;
+	f->fmt.pix.height = pix->height;
+	f->fmt.pix.field = pix->field;
+}
+
+/* A consumer set its format: the producer is asked for it. */
+static void negcam_loop_consumer_set(struct negcam_dev *cap)
+{
+	struct negcam_loop *loop = cap->loop;
+	const struct v4l2_pix_format *want = &cap->engine.fmt[NC_CAPTURE];
+	struct negcam_dev *out = loop->out;
+
+	if (!out)
+		return;
+	if (!vb2_is_busy(&out->queue)) {
+		loop->want_pending = false;
+		if (negcam_same_frame(&out->engine.fmt[NC_OUTPUT], want))
+			return;
+		negcam_loop_set(out, want);
+	} else {
+		if (negcam_same_frame(&out->engine.fmt[NC_OUTPUT], want)) {
+			loop->want_pending = false;
+			return;
+		}
+		loop->want = *want;
+		loop->want_pending = true;
+	}
+	negcam_vid_source_changed(out);
+}
+
+/* The producer set its format: free consumers take it, all are told. */
+static void negcam_loop_producer_set(struct negcam_dev *out)
+{
+	struct negcam_loop *loop = out->loop;
+	const struct v4l2_pix_format *fmt = &out->engine.fmt[NC_OUTPUT];
+	struct v4l2_pix_format old;
+	unsigned int i;
+
+	loop->want_pending = false;
+	for (i = 0; i < loop->ncap; i++) {
+		struct negcam_dev *cap = loop->cap[i];
+
+		if (!cap)
+			continue;
+		old = cap->engine.fmt[NC_CAPTURE];
+		if (!vb2_is_busy(&cap->queue))
+			negcam_loop_set(cap, fmt);
+		if (!negcam_same_frame(&old, fmt))
+			negcam_vid_source_changed(cap);
+	}
+}
+
+/* S_FMT succeeded on @dev, a node of a loop. Under loop->lock. */
+void negcam_loop_fmt_set(struct negcam_dev *dev)
+{
+	if (dev->qi == NC_OUTPUT)
+		negcam_loop_producer_set(dev);
+	else
+		negcam_loop_consumer_set(dev);
+}
+
+/* A consumer starts streaming: it leads from now on; the producer is asked. */
+void negcam_loop_cap_start(struct negcam_dev *cap)
+{
+	cap->loop_order = ++cap->loop->starts;
+	cap->loop_seen = 0;
+	negcam_loop_consumer_set(cap);
+}
+
+void negcam_loop_cap_stop(struct negcam_dev *cap)
+{
+	cap->loop_order = 0;
+}
+
+/* Position of @fourcc in the capture list of @e, -1 if absent. */
+static int negcam_loop_fmt_index(const struct negcam_engine *e, u32 fourcc)
+{
+	struct v4l2_fmtdesc d;
+	int i;
+
+	for (i = 0; i < NC_MAX_FORMATS; i++) {
+		memset(&d, 0, sizeof(d));
+		d.index = i;
+		d.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+		if (negcam_engine_enum_fmt(e, &d))
+			return -1;
+		if (d.pixelformat == fourcc)
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * ENUM_FMT of a loop node. A capture node lists the output node's format
+ * (what the producer set or was asked for) first, the others in profile
+ * order after it. Under loop->lock.
+ */
+int negcam_loop_enum_fmt(struct negcam_dev *dev, struct v4l2_fmtdesc *f)
+{
+	struct negcam_loop *loop = dev->loop;
+	u32 index = f->index;
+	int first, ret;
+
+	if (dev->qi == NC_OUTPUT) {
+		negcam_loop_sync_out(dev);
+		return negcam_engine_enum_fmt(&dev->engine, f);
+	}
+	first = loop->out ? negcam_loop_fmt_index(&dev->engine,
+				loop->out->engine.fmt[NC_OUTPUT].pixelformat) : -1;
+	if (first <= 0 || index > first)
+		return negcam_engine_enum_fmt(&dev->engine, f);
+	f->index = index == 0 ? first : index - 1;
+	ret = negcam_engine_enum_fmt(&dev->engine, f);
+	f->index = index;
+	return ret;
+}
+
+/* ---- frames ---- */
+
+/* Hand an output buffer nobody holds any more back to the producer. */
+static void negcam_loop_release(struct negcam_loop *loop,
+				struct negcam_buffer *buf,
+				enum vb2_buffer_state state)
+{
+	buf->vb.vb2_buf.timestamp = ktime_get_ns();
+	vb2_buffer_done(&buf->vb.vb2_buf, state);
+	/* Only now: stop_streaming waits for @held to reach 0. */
+	spin_lock(&loop->flock);
+	loop->held--;
+	spin_unlock(&loop->flock);
+	wake_up(&loop->wq);
+}
+
+/* Drop one reference to @buf, an output buffer. Any context but flock. */
+void negcam_loop_put(struct negcam_loop *loop, struct negcam_buffer *buf)
+{
+	bool last;
+
+	spin_lock(&loop->flock);
+	last = --buf->refs == 0;
+	spin_unlock(&loop->flock);
+	if (last)
+		negcam_loop_release(loop, buf, VB2_BUF_STATE_DONE);
+}
+
+/* Replace the current frame by @buf (NULL: none); drop the old one. */
+static void negcam_loop_set_cur(struct negcam_loop *loop,
+				struct negcam_buffer *buf,
+				const struct v4l2_pix_format *fmt, u64 ival_ns,
+				enum vb2_buffer_state state)
+{
+	struct negcam_buffer *old;
+	bool last;
+
+	spin_lock(&loop->flock);
+	old = loop->cur;
+	loop->cur = buf;
+	if (buf) {
+		buf->refs = 1;
+		loop->held++;
+		loop->cur_seq++;
+		loop->cur_ns = buf->vb.vb2_buf.timestamp;
+		loop->cur_fmt = *fmt;
+		loop->cur_ival_ns = ival_ns;
+	}
+	last = old && --old->refs == 0;
+	spin_unlock(&loop->flock);
+	if (last)
+		negcam_loop_release(loop, old, state);
+}
+
+/*
+ * The output node's buf_queue: @buf is the producer's newest frame. It
+ * becomes the current one and every streaming capture node is woken to
+ * copy it. Under loop->lock (vb2 calls buf_queue with q->lock held).
+ */
+void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf)
+{
+	struct negcam_loop *loop = out->loop;
+	struct v4l2_fract ival = out->engine.interval[NC_OUTPUT];
+	u64 ival_ns = 0;
+	unsigned int i;
+
+	if (ival.denominator)
+		ival_ns = div_u64((u64)ival.numerator * NSEC_PER_SEC,
+				  ival.denominator);
+	buf->vb.sequence = loop->out_count++;
+	buf->vb.vb2_buf.timestamp = ktime_get_ns();
+	negcam_loop_set_cur(loop, buf, &out->engine.fmt[NC_OUTPUT], ival_ns,
+			    VB2_BUF_STATE_DONE);
+	for (i = 0; i < loop->ncap; i++)
+		if (loop->cap[i] && loop->cap[i]->thread)
+			wake_up_process(loop->cap[i]->thread);
+}
+
+static unsigned int negcam_loop_held(struct negcam_loop *loop)
+{
+	unsigned int n;
+
+	spin_lock(&loop->flock);
+	n = loop->held;
+	spin_unlock(&loop->flock);
+	return n;
+}
+
+/*
+ * The output node's stop_streaming: no current frame any more, and every
+ * buffer back to vb2 before returning, as vb2 requires. A capture thread
+ * copying one finishes its memcpy first; it never waits for this lock.
+ */
+void negcam_loop_out_stop(struct negcam_dev *out)
+{
+	struct negcam_loop *loop = out->loop;
+
+	negcam_loop_set_cur(loop, NULL, NULL, 0, VB2_BUF_STATE_ERROR);
+	wait_event(loop->wq, negcam_loop_held(loop) == 0);
+	loop->out_count = 0;
+}
+
+/* How long a producer may be silent before the placeholder takes over. */
+static u64 negcam_loop_timeout_ns(const struct negcam_loop *loop)
+{
+	u64 t = (u64)READ_ONCE(loop_timeout_ms) * NSEC_PER_MSEC;
+
+	return max(t, 2 * loop->cur_ival_ns);
+}
+
+/* Under flock: the current frame is recent and of @cap's stream format. */
+static bool negcam_loop_fits(const struct negcam_loop *loop,
+			     const struct negcam_dev *cap, u64 now)
+{
+	return loop->cur && now - loop->cur_ns < negcam_loop_timeout_ns(loop) &&
+	       cap->stream_fmt.field != V4L2_FIELD_ALTERNATE &&
+	       negcam_same_frame(&loop->cur_fmt, &cap->stream_fmt);
+}
+
+/*
+ * Capture thread: the producer feeds this stream (the placeholder must
+ * not fill its slots).
+ */
+bool negcam_loop_live(struct negcam_dev *cap, u64 now)
+{
+	struct negcam_loop *loop = cap->loop;
+	bool live;
+
+	spin_lock(&loop->flock);
+	live = negcam_loop_fits(loop, cap, now);
+	spin_unlock(&loop->flock);
+	return live;
+}
+
+/* Capture thread: a producer frame has come that it has not looked at. */
+bool negcam_loop_pending(struct negcam_dev *cap)
+{
+	struct negcam_loop *loop = cap->loop;
+	bool pending;
+
+	spin_lock(&loop->flock);
+	pending = loop->cur && loop->cur_seq != cap->loop_seen;
+	spin_unlock(&loop->flock);
+	return pending;
+}
+
+/*
+ * Capture thread: the producer's newest frame with a reference (release
+ * it with negcam_loop_put), when it is new to @cap and fits its stream;
+ * else NULL. A frame that does not fit is looked at once only.
+ */
+struct negcam_buffer *negcam_loop_get(struct negcam_dev *cap, u64 now)
+{
+	struct negcam_loop *loop = cap->loop;
+	struct negcam_buffer *buf = NULL;
+
+	spin_lock(&loop->flock);
+	if (loop->cur && loop->cur_seq != cap->loop_seen) {
+		cap->loop_seen = loop->cur_seq;
+		if (negcam_loop_fits(loop, cap, now)) {
+			buf = loop->cur;
+			buf->refs++;
+		}
+	}
+	spin_unlock(&loop->flock);
+	return buf;
+}
+
+/* ---- creation and removal ---- */
+
+/*
+ * The loop's profile: @name's text, with the capture queue copied to the
+ * output queue when the profile has none (the producer is offered what
+ * the consumers may ask).
+ */
+static int negcam_loop_profile(struct negcam_loop *loop, const char *name)
+{
+	const struct negcam_builtin *b = NULL;
+	struct negcam_parse_error *err;
+	struct negcam_profile *p;
+	const char *text;
+	unsigned int i, n;
+	int ret;
+
+	if (strcmp(name, "follow")) {
+		b = negcam_builtin_find(name);
+		if (!b) {
+			pr_err("loop %u: no built-in profile '%s'\n",
+			       loop->index, name);
+			return -EINVAL;
+		}
+	}
+	text = b ? b->text : negcam_follow_text;
+	p = kvzalloc(sizeof(*p), GFP_KERNEL);
+	err = kzalloc(sizeof(*err), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!p || !err)
+		goto out;
+	ret = negcam_profile_parse(p, text, strlen(text), err);
+	if (ret) {
+		pr_err("loop %u: profile '%s': line %u, column %u: %s\n",
+		       loop->index, name, err->line, err->column, err->message);
+		goto out;
+	}
+	ret = -EINVAL;
+	n = p->nformats;
+	if (!p->def[NC_CAPTURE].fourcc) {
+		pr_err("loop %u: profile '%s' has no capture format\n",
+		       loop->index, name);
+		goto out;
+	}
+	if (!p->def[NC_OUTPUT].fourcc) {
+		if (2 * n > NC_MAX_FORMATS) {
+			pr_err("loop %u: profile '%s': too many formats to offer them on the output node\n",
+			       loop->index, name);
+			goto out;
+		}
+		for (i = 0; i < n; i++) {
+			struct negcam_format *f = &p->formats[p->nformats];
+
+			if (p->formats[i].buf_type != V4L2_BUF_TYPE_VIDEO_CAPTURE)
+				continue;
+			*f = p->formats[i];
+			f->buf_type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+			f->flags &= ~(V4L2_FMT_FLAG_CSC_COLORSPACE |
+				      V4L2_FMT_FLAG_CSC_YCBCR_ENC |
+				      V4L2_FMT_FLAG_CSC_QUANTIZATION |
+				      V4L2_FMT_FLAG_CSC_XFER_FUNC);
+			p->nformats++;
+		}
+		p->def[NC_OUTPUT] = p->def[NC_CAPTURE];
+	}
+	strscpy(loop->profile_name, name, sizeof(loop->profile_name));
+	loop->follow = !b;
+	loop->profile = p;
+	p = NULL;
+	ret = 0;
+out:
+	kfree(err);
+	kvfree(p);
+	return ret;
+}
+
+static void negcam_loop_free(struct kref *ref)
+{
+	struct negcam_loop *loop = container_of(ref, struct negcam_loop, ref);
+
+	kvfree(loop->profile);
+	mutex_destroy(&loop->lock);
+	kfree(loop);
+}
+
+/* Last reference to a node gone (its last file handle closed). */
+static void negcam_loop_node_release(struct v4l2_device *v4l2_dev)
+{
+	struct negcam_dev *dev =
+		container_of(v4l2_dev, struct negcam_dev, v4l2_dev);
+	struct negcam_loop *loop = dev->loop;
+
+	negcam_vid_free(dev);
+	v4l2_device_unregister(&dev->v4l2_dev);
+	mutex_destroy(&dev->lock);
+	kfree(dev);
+	kref_put(&loop->ref, negcam_loop_free);
+}
+
+/* Create and register a node of @loop: output (@qi NC_OUTPUT) or capture @m. */
+static struct negcam_dev *negcam_loop_node(struct negcam_loop *loop, int qi,
+					   unsigned int m)
+{
+	struct negcam_dev *dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	int ret;
+
+	if (!dev)
+		return ERR_PTR(-ENOMEM);
+	dev->index = loop->index;
+	dev->loop = loop;
+	dev->loop_idx = m;
+	dev->qi = qi;
+	mutex_init(&dev->lock);
+	dev->vlock = &loop->lock;
+	spin_lock_init(&dev->slock);
+	INIT_LIST_HEAD(&dev->buf_list);
+	if (qi == NC_OUTPUT)
+		snprintf(dev->card, sizeof(dev->card), "negcam loop %u output",
+			 loop->index);
+	else
+		snprintf(dev->card, sizeof(dev->card),
+			 "negcam loop %u capture %u", loop->index, m);
+	snprintf(dev->v4l2_dev.name, sizeof(dev->v4l2_dev.name),
+		 "negcam-loop-%u-%s%u", loop->index,
+		 qi == NC_OUTPUT ? "out" : "cap", m);
+	ret = v4l2_device_register(&loop->pdev->dev, &dev->v4l2_dev);
+	if (ret) {
+		mutex_destroy(&dev->lock);
+		kfree(dev);
+		return ERR_PTR(ret);
+	}
+	/* From here on the release callback frees the node. */
+	kref_get(&loop->ref);
+	dev->v4l2_dev.release = negcam_loop_node_release;
+	negcam_engine_init(&dev->engine, loop->profile);
+	dev->engine.readbuffers = NEGCAM_READ_BUFFERS;
+	ret = negcam_vid_register(dev);
+	if (ret) {
+		negcam_vid_unregister(dev);
+		v4l2_device_put(&dev->v4l2_dev);
+		return ERR_PTR(ret);
+	}
+	return dev;
+}
+
+/*
+ * Remove a loop: every node vanishes (open handles get ENODEV, streams
+ * stop), then the loop's own reference goes; the last closed handle
+ * frees what is left.
+ */
+static void negcam_loop_destroy(struct negcam_loop *loop)
+{
+	struct negcam_dev *nodes[1 + NEGCAM_LOOP_MAX_CAPTURES];
+	unsigned int i, n = 0;
+
+	mutex_lock(&loop->lock);
+	if (loop->out)
+		nodes[n++] = loop->out;
+	for (i = 0; i < loop->ncap; i++)
+		if (loop->cap[i])
+			nodes[n++] = loop->cap[i];
+	mutex_unlock(&loop->lock);
+	/* vb2_video_unregister_device takes loop->lock itself. */
+	for (i = 0; i < n; i++)
+		negcam_vid_unregister(nodes[i]);
+	mutex_lock(&loop->lock);
+	loop->out = NULL;
+	memset(loop->cap, 0, sizeof(loop->cap));
+	mutex_unlock(&loop->lock);
+	for (i = 0; i < n; i++)
+		v4l2_device_put(&nodes[i]->v4l2_dev);
+	if (loop->pdev)
+		platform_device_unregister(loop->pdev);
+	kref_put(&loop->ref, negcam_loop_free);
+}
+
+/* Create loop @index with @ncap capture nodes on profile @name. */
+static struct negcam_loop *negcam_loop_create(unsigned int index,
+					      const char *name,
+					      unsigned int ncap)
+{
+	struct negcam_loop *loop;
+	struct negcam_dev *dev;
+	unsigned int i;
+	int ret;
+
+	loop = kzalloc(sizeof(*loop), GFP_KERNEL);
+	if (!loop)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&loop->ref);
+	mutex_init(&loop->lock);
+	spin_lock_init(&loop->flock);
+	init_waitqueue_head(&loop->wq);
+	loop->index = index;
+	ret = negcam_loop_profile(loop, name);
+	if (ret) {
+		kref_put(&loop->ref, negcam_loop_free);
+		return ERR_PTR(ret);
+	}
+	loop->pdev = platform_device_register_simple(NEGCAM_LOOP_PDEV, index,
+						     NULL, 0);
+	if (IS_ERR(loop->pdev)) {
+		ret = PTR_ERR(loop->pdev);
+		loop->pdev = NULL;
+		goto fail;
+	}
+	for (i = 0; i <= ncap; i++) {
+		dev = negcam_loop_node(loop, i ? NC_CAPTURE : NC_OUTPUT,
+				       i ? i - 1 : 0);
+		if (IS_ERR(dev)) {
+			ret = PTR_ERR(dev);
+			goto fail;
+		}
+		mutex_lock(&loop->lock);
+		if (i)
+			loop->cap[loop->ncap++] = dev;
+		else
+			loop->out = dev;
+		mutex_unlock(&loop->lock);
+	}
+	pr_info("loop %u: output /dev/%s, %u capture node(s) from /dev/%s, profile '%s'\n",
+		index, loop->out->node_name, ncap, loop->cap[0]->node_name,
+		loop->profile_name);
+	return loop;
+
+fail:
+	pr_err("loop %u: cannot create it: %d\n", index, ret);
+	negcam_loop_destroy(loop);
+	return ERR_PTR(ret);
+}
+
+/* Remove every loop; module exit. */
+void negcam_loops_exit(void)
+{
+	struct negcam_loop *loop;
+	unsigned int i;
+
+	for (i = 0; i < NEGCAM_MAX_LOOPS; i++) {
+		mutex_lock(&negcam_loops_lock);
+		loop = negcam_loops[i];
+		negcam_loops[i] = NULL;
+		mutex_unlock(&negcam_loops_lock);
+		if (loop)
+			negcam_loop_destroy(loop);
+	}
+}
+
+/* Module load: the loops= loops. */
+int negcam_loops_init(void)
+{
+	struct negcam_loop *loop;
+	unsigned int i;
+
+	if (loops > NEGCAM_MAX_LOOPS) {
+		pr_err("loops=%u: must be 0 to %u\n", loops, NEGCAM_MAX_LOOPS);
+		return -EINVAL;
+	}
+	if (loop_captures < 1 || loop_captures > NEGCAM_LOOP_MAX_CAPTURES) {
+		pr_err("loop_captures=%u: must be 1 to %u\n", loop_captures,
+		       NEGCAM_LOOP_MAX_CAPTURES);
+		return -EINVAL;
+	}
+	for (i = 0; i < loops; i++) {
+		loop = negcam_loop_create(i, loop_profile, loop_captures);
+		if (IS_ERR(loop)) {
+			negcam_loops_exit();
+			return PTR_ERR(loop);
+		}
+		mutex_lock(&negcam_loops_lock);
+		negcam_loops[i] = loop;
+		mutex_unlock(&negcam_loops_lock);
+	}
+	return 0;
+}

@@ -1,0 +1,344 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# negcam.ko loops in the VM (docs/loopback.md): an output node feeding
+# capture nodes. Node caps and names, v4l2-compliance -s on both sides,
+# the placeholder without a producer (v4l2-ctl, ffmpeg, timestamps), an
+# ffmpeg producer read back by ffmpeg and by a plain consumer, negotiation
+# both ways with SOURCE_CHANGE events, a killed and restarted producer, two
+# consumers, follow mode with a size change mid-stream, rmmod in every
+# state and 100 open/S_FMT/REQBUFS/STREAMON/close cycles from both sides.
+#   tests/vm/run.sh loop          (also: suites.sh quick|full)
+# Prints PASS/FAIL lines and "loop: N passed, N failed"; exit status 1 on
+# any failure.
+
+# Braces: bash reads the whole script before running it, so editing this
+# file while a run is under way cannot break that run.
+{
+set -u
+[ "${NEGCAM_IN_VM:-}" = 1 ] || { echo "run it in the VM: tests/vm/run.sh loop" >&2; exit 2; }
+cd "$NEGCAM_TREE" || exit 2
+VM_DIR=$NEGCAM_TREE/tests/vm
+# shellcheck source=tests/vm/lib.sh
+. "$VM_DIR/lib.sh"
+KO=${NEGCAM_KO:-$NEGCAM_TREE/kmod/negcam.ko}
+V=$BIN/vm-v4l2
+OUT=${NEGCAM_RUN:-/tmp}/loop
+mkdir -p "$OUT"
+PIDS=()
+
+load() {
+	local deps d
+	deps=$(modinfo -F depends "$KO" 2>/dev/null | tr ',' ' ')
+	for d in $deps; do modprobe "$d" || return 1; done
+	insmod "$KO" "$@"
+}
+
+unload() {
+	local i
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		[ -d /sys/module/negcam ] || return 0
+		rmmod negcam 2>/dev/null && return 0
+		sleep 0.3
+	done
+	rmmod negcam
+}
+
+# Stop what this suite started in the background.
+reap() {
+	local p
+	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
+	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
+	PIDS=()
+}
+
+# The node whose card name is $1.
+node_by_card() {
+	local n
+	for n in /dev/video*; do
+		v4l2-ctl -d "$n" -D 2>/dev/null | grep -q "Card type *: $1\$" && { echo "$n"; return 0; }
+	done
+	return 1
+}
+
+# Load with loops, find loop 0's nodes: OUTN, CAP0, CAP1.
+load_loops() {
+	local i
+	load "$@" || return 1
+	for i in $(seq 50); do
+		OUTN=$(node_by_card "negcam loop 0 output") && CAP0=$(node_by_card "negcam loop 0 capture 0") && break
+		sleep 0.1
+	done
+	CAP1=$(node_by_card "negcam loop 0 capture 1")
+	[ -n "${OUTN:-}" ] && [ -n "${CAP0:-}" ]
+}
+
+# The 4 bytes ffmpeg writes for a colour in YUYV, as 8 hex digits.
+yuyv_of() {
+	ffmpeg -nostdin -hide_banner -loglevel error -f lavfi -i "color=$1:size=16x16" -frames:v 1 \
+		-pix_fmt yuyv422 -f rawvideo - | head -c 4 | od -An -tx1 | tr -d ' \n'
+}
+
+export KO
+export -f load node_by_card load_loops
+
+finish() {
+	reap
+	unload 2>/dev/null
+	dmesg_clean "loop"
+	echo "loop: $S_PASS passed, $S_FAIL failed"
+	[ "$S_FAIL" = 0 ]
+	exit
+}
+
+suite_begin loop
+[ -x "$V" ] || { fail "no $V (tests/vm/build-helpers.sh)"; finish; }
+RED=$(yuyv_of red)
+BLUE=$(yuyv_of blue)
+note "ffmpeg's YUYV red is $RED, blue $BLUE"
+
+# ---- nodes ----
+unload 2>/dev/null
+if ! check "insmod negcam.ko loops=1 loop_captures=2 (devices=1, webcam)" 60 load_loops loops=1 loop_captures=2; then
+	finish
+fi
+# load_loops ran in a subshell under check: find the nodes here.
+OUTN=$(node_by_card "negcam loop 0 output") CAP0=$(node_by_card "negcam loop 0 capture 0")
+CAP1=$(node_by_card "negcam loop 0 capture 1")
+note "output $OUTN, captures $CAP0 $CAP1"
+D_OUT=$(v4l2-ctl -d "$OUTN" -D) D_CAP=$(v4l2-ctl -d "$CAP0" -D)
+caps_of() { sed -n '/Device Caps/,$p' | grep -E '^\s+Video (Capture|Output)$' | sed 's/^\s*//' | tr '\n' ' '; }
+if [ "$(echo "$D_CAP" | caps_of)" = "Video Capture " ] && [ "$(echo "$D_OUT" | caps_of)" = "Video Output " ]; then
+	pass "device caps: capture node 'Video Capture' only, output node 'Video Output' only"
+else
+	fail "device caps: capture '$(echo "$D_CAP" | caps_of)', output '$(echo "$D_OUT" | caps_of)'"
+fi
+b1=$(echo "$D_OUT" | sed -n 's/.*Bus info *: //p') b2=$(echo "$D_CAP" | sed -n 's/.*Bus info *: //p')
+b3=$(v4l2-ctl -d "$CAP1" -D | sed -n 's/.*Bus info *: //p')
+if [ "$b1" = platform:negcam-loop-0 ] && [ "$b2" = "$b1" ] && [ "$b3" = "$b1" ]; then
+	pass "bus_info platform:negcam-loop-0 on the output and both capture nodes"
+else
+	fail "bus_info: output '$b1', capture 0 '$b2', capture 1 '$b3'"
+fi
+if nodes_of_driver negcam | xargs -r -n1 v4l2-ctl -D -d 2>/dev/null | grep -q 'Bus info *: platform:negcam-0$'; then
+	pass "devices=1: the plain capture device is still there (platform:negcam-0)"
+else
+	fail "devices=1: no platform:negcam-0 node next to the loop"
+fi
+sizes=$(v4l2-ctl -d "$CAP0" --list-formats-ext)
+if echo "$sizes" | grep -q 'Size: Discrete 640x480' && ! echo "$sizes" | grep -qE 'Stepwise|Continuous'; then
+	pass "capture node: discrete sizes ($(echo "$sizes" | grep -c 'Size: Discrete') listed)"
+else
+	fail "capture node sizes: $(echo "$sizes" | grep Size | sort -u | head -n 3 | tr '\n' ' ')"
+fi
+if v4l2-ctl -d "$OUTN" --list-formats-out | grep -q "'MJPG'"; then
+	pass "output node offers the capture side's formats (YUYV, MJPG)"
+else
+	fail "output node formats: $(v4l2-ctl -d "$OUTN" --list-formats-out | tr '\n' ' ')"
+fi
+
+# ---- compliance ----
+log=$(logname "v4l2-compliance -s capture no producer")
+compliance_retry "loop capture node, no producer: v4l2-compliance -s" "$log" 600 -d "$CAP0" -s
+compliance_check "loop capture node, no producer: v4l2-compliance -s" "$log"
+log=$(logname "v4l2-compliance -s output")
+compliance_retry "loop output node (compliance is the producer): v4l2-compliance -s" "$log" 600 -d "$OUTN" -s
+compliance_check "loop output node (compliance is the producer): v4l2-compliance -s" "$log"
+"$V" fmt "$OUTN" 640x480 YUYV > /dev/null
+"$V" produce "$OUTN" 0 "$RED" > "$OUT/producer-compliance.log" 2>&1 &
+PIDS+=($!)
+sleep 1
+log=$(logname "v4l2-compliance -s capture with producer")
+compliance_retry "loop capture node, producer running: v4l2-compliance -s" "$log" 600 -d "$CAP0" -s
+compliance_check "loop capture node, producer running: v4l2-compliance -s" "$log"
+reap
+
+# ---- placeholder ----
+"$V" fmt "$CAP0" 640x480 YUYV > /dev/null
+check "placeholder: v4l2-ctl --stream-mmap --stream-count=30 with no producer" 120 \
+	bash -c "v4l2-ctl -d $CAP0 --stream-mmap --stream-count=30 --verbose 2>&1 | tee /dev/stderr | grep -c 'bytesused: 614400' | grep -qx 30"
+check "placeholder: 60 frames, bytesused = sizeimage, sequence and timestamps increasing" 120 \
+	"$V" consume "$CAP0" 60
+check "placeholder: ffmpeg -f v4l2 -frames 30, pts strictly increasing" 120 \
+	bash -c "ffmpeg -nostdin -hide_banner -loglevel error -f v4l2 -i $CAP0 -frames:v 30 -c copy -f framecrc - |
+		tee /dev/stderr | awk -F, '/^ *0,/ { n++; if (n > 1 && \$3 + 0 <= p) bad++; p = \$3 + 0 }
+		END { print n \" frames, \" bad + 0 \" not increasing\"; exit !(n == 30 && bad == 0) }'"
+
+# ---- producer first: ffmpeg writes, a consumer without a format reads ----
+"$V" fmt "$CAP0" 320x240 MJPG > /dev/null
+ffmpeg -nostdin -hide_banner -loglevel error -re -f lavfi -i color=red:size=640x480:rate=30 \
+	-pix_fmt yuyv422 -t 60 -f v4l2 "$OUTN" > "$OUT/ffmpeg-producer.log" 2>&1 &
+FFP=$!
+PIDS+=($FFP)
+sleep 2
+got=$("$V" fmt "$CAP0")
+first=$(v4l2-ctl -d "$CAP0" --list-formats | sed -n "s/.*\[0\]: '\([A-Z0-9]*\)'.*/\1/p")
+if [ "${got% *}" = "640x480 YUYV" ] && [ "$first" = YUYV ]; then
+	pass "producer's S_FMT decides: capture G_FMT '$got', ENUM_FMT index 0 $first (was 320x240 MJPG)"
+else
+	fail "after the ffmpeg producer's S_FMT: capture G_FMT '$got', ENUM_FMT index 0 '$first', want 640x480 YUYV"
+fi
+check "ffmpeg producer: a consumer with no format gets 30 red 640x480 YUYV frames" 120 \
+	bash -c "$V consume $CAP0 30 $RED | tee /dev/stderr | grep -qx 'kinds: P*'"
+check "ffmpeg producer: ffmpeg -f v4l2 (no format) reads 10 red 640x480 frames" 120 \
+	bash -c "ffmpeg -nostdin -hide_banner -loglevel error -f v4l2 -i $CAP0 -frames:v 10 -f rawvideo -y $OUT/ff.yuv &&
+		ffmpeg -nostdin -hide_banner -loglevel error -f lavfi -i color=red:size=640x480 -frames:v 1 \
+			-pix_fmt yuyv422 -f rawvideo -y $OUT/red.yuv &&
+		s=\$(stat -c %s $OUT/ff.yuv) && echo \"\$s bytes\" && [ \$s = $((640 * 480 * 2 * 10)) ] &&
+		tail -c 614400 $OUT/ff.yuv | cmp - $OUT/red.yuv"
+reap
+rm -f "$OUT/ff.yuv"
+
+# ---- consumer first: the producer is told ----
+check "consumer first: S_FMT 320x240 on the capture node -> SOURCE_CHANGE on the output node" 60 \
+	"$V" event "$OUTN" "$V fmt $CAP0 320x240 YUYV"
+got=$("$V" fmt "$OUTN")
+if [ "${got% *}" = "320x240 YUYV" ]; then
+	pass "consumer first: output G_FMT answers the consumer's format ($got)"
+else
+	fail "consumer first: output G_FMT '$got', want 320x240 YUYV"
+fi
+# A producer already streaming 640x480: the consumer gets the placeholder
+# at its own size; the producer is told, restarts, and its frames arrive.
+"$V" fmt "$CAP1" 640x480 YUYV > /dev/null
+"$V" fmt "$OUTN" 640x480 YUYV > /dev/null
+"$V" produce "$OUTN" 0 "$RED" > "$OUT/producer-a.log" 2>&1 &
+PA=$!
+PIDS+=($PA)
+sleep 1
+"$V" fmt "$CAP0" 320x240 YUYV > /dev/null
+"$V" consume "$CAP0" 150 "$BLUE" > "$OUT/consumer-first.log" 2>&1 &
+CA=$!
+sleep 2
+busy=$("$V" fmt "$OUTN")
+kill "$PA"; wait "$PA" 2>/dev/null
+after=$("$V" fmt "$OUTN")
+try=$(v4l2-ctl -d "$OUTN" --try-fmt-video-out width=1280,height=720,pixelformat=YUYV | sed -n 's/.*Width\/Height *: //p')
+"$V" produce "$OUTN" 60 "$BLUE" > "$OUT/producer-b.log" 2>&1
+wait "$CA"
+st=$?
+kinds=$(sed -n 's/^kinds: //p' "$OUT/consumer-first.log")
+note "output G_FMT while the producer streams: $busy; after it stopped: $after; TRY_FMT 1280x720 then: $try"
+note "consumer kinds: $kinds"
+if [ "${busy% *}" = "640x480 YUYV" ] && [ "${after% *}" = "320x240 YUYV" ] && [ "$try" = 320/240 ]; then
+	pass "busy producer keeps 640x480 until it stops; then G_FMT and TRY_FMT answer the streaming consumer's 320x240"
+else
+	fail "output format: busy '$busy', after '$after', TRY_FMT '$try'"
+fi
+if [ $st = 0 ] && echo "$kinds" | grep -qE '^g+P+g*$'; then
+	pass "consumer streaming 320x240: placeholder, then the restarted producer's frames, no restart, no wrong size"
+else
+	fail "consumer-first stream: status $st, kinds '$kinds' (log $OUT/consumer-first.log)"
+fi
+reap
+
+# ---- producer killed mid-stream, restarted ----
+"$V" fmt "$CAP0" 640x480 YUYV > /dev/null
+"$V" fmt "$OUTN" 640x480 YUYV > /dev/null
+"$V" consume "$CAP0" 200 "$RED" > "$OUT/kill.log" 2>&1 &
+CA=$!
+"$V" produce "$OUTN" 0 "$RED" > /dev/null 2>&1 &
+PA=$!
+sleep 2
+kill -9 "$PA"; wait "$PA" 2>/dev/null
+sleep 2
+"$V" produce "$OUTN" 0 "$RED" > /dev/null 2>&1 &
+PA=$!
+PIDS+=($PA)
+wait "$CA"
+st=$?
+reap
+kinds=$(sed -n 's/^kinds: //p' "$OUT/kill.log")
+note "kinds: $kinds"
+if [ $st = 0 ] && echo "$kinds" | grep -qE 'P+g+P+'; then
+	pass "producer killed (SIGKILL): placeholder with increasing timestamps, restarted: its frames come back"
+else
+	fail "kill/restart: status $st, kinds '$kinds' (log $OUT/kill.log)"
+fi
+
+# ---- two consumers, one killed ----
+"$V" fmt "$CAP1" 640x480 YUYV > /dev/null
+"$V" produce "$OUTN" 0 "$RED" > /dev/null 2>&1 &
+PIDS+=($!)
+"$V" consume "$CAP0" 150 "$RED" > "$OUT/two-a.log" 2>&1 &
+CA=$!
+"$V" consume "$CAP1" 100000 "$RED" > "$OUT/two-b.log" 2>&1 &
+CB=$!
+sleep 2
+kill -9 "$CB"; wait "$CB" 2>/dev/null
+wait "$CA"
+st=$?
+reap
+kinds=$(sed -n 's/^kinds: //p' "$OUT/two-a.log")
+if [ $st = 0 ] && echo "$kinds" | grep -qx 'P*' && [ -n "$kinds" ]; then
+	pass "two consumers: the second killed, the first read all 150 producer frames"
+else
+	fail "two consumers: status $st, kinds '$kinds' (log $OUT/two-a.log)"
+fi
+
+# ---- rmmod in every state ----
+# An open handle holds the module: rmmod must fail cleanly, then succeed.
+rmmod_state() {
+	local what=$1 pids=() p ok=0
+	shift
+	while [ $# -gt 0 ]; do
+		bash -c "$1" > /dev/null 2>&1 &
+		pids+=($!)
+		shift
+	done
+	sleep 1.5
+	rmmod negcam 2> /dev/null && ok=1
+	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+	unload || { fail "rmmod after $what: module still loaded"; return 1; }
+	[ $ok = 1 ] && note "rmmod during '$what' succeeded at once"
+	dmesg_clean "rmmod with $what" || return 1
+	load_loops loops=1 loop_captures=2 || { fail "reload after $what"; return 1; }
+}
+rmmod_state "producer and two consumers streaming" "$V produce $OUTN 0 $RED" "$V consume $CAP0 100000" "$V consume $CAP1 100000"
+rmmod_state "producer streaming, no consumer" "$V produce $OUTN 0 $RED"
+rmmod_state "consumer streaming, no producer" "$V consume $CAP0 100000"
+rmmod_state "handles open, idle" "$V while-open $OUTN 'sleep 5'" "$V while-open $CAP0 'sleep 5'"
+unload
+check "rmmod with nothing open" 30 bash -c "! [ -d /sys/module/negcam ]"
+
+# ---- 100 cycles from both sides at once ----
+load_loops loops=1 loop_captures=2
+check "100 open/S_FMT/REQBUFS/STREAMON/close cycles on the output and a capture node at once" 600 \
+	bash -c "$V cycle $OUTN 100 & a=\$!; $V cycle $CAP0 100; b=\$?; wait \$a; [ \$? = 0 ] && [ \$b = 0 ]"
+dmesg_clean "100 cycles"
+unload
+
+# ---- follow mode: the producer changes size mid-stream ----
+if check "insmod loops=1 loop_profile=follow devices=0" 60 load_loops loops=1 loop_profile=follow devices=0; then
+	OUTN=$(node_by_card "negcam loop 0 output") CAP0=$(node_by_card "negcam loop 0 capture 0")
+	if v4l2-ctl -d "$CAP0" --list-formats-ext | grep -q 'Size: Stepwise'; then
+		pass "follow: stepwise sizes on the capture node"
+	else
+		fail "follow: capture sizes $(v4l2-ctl -d "$CAP0" --list-formats-ext | grep Size | head -n 2 | tr '\n' ' ')"
+	fi
+	"$V" fmt "$OUTN" 640x480 YUYV > /dev/null
+	"$V" consume "$CAP0" 150 "$RED" > "$OUT/follow.log" 2>&1 &
+	CA=$!
+	"$V" produce "$OUTN" 30 "$RED" > /dev/null 2>&1
+	"$V" fmt "$OUTN" 320x240 YUYV > /dev/null
+	"$V" produce "$OUTN" 30 "$RED" > /dev/null 2>&1
+	wait "$CA"
+	st=$?
+	cat "$OUT/follow.log"
+	kinds=$(sed -n 's/^kinds: //p' "$OUT/follow.log")
+	events=$(sed -n 's/.* out of order, \([0-9]*\) events/\1/p' "$OUT/follow.log")
+	if [ $st = 0 ] && echo "$kinds" | grep -q P && [ "${events:-0}" -ge 1 ]; then
+		pass "follow: size change 640x480 -> 320x240 mid-stream: the 640x480 consumer got no wrong-sized buffer, $events event(s)"
+	else
+		fail "follow: status $st, kinds '$kinds', events '${events:-}' (log $OUT/follow.log)"
+	fi
+	got=$("$V" fmt "$CAP0")
+	if [ "${got% *}" = "320x240 YUYV" ]; then
+		pass "follow: a consumer starting later sees the producer's 320x240 in G_FMT"
+	else
+		fail "follow: capture G_FMT '$got' after the producer's change, want 320x240 YUYV"
+	fi
+	unload
+fi
+finish
+}
