@@ -11,7 +11,8 @@ DEB_PACKAGES := build-essential meson ninja-build pkg-config clang \
 	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
 	libv4l-dev v4l-utils ffmpeg libjpeg-dev valgrind strace \
 	linux-image-amd64 linux-headers-amd64 qemu-system-x86 busybox-static \
-	sparse kmod cpio python3 procps gstreamer1.0-plugins-base-apps
+	sparse kmod cpio python3 procps gstreamer1.0-plugins-base-apps \
+	dkms v4l2loopback-dkms
 
 .PHONY: all deps build demo test test-engine test-gst test-vm test-full fuzz bench kmod clean
 

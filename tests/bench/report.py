@@ -492,6 +492,69 @@ for key, what in (('mem-negcam-live-trace', 'embedded negcamsrc, live 30 fps 640
         'env G_SLICE=always-malloc LD_PRELOAD=$B/bench-malloc.so', '$MALLOC') + '`')
 out.append('')
 
+# ---------------------------------------------------------------- 7
+out += ['## 7. Loopback: negcam loop against v4l2loopback', '',
+        '`tests/bench/bench-loop.c` (issue 12): a producer thread writes YUYV at 30 frames/s',
+        'into the output node by MMAP QBUF, each frame carrying its frame number and the',
+        'CLOCK_MONOTONIC time of its QBUF; a consumer with no format of its own (G_FMT of the',
+        'capture node) DQBUFs. Latency = consumer DQBUF minus producer QBUF; lost = gaps in',
+        'the frame numbers; placeholders = buffers without the producer\'s stamp; wrong-sized =',
+        'bytesused different from the consumer\'s sizeimage. CPU per frame over the 300',
+        'measured frames: producer and consumer threads (getrusage), and the whole machine',
+        '(busy jiffies of /proc/stat: kernel threads and interrupts included, 10 ms ticks:',
+        'coarse). v4l2loopback is Debian\'s v4l2loopback-dkms built for the VM kernel, one',
+        'node for both directions; the negcam loop follows its producer (`loop_profile=follow`).',
+        'In the VM (emulated CPU): compare the two peers, not absolute numbers.', '',
+        '| size | loop | consumer format | frames | lost | placeholders | wrong-sized | latency median / p99 ms | producer µs/frame | consumer µs/frame | machine µs/frame | cmd |',
+        '|---|---|---|---|---|---|---|---|---|---|---|---|']
+loop = {}
+for size in ('640x480', '1280x720'):
+    for peer, pname in (('v4l2loopback', 'v4l2loopback'), ('negcam', 'negcam loop')):
+        d = kv(f'loop-{peer}-{size}')
+        if not d:
+            continue
+        loop[(peer, size)] = d
+        if 'frames' not in d:
+            err = open(os.path.join(RES, f'loop-{peer}-{size}.err'), errors='replace').read().strip().split('\n')[0]
+            out.append(f'| YUYV {size} | {pname} | failed: {err[:100]} | | | | | | | | | {cmd_ref(d)} |')
+            continue
+        out.append(f"| YUYV {size} | {pname} | {d.get('consumer_format', '-')} | {d.get('frames', '-')} | "
+                   f"{d.get('lost', '-')} | {d.get('placeholders', '-')} | {d.get('wrong_size', '-')} | "
+                   f"{fmt(ms(d, 'lat_median_us'), 2)} / {fmt(ms(d, 'lat_p99_us'), 2)} | "
+                   f"{fmt(num(d, 'producer_us_per_frame'), 1)} | {fmt(num(d, 'consumer_us_per_frame'), 1)} | "
+                   f"{fmt(num(d, 'machine_us_per_frame'), 1)} | {cmd_ref(d)} |")
+    n, v = loop.get(('negcam', size)), loop.get(('v4l2loopback', size))
+    if n and v and 'frames' in n and 'frames' in v:
+        out.append(f"| YUYV {size} | negcam / v4l2loopback | | | | | | "
+                   f"{ratio(num(n, 'lat_median_us'), num(v, 'lat_median_us'))} / "
+                   f"{ratio(num(n, 'lat_p99_us'), num(v, 'lat_p99_us'))} | "
+                   f"{ratio(num(n, 'producer_us_per_frame'), num(v, 'producer_us_per_frame'))} | "
+                   f"{ratio(num(n, 'consumer_us_per_frame'), num(v, 'consumer_us_per_frame'))} | "
+                   f"{ratio(num(n, 'machine_us_per_frame'), num(v, 'machine_us_per_frame'))} | |")
+        worse = [k for k in ('lat_median_us', 'lat_p99_us', 'producer_us_per_frame', 'machine_us_per_frame')
+                 if None not in (num(n, k), num(v, k)) and num(n, k) > num(v, k)]
+        targets.append((f'Loop YUYV {size}: latency and CPU per frame no worse than v4l2loopback\'s',
+                        'worse on: ' + ', '.join(worse) if worse else 'none worse', not worse))
+    if n and 'frames' in n:
+        targets.append((f'Loop YUYV {size}: zero wrong-sized buffers', f"{n.get('wrong_size', '-')} of {n.get('frames', '-')}",
+                        n.get('wrong_size') == '0'))
+lio = []
+for peer, pname in (('v4l2loopback', 'v4l2loopback'), ('negcam', 'negcam loop')):
+    sc = strace_counts(f'loop-{peer}-v4l2src')
+    d = kv(f'loop-{peer}-v4l2src')
+    if not sc or not d:
+        continue
+    total = sum(sc[0].values())
+    lio.append(f"- {pname}: {total} ioctls before STREAMON{'' if sc[1] else ' (no STREAMON seen)'}"
+               f"{'' if ok(d) else ' (the pipeline failed)'}: "
+               + ', '.join(f'{k[7:]} {c}' for k, c in sorted(sc[0].items(), key=lambda x: -x[1]))
+               + f' {cmd_ref(d)}')
+if lio:
+    out += ['', 'A `v4l2src` consumer with no caps of its own, while `bench-loop produce` writes',
+            '640x480 (strace -f -e trace=ioctl, up to the first VIDIOC_STREAMON):', ''] + lio
+flush_cmds(out)
+out.append('')
+
 # copies target
 copies = []
 cmet = True

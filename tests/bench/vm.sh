@@ -6,7 +6,7 @@
 set -u
 TREE=${NEGCAM_TREE:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)}
 RES=$1
-ONLY=${2:-all}	# all, or one of neg kgen lat cpu (for reruns)
+ONLY=${2:-all}	# all, or one of neg kgen lat cpu loop (for reruns)
 . "$TREE/tests/bench/lib.sh"
 case ${NEGCAM_BUILD:=build} in /*) ;; *) NEGCAM_BUILD=$TREE/$NEGCAM_BUILD ;; esac
 export GST_PLUGIN_PATH=$NEGCAM_BUILD/gst
@@ -98,4 +98,50 @@ if [ "$ONLY" = all ] || [ "$ONLY" = cpu ]; then
 		"videotestsrc name=src is-live=true ! $caps ! fakesink"
 	echo
 fi
-rmmod negcam
+
+# 7. loopback (issue 12): tests/bench/bench-loop.c on Debian's v4l2loopback
+#    (one node, OUT = CAP; built by tests/vm/v4l2loopback.sh) and, when
+#    negcam.ko has loops, on a negcam loop that follows its producer.
+loop_bench() {	# NAME OUT CAP
+	measure loop-$1-640x480 $BIN/bench-loop run "$2" "$3" 640 480 300
+	measure loop-$1-1280x720 $BIN/bench-loop run "$2" "$3" 1280 720 300
+	# the ioctls a v4l2src consumer needs before STREAMON, a producer running
+	$BIN/bench-loop produce "$2" 640 480 60 > /dev/null 2>&1 &
+	local prod=$!
+	sleep 1
+	measure_strace loop-$1-v4l2src gst-launch-1.0 -q v4l2src device="$3" num-buffers=5 ! fakesink
+	kill $prod 2>/dev/null; wait $prod 2>/dev/null
+}
+# The node whose card name is $1.
+node_named() {
+	local d
+	for d in /sys/class/video4linux/video*; do
+		[ "$(cat "$d/name" 2>/dev/null)" = "$1" ] && { echo "/dev/${d##*/}"; return 0; }
+	done
+	return 1
+}
+if [ "$ONLY" = all ] || [ "$ONLY" = loop ]; then
+	PEER_KO=$TREE/tests/vm/out/v4l2loopback-$(uname -r)/v4l2loopback.ko
+	if [ -f "$PEER_KO" ] && insmod "$PEER_KO" devices=1 exclusive_caps=0 card_label=bench-peer; then
+		sleep 0.5
+		LB=$(node_named bench-peer)
+		echo "v4l2loopback: $LB"
+		loop_bench v4l2loopback "$LB" "$LB"
+		rmmod v4l2loopback
+	else
+		echo "vm.sh: no v4l2loopback ($PEER_KO): its loop rows are missing" >&2
+	fi
+	rmmod negcam
+	if modinfo -p "$TREE/kmod/negcam.ko" | grep -q '^loops:' &&
+	   insmod "$TREE/kmod/negcam.ko" loops=1 loop_captures=1 loop_profile=follow; then
+		sleep 0.5
+		LOUT=$(node_named "negcam loop 0 output")
+		LCAP=$(node_named "negcam loop 0 capture 0")
+		echo "negcam loop: $LOUT -> $LCAP"
+		loop_bench negcam "$LOUT" "$LCAP"
+	else
+		echo "vm.sh: negcam.ko has no loops: only v4l2loopback measured" >&2
+	fi
+	echo
+fi
+rmmod negcam 2>/dev/null

@@ -9,7 +9,7 @@
 # Usage:
 #   tests/vm/run.sh [--timeout S] SCRIPT [ARGS...]  run SCRIPT (bash) in the VM
 #   tests/vm/run.sh [--timeout S] -c 'CMD'          run a bash command line
-#   tests/vm/run.sh quick|full|vivid|negcam|kmod|loop|sink  run a suite (see docs/testing-vm.md)
+#   tests/vm/run.sh quick|full|vivid|negcam|kmod|loop|sink|peer  run a suite (see docs/testing-vm.md)
 #   tests/vm/run.sh shell                           interactive shell (needs a tty)
 # SCRIPT paths are relative to the checkout (or absolute under it); the
 # command runs as root in the checkout's top directory, with a writable /tmp.
@@ -153,7 +153,7 @@ done
 
 CMDLINE=
 case "$1" in
-quick|full|vivid|negcam|kmod|loop|provider|profiles|gst|sink)
+quick|full|vivid|negcam|kmod|loop|provider|profiles|gst|sink|peer)
 	suite=$1; shift
 	CMDLINE="bash tests/vm/suites.sh $suite $*"
 	# Settings the suites read, forwarded into the VM.
@@ -201,6 +201,10 @@ INITRD=$(initramfs) || die "cannot build the initramfs"
 if [ -x "$VM_DIR/build-helpers.sh" ] || [ -f "$VM_DIR/build-helpers.sh" ]; then
 	bash "$VM_DIR/build-helpers.sh" "$OUT/bin" || die "building the helpers in tests/vm failed"
 fi
+# The loopback peer (Debian's v4l2loopback, built for $KVER into out/): the
+# peer suite compares against it and reports SKIP when it is missing.
+bash "$VM_DIR/v4l2loopback.sh" "$KVER" > /dev/null ||
+	echo "run.sh: v4l2loopback.ko not built; the peer comparison will be skipped" >&2
 
 RUN_ID=$(date +%Y%m%d-%H%M%S)-$$
 RUN="$OUT/runs/$RUN_ID"

@@ -7,6 +7,7 @@
 #   full   as quick, with v4l2-compliance -f on every built-in profile
 #   negcam [full]  the negcam.ko part alone (vivid only as DMABUF exporter)
 #   loop   negcam.ko loops alone (tests/vm/loop-suite.sh)
+#   peer   loopback cases on v4l2loopback and a negcam loop, side by side
 # Each suite prints "NAME: N passed, N failed"; the exit status is 1 when any
 # check failed. Logs go to $NEGCAM_RUN/logs/.
 
@@ -26,6 +27,8 @@ VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 . "$VM_DIR/gst-suite.sh"
 # shellcheck source=tests/vm/sink-suite.sh
 . "$VM_DIR/sink-suite.sh"
+# shellcheck source=tests/vm/peer-suite.sh
+. "$VM_DIR/peer-suite.sh"
 
 MODE=${1:-quick}
 RUN_START=$(now)
@@ -132,6 +135,7 @@ vivid) suite_vivid ;;
 loop) suite_loop ;;
 kmod) suite_kmod ;;
 provider) suite_provider ;;
+peer) suite_peer ;;
 profiles)
 	# --dump of vivid into negcam.ko, the camera shelf (tests/vm/profiles-suite.sh)
 	modprobe vivid n_devs=1 node_types=0x1 && VIVID=$(wait_node vivid)
@@ -164,7 +168,7 @@ quick|full)
 	suite_gst "$MODE"
 	suite_provider
 	;;
-*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, loop, gst, sink, profiles, provider)" >&2; exit 2 ;;
+*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, loop, gst, sink, profiles, provider, peer)" >&2; exit 2 ;;
 esac
 
 echo

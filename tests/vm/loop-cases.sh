@@ -1,0 +1,338 @@
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+# shellcheck shell=bash
+#
+# The loopback acceptance cases of issue 12 that need no negcamsink, written
+# over node paths so that one text runs against any loopback: sourced by
+# tests/vm/peer-suite.sh (with tests/vm/lib.sh) inside the VM.
+#
+#   loop_cases LABEL OUT CAP [CAP2]
+#
+# OUT is the node a producer writes, CAP the node consumers read, CAP2 a
+# second capture node for the two-consumer case (default CAP). For
+# v4l2loopback OUT = CAP = CAP2 (one node for both directions).
+# Every case writes one row "LABEL<TAB>CASE<TAB>MET<TAB>WHAT" to $LOOP_TSV,
+# where MET (yes/no) says whether the issue's acceptance is met and WHAT is
+# what was measured. A LABEL starting with "negcam" is under test: MET
+# becomes PASS/FAIL. Any other label is a peer: its outcome is data, noted,
+# never a failure ("v4l2loopback: STREAMON without producer: EIO").
+#
+#   loop_rmmod_cases LABEL LOAD_FN MODULE
+#
+# rmmod in each state (a handle open and idle, producer streaming, producer
+# and consumer streaming with buffers mmapped, a consumer alone); LOAD_FN (re)loads the
+# module and sets OUT, CAP and CAP2. dmesg must stay free of WARNING/BUG/Oops.
+
+LOOP_TSV=${LOOP_TSV:-$LOGDIR/loop-cases.tsv}
+LOOP_RED="81 90 81 240"	# YUYV of ffmpeg's color=red (BT.601 limited range)
+PROD_PID=
+
+loop_strict() { case $1 in negcam*) return 0 ;; esac; return 1; }
+
+# loop_record LABEL CASE MET WHAT [JUDGED]: one row; PASS/FAIL for negcam
+# unless JUDGED=1 (the check was already counted, e.g. compliance_check).
+loop_record() {
+	local label=$1 case=$2 met=$3 what=$4 judged=${5:-0}
+	printf '%s\t%s\t%s\t%s\n' "$label" "$case" "$met" "$what" >> "$LOOP_TSV"
+	if ! loop_strict "$label"; then
+		note "$label: $case: $what (acceptance $([ "$met" = yes ] && echo met || echo 'not met'))"
+	elif [ "$judged" = 1 ]; then
+		:
+	elif [ "$met" = yes ]; then
+		pass "$label: $case: $what"
+	else
+		fail "$label: $case: $what"
+	fi
+}
+
+# producer_start OUT WxH [COLOR]: ffmpeg writes a solid colour, YUYV, 30 fps,
+# into OUT (the issue's producer); waits until it has written for 3 s.
+producer_start() {
+	local out=$1 size=$2 color=${3:-red}
+	ffmpeg -nostdin -hide_banner -loglevel error -re -f lavfi -i "color=$color:size=$size:rate=30" \
+		-pix_fmt yuyv422 -f v4l2 "$out" > "$(logname "producer $size")" 2>&1 &
+	PROD_PID=$!
+	sleep 3
+	kill -0 "$PROD_PID" 2>/dev/null
+}
+
+# producer_stop [SIGNAL]: SIGNAL (default TERM), SIGKILL after 3 s.
+producer_stop() {
+	local i
+	[ -n "$PROD_PID" ] || return 0
+	kill "${1:--TERM}" "$PROD_PID" 2>/dev/null
+	for i in $(seq 30); do
+		kill -0 "$PROD_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$PROD_PID" 2>/dev/null
+	wait "$PROD_PID" 2>/dev/null
+	PROD_PID=
+}
+
+# The first error v4l2-ctl, ffmpeg or gst-launch printed, shortened (for the
+# WHAT column); else, with RC, "exit RC after: LAST LINE".
+first_error() {
+	local e
+	e=$(tr '\r' '\n' < "$1" | grep -m1 -iE 'returned -1|error|invalid|failed|busy|cannot|no such|unable|SIGSEGV' |
+		sed -E 's/^[[:space:]]*//; s/^\[[^]]*\] //' | cut -c1-110)
+	[ -z "$e" ] && [ -n "${2:-}" ] && e="exit $2 after: $(tr '\r' '\n' < "$1" | grep -v '^\s*$' | tail -n1 | sed 's/^\s*//' | cut -c1-80)"
+	echo "$e"
+}
+
+# stream_stats LOG SIZEIMAGE: from `v4l2-ctl --verbose --stream-mmap` output,
+# "FRAMES BACKWARDS WRONGSIZE": buffers dequeued, timestamps that did not
+# increase, and bytesused that differ from SIZEIMAGE.
+stream_stats() {
+	tr '\r' '\n' < "$1" | awk -v size="$2" '
+	/dqbuf:/ { n++; for (i = 1; i <= NF; i++) {
+		if ($i == "bytesused:") b = $(i + 1); if ($i == "ts:") t = $(i + 1) + 0 }
+		if (n > 1 && t <= last) back++; last = t; if (b != size) wrong++ }
+	END { printf "%d %d %d\n", n, back, wrong }'
+}
+
+sizeimage_of() { v4l2-ctl -d "$1" --get-fmt-video 2>/dev/null | sed -n 's/.*Size Image *: //p'; }
+
+# consume_bg CAP LOG [COUNT]: a v4l2-ctl MMAP consumer in the background
+# with line-buffered output (so LOG grows as frames arrive); sets CONS_PID.
+consume_bg() {
+	stdbuf -oL -eL v4l2-ctl -d "$1" --verbose --stream-mmap --stream-count="${3:-100000}" > "$2" 2>&1 &
+	CONS_PID=$!
+}
+frames_in() { tr '\r' '\n' < "$1" | grep -c 'dqbuf:'; }
+
+# ---------------------------------------------------------------- cases --
+case_compliance() {	# LABEL NODE CASE: v4l2-compliance -s
+	local label=$1 node=$2 case=$3 log total met=no
+	log=$(logname "$label $case")
+	timeout -k 5 600 v4l2-compliance -d "$node" -s > "$log" 2>&1
+	total=$(tr '\r' '\n' < "$log" | grep -E '^Total for .* device' | tail -n1 | sed 's/^Total for .* device [^:]*: //')
+	[ -n "$total" ] || total="no Total line: $(first_error "$log")"
+	if loop_strict "$label"; then
+		compliance_check "$label $case" "$log" 0 && met=yes
+		loop_record "$label" "$case" $met "$total" 1
+	else
+		case $total in *"Failed: 0, Warnings: 0") met=yes ;; esac
+		loop_record "$label" "$case" $met "$total"
+	fi
+}
+
+case_caps() {	# LABEL CAP SUFFIX: device caps name capture only; sizes discrete
+	local label=$1 cap=$2 sfx=$3 caps sizes disc
+	caps=$(v4l2-ctl -d "$cap" -D 2>&1 | sed -n '/Device Caps/,$p' | grep -E '^\s+Video (Capture|Output)' | sed 's/^\s*//' | paste -sd+)
+	[ "$caps" = "Video Capture" ] && met=yes || met=no
+	loop_record "$label" "device caps$sfx" $met "${caps:-none}"
+	v4l2-ctl -d "$cap" --list-formats-ext > /tmp/loop-list 2>&1
+	sizes=$(grep -c 'Size:' /tmp/loop-list)
+	disc=$(grep -c 'Size: Discrete' /tmp/loop-list)
+	[ "$sizes" -gt 0 ] && [ "$sizes" = "$disc" ] && met=yes || met=no
+	loop_record "$label" "discrete sizes$sfx" $met \
+		"$disc of $sizes sizes discrete, $(grep -c "^\s*\[[0-9]*\]: '" /tmp/loop-list) capture formats: $(grep -m3 -oE "'[A-Z0-9 ]{4}'|Discrete [0-9]+x[0-9]+" /tmp/loop-list | paste -sd' ')"
+}
+
+case_placeholder() {	# LABEL CAP: consumers with no producer
+	local label=$1 cap=$2 log n back wrong pts met rc
+	log=$(logname "$label placeholder v4l2-ctl")
+	timeout -k 5 60 v4l2-ctl -d "$cap" --verbose --stream-mmap --stream-count=30 > "$log" 2>&1
+	rc=$?
+	read -r n back wrong < <(stream_stats "$log" "$(sizeimage_of "$cap")")
+	[ "$n" = 30 ] && [ "$back" = 0 ] && [ "$wrong" = 0 ] && met=yes || met=no
+	if [ "$n" = 0 ]; then
+		loop_record "$label" "no producer: v4l2-ctl --stream-mmap --stream-count=30" no "0 frames: $(first_error "$log" $rc)"
+	else
+		loop_record "$label" "no producer: v4l2-ctl --stream-mmap --stream-count=30" $met \
+			"$n frames, $back non-increasing timestamps, $wrong wrong-sized"
+	fi
+	log=$(logname "$label placeholder ffmpeg")
+	timeout -k 5 90 ffmpeg -nostdin -hide_banner -f v4l2 -i "$cap" -frames:v 30 -fps_mode passthrough \
+		-f framecrc -y /tmp/loop.crc > "$log" 2>&1
+	n=$(grep -c '^0,' /tmp/loop.crc 2>/dev/null)
+	back=$(awk -F', *' '/^0,/ { if (seen && $2 + 0 <= last) b++; last = $2 + 0; seen = 1 } END { print b + 0 }' /tmp/loop.crc 2>/dev/null)
+	[ "${n:-0}" = 30 ] && [ "$back" = 0 ] && met=yes || met=no
+	if [ "${n:-0}" = 0 ]; then
+		pts="0 frames: $(first_error "$log")"
+	else
+		pts="$n frames, $back non-increasing pts"
+	fi
+	loop_record "$label" "no producer: ffmpeg -f v4l2 -frames 30" $met "$pts"
+	rm -f /tmp/loop.crc
+}
+
+# The mean of the YUYV quadruple in the middle of the last frame of FILE.
+middle_pixel() {	# FILE W H
+	local fs=$(($2 * $3 * 2)) size off
+	size=$(stat -c %s "$1" 2>/dev/null) || return 1
+	[ "$size" -ge "$fs" ] || return 1
+	off=$(( (size / fs - 1) * fs + ($3 / 2 * $2 + $2 / 2) * 2 ))
+	od -A n -t u1 -j "$off" -N 4 "$1" | xargs
+}
+is_red() {	# "Y U Y V" within 8 of LOOP_RED
+	local a=($1) b=($LOOP_RED) i d
+	[ ${#a[@]} = 4 ] || return 1
+	for i in 0 1 2 3; do
+		d=$((a[i] - b[i])); [ ${d#-} -le 8 ] || return 1
+	done
+}
+
+case_follow() {	# LABEL OUT CAP: producer first, consumers with no format
+	local label=$1 out=$2 cap=$3 log stream px met caps
+	if ! producer_start "$out" 640x480; then
+		loop_record "$label" "ffmpeg producer 640x480 YUYV" no "producer exits: $(first_error "$(logname "producer 640x480")")"
+		producer_stop; return
+	fi
+	log=$(logname "$label ffmpeg consumer")
+	timeout -k 5 90 ffmpeg -nostdin -hide_banner -f v4l2 -i "$cap" -frames:v 10 -f rawvideo -y /tmp/loop.yuv > "$log" 2>&1
+	stream=$(tr '\r' '\n' < "$log" | grep -m1 'Stream #0:0: Video:' | sed -E 's/.*Video: //; s/, [0-9.]+ fps.*//; s/ \([^)]*\)//g')
+	px=$(middle_pixel /tmp/loop.yuv 640 480)
+	case $stream in *yuyv422*640x480*) is_red "$px" && met=yes || met=no ;; *) met=no ;; esac
+	loop_record "$label" "ffmpeg producer, ffmpeg consumer (no format)" $met \
+		"${stream:-no stream: $(first_error "$log")}; middle pixel YUYV ${px:-none} (red: $LOOP_RED)"
+	log=$(logname "$label v4l2src consumer")
+	timeout -k 5 90 gst-launch-1.0 --no-fault -v v4l2src device="$cap" num-buffers=10 ! filesink location=/tmp/loop.yuv > "$log" 2>&1
+	caps=$(grep -m1 -o 'v4l2src0.GstPad:src: caps = .*' "$log" | sed 's/.*caps = //; s/(string)//g; s/(int)//g; s/(fraction)//g')
+	px=$(middle_pixel /tmp/loop.yuv 640 480)
+	case $caps in *format=YUY2*width=640*height=480*) is_red "$px" && met=yes || met=no ;; *) met=no ;; esac
+	loop_record "$label" "ffmpeg producer, v4l2src consumer (no caps)" $met \
+		"$(echo "${caps:-no caps: $(grep -m1 -E 'ERROR|WARNING' "$log" | cut -c1-100)}" | cut -d, -f1-4); middle pixel YUYV ${px:-none}"
+	producer_stop
+	rm -f /tmp/loop.yuv
+}
+
+case_v4l2sink() {	# LABEL OUT CAP: v4l2sink with no tee/identity while a consumer reads
+	local label=$1 out=$2 cap=$3 plog clog n alive=no met
+	plog=$(logname "$label v4l2sink producer")
+	clog=$(logname "$label v4l2sink consumer")
+	# --no-fault: on a crash gst-launch would otherwise wait for a debugger
+	gst-launch-1.0 --no-fault videotestsrc is-live=true ! \
+		video/x-raw,format=YUY2,width=640,height=480,framerate=30/1 ! v4l2sink device="$out" > "$plog" 2>&1 &
+	PROD_PID=$!
+	sleep 4
+	timeout -k 5 30 v4l2-ctl -d "$cap" --verbose --stream-mmap --stream-count=30 > "$clog" 2>&1
+	n=$(frames_in "$clog")
+	kill -0 "$PROD_PID" 2>/dev/null && alive=yes
+	[ "$n" = 30 ] && [ $alive = yes ] && met=yes || met=no
+	loop_record "$label" "v4l2sink producer (no tee/identity), consumer reads 30" $met \
+		"consumer $n frames$([ "$n" = 0 ] && echo " ($(first_error "$clog"))"); producer $([ $alive = yes ] && echo running || echo "stopped: $(first_error "$plog")")"
+	producer_stop -INT
+}
+
+# Producer restarts at another size while consumers stream (what a user does
+# when OBS's canvas or ffmpeg's -video_size changes).
+case_size_change() {	# LABEL OUT CAP
+	local label=$1 out=$2 cap=$3 clog flog size n back wrong p2 msg met
+	producer_start "$out" 640x480 || { loop_record "$label" "producer size change" no "producer does not start"; producer_stop; return; }
+	size=$(sizeimage_of "$cap")
+	clog=$(logname "$label size change v4l2-ctl")
+	flog=$(logname "$label size change ffmpeg")
+	consume_bg "$cap" "$clog" 150
+	local c1=$CONS_PID
+	timeout -k 5 60 ffmpeg -nostdin -hide_banner -f v4l2 -i "$cap" -frames:v 150 -f null - > "$flog" 2>&1 &
+	local f1=$!
+	sleep 2
+	producer_stop
+	producer_start "$out" 320x240 && p2="restarted at 320x240" || p2="restart at 320x240 refused: $(first_error "$(logname "producer 320x240")")"
+	sleep 3
+	producer_stop
+	kill "$c1" "$f1" 2>/dev/null; wait "$c1" "$f1" 2>/dev/null
+	read -r n back wrong < <(stream_stats "$clog" "$size")
+	msg=$(tr '\r' '\n' < "$flog" | grep -m1 -E 'Dequeued v4l2 buffer contains|error|Error' | sed -E 's/^\[[^]]*\] //' | cut -c1-100)
+	case $msg in *"Dequeued v4l2 buffer contains"*) met=no ;; *) [ "$wrong" = 0 ] && met=yes || met=no ;; esac
+	loop_record "$label" "producer size change 640x480 -> 320x240 mid-stream" $met \
+		"$p2; v4l2-ctl consumer: $n frames, $wrong wrong-sized (bytesused != $size); ffmpeg reader: ${msg:-no error}"
+}
+
+case_kill_producer() {	# LABEL OUT CAP
+	local label=$1 out=$2 cap=$3 clog a b c d back met
+	producer_start "$out" 640x480 || { loop_record "$label" "kill producer mid-stream" no "producer does not start"; producer_stop; return; }
+	clog=$(logname "$label kill producer")
+	consume_bg "$cap" "$clog"
+	sleep 3; a=$(frames_in "$clog")
+	producer_stop -KILL
+	sleep 3; b=$(frames_in "$clog")
+	producer_start "$out" 640x480 green
+	sleep 1; c=$(frames_in "$clog"); sleep 2; d=$(frames_in "$clog")
+	producer_stop
+	kill "$CONS_PID" 2>/dev/null; wait "$CONS_PID" 2>/dev/null
+	read -r _ back _ < <(stream_stats "$clog" 0)
+	[ $((b - a)) -gt 30 ] && [ $((d - c)) -gt 30 ] && [ "$back" = 0 ] && met=yes || met=no
+	loop_record "$label" "kill -9 producer mid-stream, restart it" $met \
+		"$a frames before; $((b - a)) in 3 s without producer; $((d - c)) in 2 s after the restart; $back non-increasing timestamps$([ "$a" = 0 ] && echo "; $(first_error "$clog")")"
+}
+
+case_two_consumers() {	# LABEL OUT CAP CAP2
+	local label=$1 out=$2 cap=$3 cap2=$4 l1 l2 p1 a b c met
+	producer_start "$out" 640x480 || { loop_record "$label" "two consumers, kill one" no "producer does not start"; producer_stop; return; }
+	l1=$(logname "$label consumer 1")
+	l2=$(logname "$label consumer 2")
+	consume_bg "$cap" "$l1"; p1=$CONS_PID
+	sleep 2
+	consume_bg "$cap2" "$l2"
+	sleep 3
+	a=$(frames_in "$l1")
+	b=$(frames_in "$l2")
+	kill -KILL "$p1"; wait "$p1" 2>/dev/null
+	sleep 3
+	c=$(frames_in "$l2")
+	kill "$CONS_PID" 2>/dev/null; wait "$CONS_PID" 2>/dev/null
+	producer_stop
+	[ "$a" -gt 0 ] && [ "$b" -gt 0 ] && [ $((c - b)) -gt 30 ] && met=yes || met=no
+	loop_record "$label" "two consumers stream, kill -9 one" $met \
+		"consumer 1: $a frames$([ "$a" = 0 ] && echo " ($(first_error "$l1"))"), consumer 2: $b frames$([ "$b" = 0 ] && echo " ($(first_error "$l2"))"); after the kill consumer 2 got $((c - b)) in 3 s"
+}
+
+loop_cases() {
+	local label=$1 out=$2 cap=$3 cap2=${4:-$3}
+	note "$label: output $out, capture $cap${4:+, second capture $cap2}"
+	case_caps "$label" "$cap" " (no producer)"
+	case_compliance "$label" "$cap" "v4l2-compliance -s on capture, no producer"
+	case_placeholder "$label" "$cap"
+	if producer_start "$out" 640x480; then
+		case_compliance "$label" "$out" "v4l2-compliance -s on output, producer running"
+		case_compliance "$label" "$cap" "v4l2-compliance -s on capture, producer running"
+		case_caps "$label" "$cap" " (producer running)"
+	else
+		loop_record "$label" "v4l2-compliance -s with a producer" no "producer does not start: $(first_error "$(logname "producer 640x480")")"
+	fi
+	producer_stop
+	case_follow "$label" "$out" "$cap"
+	case_v4l2sink "$label" "$out" "$cap"
+	case_size_change "$label" "$out" "$cap"
+	case_kill_producer "$label" "$out" "$cap"
+	case_two_consumers "$label" "$out" "$cap" "$cap2"
+	dmesg_clean "$label cases"
+}
+
+# ---------------------------------------------------------------- rmmod --
+# rmmod_try LABEL MODULE STATE: rmmod while STATE holds the nodes, then
+# release them and unload; records what rmmod said.
+rmmod_try() {	# LABEL MODULE STATE
+	local label=$1 mod=$2 state=$3 msg gone=no i met
+	msg=$(rmmod "$mod" 2>&1) && msg="removed"
+	[ -d "/sys/module/$mod" ] || gone=yes
+	producer_stop -KILL
+	[ -n "${CONS_PID:-}" ] && { kill -KILL "$CONS_PID" 2>/dev/null; wait "$CONS_PID" 2>/dev/null; CONS_PID=; }
+	exec 8>&- 2>/dev/null
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		[ -d "/sys/module/$mod" ] || break
+		rmmod "$mod" 2>/dev/null || sleep 0.5
+	done
+	[ ! -d "/sys/module/$mod" ] && ! dmesg | grep -qE 'WARNING:|BUG:|Oops|general protection' && met=yes || met=no
+	loop_record "$label" "rmmod while $state" $met \
+		"$(echo "$msg" | sed 's/^rmmod: ERROR: //' | head -n1)$([ $gone = no ] && echo ", unloaded once released")$([ "$met" = no ] && echo "; dmesg: $(dmesg | grep -m1 -E 'WARNING:|BUG:|Oops|general protection|Module .* is in use' | cut -c1-80)")"
+}
+
+loop_rmmod_cases() {
+	local label=$1 load=$2 mod=$3 state
+	for state in "a handle is open (idle)" "the producer streams" "producer and consumer stream" \
+		     "a consumer streams, no producer"; do
+		"$load" || { loop_record "$label" "rmmod while $state" no "module does not load"; return; }
+		case $state in
+		"a handle is open (idle)") exec 8<> "$CAP" ;;
+		"the producer streams") producer_start "$OUT" 640x480 ;;
+		"producer and consumer stream")
+			producer_start "$OUT" 640x480; consume_bg "$CAP" "$(logname "$label rmmod consumer")"; sleep 2 ;;
+		"a consumer streams, no producer")
+			consume_bg "$CAP" "$(logname "$label rmmod consumer np")"; sleep 2 ;;
+		esac
+		rmmod_try "$label" "$mod" "$state"
+	done
+}
