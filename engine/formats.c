@@ -6,7 +6,6 @@
  * so a profile answers the same through negcam.ko and in user space.
  */
 #include "formats.h"
-#include "h264.h"
 
 /* Short-hand for the table rows: layout, colour class, bits, hsub, vsub. */
 #define PK(fcc, d, col, bpp, hs) { fcc, d, NC_LAYOUT_PACKED, col, bpp, hs, 1 }

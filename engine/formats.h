@@ -60,4 +60,24 @@ void negcam_fourcc_colorimetry(const struct negcam_fourcc_info *fi,
 /* "YUYV" style printable fourcc into buf[5]; returns buf. */
 char *negcam_fourcc_str(__u32 fourcc, char buf[5]);
 
+/*
+ * The size of H.264 as the frame generator writes it (h264.c), which the
+ * format table's sizeimage bound needs: every frame is one access unit of
+ * I_PCM macroblocks.
+ */
+/*
+ * Bytes of one I_PCM macroblock that starts on a byte boundary: mb_type
+ * (9 bits) and pcm_alignment_zero_bits (2 bytes), 256 luma and 128
+ * chroma samples. Limited-range samples are never zero, so no emulation
+ * prevention byte is ever inserted inside macroblock data.
+ */
+#define NC_H264_MB_BYTES 386u
+
+/*
+ * Upper bound of the rest of an access unit: start codes, AUD, SPS with
+ * VUI, PPS, the slice header, the first macroblock's unaligned mb_type
+ * and the emulation prevention bytes the headers may need.
+ */
+#define NC_H264_HEADER_BYTES 160u
+
 #endif /* NEGCAM_FORMATS_H */

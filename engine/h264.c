@@ -19,7 +19,8 @@
  * plain rows, as jpeg.c does with MCU rows.
  */
 #include "h264.h"
-#include "jpeg.h"
+#include "formats.h"
+#include "scene.h"
 
 /* Bit writer into a NAL unit payload with emulation prevention. */
 struct nc_hw {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
  * Internal to the frame generator: a freestanding H.264 encoder for the
- * generator's pictures (jpeg.h's scene model). Every frame is one IDR
+ * generator's pictures (scene.h). Every frame is one IDR
  * access unit in an Annex B byte stream (AUD, SPS, PPS, one I slice)
  * whose macroblocks are all I_PCM: the 4:2:0 samples are carried as they
  * are, so decoding is lossless and gives back exactly the YU12 planes
@@ -15,20 +15,7 @@
 
 struct nc_scene;
 
-/*
- * Bytes of one I_PCM macroblock that starts on a byte boundary: mb_type
- * (9 bits) and pcm_alignment_zero_bits (2 bytes), 256 luma and 128
- * chroma samples. Limited-range samples are never zero, so no emulation
- * prevention byte is ever inserted inside macroblock data.
- */
-#define NC_H264_MB_BYTES 386u
-
-/*
- * Upper bound of the rest of an access unit: start codes, AUD, SPS with
- * VUI, PPS, the slice header, the first macroblock's unaligned mb_type
- * and the emulation prevention bytes the headers may need.
- */
-#define NC_H264_HEADER_BYTES 160u
+/* NC_H264_MB_BYTES and NC_H264_HEADER_BYTES, the size bound, are in formats.h. */
 
 /*
  * Encode the scene (limited range, even width and height) as an H.264

@@ -12,6 +12,7 @@
  * the stamp's and the box's MCU rows cost DCTs.
  */
 #include "jpeg.h"
+#include "scene.h"
 
 /* Tables generated once from ITU-T T.81 Annex K. */
 static const __u8 nc_jpeg_qluma[64] = {

@@ -7,7 +7,7 @@
  * mid-grey, which colour conversion and JPEG leave well on their side.
  */
 #include "framegen.h"
-#include "jpeg.h"
+#include "scene.h"
 
 static unsigned int nc_sample(const __u8 *pix, __u32 pixstep, __u32 stride,
 			      __u32 x, __u32 y)
