@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+"""
+tests/check-layers.py [FOLDER...]: no include or call cycle between the
+files of a folder (default: engine and gst), as docs/architecture.md says.
+
+A module is a source file with its header (scene.c + scene.h). Module A
+depends on module B when a file of A includes B's header, or when A's code
+calls a function that B's .c defines and a header of the folder declares
+(definitions found with Universal Ctags; calls as `name(` outside comments
+and strings). Any strongly connected group of two or more modules is a
+cycle: it is printed with the includes and calls that make it, and the
+check fails. Prints "layers: N passed, N failed", one check per folder.
+"""
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def module_of(path):
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+def strip_c(text):
+    """Source text without comments, string and character literals."""
+    pat = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+    return pat.sub(lambda m: ' ' if m.group(0)[0] in '/' else '""', text)
+
+
+def ctags_functions(files):
+    """{name: file} of functions defined (not static) in the .c files."""
+    out = subprocess.run(['ctags', '-x', '--c-kinds=f', '--fields=+S', '--language-force=C'] + files,
+                         capture_output=True, text=True, check=True).stdout
+    defs = {}
+    for line in out.splitlines():
+        parts = line.split(None, 4)
+        if len(parts) < 5:
+            continue
+        name, _kind, _line, path, src = parts
+        if src.lstrip().startswith('static'):
+            continue
+        defs.setdefault(name, path)
+    return defs
+
+
+def declared_in_headers(headers):
+    names = set()
+    for h in headers:
+        text = strip_c(open(h, encoding='utf-8', errors='replace').read())
+        names.update(re.findall(r'\b([A-Za-z_]\w*)\s*\(', text))
+    return names
+
+
+def graph(folder):
+    files = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(('.c', '.h')))
+    headers = {os.path.basename(f): f for f in files if f.endswith('.h')}
+    sources = [f for f in files if f.endswith('.c')]
+    defs = {n: f for n, f in ctags_functions(sources).items() if n in declared_in_headers(headers.values())}
+    edges = {}  # (a, b) -> [why]
+    for f in files:
+        a = module_of(f)
+        raw = open(f, encoding='utf-8', errors='replace').read()
+        for inc in re.findall(r'^\s*#\s*include\s+"([^"]+)"', raw, re.M):
+            b = module_of(inc)
+            if os.path.basename(inc) in headers and b != a:
+                edges.setdefault((a, b), []).append('%s includes %s' % (os.path.basename(f), inc))
+        if not f.endswith('.c'):
+            continue
+        for name in set(re.findall(r'\b([A-Za-z_]\w*)\s*\(', strip_c(raw))):
+            target = defs.get(name)
+            if target and module_of(target) != a:
+                edges.setdefault((a, module_of(target)), []).append(
+                    '%s calls %s()' % (os.path.basename(f), name))
+    return sorted({module_of(f) for f in files}), edges
+
+
+def cycles(nodes, edges):
+    """Strongly connected components of two or more nodes (Tarjan)."""
+    succ = {n: sorted(b for (a, b) in edges if a == n) for n in nodes}
+    index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in succ[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for n in nodes:
+        if n not in index:
+            visit(n)
+    return out
+
+
+def main():
+    folders = sys.argv[1:] or ['engine', 'gst']
+    passed = failed = 0
+    for folder in folders:
+        path = os.path.join(ROOT, folder)
+        if not os.path.isdir(path):
+            continue
+        nodes, edges = graph(path)
+        found = cycles(nodes, edges)
+        if not found:
+            print('%s/: %d modules, %d dependencies, no cycle' % (folder, len(nodes), len(edges)))
+            passed += 1
+            continue
+        failed += 1
+        for comp in found:
+            print('%s/: CYCLE between %s' % (folder, ', '.join(comp)))
+            for (a, b), why in sorted(edges.items()):
+                if a in comp and b in comp:
+                    print('  %s -> %s: %s' % (a, b, '; '.join(sorted(set(why))[:4])))
+    print('layers: %d passed, %d failed' % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
