@@ -117,12 +117,13 @@ kernel_wait (NegcamDevice *dev, gint64 timeout_us)
   if (ret == 0)
     return 0;
   /* V4L2 reports POLLERR when the queue does not stream, or the device
-   * went away: ask which. */
+   * went away: ask which (of the fd itself; negcam_device_wait() marks
+   * the device gone on -ENODEV, and the backend never calls back up). */
   if (gst_poll_fd_has_error (k->poll, &k->pfd)
       || gst_poll_fd_has_closed (k->poll, &k->pfd)) {
     struct v4l2_capability cap;
 
-    if (negcam_device_ioctl (dev, VIDIOC_QUERYCAP, &cap) == -ENODEV)
+    if (kernel_ioctl (dev, VIDIOC_QUERYCAP, &cap) == -ENODEV)
       return -ENODEV;
     return -EPIPE;
   }

@@ -4,24 +4,29 @@
 tests/check-layers.py [FOLDER...]: no include or call cycle between the
 files of a folder (default: engine and gst), as docs/architecture.md says.
 
-A module is a source file with its header (scene.c + scene.h). Module A
-depends on module B when a file of A includes B's header, or when A's code
-calls a function that B's .c defines and a header of the folder declares
-(definitions found with Universal Ctags; calls as `name(` outside comments
-and strings). Any strongly connected group of two or more modules is a
-cycle: it is printed with the includes and calls that make it, and the
-check fails. Prints "layers: N passed, N failed", one check per folder.
+The nodes are the folder's files. A file depends on each header of the
+folder it includes, and a .c file on each .c file that defines a function
+it calls (definitions found with Universal Ctags, only functions that a
+header of the folder declares; calls as `name(` outside comments and
+strings). A header depends on no .c file, so a public header holding
+constants (framegen.h's patterns) may be included by the code below it.
+Any strongly connected group of two or more files is a cycle: it is
+printed with the includes and calls that make it, and the check fails.
+Prints "layers: N passed, N failed", one check per folder.
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# Debian's universal-ctags installs ctags-universal (ctags is an alternative).
+CTAGS = shutil.which('ctags-universal') or 'ctags'
 
 
 def module_of(path):
-    return os.path.splitext(os.path.basename(path))[0]
+    return os.path.basename(path)
 
 
 def strip_c(text):
@@ -32,7 +37,7 @@ def strip_c(text):
 
 def ctags_functions(files):
     """{name: file} of functions defined (not static) in the .c files."""
-    out = subprocess.run(['ctags', '-x', '--c-kinds=f', '--fields=+S', '--language-force=C'] + files,
+    out = subprocess.run([CTAGS, '-x', '--c-kinds=f', '--fields=+S', '--language-force=C'] + files,
                          capture_output=True, text=True, check=True).stdout
     defs = {}
     for line in out.splitlines():
@@ -65,7 +70,7 @@ def graph(folder):
         raw = open(f, encoding='utf-8', errors='replace').read()
         for inc in re.findall(r'^\s*#\s*include\s+"([^"]+)"', raw, re.M):
             b = module_of(inc)
-            if os.path.basename(inc) in headers and b != a:
+            if b in headers and b != a:
                 edges.setdefault((a, b), []).append('%s includes %s' % (os.path.basename(f), inc))
         if not f.endswith('.c'):
             continue
@@ -120,7 +125,7 @@ def main():
         nodes, edges = graph(path)
         found = cycles(nodes, edges)
         if not found:
-            print('%s/: %d modules, %d dependencies, no cycle' % (folder, len(nodes), len(edges)))
+            print('%s/: %d files, %d dependencies, no cycle' % (folder, len(nodes), len(edges)))
             passed += 1
             continue
         failed += 1

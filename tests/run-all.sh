@@ -49,6 +49,17 @@ meson_suite() {
 	record "$suite" "$p" "$f"
 }
 
+# No include or call cycle between the files of engine/ and gst/
+# (docs/architecture.md).
+if wanted layers; then
+	echo "== layers (tests/check-layers.py)"
+	python3 tests/check-layers.py >"$logdir/layers.log" 2>&1
+	cat "$logdir/layers.log"
+	p=$(sed -nE 's/^layers: ([0-9]+) passed.*/\1/p' "$logdir/layers.log")
+	f=$(sed -nE 's/^layers: [0-9]+ passed, ([0-9]+) failed.*/\1/p' "$logdir/layers.log")
+	: "${p:=0}" "${f:=1}"
+	record layers "$p" "$f"
+fi
 wanted engine && meson_suite engine
 if wanted gst; then
 	if meson test -C "$build" --list 2>/dev/null | grep -q '^negcam:gst '; then
