@@ -123,7 +123,7 @@ gst_negcam_sink_device_lost (GstNegcamSink *sink, const gchar *what)
   GST_ELEMENT_ERROR (sink, RESOURCE, NOT_FOUND,
       ("Device %s (\"%s\") disappeared: it was unplugged or its driver "
        "removed",
-          sink->dev->description, card),
+          negcam_device_get_description (sink->dev), card),
       ("%s: ENODEV", what));
   g_free (card);
   return GST_FLOW_ERROR;
@@ -171,7 +171,7 @@ gst_negcam_sink_open (GstNegcamSink *sink)
   ret = negcam_device_ioctl (dev, VIDIOC_QUERYCAP, &cap);
   if (ret < 0 || !(cap.device_caps & V4L2_CAP_VIDEO_OUTPUT)) {
     GST_ELEMENT_ERROR (sink, RESOURCE, SETTINGS,
-        ("%s is not a video output device%s", dev->description,
+        ("%s is not a video output device%s", negcam_device_get_description (dev),
             ret < 0 ? ""
                     : " (it has no V4L2_CAP_VIDEO_OUTPUT; for an embedded "
                       "profile: no \"format FOURCC output\" block)"),
@@ -184,7 +184,7 @@ gst_negcam_sink_open (GstNegcamSink *sink)
     GST_INFO_OBJECT (sink,
         "%s has no V4L2_EVENT_SOURCE_CHANGE (%s): the sink keeps its "
         "format until upstream changes it",
-        dev->description, g_strerror (-ret));
+        negcam_device_get_description (dev), g_strerror (-ret));
 
   g_mutex_lock (&sink->dev_lock);
   sink->dev = dev;
@@ -366,7 +366,7 @@ gst_negcam_sink_try (GstNegcamSink *sink, GstCaps *caps,
   gst_caps_unref (full);
   if (!known) {
     GST_ELEMENT_ERROR (sink, CORE, NEGOTIATION,
-        ("%s has no output format for these caps", sink->dev->description),
+        ("%s has no output format for these caps", negcam_device_get_description (sink->dev)),
         ("caps %" GST_PTR_FORMAT, caps));
     return FALSE;
   }
@@ -388,12 +388,12 @@ gst_negcam_sink_try (GstNegcamSink *sink, GstCaps *caps,
   if (field)
     GST_ELEMENT_ERROR (sink, CORE, NEGOTIATION,
         ("%s refused the output format: it changes the %s from %s to %s",
-            sink->dev->description, field, asked, offered),
+            negcam_device_get_description (sink->dev), field, asked, offered),
         ("asked %" GST_PTR_FORMAT ", TRY_FMT answered %" GST_PTR_FORMAT, caps,
             answer));
   else
     GST_ELEMENT_ERROR (sink, CORE, NEGOTIATION,
-        ("%s refused the output format: %s", sink->dev->description,
+        ("%s refused the output format: %s", negcam_device_get_description (sink->dev),
             ret < 0 ? g_strerror (-ret) : "its answer has no caps"),
         ("asked %" GST_PTR_FORMAT, caps));
   gst_clear_caps (&answer);
@@ -418,7 +418,7 @@ gst_negcam_sink_set_format (GstNegcamSink *sink, struct v4l2_format *fmt,
     parm.parm.output.timeperframe = *interval;
     if (negcam_device_ioctl (sink->dev, VIDIOC_S_PARM, &parm) < 0)
       GST_INFO_OBJECT (sink, "%s keeps its frame interval (no S_PARM)",
-          sink->dev->description);
+          negcam_device_get_description (sink->dev));
   }
   return 0;
 }
@@ -470,7 +470,7 @@ gst_negcam_sink_set_caps (GstBaseSink *bsink, GstCaps *caps)
     return gst_negcam_sink_device_lost (sink, "S_FMT") == GST_FLOW_OK;
   if (ret < 0) {
     GST_ELEMENT_ERROR (sink, CORE, NEGOTIATION,
-        ("%s refused S_FMT on its output queue: %s", sink->dev->description,
+        ("%s refused S_FMT on its output queue: %s", negcam_device_get_description (sink->dev),
             g_strerror (-ret)),
         ("asked %" GST_PTR_FORMAT, caps));
     return FALSE;
@@ -537,7 +537,7 @@ gst_negcam_sink_follow_consumer (GstNegcamSink *sink)
   sink->source_changes++;
   GST_OBJECT_UNLOCK (sink);
   GST_INFO_OBJECT (sink, "%s: source change: renegotiating upstream",
-      sink->dev->description);
+      negcam_device_get_description (sink->dev));
   if (gst_pad_push_event (
           GST_BASE_SINK_PAD (sink), gst_event_new_reconfigure ())) {
     GST_OBJECT_LOCK (sink);
@@ -589,7 +589,7 @@ gst_negcam_sink_copy (
       && !gst_buffer_pool_set_active (GST_BUFFER_POOL (pool), TRUE)) {
     GST_ELEMENT_ERROR (sink, RESOURCE, NO_SPACE_LEFT,
         ("%s: cannot allocate output buffers (REQBUFS)",
-            sink->dev->description),
+            negcam_device_get_description (sink->dev)),
         (NULL));
     return GST_FLOW_ERROR;
   }
@@ -632,7 +632,7 @@ gst_negcam_sink_queue (GstNegcamSink *sink, NegcamPool *pool, GstBuffer *buf)
     return gst_negcam_sink_device_lost (sink, "QBUF");
   if (ret < 0) {
     GST_ELEMENT_ERROR (sink, RESOURCE, WRITE,
-        ("%s: cannot queue a frame: %s", sink->dev->description,
+        ("%s: cannot queue a frame: %s", negcam_device_get_description (sink->dev),
             g_strerror (-ret)),
         ("QBUF/STREAMON of %u bytes", used));
     return GST_FLOW_ERROR;

@@ -287,7 +287,7 @@ gst_negcam_src_open (GstNegcamSrc *src)
   if (negcam_device_ioctl (dev, VIDIOC_QUERYCAP, &cap) < 0
       || !(cap.device_caps & V4L2_CAP_VIDEO_CAPTURE)) {
     GST_ELEMENT_ERROR (src, RESOURCE, SETTINGS,
-        ("%s is not a video capture device", dev->description), (NULL));
+        ("%s is not a video capture device", negcam_device_get_description (dev)), (NULL));
     negcam_device_unref (dev);
     return FALSE;
   }
@@ -555,7 +555,7 @@ gst_negcam_src_post_negotiated (
    * so caps queries in between count too). Streaming requests are not
    * part of a negotiation's cost and are left out. */
   for (i = 0; i <= NEGCAM_REQ_CTRL; i++) {
-    gint n = g_atomic_int_get (&src->dev->counts[i]) - src->mark_counts[i];
+    gint n = negcam_device_count (src->dev, i) - src->mark_counts[i];
     if (n)
       g_string_append_printf (summary, "%s%s %d",
           summary->str[summary->len - 1] == '(' ? "" : ", ",
@@ -564,7 +564,7 @@ gst_negcam_src_post_negotiated (
         s, negcam_request_type_name (i), G_TYPE_UINT, (guint)n, NULL);
   }
   for (i = 0; i < NEGCAM_REQ_COUNT; i++)
-    src->mark_counts[i] = g_atomic_int_get (&src->dev->counts[i]);
+    src->mark_counts[i] = negcam_device_count (src->dev, i);
   g_string_append (summary, ")");
   gst_structure_set (s, "summary", G_TYPE_STRING, summary->str, NULL);
   GST_INFO_OBJECT (src, "negotiated %s: %s", capsstr, summary->str);
@@ -647,7 +647,7 @@ negotiation_refuse (GstNegcamSrc *src, Negotiation *n)
       gst_info_strdup_printf (
           "%s cannot produce any format downstream accepts; it "
           "offers %s%s%s",
-          src->dev->description, brief, why ? "; " : "", why ? why : ""),
+          negcam_device_get_description (src->dev), brief, why ? "; " : "", why ? why : ""),
       gst_info_strdup_printf ("downstream accepts %" GST_PTR_FORMAT
                               "; the device offers %" GST_PTR_FORMAT,
           n->peer, all));
@@ -699,7 +699,7 @@ negotiation_follow (GstNegcamSrc *src, Negotiation *n, GstCaps *answer)
     return negotiation_fail (n,
         gst_info_strdup_printf ("%s adjusted %s: asked %s, offered %s, which "
                                 "downstream does not accept",
-            src->dev->description, field, asked, offered),
+            negcam_device_get_description (src->dev), field, asked, offered),
         gst_info_strdup_printf ("asked %" GST_PTR_FORMAT
                                 ", device answered %" GST_PTR_FORMAT
                                 ", downstream accepts %" GST_PTR_FORMAT,
@@ -731,7 +731,7 @@ negotiation_try (GstNegcamSrc *src, Negotiation *n)
   if (ret < 0)
     return negotiation_fail (n,
         gst_info_strdup_printf ("%s refused the format %s %ux%u %s: %s",
-            src->dev->description,
+            negcam_device_get_description (src->dev),
             negcam_fourcc_to_string (pix->pixelformat, fcc), pix->width,
             pix->height, negcam_field_words (pix->field), g_strerror (-ret)),
         gst_info_strdup_printf ("asked for %" GST_PTR_FORMAT, n->fixed));
@@ -741,7 +741,7 @@ negotiation_try (GstNegcamSrc *src, Negotiation *n)
         gst_info_strdup_printf (
             "%s delivers only the %s field of each frame "
             "(V4L2_FIELD_%s), which GStreamer has no caps for",
-            src->dev->description, negcam_field_words (tried.fmt.pix.field),
+            negcam_device_get_description (src->dev), negcam_field_words (tried.fmt.pix.field),
             tried.fmt.pix.field == V4L2_FIELD_TOP ? "TOP" : "BOTTOM"),
         gst_info_strdup_printf ("asked for %" GST_PTR_FORMAT, n->fixed));
   answer = negcam_caps_from_format (&tried.fmt.pix, &n->want);
@@ -801,7 +801,7 @@ negotiation_apply (GstNegcamSrc *src, Negotiation *n)
   if (!n->final)
     return negotiation_fail (n,
         gst_info_strdup_printf (
-            "%s refused S_FMT: %s", src->dev->description, g_strerror (-ret)),
+            "%s refused S_FMT: %s", negcam_device_get_description (src->dev), g_strerror (-ret)),
         gst_info_strdup_printf ("asked %" GST_PTR_FORMAT, n->fixed));
   if (n->peer && !gst_caps_can_intersect (n->final, n->peer)) {
     field = negcam_caps_first_difference (gst_caps_get_structure (n->fixed, 0),
@@ -809,7 +809,7 @@ negotiation_apply (GstNegcamSrc *src, Negotiation *n)
     return negotiation_fail (n,
         gst_info_strdup_printf ("%s set %s to %s where %s was asked, which "
                                 "downstream does not accept",
-            src->dev->description, field ? field : "the format",
+            negcam_device_get_description (src->dev), field ? field : "the format",
             offered ? offered : "?", asked ? asked : "?"),
         gst_info_strdup_printf ("set %" GST_PTR_FORMAT
                                 ", downstream accepts %" GST_PTR_FORMAT,
@@ -907,7 +907,7 @@ gst_negcam_src_post_pool_error (GstNegcamSrc *src)
 
   if (!err)
     err = g_error_new (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
-        "%s: the buffers could not be set up", src->dev->description);
+        "%s: the buffers could not be set up", negcam_device_get_description (src->dev));
   if (err->code == GST_RESOURCE_ERROR_SETTINGS)
     advice = "; use io-mode=mmap or io-mode=auto";
   else if (err->code == GST_RESOURCE_ERROR_NO_SPACE_LEFT)
@@ -1104,7 +1104,7 @@ gst_negcam_src_device_lost (GstNegcamSrc *src, const gchar *what)
   GST_ELEMENT_ERROR (src, RESOURCE, NOT_FOUND,
       ("Device %s (\"%s\") disappeared: it was unplugged or its driver "
        "removed",
-          src->dev->description, card),
+          negcam_device_get_description (src->dev), card),
       ("%s: ENODEV", what));
   g_free (card);
   return GST_FLOW_ERROR;
@@ -1210,7 +1210,7 @@ gst_negcam_src_stream_on (GstNegcamSrc *src, gboolean live)
     return gst_negcam_src_device_lost (src, "STREAMON");
   if (err < 0) {
     GST_ELEMENT_ERROR (src, RESOURCE, READ,
-        ("STREAMON failed on %s: %s", src->dev->description,
+        ("STREAMON failed on %s: %s", negcam_device_get_description (src->dev),
             g_strerror (-err)),
         (NULL));
     return GST_FLOW_ERROR;
@@ -1258,7 +1258,7 @@ gst_negcam_src_take_frame (GstNegcamSrc *src, gboolean live, GstBuffer **buf)
   GstFlowReturn ret;
   gint w;
 
-  if (live && !src->dev->self_paced) {
+  if (live && !negcam_device_is_self_paced (src->dev)) {
     /* The embedded device captures when asked: the pipeline clock is its
      * frame clock. */
     ret = gst_negcam_src_wait_clock (src, src->next_time);
@@ -1285,7 +1285,7 @@ gst_negcam_src_take_frame (GstNegcamSrc *src, gboolean live, GstBuffer **buf)
     return gst_negcam_src_device_lost (src, "poll");
   if (w < 0) {
     GST_ELEMENT_ERROR (src, RESOURCE, READ,
-        ("%s stopped streaming", src->dev->description),
+        ("%s stopped streaming", negcam_device_get_description (src->dev)),
         ("wait: %s", g_strerror (-w)));
     return GST_FLOW_ERROR;
   }
@@ -1318,7 +1318,7 @@ gst_negcam_src_next_frame (GstNegcamSrc *src, gboolean live, GstBuffer **buf)
       break;
   }
   GST_ELEMENT_ERROR (src, STREAM, FAILED,
-      ("%s delivers only broken frames for %s %ux%u", src->dev->description,
+      ("%s delivers only broken frames for %s %ux%u", negcam_device_get_description (src->dev),
           negcam_fourcc_to_string (src->fmt.fmt.pix.pixelformat, fcc),
           src->fmt.fmt.pix.width, src->fmt.fmt.pix.height),
       ("V4L2_BUF_FLAG_ERROR on %u frames in a row", src->broken));
@@ -1341,7 +1341,7 @@ gst_negcam_src_stamp (GstNegcamSrc *src, GstBuffer *buf, gboolean live)
       + (GST_VIDEO_BUFFER_IS_BOTTOM_FIELD (buf) ? 1 : 0);
   /* A device with its own frame clock: the driver's timestamp says when
    * the frame was taken (arrival time only if it gives none). */
-  if (src->dev->self_paced) {
+  if (negcam_device_is_self_paced (src->dev)) {
     GstClockTime t = gst_negcam_src_driver_time (src, buf, duration, live);
 
     if (GST_CLOCK_TIME_IS_VALID (t))

@@ -536,7 +536,7 @@ ensure_formats (NegcamProbe *p)
     if (!f->base) {
       gchar s[5];
       GST_INFO ("%s: format %s has no GStreamer caps, ignored",
-          p->dev->description, negcam_fourcc_to_string (d.pixelformat, s));
+          negcam_device_get_description (p->dev), negcam_fourcc_to_string (d.pixelformat, s));
     }
     g_ptr_array_add (p->formats, f);
   }

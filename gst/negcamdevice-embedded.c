@@ -46,7 +46,7 @@
 #include <unistd.h>
 #include <gst/gst.h>
 
-#include "negcamdevice.h"
+#include "negcamdevice-backend.h"
 #include "engine.h"
 #include "framegen.h"
 

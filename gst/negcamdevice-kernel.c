@@ -33,7 +33,7 @@
 #include <libv4l2.h>
 #endif
 
-#include "negcamdevice.h"
+#include "negcamdevice-backend.h"
 
 typedef struct {
   gint fd;

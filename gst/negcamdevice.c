@@ -11,7 +11,7 @@
 #include <string.h>
 #include <gst/gst.h>
 
-#include "negcamdevice.h"
+#include "negcamdevice-backend.h"
 #include "engine.h"
 #include "formats.h"
 
@@ -256,6 +256,24 @@ gboolean
 negcam_device_is_gone (NegcamDevice *dev)
 {
   return g_atomic_int_get (&dev->gone) != 0;
+}
+
+const gchar *
+negcam_device_get_description (NegcamDevice *dev)
+{
+  return dev->description;
+}
+
+gboolean
+negcam_device_is_self_paced (NegcamDevice *dev)
+{
+  return dev->self_paced;
+}
+
+guint
+negcam_device_count (NegcamDevice *dev, NegcamRequestType type)
+{
+  return (guint) g_atomic_int_get (&dev->counts[type]);
 }
 
 gpointer

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * NegcamDevice: the one door between negcamsrc and a V4L2 capture device.
+ * The struct is opaque: backends see it through negcamdevice-backend.h.
  *
  * Everything the element asks goes through negcam_device_ioctl() with a
  * VIDIOC_* request code and the uapi struct of <linux/videodev2.h>, so a
@@ -44,38 +45,6 @@ typedef enum {
   NEGCAM_REQ_COUNT
 } NegcamRequestType;
 
-/* Backend operations. Return 0 or a negative errno, like a driver. */
-typedef struct {
-  const gchar *name;
-  gint (*ioctl) (NegcamDevice *dev, unsigned long request, gpointer arg);
-  /* Map the buffer QUERYBUF described by @offset; NULL on failure. */
-  gpointer (*mmap) (NegcamDevice *dev, guint32 offset, guint32 length);
-  void (*munmap) (NegcamDevice *dev, gpointer addr, guint32 length);
-  /* Wait until a DQBUF would not block: 1 ready, 0 timeout, -EINTR when
-   * woken by set_flushing(TRUE), -EPIPE when the queue does not stream,
-   * -ENODEV when the device went away. */
-  gint (*wait) (NegcamDevice *dev, gint64 timeout_us);
-  void (*set_flushing) (NegcamDevice *dev, gboolean flushing);
-  void (*close) (NegcamDevice *dev);
-} NegcamDeviceOps;
-
-struct _NegcamDevice {
-  gint refcount; /* atomic */
-  const NegcamDeviceOps *ops;
-  gchar *description; /* "embedded profile webcam", "/dev/video0" */
-  /* TRUE when the device paces frames itself (a real device): then the
-   * element waits on the device, not on the clock, in live mode. */
-  gboolean self_paced;
-  gint counts[NEGCAM_REQ_COUNT]; /* atomic */
-  /* Set (atomically) once the device answered ENODEV: it is gone
-   * (unplugged); every later request fails the same way. */
-  gint gone;
-  /* Set (atomically) when a V4L2_EVENT_SOURCE_CHANGE was dequeued and
-   * not yet taken (negcam_device_take_source_change). */
-  gint source_changed;
-  gpointer backend;
-};
-
 /* Flags for negcam_device_open_full(). */
 typedef enum {
   NEGCAM_DEVICE_OPEN_NONE = 0,
@@ -100,6 +69,13 @@ NegcamDevice *negcam_device_open_full (const gchar *path,
 
 /* TRUE once the device answered ENODEV (unplugged, module removed). */
 gboolean negcam_device_is_gone (NegcamDevice *dev);
+/* "embedded profile webcam", "/dev/video0": for messages. */
+const gchar *negcam_device_get_description (NegcamDevice *dev);
+/* TRUE when the device paces frames itself (a real device): then the
+ * element waits on the device, not on the clock, in live mode. */
+gboolean negcam_device_is_self_paced (NegcamDevice *dev);
+/* Requests of one class made so far. */
+guint negcam_device_count (NegcamDevice *dev, NegcamRequestType type);
 
 /*
  * Events (negcamsink): subscribe to V4L2_EVENT_SOURCE_CHANGE; 0 or
@@ -134,9 +110,7 @@ const gchar *negcam_request_type_name (NegcamRequestType t);
  * negcam_ioctl_name(). */
 const gchar *negcam_fourcc_to_string (guint32 fourcc, gchar buf[5]);
 
-/* Backends. */
-NegcamDevice *negcam_device_open_embedded (
-    const gchar *profile, GError **error);
+/* The embedded backend's hooks for tests and the sink's loop stand-in. */
 
 /*
  * The embedded device's stand-in for a consumer on the other side of a
@@ -152,8 +126,6 @@ gint negcam_device_embedded_source_change (
  * bytesused of the last one. */
 guint negcam_device_embedded_output_frames (
     NegcamDevice *dev, guint32 *last_bytesused);
-NegcamDevice *negcam_device_open_kernel (
-    const gchar *path, NegcamDeviceOpenFlags flags, GError **error);
 
 #define NEGCAM_DEVICE_ERROR (negcam_device_error_quark ())
 GQuark negcam_device_error_quark (void);

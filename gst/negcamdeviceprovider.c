@@ -183,7 +183,7 @@ describe (NegcamDevice *dev, const gchar *path, const gchar *profile,
   ret = negcam_device_ioctl (dev, VIDIOC_QUERYCAP, &cap);
   if (ret < 0) {
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-        "%s: not a V4L2 device (VIDIOC_QUERYCAP: %s)", dev->description,
+        "%s: not a V4L2 device (VIDIOC_QUERYCAP: %s)", negcam_device_get_description (dev),
         g_strerror (-ret));
     return NULL;
   }
@@ -193,7 +193,7 @@ describe (NegcamDevice *dev, const gchar *path, const gchar *profile,
   if (!(flags & V4L2_CAP_VIDEO_CAPTURE) && !output) {
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
         "%s: not a video capture or output device (device caps 0x%08x)",
-        dev->description, flags);
+        negcam_device_get_description (dev), flags);
     return NULL;
   }
 
@@ -203,7 +203,7 @@ describe (NegcamDevice *dev, const gchar *path, const gchar *profile,
   negcam_probe_free (probe);
   if (gst_caps_is_empty (caps)) {
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-        "%s: enumerates no format negcam can map", dev->description);
+        "%s: enumerates no format negcam can map", negcam_device_get_description (dev));
     gst_caps_unref (caps);
     return NULL;
   }

@@ -355,14 +355,14 @@ negcam_pool_start (GstBufferPool *bpool)
   if (ret == -ENOMEM) {
     set_start_error (pool, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
         "%s cannot allocate %u buffers of %u bytes (REQBUFS: %s)",
-        pool->dev->description, req.count, pool->pix.sizeimage,
+        negcam_device_get_description (pool->dev), req.count, pool->pix.sizeimage,
         g_strerror (ENOMEM));
     g_mutex_unlock (&pool->lock);
     return FALSE;
   }
   if (ret < 0 || req.count == 0) {
     set_start_error (pool, GST_RESOURCE_ERROR_FAILED,
-        "%s refused %u buffers (REQBUFS: %s)", pool->dev->description,
+        "%s refused %u buffers (REQBUFS: %s)", negcam_device_get_description (pool->dev),
         req.count, ret < 0 ? g_strerror (-ret) : "no buffer given");
     g_mutex_unlock (&pool->lock);
     return FALSE;
@@ -377,7 +377,7 @@ negcam_pool_start (GstBufferPool *bpool)
       pool->dmabuf_alloc = gst_dmabuf_allocator_new ();
     } else if (pool->memory == NEGCAM_POOL_MEMORY_DMABUF) {
       set_start_error (pool, GST_RESOURCE_ERROR_SETTINGS,
-          "%s cannot export dma-bufs (EXPBUF)", pool->dev->description);
+          "%s cannot export dma-bufs (EXPBUF)", negcam_device_get_description (pool->dev));
       goto failed;
     } else {
       GST_DEBUG_OBJECT (pool, "no EXPBUF: MMAP buffers");
@@ -390,7 +390,7 @@ negcam_pool_start (GstBufferPool *bpool)
             && queue_buffer (pool, i) < 0)) {
       set_start_error (pool, GST_RESOURCE_ERROR_FAILED,
           "%s: buffer %u could not be mapped or queued",
-          pool->dev->description, i);
+          negcam_device_get_description (pool->dev), i);
       goto failed;
     }
   }
@@ -427,7 +427,7 @@ grow (NegcamPool *pool)
   ret = negcam_device_ioctl (pool->dev, VIDIOC_CREATE_BUFS, &c);
   if (ret < 0 || c.count == 0) {
     GST_INFO_OBJECT (pool, "%s cannot grow the queue (CREATE_BUFS: %s)",
-        pool->dev->description, ret < 0 ? g_strerror (-ret) : "0 buffers");
+        negcam_device_get_description (pool->dev), ret < 0 ? g_strerror (-ret) : "0 buffers");
     pool->cannot_grow = TRUE;
     return;
   }
@@ -494,7 +494,7 @@ set_field_flags (NegcamPool *pool, GstBuffer *buf, guint32 field)
     GST_WARNING_OBJECT (pool,
         "%s: buffer of an alternate stream with field %u, neither top "
         "nor bottom",
-        pool->dev->description, field);
+        negcam_device_get_description (pool->dev), field);
 }
 
 static GstFlowReturn acquire_output (
@@ -655,7 +655,7 @@ acquire_output (
       return NEGCAM_FLOW_GONE;
     if (ret < 0) {
       GST_ERROR_OBJECT (pool, "%s: waiting for a free output buffer: %s",
-          pool->dev->description, g_strerror (-ret));
+          negcam_device_get_description (pool->dev), g_strerror (-ret));
       return GST_FLOW_ERROR;
     }
     /* Woken by an event, not a buffer: keep it for the element. */

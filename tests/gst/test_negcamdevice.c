@@ -11,7 +11,7 @@
 #include <gst/gst.h>
 #include <gst/check/gstcheck.h>
 
-#include "negcamdevice.h"
+#include "negcamdevice-backend.h"
 #include "negcamcaps.h"
 #include "framegen.h"
 
