@@ -896,16 +896,14 @@ static void parse_action(struct action *a)
 						      V4L2_BUF_TYPE_VIDEO_CAPTURE;
 	switch (a->opt) {
 	case OPT_TRY_FMT:
-		parse_fmt_req("--try-fmt", a->arg, &a->fmt, false);
-		break;
 	case OPT_SET_FMT:
-		parse_fmt_req("--set-fmt", a->arg, &a->fmt, false);
-		break;
 	case OPT_TRY_FMT_OUT:
-		parse_fmt_req("--try-fmt-video-out", a->arg, &a->fmt, false);
-		break;
 	case OPT_SET_FMT_OUT:
-		parse_fmt_req("--set-fmt-video-out", a->arg, &a->fmt, false);
+		parse_fmt_req(a->opt == OPT_TRY_FMT ? "--try-fmt" :
+			      a->opt == OPT_SET_FMT ? "--set-fmt" :
+			      a->opt == OPT_TRY_FMT_OUT ? "--try-fmt-video-out" :
+							  "--set-fmt-video-out",
+			      a->arg, &a->fmt, false);
 		break;
 	case OPT_LIST_FRAMEINTERVALS:
 		parse_fmt_req("--list-frameintervals", a->arg, &a->fmt, true);
