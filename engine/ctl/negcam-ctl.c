@@ -517,7 +517,7 @@ static void explain_failure(struct ctl *c, unsigned long request, int err,
 		return;
 	}
 	if (err != -EINVAL || !asked ||
-	    (request != VIDIOC_TRY_FMT && request != VIDIOC_S_FMT))
+	    (request != VIDIOC_TRY_FMT && request != VIDIOC_S_FMT && request != VIDIOC_G_FMT))
 		return;
 	if (negcam_queue_of(asked->type) < 0 || !p->def[negcam_queue_of(asked->type)].fourcc) {
 		char buf[32];
@@ -526,6 +526,8 @@ static void explain_failure(struct ctl *c, unsigned long request, int err,
 			ctl_buftype_name(asked->type, buf));
 		return;
 	}
+	if (request == VIDIOC_G_FMT)
+		return;
 	if (!(p->quirks & NC_QUIRK_LEGACY_EINVAL))
 		return;
 	f = profile_format(p, asked->type, asked->fmt.pix.pixelformat);
@@ -565,12 +567,17 @@ static int do_ioctl(struct ctl *c, unsigned long request, void *arg)
 
 static void get_fmt(struct ctl *c, __u32 type)
 {
-	struct v4l2_format f;
+	struct v4l2_format f, asked;
+	int ret;
 
 	memset(&f, 0, sizeof(f));
 	f.type = type;
 	f.fmt.pix.priv = V4L2_PIX_FMT_PRIV_MAGIC;
-	if (!do_ioctl(c, VIDIOC_G_FMT, &f))
+	asked = f;
+	ret = ctl_ioctl(c, VIDIOC_G_FMT, &f);
+	if (ret)
+		ctl_report_failure(c, VIDIOC_G_FMT, ret, &asked);
+	else
 		ctl_print_fmt(c, &f);
 }
 
