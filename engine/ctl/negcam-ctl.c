@@ -532,8 +532,8 @@ static void explain_failure(struct ctl *c, unsigned long request, int err,
 		return;
 	f = profile_format(p, asked->type, asked->fmt.pix.pixelformat);
 	if (!f) {
-		fprintf(stderr, " (2007 quirk: unknown fourcc '%s')",
-			ctl_fcc(asked->fmt.pix.pixelformat, fcc));
+		ctl_warn(" (2007 quirk: unknown fourcc '%s')",
+			 ctl_fcc(asked->fmt.pix.pixelformat, fcc));
 		return;
 	}
 	if (asked->fmt.pix.field == V4L2_FIELD_ANY)
@@ -735,8 +735,8 @@ static void show_profile(struct ctl *c, const char *name)
 	const struct negcam_builtin *b = negcam_builtin_find(name);
 
 	if (!b) {
-		fprintf(stderr, "%s: --show-profile: no built-in profile '%s' "
-			"(see --list-profiles)\n", prog, name);
+		ctl_warn("%s: --show-profile: no built-in profile '%s' "
+			 "(see --list-profiles)\n", prog, name);
 		fail(c);
 		return;
 	}
