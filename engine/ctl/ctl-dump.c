@@ -69,9 +69,9 @@ static void __attribute__((format(printf, 2, 3))) dump_error(struct dump *d, con
 	va_list ap;
 
 	d->errors++;
-	fprintf(stderr, "%s: ", d->path);
+	ctl_warn("%s: ", d->path);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	ctl_vwarn(fmt, ap); /* a device's strings may hold any byte */
 	va_end(ap);
 	fputc('\n', stderr);
 }
@@ -81,9 +81,9 @@ static void __attribute__((format(printf, 2, 3))) dump_warn(struct dump *d, cons
 	va_list ap;
 
 	d->warnings++;
-	fprintf(stderr, "%s: warning: ", d->path);
+	ctl_warn("%s: warning: ", d->path);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	ctl_vwarn(fmt, ap); /* a device's strings may hold any byte */
 	va_end(ap);
 	fputc('\n', stderr);
 }
@@ -913,13 +913,13 @@ int ctl_dump(const char *path, FILE *out, const char *name, bool drop_unknown)
 	d.path = path;
 	d.fd = open(path, O_RDWR);
 	if (d.fd < 0) {
-		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		ctl_warn("%s: %s\n", path, strerror(errno));
 		return -1;
 	}
 	memset(&cap, 0, sizeof(cap));
 	if (xioctl(&d, VIDIOC_QUERYCAP, &cap)) {
-		fprintf(stderr, "%s: VIDIOC_QUERYCAP failed: %s (not a V4L2 device?)\n", path,
-			strerror(errno));
+		ctl_warn("%s: VIDIOC_QUERYCAP failed: %s (not a V4L2 device?)\n", path,
+			 strerror(errno));
 		close(d.fd);
 		return -1;
 	}
@@ -927,8 +927,8 @@ int ctl_dump(const char *path, FILE *out, const char *name, bool drop_unknown)
 	if (!(caps & (V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_VIDEO_CAPTURE_MPLANE |
 		      V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_VIDEO_OUTPUT_MPLANE | V4L2_CAP_VIDEO_M2M |
 		      V4L2_CAP_VIDEO_M2M_MPLANE))) {
-		fprintf(stderr, "%s: neither a video capture nor a video output device "
-			"(device caps 0x%08x)\n", path, caps);
+		ctl_warn("%s: neither a video capture nor a video output device "
+			 "(device caps 0x%08x)\n", path, caps);
 		close(d.fd);
 		return -1;
 	}

@@ -517,7 +517,7 @@ static void explain_failure(struct ctl *c, unsigned long request, int err,
 		return;
 	}
 	if (err != -EINVAL || !asked ||
-	    (request != VIDIOC_TRY_FMT && request != VIDIOC_S_FMT))
+	    (request != VIDIOC_TRY_FMT && request != VIDIOC_S_FMT && request != VIDIOC_G_FMT))
 		return;
 	if (negcam_queue_of(asked->type) < 0 || !p->def[negcam_queue_of(asked->type)].fourcc) {
 		char buf[32];
@@ -526,12 +526,14 @@ static void explain_failure(struct ctl *c, unsigned long request, int err,
 			ctl_buftype_name(asked->type, buf));
 		return;
 	}
+	if (request == VIDIOC_G_FMT)
+		return;
 	if (!(p->quirks & NC_QUIRK_LEGACY_EINVAL))
 		return;
 	f = profile_format(p, asked->type, asked->fmt.pix.pixelformat);
 	if (!f) {
-		fprintf(stderr, " (2007 quirk: unknown fourcc '%s')",
-			ctl_fcc(asked->fmt.pix.pixelformat, fcc));
+		ctl_warn(" (2007 quirk: unknown fourcc '%s')",
+			 ctl_fcc(asked->fmt.pix.pixelformat, fcc));
 		return;
 	}
 	if (asked->fmt.pix.field == V4L2_FIELD_ANY)
@@ -565,12 +567,17 @@ static int do_ioctl(struct ctl *c, unsigned long request, void *arg)
 
 static void get_fmt(struct ctl *c, __u32 type)
 {
-	struct v4l2_format f;
+	struct v4l2_format f, asked;
+	int ret;
 
 	memset(&f, 0, sizeof(f));
 	f.type = type;
 	f.fmt.pix.priv = V4L2_PIX_FMT_PRIV_MAGIC;
-	if (!do_ioctl(c, VIDIOC_G_FMT, &f))
+	asked = f;
+	ret = ctl_ioctl(c, VIDIOC_G_FMT, &f);
+	if (ret)
+		ctl_report_failure(c, VIDIOC_G_FMT, ret, &asked);
+	else
 		ctl_print_fmt(c, &f);
 }
 
@@ -728,8 +735,8 @@ static void show_profile(struct ctl *c, const char *name)
 	const struct negcam_builtin *b = negcam_builtin_find(name);
 
 	if (!b) {
-		fprintf(stderr, "%s: --show-profile: no built-in profile '%s' "
-			"(see --list-profiles)\n", prog, name);
+		ctl_warn("%s: --show-profile: no built-in profile '%s' "
+			 "(see --list-profiles)\n", prog, name);
 		fail(c);
 		return;
 	}
@@ -896,16 +903,14 @@ static void parse_action(struct action *a)
 						      V4L2_BUF_TYPE_VIDEO_CAPTURE;
 	switch (a->opt) {
 	case OPT_TRY_FMT:
-		parse_fmt_req("--try-fmt", a->arg, &a->fmt, false);
-		break;
 	case OPT_SET_FMT:
-		parse_fmt_req("--set-fmt", a->arg, &a->fmt, false);
-		break;
 	case OPT_TRY_FMT_OUT:
-		parse_fmt_req("--try-fmt-video-out", a->arg, &a->fmt, false);
-		break;
 	case OPT_SET_FMT_OUT:
-		parse_fmt_req("--set-fmt-video-out", a->arg, &a->fmt, false);
+		parse_fmt_req(a->opt == OPT_TRY_FMT ? "--try-fmt" :
+			      a->opt == OPT_SET_FMT ? "--set-fmt" :
+			      a->opt == OPT_TRY_FMT_OUT ? "--try-fmt-video-out" :
+							  "--set-fmt-video-out",
+			      a->arg, &a->fmt, false);
 		break;
 	case OPT_LIST_FRAMEINTERVALS:
 		parse_fmt_req("--list-frameintervals", a->arg, &a->fmt, true);

@@ -1676,6 +1676,15 @@ static void test_ctl_bad_input(void)
 	CHECK(!has_control_byte(r.err), "no raw control byte in: %s", r.err);
 	run_free(&r);
 
+	r = run_ctl("--show-profile", "\033[2J");
+	CHECK(r.status == 1 && strstr(r.err, "'\\x1b[2J'"), "--show-profile escaped: %s", r.err);
+	run_free(&r);
+	r = run_ctl("--profile", "tv-tuner", "--try-fmt", "pixelformat=\033[2J");
+	CHECK(r.status == 1 && strstr(r.err, "unknown fourcc '\\x1b[2J'"), "fourcc escaped: %s",
+	      r.err);
+	CHECK(!has_control_byte(r.err), "no raw control byte in: %s", r.err);
+	run_free(&r);
+
 	/* --name: the parser's rule, checked up front */
 	expect_usage_error("--name a#b", 2, "--name 'a#b': a profile name is",
 			   run_ctl("--name", "a#b", "--import", "-"));
@@ -1722,8 +1731,9 @@ static void test_output_fmt(void)
 	run_free(&r);
 	expect_usage_error("-x needs a value", 2, "needs a value", run_ctl("-x"));
 	r = run_ctl("--profile", "webcam", "--get-fmt-video-out");
-	CHECK(r.status == 1 && strstr(r.err, "VIDIOC_G_FMT: failed"),
-	      "no output queue on webcam: %s", r.err);
+	CHECK(r.status == 1 && strstr(r.err, "VIDIOC_G_FMT: failed: Invalid argument (the "
+					  "profile has no Video Output formats)"),
+	      "no output queue on webcam, said in words: %s", r.err);
 	run_free(&r);
 }
 

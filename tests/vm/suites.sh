@@ -72,20 +72,27 @@ suite_vivid() {
 
 # ----------------------------------------------------------------- kmod --
 # The module's own checks beyond acceptance (kmod/test-vm.sh): configfs,
-# sysfs counters, pacing, drops, alternate fields; one result per check.
-suite_kmod() {
+# sysfs counters, pacing, drops, alternate fields; then the scene moving on
+# across streams (tests/vm/scene-time.sh); one result per check.
+# A script printing PASS:/FAIL: lines and "NAME: N passed": one result each.
+script_checks() { # NAME SCRIPT
 	local log line
-	suite_begin kmod
 	rmmod negcam 2>/dev/null
-	log=$(logname "kmod test-vm.sh")
-	timeout -k 5 600 bash "$NEGCAM_TREE/kmod/test-vm.sh" > "$log" 2>&1
+	log=$(logname "$1")
+	timeout -k 5 600 bash "$2" > "$log" 2>&1
 	while IFS= read -r line; do
 		case $line in
 		PASS:*) pass "${line#PASS: }" ;;
 		FAIL:*) fail "${line#FAIL: }" ;;
 		esac
 	done < "$log"
-	grep -q '^kmod: [0-9]* passed' "$log" || fail "kmod/test-vm.sh did not finish (log $log)"
+	grep -q "^$1: [0-9]* passed" "$log" || fail "$2 did not finish (log $log)"
+}
+
+suite_kmod() {
+	suite_begin kmod
+	script_checks kmod "$NEGCAM_TREE/kmod/test-vm.sh"
+	script_checks scene-time "$NEGCAM_TREE/tests/vm/scene-time.sh"
 	dmesg_clean "kmod"
 	suite_end
 }
