@@ -181,16 +181,6 @@ static const struct nc_name nc_fields[] = {
 	{ "interlaced-bt", V4L2_FIELD_INTERLACED_BT },
 };
 
-const char *negcam_field_name(__u32 field)
-{
-	unsigned int i;
-
-	for (i = 0; i < NC_ARRAY_SIZE(nc_fields); i++)
-		if (nc_fields[i].value == field)
-			return nc_fields[i].name;
-	return NULL;
-}
-
 static const struct nc_name nc_colorspaces[] = {
 	{ "smpte170m", V4L2_COLORSPACE_SMPTE170M },
 	{ "smpte240m", V4L2_COLORSPACE_SMPTE240M },
@@ -2129,4 +2119,15 @@ int negcam_profile_parse(struct negcam_profile *out, const char *text,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* The `field` keyword's name of @field (profile.h). */
+const char *negcam_field_name(__u32 field)
+{
+	unsigned int i;
+
+	for (i = 0; i < NC_ARRAY_SIZE(nc_fields); i++)
+		if (nc_fields[i].value == field)
+			return nc_fields[i].name;
+	return NULL;
 }

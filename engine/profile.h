@@ -113,11 +113,6 @@ struct negcam_parse_error {
 int negcam_profile_parse(struct negcam_profile *out, const char *text,
 			 __u32 len, struct negcam_parse_error *err);
 
-/* The profile language's name of a V4L2 field ("none", "interlaced",
- * "seq-tb", "alternate", ...), as the `field` keyword writes it; NULL for
- * V4L2_FIELD_ANY and values V4L2 does not define. */
-const char *negcam_field_name(__u32 field);
-
 /* Built-in profiles: their text, by index (NULL past the end) or by name. */
 struct negcam_builtin {
 	const char *name;
@@ -126,6 +121,11 @@ struct negcam_builtin {
 };
 const struct negcam_builtin *negcam_builtin_at(unsigned int i);
 const struct negcam_builtin *negcam_builtin_find(const char *name);
+
+/* The profile language's name of a V4L2 field ("none", "interlaced",
+ * "seq-tb", "alternate", ...), as the `field` keyword writes it; NULL for
+ * V4L2_FIELD_ANY and values V4L2 does not define. */
+const char *negcam_field_name(__u32 field);
 
 /* Index of the queue a buffer type belongs to, or -1 when negcam has none. */
 static inline int negcam_queue_of(__u32 buf_type)
