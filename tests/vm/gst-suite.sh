@@ -14,10 +14,7 @@
 #     consumer at 1080p (0 copies) next to v4l2src on the same device.
 #   negcam.ko: simulated unplug while playing (error names the device, no
 #     crash, no leaked object or descriptor; GST_TRACERS=leaks).
-#   vivid: the filter list gives valid results within each filter;
-#     videoscale before a 320x180 filter negotiates 320x180 (downstream's
-#     first structure), v4l2src noted; image/jpeg (nothing matches) costs
-#     at most a fifth of v4l2src's ioctls.
+#   vivid: the filter list gives valid results within each filter.
 
 GST_TEST=$NEGCAM_BUILD/tests/gst/test_negcamsrc_device
 GST_SLOW_FRAMES=${NEGCAM_GST_SLOW_FRAMES:-30}
