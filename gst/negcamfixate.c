@@ -358,7 +358,7 @@ default_candidates (NegcamProbe *probe, GstCaps *filter)
 static GstCaps *
 candidates_within (NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *filter)
 {
-  GstCaps *sizes, *group, *ours = NULL, *below = gst_caps_new_empty ();
+  GstCaps *sizes, *group, *ours = NULL, *below;
   gint64 *keys;
   gboolean *used;
   guint i, n;
@@ -371,6 +371,7 @@ candidates_within (NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *filter)
     return ours;
 
   ranking_init (&r, probe, prefer);
+  below = gst_caps_new_empty ();
   sizes = negcam_probe_size_caps (probe, filter);
   n = gst_caps_get_size (sizes);
   keys = g_new0 (gint64, n);

@@ -63,11 +63,13 @@ cycle (GstElement * pipe, GstElement * src, Counter * c, guint i)
   }
 }
 
-GST_START_TEST (test_null_playing_null_1000)
+/* @cycles NULL -> PLAYING -> NULL of @desc (negcamsrc "src" ! ... !
+ * fakesink "sink") under the leaks tracer: nothing may be left. */
+static void
+check_cycles (const gchar * desc, guint cycles)
 {
   GstTracer *tracer = find_leaks_tracer ();
-  GstElement *pipe = gst_parse_launch ("negcamsrc name=src ! "
-      "video/x-raw,width=160,height=120 ! fakesink name=sink", NULL);
+  GstElement *pipe = gst_parse_launch (desc, NULL);
   GstElement *src = gst_bin_get_by_name (GST_BIN (pipe), "src");
   GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
   GstPad *pad = gst_element_get_static_pad (sink, "sink");
@@ -88,12 +90,13 @@ GST_START_TEST (test_null_playing_null_1000)
    * after the join: let that settle at both ends of the window. */
   g_usleep (200 * 1000);
   g_signal_emit_by_name (tracer, "activity-start-tracking");
-  for (i = 1; i <= 1000; i++)
+  for (i = 1; i <= cycles; i++)
     cycle (pipe, src, &c, i);
   g_usleep (200 * 1000);
   left = live_delta (tracer);
   g_signal_emit_by_name (tracer, "activity-stop-tracking");
-  GST_INFO ("1000 cycles, %u frames, %d objects left", c.buffers, left);
+  GST_INFO ("%s: %u cycles, %u frames, %d objects left", desc, cycles,
+      c.buffers, left);
   fail_unless_equals_int (left, 0);
 
   gst_object_unref (pad);
@@ -103,6 +106,24 @@ GST_START_TEST (test_null_playing_null_1000)
   gst_object_unref (tracer);
   g_cond_clear (&c.cond);
   g_mutex_clear (&c.lock);
+}
+
+GST_START_TEST (test_null_playing_null_1000)
+{
+  check_cycles ("negcamsrc name=src ! video/x-raw,width=160,height=120 ! "
+      "fakesink name=sink", 1000);
+}
+
+GST_END_TEST;
+
+/* The device's default mode allowed (probed alone) and a filter of two
+ * structures (the second one's candidates): other negotiation paths. */
+GST_START_TEST (test_null_playing_null_default_mode)
+{
+  check_cycles ("negcamsrc name=src ! video/x-raw ! fakesink name=sink", 200);
+  check_cycles ("negcamsrc name=src ! capsfilter "
+      "caps=\"video/x-raw,format=NV12;video/x-raw,width=320,height=240\" ! "
+      "fakesink name=sink", 200);
 }
 
 GST_END_TEST;
@@ -116,6 +137,7 @@ negcamsrc_leaks_suite (void)
   tcase_set_timeout (tc, 600);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_null_playing_null_1000);
+  tcase_add_test (tc, test_null_playing_null_default_mode);
   return s;
 }
 
