@@ -3,8 +3,9 @@
  * negcamdeviceprovider: nothing is listed by default; the profiles named
  * by NEGCAM_PROVIDER_PROFILES or provider.conf are, exactly, with the caps
  * negcamsrc offers for them; create_element() gives a working source;
- * junk in the device directory is skipped; a V4L2 node is listed only
- * while v4l2deviceprovider is not in use, and followed through hotplug. The node is negcam-ctl's V4L2 shim
+ * junk in the device directory is skipped; V4L2 nodes are listed only
+ * when asked (then v4l2deviceprovider is hidden), and followed through
+ * hotplug. The node is negcam-ctl's V4L2 shim
  * (LD_PRELOADed by meson with NEGCAM_SHIM_DEV set to a path in a
  * directory of the build tree): the shim answers the ioctls of that path
  * whether or not a file is there, and the file's appearance and removal
@@ -55,24 +56,6 @@ list_all_builtins (void)
     g_string_append_printf (names, "%s%s", i ? "," : "", b->name);
   g_setenv ("NEGCAM_PROVIDER_PROFILES", names->str, TRUE);
   g_string_free (names, TRUE);
-}
-
-/* v4l2deviceprovider's rank: while a monitor uses it (MARGINAL or more),
- * negcamdeviceprovider lists no V4L2 node. Returns the old rank, or -1
- * when it is not installed. */
-static gint
-set_v4l2_provider_rank (guint rank)
-{
-  GstPluginFeature *f = GST_PLUGIN_FEATURE (
-      gst_device_provider_factory_find ("v4l2deviceprovider"));
-  gint old;
-
-  if (!f)
-    return -1;
-  old = gst_plugin_feature_get_rank (f);
-  gst_plugin_feature_set_rank (f, rank);
-  gst_object_unref (f);
-  return old;
 }
 
 static const gchar *
@@ -339,7 +322,7 @@ GST_START_TEST (test_junk_and_missing)
   GList *devices;
 
   list_all_builtins ();
-  set_v4l2_provider_rank (GST_RANK_NONE);
+  g_setenv ("NEGCAM_PROVIDER_NODES", "1", TRUE);
   fail_unless (symlink ("/nonexistent/negcam-video7", link) == 0);
   fail_unless (g_file_set_contents (file, "not a device", -1, NULL));
   fail_unless (g_file_set_contents (other, "", -1, NULL));
@@ -425,8 +408,7 @@ GST_START_TEST (test_node_and_hotplug)
     return;
   }
   list_all_builtins ();
-  /* nodes are ours only while v4l2deviceprovider is not in use */
-  set_v4l2_provider_rank (GST_RANK_NONE);
+  g_setenv ("NEGCAM_PROVIDER_NODES", "1", TRUE);
   dir = g_path_get_dirname (node);
   fail_unless (g_mkdir_with_parents (dir, 0755) == 0);
   g_unlink (node);
@@ -626,18 +608,37 @@ GST_START_TEST (test_profiles_from_file)
 }
 GST_END_TEST;
 
-/* One listing per node: while v4l2deviceprovider is in use, the shim node
- * is not listed here (v4l2src has it); demoted to NONE, it is. */
-GST_START_TEST (test_node_listed_once)
+/* "v4l2deviceprovider" among @p's hidden providers? */
+static gboolean
+hides_v4l2 (GstDeviceProvider *p)
+{
+  gchar **hidden = gst_device_provider_get_hidden_providers (p);
+  gboolean found = hidden && g_strv_contains ((const gchar *const *)hidden,
+      "v4l2deviceprovider");
+
+  g_strfreev (hidden);
+  return found;
+}
+
+/* One listing per node: by default the shim node is not listed and
+ * nothing is hidden (v4l2deviceprovider lists nodes); asked for nodes
+ * (variable or provider.conf), it is listed once and v4l2deviceprovider
+ * is hidden; the variable overrides the file. */
+GST_START_TEST (test_nodes_opt_in)
 {
   const gchar *node = g_getenv ("NEGCAM_SHIM_DEV");
+  gchar *home = make_tmpdir ();
+  gchar *confdir = g_build_filename (home, "negcam", NULL);
+  gchar *conf = g_build_filename (confdir, "provider.conf", NULL);
   GstDeviceProvider *p;
   gchar *dir, *tmp;
 
-  if (!node || set_v4l2_provider_rank (GST_RANK_PRIMARY) < 0) {
-    GST_WARNING ("no shim node or no v4l2deviceprovider: test skipped");
+  if (!node) {
+    GST_WARNING ("no shim node: test skipped");
     return;
   }
+  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
+  g_unsetenv ("NEGCAM_PROVIDER_NODES");
   g_setenv ("NEGCAM_PROVIDER_PROFILES", "", TRUE);
   dir = g_path_get_dirname (node);
   fail_unless (g_mkdir_with_parents (dir, 0755) == 0);
@@ -647,20 +648,37 @@ GST_START_TEST (test_node_listed_once)
   p = get_provider (dir);
 
   fail_unless_equals_int (count_devices (p), 0);
+  fail_if (hides_v4l2 (p));
   fail_unless (gst_device_provider_start (p));
   fail_unless_equals_int (count_devices (p), 0);
   gst_device_provider_stop (p);
 
-  set_v4l2_provider_rank (GST_RANK_NONE);
+  g_setenv ("NEGCAM_PROVIDER_NODES", "1", TRUE);
   fail_unless_equals_int (count_devices (p), 1);
+  fail_unless (hides_v4l2 (p));
   fail_unless (gst_device_provider_start (p));
   fail_unless_equals_int (count_devices (p), 1);
   gst_device_provider_stop (p);
 
+  /* the file's setting; the variable, when set, wins */
+  g_unsetenv ("NEGCAM_PROVIDER_NODES");
+  fail_unless (g_mkdir (confdir, 0755) == 0);
+  fail_unless (g_file_set_contents (conf, "nodes = yes\n", -1, NULL));
+  fail_unless_equals_int (count_devices (p), 1);
+  fail_unless (hides_v4l2 (p));
+  g_setenv ("NEGCAM_PROVIDER_NODES", "no", TRUE);
+  fail_unless_equals_int (count_devices (p), 0);
+  fail_if (hides_v4l2 (p));
+
   g_unlink (node);
+  g_unlink (conf);
+  g_rmdir (confdir);
   gst_object_unref (p);
+  g_free (conf);
+  g_free (confdir);
   g_free (tmp);
   g_free (dir);
+  remove_tmpdir (home);
 }
 GST_END_TEST;
 
@@ -680,7 +698,7 @@ negcamdeviceprovider_suite (void)
   tcase_add_test (tc, test_nothing_by_default);
   tcase_add_test (tc, test_profiles_from_env);
   tcase_add_test (tc, test_profiles_from_file);
-  tcase_add_test (tc, test_node_listed_once);
+  tcase_add_test (tc, test_nodes_opt_in);
   return s;
 }
 

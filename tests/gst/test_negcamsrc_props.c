@@ -21,6 +21,7 @@
 #include <glib/gstdio.h>
 #include <gst/gst.h>
 #include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
@@ -348,6 +349,48 @@ GST_START_TEST (test_refused_while_playing)
 
 GST_END_TEST;
 
+/* prefer while PLAYING applies: the next frames come from a new
+ * negotiation (the largest raw frame, where the device's default mode
+ * came first). */
+GST_START_TEST (test_prefer_while_playing)
+{
+  GstHarness *h = gst_harness_new ("negcamsrc");
+  GstStructure *stats;
+  guint before = 0, after = 0, i;
+  gint w0 = 0, h0 = 0, w1 = 0, h1 = 0;
+  GstCaps *caps;
+
+  g_object_set (h->element, "is-live", FALSE, NULL);
+  gst_harness_set_sink_caps_str (h, "video/x-raw");
+  gst_harness_play (h);
+  gst_buffer_unref (gst_harness_pull (h));
+  caps = gst_pad_get_current_caps (h->sinkpad);
+  gst_structure_get_int (gst_caps_get_structure (caps, 0), "width", &w0);
+  gst_structure_get_int (gst_caps_get_structure (caps, 0), "height", &h0);
+  gst_caps_unref (caps);
+  g_object_get (h->element, "stats", &stats, NULL);
+  gst_structure_get_uint (stats, "negotiations", &before);
+  gst_structure_free (stats);
+
+  g_object_set (h->element, "prefer", 1 /* resolution */, NULL);
+  for (i = 0; i < 50 && w1 * h1 <= w0 * h0; i++) {
+    gst_buffer_unref (gst_harness_pull (h));
+    caps = gst_pad_get_current_caps (h->sinkpad);
+    gst_structure_get_int (gst_caps_get_structure (caps, 0), "width", &w1);
+    gst_structure_get_int (gst_caps_get_structure (caps, 0), "height", &h1);
+    gst_caps_unref (caps);
+  }
+  g_object_get (h->element, "stats", &stats, NULL);
+  gst_structure_get_uint (stats, "negotiations", &after);
+  gst_structure_free (stats);
+  fail_unless (after > before, "no negotiation after prefer changed");
+  fail_unless (w1 * h1 > w0 * h0, "still %dx%d after prefer=resolution "
+      "(was %dx%d)", w1, h1, w0, h0);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* ------------------------------------------------------------------ */
 /* Settings that cannot work, said in words                            */
 
@@ -585,6 +628,7 @@ negcamsrc_props_suite (void)
   tcase_add_test (tc, test_is_live_toggle_playing);
   tcase_add_test (tc, test_mutability_flags);
   tcase_add_test (tc, test_refused_while_playing);
+  tcase_add_test (tc, test_prefer_while_playing);
   tcase_add_test (tc, test_profile_empty_is_error);
   tcase_add_test (tc, test_libv4l2_without_device);
   tcase_add_test (tc, test_dmabuf_embedded_says_why);
