@@ -888,6 +888,13 @@ gst_negcam_device_provider_class_init (GstNegcamDeviceProviderClass *klass)
 static void
 gst_negcam_device_provider_init (GstNegcamDeviceProvider *self)
 {
+  ProviderConfig conf;
+
+  /* Hidden from the start: a GstDeviceMonitor reads the hidden providers
+   * when it adds this one, before anything is listed or started. */
+  provider_config_read (&conf);
+  claim_nodes (GST_DEVICE_PROVIDER (self), conf.nodes);
+  g_ptr_array_unref (conf.profiles);
   self->device_directory = g_strdup (DEFAULT_DEVICE_DIRECTORY);
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);

@@ -680,6 +680,21 @@ GST_START_TEST (test_nodes_opt_in)
 }
 GST_END_TEST;
 
+/* Asked for nodes before the provider exists, it hides v4l2deviceprovider
+ * from its creation on: a GstDeviceMonitor reads the hidden providers when
+ * it adds a provider, before listing anything. */
+GST_START_TEST (test_nodes_hidden_from_start)
+{
+  GstDeviceProvider *p;
+
+  g_setenv ("NEGCAM_PROVIDER_NODES", "1", TRUE);
+  p = gst_device_provider_factory_get_by_name ("negcamdeviceprovider");
+  fail_unless (p != NULL);
+  fail_unless (hides_v4l2 (p));
+  gst_object_unref (p);
+}
+GST_END_TEST;
+
 static Suite *
 negcamdeviceprovider_suite (void)
 {
@@ -697,6 +712,7 @@ negcamdeviceprovider_suite (void)
   tcase_add_test (tc, test_profiles_from_env);
   tcase_add_test (tc, test_profiles_from_file);
   tcase_add_test (tc, test_nodes_opt_in);
+  tcase_add_test (tc, test_nodes_hidden_from_start);
   return s;
 }
 
