@@ -231,6 +231,24 @@ buffer_duration (GstNegcamSrc *src)
 /* ------------------------------------------------------------------ */
 /* Device open/close (NULL <-> READY)                                  */
 
+/* Settings the embedded device (no @device) can never honour, in words:
+ * said at NULL->READY rather than ignored or failing later under a name
+ * that hides the cause. NULL when there is none. */
+static const gchar *
+gst_negcam_src_embedded_refuses (const gchar *device,
+    NegcamDeviceOpenFlags flags, NegcamPoolMemory io_mode)
+{
+  if (device && device[0])
+    return NULL;
+  if (flags & NEGCAM_DEVICE_OPEN_LIBV4L2)
+    return "libv4l2=true needs device=/dev/videoN: the embedded device "
+           "does not go through libv4l2";
+  if (io_mode == NEGCAM_POOL_MEMORY_DMABUF)
+    return "the embedded device cannot export dma-bufs; use io-mode=mmap "
+           "(or auto) or a device";
+  return NULL;
+}
+
 static gboolean
 gst_negcam_src_open (GstNegcamSrc *src)
 {
@@ -241,6 +259,7 @@ gst_negcam_src_open (GstNegcamSrc *src)
   NegcamDevice *dev;
   NegcamDeviceOpenFlags flags = 0;
   NegcamPoolMemory io_mode;
+  const gchar *why;
 
   GST_OBJECT_LOCK (src);
   profile = g_strdup (src->profile);
@@ -251,23 +270,12 @@ gst_negcam_src_open (GstNegcamSrc *src)
   io_mode = src->io_mode;
   GST_OBJECT_UNLOCK (src);
 
-  /* Settings the embedded device can never honour: say so now rather
-   * than ignore them or fail later in words that hide the cause. */
-  if (!device || !device[0]) {
-    const gchar *why = NULL;
-
-    if (flags & NEGCAM_DEVICE_OPEN_LIBV4L2)
-      why = "libv4l2=true needs device=/dev/videoN: the embedded device "
-            "does not go through libv4l2";
-    else if (io_mode == NEGCAM_POOL_MEMORY_DMABUF)
-      why = "the embedded device cannot export dma-bufs; use io-mode=mmap "
-            "(or auto) or a device";
-    if (why) {
-      GST_ELEMENT_ERROR (src, RESOURCE, SETTINGS, ("%s", why), (NULL));
-      g_free (profile);
-      g_free (device);
-      return FALSE;
-    }
+  why = gst_negcam_src_embedded_refuses (device, flags, io_mode);
+  if (why) {
+    GST_ELEMENT_ERROR (src, RESOURCE, SETTINGS, ("%s", why), (NULL));
+    g_free (profile);
+    g_free (device);
+    return FALSE;
   }
 
   dev = negcam_device_open_full (device, profile, flags, &err);
@@ -1773,21 +1781,11 @@ profile_blurb (void)
   return blurb;
 }
 
+/* Each property with its GST_PARAM_MUTABLE_* flag (none: NULL only), see
+ * gst_negcam_src_may_set(). */
 static void
-gst_negcam_src_class_init (GstNegcamSrcClass *klass)
+gst_negcam_src_install_properties (GObjectClass *gobject_class)
 {
-  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
-  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  GstBaseSrcClass *basesrc_class = GST_BASE_SRC_CLASS (klass);
-  GstPushSrcClass *pushsrc_class = GST_PUSH_SRC_CLASS (klass);
-  GstCaps *templ;
-
-  negcam_device_debug_init ();
-
-  gobject_class->set_property = gst_negcam_src_set_property;
-  gobject_class->get_property = gst_negcam_src_get_property;
-  gobject_class->finalize = gst_negcam_src_finalize;
-
   g_object_class_install_property (gobject_class, PROP_PROFILE,
       g_param_spec_string ("profile", "Profile",
           profile_blurb (),
@@ -1869,6 +1867,23 @@ gst_negcam_src_class_init (GstNegcamSrcClass *klass)
           "reference-metas (allocations: per stream and per buffer, never per "
           "frame)",
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+}
+
+static void
+gst_negcam_src_class_init (GstNegcamSrcClass *klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseSrcClass *basesrc_class = GST_BASE_SRC_CLASS (klass);
+  GstPushSrcClass *pushsrc_class = GST_PUSH_SRC_CLASS (klass);
+  GstCaps *templ;
+
+  negcam_device_debug_init ();
+
+  gobject_class->set_property = gst_negcam_src_set_property;
+  gobject_class->get_property = gst_negcam_src_get_property;
+  gobject_class->finalize = gst_negcam_src_finalize;
+  gst_negcam_src_install_properties (gobject_class);
 
   gst_element_class_set_static_metadata (element_class, "Negcam video source",
       "Source/Video",

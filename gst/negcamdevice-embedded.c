@@ -40,7 +40,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -702,22 +701,8 @@ static const NegcamDeviceOps emb_ops = {
 /* A profile file larger than this is a mistake (negcam-ctl's cap too). */
 #define NC_EMB_MAX_PROFILE (64u << 20)
 
-static void
-set_profile_error (GError **error, const gchar *fmt, ...) G_GNUC_PRINTF (2, 3);
-
-static void
-set_profile_error (GError **error, const gchar *fmt, ...)
-{
-  va_list args;
-  gchar *msg;
-
-  va_start (args, fmt);
-  msg = g_strdup_vprintf (fmt, args);
-  va_end (args);
-  g_set_error_literal (error, NEGCAM_DEVICE_ERROR, NEGCAM_DEVICE_ERROR_PROFILE,
-      msg);
-  g_free (msg);
-}
+/* The domain and code of every profile error. */
+#define NC_PROFILE_ERROR NEGCAM_DEVICE_ERROR, NEGCAM_DEVICE_ERROR_PROFILE
 
 static gchar *
 builtin_names (void)
@@ -756,7 +741,7 @@ read_profile_file (const gchar *path, gsize *len, GError **error)
 {
   struct stat st;
   gchar *buf = NULL;
-  gsize n = 0;
+  gsize n = 0, cap;
   gint fd, saved;
 
   fd = open (path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
@@ -764,7 +749,7 @@ read_profile_file (const gchar *path, gsize *len, GError **error)
     gchar *names = builtin_names ();
 
     saved = errno;
-    set_profile_error (error,
+    g_set_error (error, NC_PROFILE_ERROR,
         "profile \"%s\": not a built-in profile (%s) and not a readable "
         "file: %s",
         path, names, g_strerror (saved));
@@ -773,46 +758,54 @@ read_profile_file (const gchar *path, gsize *len, GError **error)
   }
   if (fstat (fd, &st) < 0) {
     saved = errno;
-    set_profile_error (error, "profile \"%s\": cannot read: %s", path,
+    g_set_error (error, NC_PROFILE_ERROR, "profile \"%s\": cannot read: %s", path,
         g_strerror (saved));
     goto fail;
   }
   if (!S_ISREG (st.st_mode)) {
-    set_profile_error (error,
+    g_set_error (error, NC_PROFILE_ERROR,
         "profile \"%s\": %s, not a profile file (a profile is a regular "
         "text file, see docs/profiles.md)",
         path, file_kind (st.st_mode));
     goto fail;
   }
   if (st.st_size > NC_EMB_MAX_PROFILE) {
-    set_profile_error (error,
+    g_set_error (error, NC_PROFILE_ERROR,
         "profile \"%s\": %" G_GINT64_FORMAT " bytes; a profile file is "
         "at most %u MiB",
         path, (gint64)st.st_size, NC_EMB_MAX_PROFILE >> 20);
     goto fail;
   }
-  /* One byte more than the size, to see a file that grew past the cap. */
-  buf = g_malloc (st.st_size + 1);
+  /* Up to one byte past the cap, whatever st_size said (/proc files say
+   * 0, a file may grow while read). */
+  cap = MAX ((gsize)st.st_size + 1, 4096);
+  buf = g_malloc (cap);
   for (;;) {
-    gssize got = read (fd, buf + n, st.st_size + 1 - n);
+    gssize got;
 
+    if (n == cap) {
+      if (cap > NC_EMB_MAX_PROFILE)
+        break;
+      cap = MIN (cap * 2, (gsize)NC_EMB_MAX_PROFILE + 1);
+      buf = g_realloc (buf, cap);
+    }
+    got = read (fd, buf + n, cap - n);
     if (got < 0 && errno == EINTR)
       continue;
     if (got < 0) {
       saved = errno;
-      set_profile_error (error, "profile \"%s\": cannot read: %s", path,
-          g_strerror (saved));
+      g_set_error (error, NC_PROFILE_ERROR, "profile \"%s\": cannot read: %s",
+          path, g_strerror (saved));
       goto fail;
     }
     if (got == 0)
       break;
     n += got;
-    if (n > (gsize)st.st_size)
-      break;
   }
-  if (n > (gsize)st.st_size) {
-    set_profile_error (error, "profile \"%s\": changed while being read",
-        path);
+  if (n > NC_EMB_MAX_PROFILE) {
+    g_set_error (error, NC_PROFILE_ERROR,
+        "profile \"%s\": more than %u MiB; a profile file is at most %u MiB",
+        path, NC_EMB_MAX_PROFILE >> 20, NC_EMB_MAX_PROFILE >> 20);
     goto fail;
   }
   close (fd);
@@ -850,7 +843,7 @@ load_profile (const gchar *name, GError **error)
   if (name[0] == '\0') {
     gchar *names = builtin_names ();
 
-    set_profile_error (error,
+    g_set_error (error, NC_PROFILE_ERROR,
         "profile is empty: name a built-in profile (%s) or a profile file",
         names);
     g_free (names);
@@ -868,7 +861,7 @@ load_profile (const gchar *name, GError **error)
     return NULL;
   }
   if (!looks_like_text (text, len)) {
-    set_profile_error (error,
+    g_set_error (error, NC_PROFILE_ERROR,
         "profile \"%s\": not a profile (binary data); a profile is a text "
         "file, see docs/profiles.md",
         name);
@@ -880,7 +873,7 @@ load_profile (const gchar *name, GError **error)
   p = g_malloc0 (sizeof (*p));
   if (negcam_profile_parse (p, text, (guint32)len, &perr) < 0) {
     perr.message[sizeof (perr.message) - 1] = '\0';
-    set_profile_error (error, "%s:%u:%u: %s", source, perr.line, perr.column,
+    g_set_error (error, NC_PROFILE_ERROR, "%s:%u:%u: %s", source, perr.line, perr.column,
         perr.message);
     g_free (p);
     p = NULL;

@@ -59,7 +59,9 @@ typedef enum {
 
 /*
  * Open @path: NULL or "" = the embedded engine with @profile (a built-in
- * name or a file path; errors name the file, line, column and problem),
+ * name or a file path, NULL for webcam, "" an error; a file must be a
+ * regular file of at most 64 MiB of text, opened without blocking; errors
+ * name the file, line, column and problem, and quote no binary data),
  * else a V4L2 device node (the kernel backend; @profile is unused).
  */
 NegcamDevice *negcam_device_open (

@@ -13,8 +13,8 @@
  *    and its output-only nodes (V4L2_CAP_VIDEO_OUTPUT without capture: a
  *    negcam.ko loop's output side, vivid's video output), class
  *    Video/Sink, whose caps come from the output queue and whose element
- *    is negcamsink; nodes only while no v4l2deviceprovider is in use (see
- *    "One listing per node" below).
+ *    is negcamsink; nodes only when asked (NEGCAM_PROVIDER_NODES=1 or
+ *    "nodes = yes" in provider.conf), see "One listing per node".
  * Both are asked VIDIOC_QUERYCAP through the device interface
  * (negcamdevice.h) and their caps come from NegcamProbe (negcamcaps.c), the
  * very enumeration negcamsrc uses, so a listed device offers exactly the
@@ -22,12 +22,13 @@
  * or profile= set.
  *
  * One listing per node: v4l2deviceprovider (gst-plugins-good) lists every
- * V4L2 capture node, negcam.ko's included, for v4l2src. When it is
- * registered with a rank a GstDeviceMonitor uses (MARGINAL or more), this
- * provider lists no node at all; when it is absent or demoted
- * (GST_PLUGIN_FEATURE_RANK=v4l2deviceprovider:NONE), this provider lists
- * them, for negcamsrc. Either way each camera appears once, and no
- * provider is hidden.
+ * V4L2 capture node, negcam.ko's included, for v4l2src; by default this
+ * provider lists none, so each appears once. Asked to list the nodes, it
+ * lists all of them (for negcamsrc) and hides v4l2deviceprovider
+ * (gst_device_provider_hide_provider: GstDeviceMonitor then ignores it),
+ * so each still appears once and no camera is lost. A provider cannot
+ * hide another's single devices, only the whole provider, hence all or
+ * none.
  *
  * Hotplug: a directory monitor (inotify through GFileMonitor, no polling)
  * on the device directory, run in a thread of its own with its own main
@@ -307,65 +308,98 @@ add_entries (GPtrArray *list, gchar **items)
   }
 }
 
-/*
- * The embedded profiles to list: NEGCAM_PROVIDER_PROFILES (comma
- * separated) when set, even empty; otherwise the lines of
- * $XDG_CONFIG_HOME/negcam/provider.conf ("~/.config" when unset), '#'
- * starting a comment. Neither: none.
- */
-static GPtrArray *
-configured_profiles (void)
+/* What the user asked this provider to list. */
+typedef struct
 {
-  GPtrArray *list = g_ptr_array_new_with_free_func (g_free);
-  const gchar *env = g_getenv ("NEGCAM_PROVIDER_PROFILES");
-  const gchar *xdg = g_getenv ("XDG_CONFIG_HOME");
-  gchar *conf, *text = NULL, **lines, **items;
-  guint i;
+  GPtrArray *profiles; /* built-in names and profile files */
+  gboolean nodes;      /* the V4L2 nodes too (v4l2deviceprovider hidden) */
+} ProviderConfig;
 
-  if (env) {
-    items = g_strsplit (env, ",", -1);
-    add_entries (list, items);
-    g_strfreev (items);
-    return list;
-  }
-  /* Read here, not through g_get_user_config_dir(), which caches. */
-  if (xdg && g_path_is_absolute (xdg))
-    conf = g_build_filename (xdg, "negcam", "provider.conf", NULL);
-  else
-    conf = g_build_filename (
-        g_get_home_dir (), ".config", "negcam", "provider.conf", NULL);
-  if (g_file_get_contents (conf, &text, NULL, NULL)) {
-    lines = g_strsplit (text, "\n", -1);
-    for (i = 0; lines[i]; i++) {
-      gchar *hash = strchr (lines[i], '#');
-
-      if (hash)
-        *hash = '\0';
-    }
-    add_entries (list, lines);
-    g_strfreev (lines);
-    g_free (text);
-  }
-  GST_DEBUG ("%s: %u profiles", conf, list->len);
-  g_free (conf);
-  return list;
+static gboolean
+is_yes (const gchar *v)
+{
+  return !g_ascii_strcasecmp (v, "1") || !g_ascii_strcasecmp (v, "yes")
+      || !g_ascii_strcasecmp (v, "true");
 }
 
-/* TRUE when a provider a GstDeviceMonitor uses lists the V4L2 nodes
- * already (v4l2deviceprovider): then this one lists none. */
-static gboolean
-nodes_listed_elsewhere (void)
+/* provider.conf: one profile entry per line; "nodes = yes" (a line with
+ * '=') is the one setting; '#' starts a comment. */
+static void
+read_config_file (ProviderConfig *conf, const gchar *path)
 {
-  GstDeviceProviderFactory *f =
-      gst_device_provider_factory_find ("v4l2deviceprovider");
-  gboolean used = FALSE;
+  gchar *text = NULL, **lines;
+  guint i;
 
-  if (f) {
-    used = gst_plugin_feature_get_rank (GST_PLUGIN_FEATURE (f))
-        >= GST_RANK_MARGINAL;
-    gst_object_unref (f);
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return;
+  lines = g_strsplit (text, "\n", -1);
+  for (i = 0; lines[i]; i++) {
+    gchar *hash = strchr (lines[i], '#'), *eq;
+
+    if (hash)
+      *hash = '\0';
+    eq = strchr (lines[i], '=');
+    if (!eq)
+      continue;
+    *eq = '\0';
+    if (!g_strcmp0 (g_strstrip (lines[i]), "nodes"))
+      conf->nodes = is_yes (g_strstrip (eq + 1));
+    else
+      GST_WARNING ("%s: unknown setting '%s'", path, lines[i]);
+    lines[i][0] = '\0'; /* not a profile entry */
   }
-  return used;
+  add_entries (conf->profiles, lines);
+  g_strfreev (lines);
+  g_free (text);
+}
+
+/*
+ * The file is $XDG_CONFIG_HOME/negcam/provider.conf ("~/.config" when
+ * unset), read here rather than through g_get_user_config_dir(), which
+ * caches. NEGCAM_PROVIDER_PROFILES (comma separated), when set even
+ * empty, replaces the file's profiles; NEGCAM_PROVIDER_NODES its nodes
+ * setting. Nothing set: nothing listed.
+ */
+static void
+provider_config_read (ProviderConfig *conf)
+{
+  const gchar *env = g_getenv ("NEGCAM_PROVIDER_PROFILES");
+  const gchar *nodes = g_getenv ("NEGCAM_PROVIDER_NODES");
+  const gchar *xdg = g_getenv ("XDG_CONFIG_HOME");
+  gchar *path;
+
+  conf->profiles = g_ptr_array_new_with_free_func (g_free);
+  conf->nodes = FALSE;
+  if (xdg && g_path_is_absolute (xdg))
+    path = g_build_filename (xdg, "negcam", "provider.conf", NULL);
+  else
+    path = g_build_filename (
+        g_get_home_dir (), ".config", "negcam", "provider.conf", NULL);
+  read_config_file (conf, path);
+  if (env) {
+    gchar **items = g_strsplit (env, ",", -1);
+
+    g_ptr_array_set_size (conf->profiles, 0);
+    add_entries (conf->profiles, items);
+    g_strfreev (items);
+  }
+  if (nodes)
+    conf->nodes = is_yes (nodes);
+  GST_DEBUG ("%s: %u profiles, nodes %s", path, conf->profiles->len,
+      conf->nodes ? "yes" : "no");
+  g_free (path);
+}
+
+/* One listing per node: the nodes are either v4l2deviceprovider's (for
+ * v4l2src, the default) or, when the user asks, all ours (for negcamsrc)
+ * with v4l2deviceprovider hidden from GstDeviceMonitor. */
+static void
+claim_nodes (GstDeviceProvider *provider, gboolean nodes)
+{
+  if (nodes)
+    gst_device_provider_hide_provider (provider, "v4l2deviceprovider");
+  else
+    gst_device_provider_unhide_provider (provider, "v4l2deviceprovider");
 }
 
 /* "video" followed by digits only: the V4L2 video nodes. */
@@ -469,9 +503,8 @@ get_device_directory (GstNegcamDeviceProvider *self)
 }
 
 static GList *
-probe_profiles (void)
+probe_profiles (GPtrArray *profiles)
 {
-  GPtrArray *profiles = configured_profiles ();
   GList *list = NULL;
   guint i;
 
@@ -481,7 +514,6 @@ probe_profiles (void)
     if (device)
       list = g_list_append (list, device);
   }
-  g_ptr_array_unref (profiles);
   return list;
 }
 
@@ -490,13 +522,17 @@ static GList *
 gst_negcam_device_provider_probe (GstDeviceProvider *provider)
 {
   GstNegcamDeviceProvider *self = GST_NEGCAM_DEVICE_PROVIDER (provider);
-  gchar *dir = get_device_directory (self);
-  GPtrArray *paths = nodes_listed_elsewhere ()
-      ? g_ptr_array_new_with_free_func (g_free)
-      : list_nodes (dir);
+  ProviderConfig conf;
+  GPtrArray *paths;
   GList *list = NULL;
+  gchar *dir;
   guint i;
 
+  provider_config_read (&conf);
+  claim_nodes (provider, conf.nodes);
+  dir = get_device_directory (self);
+  paths = conf.nodes ? list_nodes (dir)
+                     : g_ptr_array_new_with_free_func (g_free);
   for (i = 0; i < paths->len; i++) {
     GError *err = NULL;
     GstDevice *device = probe_node (paths->pdata[i], &err);
@@ -508,9 +544,11 @@ gst_negcam_device_provider_probe (GstDeviceProvider *provider)
       g_error_free (err);
     }
   }
+  list = g_list_concat (list, probe_profiles (conf.profiles));
   g_ptr_array_unref (paths);
+  g_ptr_array_unref (conf.profiles);
   g_free (dir);
-  return g_list_concat (list, probe_profiles ());
+  return list;
 }
 
 /* A listed node, in the watch thread: its device and, when the driver
@@ -723,17 +761,18 @@ static gboolean
 gst_negcam_device_provider_start (GstDeviceProvider *provider)
 {
   GstNegcamDeviceProvider *self = GST_NEGCAM_DEVICE_PROVIDER (provider);
+  ProviderConfig conf;
   GList *profiles, *l;
 
-  profiles = probe_profiles ();
+  provider_config_read (&conf);
+  claim_nodes (provider, conf.nodes);
+  profiles = probe_profiles (conf.profiles);
+  g_ptr_array_unref (conf.profiles);
   for (l = profiles; l; l = l->next)
     gst_device_provider_device_add (provider, l->data);
   g_list_free (profiles);
-
-  if (nodes_listed_elsewhere ()) {
-    GST_INFO_OBJECT (self, "v4l2deviceprovider lists the V4L2 nodes");
-    return TRUE;
-  }
+  if (!conf.nodes)
+    return TRUE; /* the nodes are v4l2deviceprovider's */
   self->watch_dir = get_device_directory (self);
   self->nodes =
       g_hash_table_new_full (g_str_hash, g_str_equal, NULL, node_watch_free);
@@ -855,15 +894,21 @@ gst_negcam_device_provider_class_init (GstNegcamDeviceProviderClass *klass)
 
   gst_device_provider_class_set_static_metadata (dp_class,
       "negcam device provider", "Video/Source/Sink",
-      "Lists the negcam profiles a user names and, unless "
-      "v4l2deviceprovider does, V4L2 capture nodes for negcamsrc and "
-      "output nodes for negcamsink",
+      "Lists the negcam profiles a user names and, when asked, the V4L2 "
+      "capture nodes for negcamsrc and output nodes for negcamsink",
       "negcam");
 }
 
 static void
 gst_negcam_device_provider_init (GstNegcamDeviceProvider *self)
 {
+  ProviderConfig conf;
+
+  /* Hidden from the start: a GstDeviceMonitor reads the hidden providers
+   * when it adds this one, before anything is listed or started. */
+  provider_config_read (&conf);
+  claim_nodes (GST_DEVICE_PROVIDER (self), conf.nodes);
+  g_ptr_array_unref (conf.profiles);
   self->device_directory = g_strdup (DEFAULT_DEVICE_DIRECTORY);
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);

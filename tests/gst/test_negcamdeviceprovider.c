@@ -3,8 +3,9 @@
  * negcamdeviceprovider: nothing is listed by default; the profiles named
  * by NEGCAM_PROVIDER_PROFILES or provider.conf are, exactly, with the caps
  * negcamsrc offers for them; create_element() gives a working source;
- * junk in the device directory is skipped; a V4L2 node is listed only
- * while v4l2deviceprovider is not in use, and followed through hotplug. The node is negcam-ctl's V4L2 shim
+ * junk in the device directory is skipped; V4L2 nodes are listed only
+ * when asked (then v4l2deviceprovider is hidden), and followed through
+ * hotplug. The node is negcam-ctl's V4L2 shim
  * (LD_PRELOADed by meson with NEGCAM_SHIM_DEV set to a path in a
  * directory of the build tree): the shim answers the ioctls of that path
  * whether or not a file is there, and the file's appearance and removal
@@ -57,24 +58,6 @@ list_all_builtins (void)
   g_string_free (names, TRUE);
 }
 
-/* v4l2deviceprovider's rank: while a monitor uses it (MARGINAL or more),
- * negcamdeviceprovider lists no V4L2 node. Returns the old rank, or -1
- * when it is not installed. */
-static gint
-set_v4l2_provider_rank (guint rank)
-{
-  GstPluginFeature *f = GST_PLUGIN_FEATURE (
-      gst_device_provider_factory_find ("v4l2deviceprovider"));
-  gint old;
-
-  if (!f)
-    return -1;
-  old = gst_plugin_feature_get_rank (f);
-  gst_plugin_feature_set_rank (f, rank);
-  gst_object_unref (f);
-  return old;
-}
-
 static const gchar *
 prop_string (GstDevice *d, const gchar *field)
 {
@@ -99,6 +82,26 @@ find_device (GList *devices, const gchar *field, const gchar *value)
     if (g_strcmp0 (prop_string (l->data, field), value) == 0)
       return l->data;
   return NULL;
+}
+
+/* How many negcam profiles a GstDeviceMonitor on Video/Source sees. */
+static guint
+monitor_count_profiles (void)
+{
+  GstDeviceMonitor *mon = gst_device_monitor_new ();
+  GList *devices, *l;
+  guint n = 0;
+
+  gst_device_monitor_add_filter (mon, "Video/Source", NULL);
+  fail_unless (gst_device_monitor_start (mon));
+  devices = gst_device_monitor_get_devices (mon);
+  for (l = devices; l; l = l->next)
+    if (prop_string (l->data, "negcam.profile"))
+      n++;
+  g_list_free_full (devices, gst_object_unref);
+  gst_device_monitor_stop (mon);
+  gst_object_unref (mon);
+  return n;
 }
 
 /* What negcamsrc itself offers in READY, unfiltered. */
@@ -218,9 +221,6 @@ GST_START_TEST (test_monitor_and_rank)
   GstDeviceProviderFactory *f = gst_device_provider_get_factory (p);
   GstPluginFeature *v4l2 = GST_PLUGIN_FEATURE (
       gst_device_provider_factory_find ("v4l2deviceprovider"));
-  GstDeviceMonitor *mon = gst_device_monitor_new ();
-  GList *devices, *l;
-  guint ours = 0;
   gchar **hidden;
 
   list_all_builtins ();
@@ -234,16 +234,7 @@ GST_START_TEST (test_monitor_and_rank)
   fail_unless (hidden == NULL || hidden[0] == NULL);
   g_strfreev (hidden);
 
-  gst_device_monitor_add_filter (mon, "Video/Source", NULL);
-  fail_unless (gst_device_monitor_start (mon));
-  devices = gst_device_monitor_get_devices (mon);
-  for (l = devices; l; l = l->next)
-    if (prop_string (l->data, "negcam.profile"))
-      ours++;
-  fail_unless_equals_int (ours, n_builtins ());
-  g_list_free_full (devices, gst_object_unref);
-  gst_device_monitor_stop (mon);
-  gst_object_unref (mon);
+  fail_unless_equals_int (monitor_count_profiles (), n_builtins ());
   gst_object_unref (p);
   remove_tmpdir (dir);
 }
@@ -339,7 +330,7 @@ GST_START_TEST (test_junk_and_missing)
   GList *devices;
 
   list_all_builtins ();
-  set_v4l2_provider_rank (GST_RANK_NONE);
+  g_setenv ("NEGCAM_PROVIDER_NODES", "1", TRUE);
   fail_unless (symlink ("/nonexistent/negcam-video7", link) == 0);
   fail_unless (g_file_set_contents (file, "not a device", -1, NULL));
   fail_unless (g_file_set_contents (other, "", -1, NULL));
@@ -425,8 +416,7 @@ GST_START_TEST (test_node_and_hotplug)
     return;
   }
   list_all_builtins ();
-  /* nodes are ours only while v4l2deviceprovider is not in use */
-  set_v4l2_provider_rank (GST_RANK_NONE);
+  g_setenv ("NEGCAM_PROVIDER_NODES", "1", TRUE);
   dir = g_path_get_dirname (node);
   fail_unless (g_mkdir_with_parents (dir, 0755) == 0);
   g_unlink (node);
@@ -518,8 +508,6 @@ GST_START_TEST (test_nothing_by_default)
   gchar *dir = make_tmpdir ();
   gchar *home = make_tmpdir ();
   GstDeviceProvider *p = get_provider (dir);
-  GstDeviceMonitor *mon = gst_device_monitor_new ();
-  GList *devices, *l;
 
   g_unsetenv ("NEGCAM_PROVIDER_PROFILES");
   g_setenv ("XDG_CONFIG_HOME", home, TRUE);
@@ -528,15 +516,7 @@ GST_START_TEST (test_nothing_by_default)
   fail_unless_equals_int (count_devices (p), 0);
   gst_device_provider_stop (p);
 
-  gst_device_monitor_add_filter (mon, "Video/Source", NULL);
-  fail_unless (gst_device_monitor_start (mon));
-  devices = gst_device_monitor_get_devices (mon);
-  for (l = devices; l; l = l->next)
-    fail_if (prop_string (l->data, "negcam.profile") != NULL,
-        "a negcam profile is listed by default");
-  g_list_free_full (devices, gst_object_unref);
-  gst_device_monitor_stop (mon);
-  gst_object_unref (mon);
+  fail_unless_equals_int (monitor_count_profiles (), 0);
   gst_object_unref (p);
   remove_tmpdir (home);
   remove_tmpdir (dir);
@@ -626,18 +606,37 @@ GST_START_TEST (test_profiles_from_file)
 }
 GST_END_TEST;
 
-/* One listing per node: while v4l2deviceprovider is in use, the shim node
- * is not listed here (v4l2src has it); demoted to NONE, it is. */
-GST_START_TEST (test_node_listed_once)
+/* "v4l2deviceprovider" among @p's hidden providers? */
+static gboolean
+hides_v4l2 (GstDeviceProvider *p)
+{
+  gchar **hidden = gst_device_provider_get_hidden_providers (p);
+  gboolean found = hidden && g_strv_contains ((const gchar *const *)hidden,
+      "v4l2deviceprovider");
+
+  g_strfreev (hidden);
+  return found;
+}
+
+/* One listing per node: by default the shim node is not listed and
+ * nothing is hidden (v4l2deviceprovider lists nodes); asked for nodes
+ * (variable or provider.conf), it is listed once and v4l2deviceprovider
+ * is hidden; the variable overrides the file. */
+GST_START_TEST (test_nodes_opt_in)
 {
   const gchar *node = g_getenv ("NEGCAM_SHIM_DEV");
+  gchar *home = make_tmpdir ();
+  gchar *confdir = g_build_filename (home, "negcam", NULL);
+  gchar *conf = g_build_filename (confdir, "provider.conf", NULL);
   GstDeviceProvider *p;
   gchar *dir, *tmp;
 
-  if (!node || set_v4l2_provider_rank (GST_RANK_PRIMARY) < 0) {
-    GST_WARNING ("no shim node or no v4l2deviceprovider: test skipped");
+  if (!node) {
+    GST_WARNING ("no shim node: test skipped");
     return;
   }
+  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
+  g_unsetenv ("NEGCAM_PROVIDER_NODES");
   g_setenv ("NEGCAM_PROVIDER_PROFILES", "", TRUE);
   dir = g_path_get_dirname (node);
   fail_unless (g_mkdir_with_parents (dir, 0755) == 0);
@@ -647,20 +646,52 @@ GST_START_TEST (test_node_listed_once)
   p = get_provider (dir);
 
   fail_unless_equals_int (count_devices (p), 0);
+  fail_if (hides_v4l2 (p));
   fail_unless (gst_device_provider_start (p));
   fail_unless_equals_int (count_devices (p), 0);
   gst_device_provider_stop (p);
 
-  set_v4l2_provider_rank (GST_RANK_NONE);
+  g_setenv ("NEGCAM_PROVIDER_NODES", "1", TRUE);
   fail_unless_equals_int (count_devices (p), 1);
+  fail_unless (hides_v4l2 (p));
   fail_unless (gst_device_provider_start (p));
   fail_unless_equals_int (count_devices (p), 1);
   gst_device_provider_stop (p);
 
+  /* the file's setting; the variable, when set, wins */
+  g_unsetenv ("NEGCAM_PROVIDER_NODES");
+  fail_unless (g_mkdir (confdir, 0755) == 0);
+  fail_unless (g_file_set_contents (conf, "nodes = yes\n", -1, NULL));
+  fail_unless_equals_int (count_devices (p), 1);
+  fail_unless (hides_v4l2 (p));
+  g_setenv ("NEGCAM_PROVIDER_NODES", "no", TRUE);
+  fail_unless_equals_int (count_devices (p), 0);
+  fail_if (hides_v4l2 (p));
+
   g_unlink (node);
+  g_unlink (conf);
+  g_rmdir (confdir);
   gst_object_unref (p);
+  g_free (conf);
+  g_free (confdir);
   g_free (tmp);
   g_free (dir);
+  remove_tmpdir (home);
+}
+GST_END_TEST;
+
+/* Asked for nodes before the provider exists, it hides v4l2deviceprovider
+ * from its creation on: a GstDeviceMonitor reads the hidden providers when
+ * it adds a provider, before listing anything. */
+GST_START_TEST (test_nodes_hidden_from_start)
+{
+  GstDeviceProvider *p;
+
+  g_setenv ("NEGCAM_PROVIDER_NODES", "1", TRUE);
+  p = gst_device_provider_factory_get_by_name ("negcamdeviceprovider");
+  fail_unless (p != NULL);
+  fail_unless (hides_v4l2 (p));
+  gst_object_unref (p);
 }
 GST_END_TEST;
 
@@ -680,7 +711,8 @@ negcamdeviceprovider_suite (void)
   tcase_add_test (tc, test_nothing_by_default);
   tcase_add_test (tc, test_profiles_from_env);
   tcase_add_test (tc, test_profiles_from_file);
-  tcase_add_test (tc, test_node_listed_once);
+  tcase_add_test (tc, test_nodes_opt_in);
+  tcase_add_test (tc, test_nodes_hidden_from_start);
   return s;
 }
 

@@ -21,6 +21,7 @@
 #include <glib/gstdio.h>
 #include <gst/gst.h>
 #include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
@@ -275,6 +276,25 @@ expect_refused (GstElement *e, const gchar *name, const GValue *value,
   g_free (pattern);
 }
 
+/* Set the integer-like property @name to @value: it must read back. */
+static void
+expect_accepted (GstElement *e, const gchar *name, gint value)
+{
+  GValue v = G_VALUE_INIT, back = G_VALUE_INIT, want = G_VALUE_INIT;
+
+  g_value_init (&v, G_TYPE_INT);
+  g_value_set_int (&v, value);
+  g_object_set_property (G_OBJECT (e), name, &v);
+  g_object_get_property (G_OBJECT (e), name, &back);
+  g_value_init (&want, G_VALUE_TYPE (&back));
+  fail_unless (g_value_transform (&v, &want));
+  fail_unless (gst_value_compare (&back, &want) == GST_VALUE_EQUAL,
+      "%s not set to %d", name, value);
+  g_value_unset (&v);
+  g_value_unset (&back);
+  g_value_unset (&want);
+}
+
 /* While PLAYING: profile, device, libv4l2 (NULL only), queue-size and
  * io-mode (up to READY) are refused; in READY the NULL-only ones are. */
 GST_START_TEST (test_refused_while_playing)
@@ -311,13 +331,7 @@ GST_START_TEST (test_refused_while_playing)
   g_value_unset (&v);
 
   /* mutable while PLAYING: accepted */
-  g_object_set (src, "pattern", 2, NULL);
-  {
-    gint pattern;
-
-    g_object_get (src, "pattern", &pattern, NULL);
-    fail_unless_equals_int (pattern, 2);
-  }
+  expect_accepted (src, "pattern", 2);
 
   /* READY: the device is open; profile cannot change any more, queue-size
    * can (it is read when buffers are made) */
@@ -326,13 +340,7 @@ GST_START_TEST (test_refused_while_playing)
   g_value_set_string (&v, "vga");
   expect_refused (src, "profile", &v, "READY");
   g_value_unset (&v);
-  g_object_set (src, "queue-size", 6, NULL);
-  {
-    guint qs;
-
-    g_object_get (src, "queue-size", &qs, NULL);
-    fail_unless_equals_int (qs, 6);
-  }
+  expect_accepted (src, "queue-size", 6);
   gst_element_set_state (pipe, GST_STATE_NULL);
   g_object_set (src, "profile", "vga", NULL);
   {
@@ -344,6 +352,62 @@ GST_START_TEST (test_refused_while_playing)
   }
   gst_object_unref (src);
   gst_object_unref (pipe);
+}
+
+GST_END_TEST;
+
+/* The size of the caps on the harness's sink pad. */
+static gint
+current_area (GstHarness *h)
+{
+  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
+  gint w = 0, ht = 0;
+
+  fail_unless (caps != NULL);
+  gst_structure_get_int (gst_caps_get_structure (caps, 0), "width", &w);
+  gst_structure_get_int (gst_caps_get_structure (caps, 0), "height", &ht);
+  gst_caps_unref (caps);
+  return w * ht;
+}
+
+static guint
+negotiations (GstElement *e)
+{
+  GstStructure *stats;
+  guint n = 0;
+
+  g_object_get (e, "stats", &stats, NULL);
+  gst_structure_get_uint (stats, "negotiations", &n);
+  gst_structure_free (stats);
+  return n;
+}
+
+/* prefer while PLAYING applies: the next frames come from a new
+ * negotiation (the largest raw frame, where the device's default mode
+ * came first). */
+GST_START_TEST (test_prefer_while_playing)
+{
+  GstHarness *h = gst_harness_new ("negcamsrc");
+  gint area0, area1 = 0;
+  guint before, i;
+
+  g_object_set (h->element, "is-live", FALSE, NULL);
+  gst_harness_set_sink_caps_str (h, "video/x-raw");
+  gst_harness_play (h);
+  gst_buffer_unref (gst_harness_pull (h));
+  area0 = current_area (h);
+  before = negotiations (h->element);
+
+  g_object_set (h->element, "prefer", 1 /* resolution */, NULL);
+  for (i = 0; i < 50 && area1 <= area0; i++) {
+    gst_buffer_unref (gst_harness_pull (h));
+    area1 = current_area (h);
+  }
+  fail_unless (negotiations (h->element) > before,
+      "no negotiation after prefer changed");
+  fail_unless (area1 > area0, "frame area still %d after prefer=resolution "
+      "(was %d)", area1, area0);
+  gst_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -585,6 +649,7 @@ negcamsrc_props_suite (void)
   tcase_add_test (tc, test_is_live_toggle_playing);
   tcase_add_test (tc, test_mutability_flags);
   tcase_add_test (tc, test_refused_while_playing);
+  tcase_add_test (tc, test_prefer_while_playing);
   tcase_add_test (tc, test_profile_empty_is_error);
   tcase_add_test (tc, test_libv4l2_without_device);
   tcase_add_test (tc, test_dmabuf_embedded_says_why);

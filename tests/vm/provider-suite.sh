@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
 # negcamdeviceprovider in the VM, on real nodes, with vivid and negcam.ko
-# loaded. By default (no NEGCAM_PROVIDER_PROFILES, no provider.conf,
-# v4l2deviceprovider in use) `gst-device-monitor-1.0 Video/Source` lists
-# each node exactly once, through v4l2src, and no negcam profile. With
-# v4l2deviceprovider demoted (GST_PLUGIN_FEATURE_RANK=v4l2deviceprovider:NONE)
-# and every built-in profile named in NEGCAM_PROVIDER_PROFILES, it lists
-# both nodes through negcamsrc, once each (device.path, caps, launch line
+# loaded. By default (no NEGCAM_PROVIDER_*, no provider.conf)
+# `gst-device-monitor-1.0 Video/Source` lists no negcam profile and no
+# node through negcamsrc: each node at most once, v4l2deviceprovider's
+# (which, without udev in the VM, lists none). With NEGCAM_PROVIDER_NODES=1
+# (v4l2deviceprovider hidden) and every built-in profile named in
+# NEGCAM_PROVIDER_PROFILES, it lists both nodes through negcamsrc, once
+# each (device.path, caps, launch line
 # "negcamsrc device=NODE"), the negcam.ko node with the caps of the
 # embedded profile it plays, and every built-in profile. Then hotplug: a
 # monitor in follow mode (-f) sees the negcam.ko node added on insmod,
@@ -101,15 +102,15 @@ load || { fail "insmod $KO"; finish; }
 NEGCAM=$(node_of negcam) || { fail "no negcam.ko node"; finish; }
 echo "  vivid $VIVID, negcam.ko $NEGCAM"
 
-# ---- default: each node once (v4l2deviceprovider's), no negcam profile ----
+# ---- default: nothing of negcam, each node at most once ----
 mkdir -p "$OUT/empty-config"
 DEF=$OUT/monitor-default.txt
-env -u NEGCAM_PROVIDER_PROFILES -u GST_PLUGIN_FEATURE_RANK XDG_CONFIG_HOME="$OUT/empty-config" \
+env -u NEGCAM_PROVIDER_PROFILES -u NEGCAM_PROVIDER_NODES XDG_CONFIG_HOME="$OUT/empty-config" \
 	timeout -k 5 300 gst-device-monitor-1.0 Video/Source > "$DEF" 2>&1
 for n in "$NEGCAM" "$VIVID"; do
 	c=$(awk -v want="device.path = $n" 'BEGIN { RS = "\nDevice " } index($0, want "\n") { k++ } END { print k + 0 }' "$DEF")
-	if [ "$c" = 1 ] && record_with "$DEF" "v4l2src device=$n" | grep -q .; then
-		pass "default listing: $n once, through v4l2src"
+	if [ "$c" -le 1 ]; then
+		pass "default listing: $n listed $c time(s) (v4l2deviceprovider's; it needs udev, absent here)"
 	else
 		fail "default listing: $n listed $c times (log $DEF)"
 	fi
@@ -120,8 +121,9 @@ else
 	pass "default listing: no negcam profile, no negcamsrc entry"
 fi
 
-# From here: v4l2deviceprovider demoted, every built-in profile named.
-export GST_PLUGIN_FEATURE_RANK=v4l2deviceprovider:NONE
+# From here: the nodes asked for (v4l2deviceprovider hidden), every
+# built-in profile named.
+export NEGCAM_PROVIDER_NODES=1
 NEGCAM_PROVIDER_PROFILES=$("$CTL" --list-profiles 2>/dev/null | awk '{ print $1 }' | paste -sd, -)
 export NEGCAM_PROVIDER_PROFILES
 
@@ -135,8 +137,8 @@ fi
 
 for n in "$NEGCAM" "$VIVID"; do
 	c=$(awk -v want="device.path = $n" 'BEGIN { RS = "\nDevice " } index($0, want "\n") { k++ } END { print k + 0 }' "$LIST")
-	[ "$c" = 1 ] && pass "$n listed once with v4l2deviceprovider demoted" ||
-		fail "$n listed $c times with v4l2deviceprovider demoted (log $LIST)"
+	[ "$c" = 1 ] && pass "$n listed once with NEGCAM_PROVIDER_NODES=1" ||
+		fail "$n listed $c times with NEGCAM_PROVIDER_NODES=1 (log $LIST)"
 	b=$(record_with "$LIST" "negcamsrc device=$n ")
 	nc=$(caps_of <<< "$b" | grep -c '^\(video/\|image/\)')
 	if grep -q "device.path = $n\$" <<< "$b" && grep -q "device.api = v4l2" <<< "$b" &&
