@@ -427,8 +427,8 @@ gst_negcam_sink_set_format (GstNegcamSink *sink, struct v4l2_format *fmt,
 static NegcamPool *
 gst_negcam_sink_new_pool (GstNegcamSink *sink, GstCaps *caps)
 {
-  NegcamPool *pool = negcam_pool_new_output (
-      sink->dev, &sink->fmt.fmt.pix, sink->is_video ? &sink->info : NULL);
+  NegcamPool *pool = negcam_pool_new_output (GST_ELEMENT (sink), sink->dev,
+      &sink->fmt.fmt.pix, sink->is_video ? &sink->info : NULL);
   GstStructure *config;
   guint queue_size;
 
@@ -669,7 +669,7 @@ gst_negcam_sink_render (GstBaseSink *bsink, GstBuffer *buf)
     gst_clear_buffer (&copy);
   }
   if (ret == NEGCAM_FLOW_GONE)
-    ret = gst_negcam_sink_device_lost (sink, "DQBUF");
+    ret = GST_FLOW_ERROR; /* the pool said so (negcam_pool_new_output) */
   gst_object_unref (pool);
   return ret;
 }

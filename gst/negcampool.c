@@ -55,6 +55,7 @@ struct _NegcamPool {
   gboolean cannot_grow;
   gboolean queueing;
   guint32 type; /* V4L2_BUF_TYPE_VIDEO_CAPTURE, or OUTPUT for negcamsink */
+  GWeakRef owner; /* output: the element that reports device loss */
 };
 
 G_DEFINE_TYPE (NegcamPool, negcam_pool, GST_TYPE_BUFFER_POOL);
@@ -544,13 +545,31 @@ negcam_pool_release_buffer (GstBufferPool *bpool, GstBuffer *buffer)
 /* Output pools (negcamsink)                                           */
 
 NegcamPool *
-negcam_pool_new_output (NegcamDevice *dev, const struct v4l2_pix_format *pix,
-    const GstVideoInfo *info)
+negcam_pool_new_output (GstElement *owner, NegcamDevice *dev,
+    const struct v4l2_pix_format *pix, const GstVideoInfo *info)
 {
   NegcamPool *pool = negcam_pool_new (dev, pix, info);
 
   pool->type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+  g_weak_ref_set (&pool->owner, owner);
   return pool;
+}
+
+/* Upstream's acquire found the device gone: upstream would only say
+ * "error"; the owner says which device, as negcamsrc does. */
+static GstFlowReturn
+output_device_lost (NegcamPool *pool)
+{
+  GstElement *owner = g_weak_ref_get (&pool->owner);
+
+  if (owner) {
+    GST_ELEMENT_ERROR (owner, RESOURCE, NOT_FOUND,
+        ("Device %s disappeared: it was unplugged or its driver removed",
+            pool->dev->description),
+        ("waiting for a free output buffer: ENODEV"));
+    gst_object_unref (owner);
+  }
+  return NEGCAM_FLOW_GONE;
 }
 
 /* A buffer with the application: idle, or back from the device (DQBUF).
@@ -598,15 +617,17 @@ acquire_output (
       return GST_FLOW_OK;
     }
     g_mutex_unlock (&pool->lock);
+    if (index == -ENODEV)
+      return output_device_lost (pool);
     if (index != -1)
-      return index == -ENODEV ? NEGCAM_FLOW_GONE : GST_FLOW_ERROR;
+      return GST_FLOW_ERROR;
     if (params && (params->flags & GST_BUFFER_POOL_ACQUIRE_FLAG_DONTWAIT))
       return GST_FLOW_EOS; /* as GstBufferPool says "none free" */
     ret = negcam_device_wait (pool->dev, -1);
     if (ret == -EINTR || GST_BUFFER_POOL_IS_FLUSHING (GST_BUFFER_POOL (pool)))
       return GST_FLOW_FLUSHING;
     if (ret == -ENODEV)
-      return NEGCAM_FLOW_GONE;
+      return output_device_lost (pool);
     if (ret < 0) {
       GST_ERROR_OBJECT (pool, "%s: waiting for a free output buffer: %s",
           pool->dev->description, g_strerror (-ret));
@@ -675,6 +696,7 @@ negcam_pool_finalize (GObject *object)
   free_all (pool);
   gst_clear_object (&pool->dmabuf_alloc);
   negcam_device_unref (pool->dev);
+  g_weak_ref_clear (&pool->owner);
   g_mutex_clear (&pool->lock);
   G_OBJECT_CLASS (negcam_pool_parent_class)->finalize (object);
 }
@@ -683,6 +705,7 @@ static void
 negcam_pool_init (NegcamPool *pool)
 {
   g_mutex_init (&pool->lock);
+  g_weak_ref_init (&pool->owner, NULL);
   pool->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
 }
 
