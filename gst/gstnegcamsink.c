@@ -490,6 +490,19 @@ gst_negcam_sink_set_caps (GstBaseSink *bsink, GstCaps *caps)
 /* ------------------------------------------------------------------ */
 /* Allocation                                                          */
 
+/* sink->pool, referenced (NULL before caps). */
+static NegcamPool *
+gst_negcam_sink_ref_pool (GstNegcamSink *sink)
+{
+  NegcamPool *pool = NULL;
+
+  GST_OBJECT_LOCK (sink);
+  if (sink->pool)
+    pool = gst_object_ref (sink->pool);
+  GST_OBJECT_UNLOCK (sink);
+  return pool;
+}
+
 /* The device buffers, for upstream to write into. Offered only when
  * GStreamer's default layout of the caps is the device's (else upstream
  * would need GstVideoMeta to write there; it gets its own buffers and the
@@ -498,15 +511,13 @@ static gboolean
 gst_negcam_sink_propose_allocation (GstBaseSink *bsink, GstQuery *query)
 {
   GstNegcamSink *sink = GST_NEGCAM_SINK (bsink);
+  NegcamPool *pool = gst_negcam_sink_ref_pool (sink);
   GstCaps *caps = NULL;
-  NegcamPool *pool = NULL;
   guint queue_size;
 
   gst_query_parse_allocation (query, &caps, NULL);
   GST_DEBUG_OBJECT (sink, "allocation query for %" GST_PTR_FORMAT, caps);
   GST_OBJECT_LOCK (sink);
-  if (sink->pool)
-    pool = gst_object_ref (sink->pool);
   queue_size = sink->queue_size;
   GST_OBJECT_UNLOCK (sink);
   if (pool && caps && sink->configured
@@ -647,14 +658,10 @@ static GstFlowReturn
 gst_negcam_sink_render (GstBaseSink *bsink, GstBuffer *buf)
 {
   GstNegcamSink *sink = GST_NEGCAM_SINK (bsink);
+  NegcamPool *pool = gst_negcam_sink_ref_pool (sink);
   GstBuffer *copy = NULL;
-  NegcamPool *pool = NULL;
   GstFlowReturn ret;
 
-  GST_OBJECT_LOCK (sink);
-  if (sink->pool)
-    pool = gst_object_ref (sink->pool);
-  GST_OBJECT_UNLOCK (sink);
   if (!pool) {
     GST_ELEMENT_ERROR (sink, CORE, NEGOTIATION, (NULL), ("buffer before caps"));
     return GST_FLOW_NOT_NEGOTIATED;
@@ -694,24 +701,28 @@ gst_negcam_sink_event (GstBaseSink *bsink, GstEvent *event)
 /* ------------------------------------------------------------------ */
 /* Flushing and stopping                                               */
 
+/* unlock / unlock_stop: wake (or stop waking) a wait on the device,
+ * ours or upstream's in the pool. */
 static gboolean
-gst_negcam_sink_unlock (GstBaseSink *bsink)
+gst_negcam_sink_set_flushing (GstBaseSink *bsink, gboolean flushing)
 {
   GstNegcamSink *sink = GST_NEGCAM_SINK (bsink);
 
   if (sink->dev)
-    negcam_device_set_flushing (sink->dev, TRUE);
+    negcam_device_set_flushing (sink->dev, flushing);
   return TRUE;
+}
+
+static gboolean
+gst_negcam_sink_unlock (GstBaseSink *bsink)
+{
+  return gst_negcam_sink_set_flushing (bsink, TRUE);
 }
 
 static gboolean
 gst_negcam_sink_unlock_stop (GstBaseSink *bsink)
 {
-  GstNegcamSink *sink = GST_NEGCAM_SINK (bsink);
-
-  if (sink->dev)
-    negcam_device_set_flushing (sink->dev, FALSE);
-  return TRUE;
+  return gst_negcam_sink_set_flushing (bsink, FALSE);
 }
 
 static gboolean
@@ -752,9 +763,8 @@ gst_negcam_sink_stats (GstNegcamSink *sink)
       G_TYPE_UINT, sink->negotiations, "source-changes", G_TYPE_UINT,
       sink->source_changes, "reconfigures", G_TYPE_UINT, sink->reconfigures,
       NULL);
-  if (sink->pool)
-    pool = gst_object_ref (sink->pool);
   GST_OBJECT_UNLOCK (sink);
+  pool = gst_negcam_sink_ref_pool (sink);
   if (pool) {
     gst_structure_set (s, "buffers", G_TYPE_UINT, negcam_pool_get_count (pool),
         "dmabuf", G_TYPE_BOOLEAN, negcam_pool_is_dmabuf (pool), NULL);
