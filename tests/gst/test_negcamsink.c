@@ -17,6 +17,7 @@
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
+#include <glib/gstdio.h>
 
 #include "negcamdevice.h"
 
@@ -430,6 +431,66 @@ GST_START_TEST (test_convert_bin_follows)
 }
 GST_END_TEST;
 
+/* The device provider on an output-only node (the v4l2 shim on
+ * output-only.profile, run as the negcamsink-provider test): a Video/Sink
+ * device with the output queue's caps, creating negcamsink. */
+GST_START_TEST (test_provider_output_node)
+{
+  const gchar *node = g_getenv ("NEGCAM_SHIM_DEV");
+  GstDeviceProvider *p;
+  GstDevice *found = NULL;
+  GstElement *sink;
+  GList *devices, *l;
+  GstCaps *caps, *want;
+  gchar *dir, *path = NULL;
+
+  if (!node || !g_getenv ("NEGCAM_SHIM_PROFILE")) {
+    GST_INFO ("no shim node: run as the negcamsink-provider test");
+    return;
+  }
+  dir = g_path_get_dirname (node);
+  fail_unless (g_mkdir_with_parents (dir, 0755) == 0);
+  fail_unless (g_file_set_contents (node, "", -1, NULL));
+  p = gst_device_provider_factory_get_by_name ("negcamdeviceprovider");
+  fail_unless (p != NULL);
+  g_object_set (p, "device-directory", dir, NULL);
+  devices = gst_device_provider_get_devices (p);
+  for (l = devices; l; l = l->next) {
+    GstStructure *props = gst_device_get_properties (l->data);
+    const gchar *s = props ? gst_structure_get_string (props, "device.path")
+                           : NULL;
+
+    if (!g_strcmp0 (s, node))
+      found = gst_object_ref (l->data);
+    if (props)
+      gst_structure_free (props);
+  }
+  g_list_free_full (devices, gst_object_unref);
+  fail_unless (found != NULL, "%s not listed", node);
+  fail_unless (gst_device_has_classes (found, "Video/Sink"));
+  caps = gst_device_get_caps (found);
+  want = gst_caps_from_string ("image/jpeg,width=1280,height=720");
+  fail_unless (gst_caps_can_intersect (caps, want), "no MJPG in the caps");
+  gst_caps_unref (want);
+  want = gst_caps_from_string ("video/x-raw,format=YUY2,width=640,height=480");
+  fail_unless (gst_caps_can_intersect (caps, want));
+  gst_caps_unref (want);
+  gst_caps_unref (caps);
+  sink = gst_device_create_element (found, NULL);
+  fail_unless (sink != NULL);
+  fail_unless_equals_string (
+      G_OBJECT_TYPE_NAME (sink), "GstNegcamSink");
+  g_object_get (sink, "device", &path, NULL);
+  fail_unless_equals_string (path, node);
+  g_free (path);
+  gst_object_unref (sink);
+  gst_object_unref (found);
+  gst_object_unref (p);
+  g_unlink (node);
+  g_free (dir);
+}
+GST_END_TEST;
+
 static Suite *
 negcamsink_suite (void)
 {
@@ -449,6 +510,7 @@ negcamsink_suite (void)
   tcase_add_test (tc, test_source_change_reconfigures);
   tcase_add_test (tc, test_convert_bin_mjpeg);
   tcase_add_test (tc, test_convert_bin_follows);
+  tcase_add_test (tc, test_provider_output_node);
   return s;
 }
 
