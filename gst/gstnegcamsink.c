@@ -67,6 +67,7 @@ struct _GstNegcamSink {
   GMutex dev_lock;
   NegcamDevice *dev;
   NegcamProbe *probe;
+  gboolean events; /* SOURCE_CHANGE subscribed */
 
   /* streaming thread */
   struct v4l2_format fmt;
@@ -180,6 +181,7 @@ gst_negcam_sink_open (GstNegcamSink *sink)
     return FALSE;
   }
   ret = negcam_device_subscribe_source_change (dev);
+  sink->events = ret == 0;
   if (ret < 0)
     GST_INFO_OBJECT (sink,
         "%s has no V4L2_EVENT_SOURCE_CHANGE (%s): the sink keeps its "
@@ -542,7 +544,7 @@ gst_negcam_sink_propose_allocation (GstBaseSink *bsink, GstQuery *query)
 static void
 gst_negcam_sink_follow_consumer (GstNegcamSink *sink)
 {
-  if (!negcam_device_take_source_change (sink->dev))
+  if (!sink->events || !negcam_device_take_source_change (sink->dev))
     return;
   GST_OBJECT_LOCK (sink);
   sink->source_changes++;
