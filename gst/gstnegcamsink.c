@@ -389,7 +389,8 @@ gst_negcam_sink_try (GstNegcamSink *sink, GstCaps *caps,
   }
   if (field)
     GST_ELEMENT_ERROR (sink, CORE, NEGOTIATION,
-        ("%s refused the output format: it changes the %s from %s to %s",
+        ("%s refused the output format: it changes the %s from %s to %s "
+         "(negcamconvertsink converts to what the device wants)",
             sink->dev->description, field, asked, offered),
         ("asked %" GST_PTR_FORMAT ", TRY_FMT answered %" GST_PTR_FORMAT, caps,
             answer));
