@@ -10,6 +10,7 @@
 #   - videotestsrc ! YUY2 640x480 ! negcamsink: every frame reaches the
 #     device with 0 copies (the "negcamsink-stats" message at EOS), no tee
 #     or identity; v4l2sink on the same node noted side by side;
+#   - io-mode=dmabuf: the same through exported dma-bufs;
 #   - negcamconvertsink from a 160x120 I420 source at the node's size;
 #   - gst-device-monitor-1.0 Video/Sink lists the output node for negcamsink.
 
@@ -64,6 +65,18 @@ sink_vivid() {
 		fail "negcamsink on $out: exit $rc, frames '$frames', copies '$copies' (log $log)"
 	fi
 	echo "negcamsink: vivid output 640x480 YUY2 videotestsrc: exit $rc, ${frames:-?} frames, ${copies:-?} copies" >> "$GST_NUMBERS"
+
+	log=$(logname "negcamsink io-mode=dmabuf")
+	sink_run dmabuf "$log" videotestsrc num-buffers=30 ! \
+		video/x-raw,format=YUY2,width=640,height=480 ! negcamsink device="$out" io-mode=dmabuf
+	rc=$?
+	frames=$(stat_of "$log" frames)
+	copies=$(stat_of "$log" copies)
+	if [ $rc = 0 ] && [ "$frames" = 30 ] && [ "$copies" = 0 ] && grep -q 'dmabuf=(boolean)true' "$log"; then
+		pass "negcamsink io-mode=dmabuf on $out: upstream writes into exported dma-bufs, 0 copies"
+	else
+		fail "negcamsink io-mode=dmabuf on $out: exit $rc, frames '$frames', copies '$copies' (log $log)"
+	fi
 
 	log=$(logname "v4l2sink videotestsrc YUY2 640x480")
 	GST_DEBUG=v4l2bufferpool:6 GST_DEBUG_NO_COLOR=1 timeout -k 5 180 gst-launch-1.0 -q \
