@@ -875,6 +875,8 @@ gst_negcam_sink_init (GstNegcamSink *sink)
   sink->io_mode = DEFAULT_IO_MODE;
   sink->queue_size = DEFAULT_QUEUE_SIZE;
   g_mutex_init (&sink->dev_lock);
+  /* last-sample would keep a device buffer out of the queue */
+  gst_base_sink_set_last_sample_enabled (GST_BASE_SINK (sink), FALSE);
 }
 
 #define READY_PROP                                                             \
