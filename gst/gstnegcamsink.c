@@ -287,8 +287,9 @@ gst_negcam_sink_get_caps (GstBaseSink *bsink, GstCaps *filter)
 
 filter:
   if (filter) {
+    /* ours first: the order is the device's preference */
     GstCaps *tmp =
-        gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
+        gst_caps_intersect_full (caps, filter, GST_CAPS_INTERSECT_FIRST);
     gst_caps_unref (caps);
     caps = tmp;
   }

@@ -151,6 +151,34 @@ GST_START_TEST (test_caps_from_output_queue)
 }
 GST_END_TEST;
 
+/* A filter does not reorder: the device's wanted format stays first. */
+GST_START_TEST (test_caps_order_kept_with_filter)
+{
+  GstHarness *h = sink_harness (profile_path);
+  struct v4l2_pix_format want = { 0 };
+  GstCaps *filter = gst_caps_from_string ("video/x-raw; image/jpeg");
+  GstCaps *caps;
+  gint w = 0;
+
+  want.pixelformat = V4L2_PIX_FMT_MJPEG;
+  want.width = 640;
+  want.height = 480;
+  fail_unless_equals_int (
+      negcam_device_embedded_source_change (sink_device (h->element), &want),
+      0);
+  caps = gst_pad_peer_query_caps (h->srcpad, filter);
+  GST_INFO ("caps %" GST_PTR_FORMAT, caps);
+  fail_unless (gst_structure_has_name (
+      gst_caps_get_structure (caps, 0), "image/jpeg"));
+  fail_unless (
+      gst_structure_get_int (gst_caps_get_structure (caps, 0), "width", &w));
+  fail_unless_equals_int (w, 640);
+  gst_caps_unref (caps);
+  gst_caps_unref (filter);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
 GST_START_TEST (test_set_caps_sets_format)
 {
   GstHarness *h = sink_harness (profile_path);
@@ -503,6 +531,7 @@ negcamsink_suite (void)
   negcam_device_debug_init ();
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_caps_from_output_queue);
+  tcase_add_test (tc, test_caps_order_kept_with_filter);
   tcase_add_test (tc, test_set_caps_sets_format);
   tcase_add_test (tc, test_pool_zero_copy);
   tcase_add_test (tc, test_foreign_buffer_copied_once);
