@@ -286,13 +286,10 @@ gst_negcam_sink_get_caps (GstBaseSink *bsink, GstCaps *filter)
       caps, "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1, NULL);
 
 filter:
-  if (filter) {
-    /* ours first: the order is the device's preference */
-    GstCaps *tmp =
-        gst_caps_intersect_full (caps, filter, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (caps);
-    caps = tmp;
-  }
+  /* ours first: the order is the device's preference */
+  if (filter)
+    gst_caps_take (&caps,
+        gst_caps_intersect_full (caps, filter, GST_CAPS_INTERSECT_FIRST));
   return caps;
 }
 
