@@ -170,6 +170,8 @@ gst_negcam_sink_open (GstNegcamSink *sink)
   if (!dev)
     return FALSE;
   ret = negcam_device_ioctl (dev, VIDIOC_QUERYCAP, &cap);
+  if (ret == 0 && !(cap.capabilities & V4L2_CAP_DEVICE_CAPS))
+    cap.device_caps = cap.capabilities; /* a driver older than 3.3 */
   if (ret < 0 || !(cap.device_caps & V4L2_CAP_VIDEO_OUTPUT)) {
     GST_ELEMENT_ERROR (sink, RESOURCE, SETTINGS,
         ("%s is not a video output device%s", dev->description,

@@ -151,6 +151,32 @@ GST_START_TEST (test_caps_from_output_queue)
 }
 GST_END_TEST;
 
+/* A capture-only device is refused at READY, in words. */
+GST_START_TEST (test_not_an_output_device)
+{
+  GstElement *sink = gst_element_factory_make ("negcamsink", NULL);
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  GError *err = NULL;
+
+  g_object_set (sink, "profile", "webcam", NULL);
+  gst_element_set_bus (sink, bus);
+  fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_READY),
+      GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (strstr (err->message, "not a video output device") != NULL,
+      "%s", err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  gst_element_set_state (sink, GST_STATE_NULL);
+  gst_element_set_bus (sink, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (sink);
+}
+GST_END_TEST;
+
 /* A filter does not reorder: the device's wanted format stays first. */
 GST_START_TEST (test_caps_order_kept_with_filter)
 {
@@ -531,6 +557,7 @@ negcamsink_suite (void)
   negcam_device_debug_init ();
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_caps_from_output_queue);
+  tcase_add_test (tc, test_not_an_output_device);
   tcase_add_test (tc, test_caps_order_kept_with_filter);
   tcase_add_test (tc, test_set_caps_sets_format);
   tcase_add_test (tc, test_pool_zero_copy);
