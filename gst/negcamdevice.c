@@ -150,8 +150,6 @@ negcam_request_name (unsigned long request)
     N (VIDIOC_STREAMOFF);
     N (VIDIOC_CREATE_BUFS);
     N (VIDIOC_EXPBUF);
-    N (VIDIOC_SUBSCRIBE_EVENT);
-    N (VIDIOC_DQEVENT);
 #undef N
     default:
       return "VIDIOC_?";
