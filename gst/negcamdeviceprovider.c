@@ -5,10 +5,6 @@
  * Two kinds of device, described by the same code:
  *  - the V4L2 capture nodes of the device directory ("device-directory",
  *    /dev by default, names video<N>), opened through the kernel backend;
- *    and its output-only nodes (V4L2_CAP_VIDEO_OUTPUT without capture: a
- *    negcam.ko loop's output side, vivid's video output), class
- *    Video/Sink, whose caps come from the output queue and whose element
- *    is negcamsink;
  *  - the built-in profiles of the embedded engine (negcam_builtin_at).
  * Both are asked VIDIOC_QUERYCAP through the device interface
  * (negcamdevice.h) and their caps come from NegcamProbe (negcamcaps.c), the
@@ -56,9 +52,12 @@ struct _GstNegcamSrcDevice
 {
   GstDevice parent;
 
+  /* An output-only node (V4L2_CAP_VIDEO_OUTPUT without capture: a
+   * negcam.ko loop's output side, vivid's video output): a Video/Sink
+   * device, caps from the output queue, element negcamsink. */
+  gboolean output;
   gchar *path;    /* V4L2 node, or NULL for an embedded profile */
   gchar *profile; /* built-in profile name, or NULL for a node */
-  gboolean output; /* an output node: negcamsink */
 };
 
 G_DEFINE_TYPE (GstNegcamSrcDevice, gst_negcam_src_device, GST_TYPE_DEVICE);
@@ -84,9 +83,13 @@ gst_negcam_src_device_reconfigure_element (GstDevice *device,
     GstElement *element)
 {
   GstNegcamSrcDevice *self = GST_NEGCAM_SRC_DEVICE (device);
+  if (self->output) { /* a node, for negcamsink */
+    if (GST_IS_NEGCAM_SINK (element))
+      g_object_set (element, "device", self->path, NULL);
+    return GST_IS_NEGCAM_SINK (element);
+  }
 
-  if (self->output ? !GST_IS_NEGCAM_SINK (element)
-                   : !GST_IS_NEGCAM_SRC (element))
+  if (!GST_IS_NEGCAM_SRC (element))
     return FALSE;
   if (self->path)
     g_object_set (element, "device", self->path, NULL);
@@ -181,7 +184,7 @@ describe (NegcamDevice *dev, const gchar *path,
   negcam_probe_free (probe);
   if (gst_caps_is_empty (caps)) {
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-        "%s: enumerates no format negcam can map", dev->description);
+        "%s: enumerates no format negcamsrc can map", dev->description);
     gst_caps_unref (caps);
     return NULL;
   }
@@ -219,9 +222,9 @@ describe (NegcamDevice *dev, const gchar *path,
       "display-name", display, "device-class",
       output ? "Video/Sink" : "Video/Source",
       "caps", caps, "properties", props, NULL);
+  device->output = output;
   device->path = g_strdup (path);
   device->profile = builtin ? g_strdup (builtin->name) : NULL;
-  device->output = output;
 
   g_free (display);
   g_free (card);

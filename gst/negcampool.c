@@ -38,6 +38,8 @@ struct _NegcamPool {
   GstVideoInfo dev_info; /* device layout */
   gboolean is_video;
   gboolean needs_meta;
+  guint32 type; /* V4L2_BUF_TYPE_VIDEO_CAPTURE, or OUTPUT for negcamsink */
+  GWeakRef owner; /* output: the element that reports device loss */
 
   NegcamPoolMemory memory;
   gboolean grow;
@@ -54,8 +56,6 @@ struct _NegcamPool {
   struct timeval last_timestamp;
   gboolean cannot_grow;
   gboolean queueing;
-  guint32 type; /* V4L2_BUF_TYPE_VIDEO_CAPTURE, or OUTPUT for negcamsink */
-  GWeakRef owner; /* output: the element that reports device loss */
 };
 
 G_DEFINE_TYPE (NegcamPool, negcam_pool, GST_TYPE_BUFFER_POOL);
@@ -198,6 +198,12 @@ queue_buffer (NegcamPool *pool, guint index)
 {
   struct v4l2_buffer v = { 0 };
   gint ret;
+
+  /* Capture buffers wait in the device for frames (at start, on
+   * release); output buffers go to it only written, through
+   * negcam_pool_queue_output(). */
+  if (pool->type == V4L2_BUF_TYPE_VIDEO_OUTPUT)
+    return 0;
 
   v.index = index;
   v.type = pool->type;
@@ -344,9 +350,7 @@ negcam_pool_start (GstBufferPool *bpool)
   for (i = 0; i < pool->count; i++) {
     if (!wrap_buffer (pool, i))
       goto failed;
-    /* capture buffers wait in the device for frames; output buffers
-     * start empty, with the application */
-    if (pool->type == V4L2_BUF_TYPE_VIDEO_CAPTURE && queue_buffer (pool, i) < 0)
+    if (queue_buffer (pool, i) < 0)
       goto failed;
   }
   pool->queueing = TRUE;
@@ -533,10 +537,8 @@ negcam_pool_release_buffer (GstBufferPool *bpool, GstBuffer *buffer)
     return;
   }
   pool->outstanding[i] = FALSE;
-  /* An output buffer goes to the device only through
-   * negcam_pool_queue_output(), with what was written into it. */
-  if (pool->type == V4L2_BUF_TYPE_VIDEO_CAPTURE && pool->queueing
-      && queue_buffer (pool, i) < 0 && !negcam_device_is_gone (pool->dev))
+  if (pool->queueing && queue_buffer (pool, i) < 0
+      && !negcam_device_is_gone (pool->dev))
     GST_WARNING_OBJECT (pool, "QBUF %u failed", i);
   g_mutex_unlock (&pool->lock);
 }

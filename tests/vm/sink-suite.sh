@@ -105,7 +105,9 @@ sink_vivid() {
 	echo "negcamconvertsink: vivid output, 160x120 I420 source: exit $rc, ${frames:-?} frames, ${copies:-?} copies" >> "$GST_NUMBERS"
 
 	log=$(logname "gst-device-monitor Video-Sink")
-	GST_PLUGIN_PATH="$NEGCAM_BUILD/gst" timeout -k 5 60 gst-device-monitor-1.0 Video/Sink > "$log" 2>&1
+	# NEGCAM_PROVIDER_NODES=1: nodes listed on request once the provider
+	# asks for it (issue 16); harmless before
+	NEGCAM_PROVIDER_NODES=1 GST_PLUGIN_PATH="$NEGCAM_BUILD/gst" timeout -k 5 60 gst-device-monitor-1.0 Video/Sink > "$log" 2>&1
 	if grep -q "negcamsink device=$out" "$log"; then
 		pass "gst-device-monitor-1.0 Video/Sink lists $out for negcamsink"
 	else
