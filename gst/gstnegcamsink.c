@@ -67,6 +67,7 @@ struct _GstNegcamSink {
   GMutex dev_lock;
   NegcamDevice *dev;
   NegcamProbe *probe;
+  gboolean events; /* SOURCE_CHANGE subscribed */
 
   /* streaming thread */
   struct v4l2_format fmt;
@@ -169,6 +170,8 @@ gst_negcam_sink_open (GstNegcamSink *sink)
   if (!dev)
     return FALSE;
   ret = negcam_device_ioctl (dev, VIDIOC_QUERYCAP, &cap);
+  if (ret == 0 && !(cap.capabilities & V4L2_CAP_DEVICE_CAPS))
+    cap.device_caps = cap.capabilities; /* a driver older than 3.3 */
   if (ret < 0 || !(cap.device_caps & V4L2_CAP_VIDEO_OUTPUT)) {
     GST_ELEMENT_ERROR (sink, RESOURCE, SETTINGS,
         ("%s is not a video output device%s", negcam_device_get_description (dev),
@@ -180,6 +183,7 @@ gst_negcam_sink_open (GstNegcamSink *sink)
     return FALSE;
   }
   ret = negcam_device_subscribe_source_change (dev);
+  sink->events = ret == 0;
   if (ret < 0)
     GST_INFO_OBJECT (sink,
         "%s has no V4L2_EVENT_SOURCE_CHANGE (%s): the sink keeps its "
@@ -284,12 +288,10 @@ gst_negcam_sink_get_caps (GstBaseSink *bsink, GstCaps *filter)
       caps, "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1, NULL);
 
 filter:
-  if (filter) {
-    GstCaps *tmp =
-        gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (caps);
-    caps = tmp;
-  }
+  /* ours first: the order is the device's preference */
+  if (filter)
+    gst_caps_take (&caps,
+        gst_caps_intersect_full (caps, filter, GST_CAPS_INTERSECT_FIRST));
   return caps;
 }
 
@@ -387,7 +389,8 @@ gst_negcam_sink_try (GstNegcamSink *sink, GstCaps *caps,
   }
   if (field)
     GST_ELEMENT_ERROR (sink, CORE, NEGOTIATION,
-        ("%s refused the output format: it changes the %s from %s to %s",
+        ("%s refused the output format: it changes the %s from %s to %s "
+         "(negcamconvertsink converts to what the device wants)",
             negcam_device_get_description (sink->dev), field, asked, offered),
         ("asked %" GST_PTR_FORMAT ", TRY_FMT answered %" GST_PTR_FORMAT, caps,
             answer));
@@ -427,8 +430,8 @@ gst_negcam_sink_set_format (GstNegcamSink *sink, struct v4l2_format *fmt,
 static NegcamPool *
 gst_negcam_sink_new_pool (GstNegcamSink *sink, GstCaps *caps)
 {
-  NegcamPool *pool = negcam_pool_new_output (
-      sink->dev, &sink->fmt.fmt.pix, sink->is_video ? &sink->info : NULL);
+  NegcamPool *pool = negcam_pool_new_output (GST_ELEMENT (sink), sink->dev,
+      &sink->fmt.fmt.pix, sink->is_video ? &sink->info : NULL);
   GstStructure *config;
   guint queue_size;
 
@@ -490,6 +493,19 @@ gst_negcam_sink_set_caps (GstBaseSink *bsink, GstCaps *caps)
 /* ------------------------------------------------------------------ */
 /* Allocation                                                          */
 
+/* sink->pool, referenced (NULL before caps). */
+static NegcamPool *
+gst_negcam_sink_ref_pool (GstNegcamSink *sink)
+{
+  NegcamPool *pool = NULL;
+
+  GST_OBJECT_LOCK (sink);
+  if (sink->pool)
+    pool = gst_object_ref (sink->pool);
+  GST_OBJECT_UNLOCK (sink);
+  return pool;
+}
+
 /* The device buffers, for upstream to write into. Offered only when
  * GStreamer's default layout of the caps is the device's (else upstream
  * would need GstVideoMeta to write there; it gets its own buffers and the
@@ -498,15 +514,13 @@ static gboolean
 gst_negcam_sink_propose_allocation (GstBaseSink *bsink, GstQuery *query)
 {
   GstNegcamSink *sink = GST_NEGCAM_SINK (bsink);
+  NegcamPool *pool = gst_negcam_sink_ref_pool (sink);
   GstCaps *caps = NULL;
-  NegcamPool *pool = NULL;
   guint queue_size;
 
   gst_query_parse_allocation (query, &caps, NULL);
   GST_DEBUG_OBJECT (sink, "allocation query for %" GST_PTR_FORMAT, caps);
   GST_OBJECT_LOCK (sink);
-  if (sink->pool)
-    pool = gst_object_ref (sink->pool);
   queue_size = sink->queue_size;
   GST_OBJECT_UNLOCK (sink);
   if (pool && caps && sink->configured
@@ -531,7 +545,7 @@ gst_negcam_sink_propose_allocation (GstBaseSink *bsink, GstQuery *query)
 static void
 gst_negcam_sink_follow_consumer (GstNegcamSink *sink)
 {
-  if (!negcam_device_take_source_change (sink->dev))
+  if (!sink->events || !negcam_device_take_source_change (sink->dev))
     return;
   GST_OBJECT_LOCK (sink);
   sink->source_changes++;
@@ -647,14 +661,10 @@ static GstFlowReturn
 gst_negcam_sink_render (GstBaseSink *bsink, GstBuffer *buf)
 {
   GstNegcamSink *sink = GST_NEGCAM_SINK (bsink);
+  NegcamPool *pool = gst_negcam_sink_ref_pool (sink);
   GstBuffer *copy = NULL;
-  NegcamPool *pool = NULL;
   GstFlowReturn ret;
 
-  GST_OBJECT_LOCK (sink);
-  if (sink->pool)
-    pool = gst_object_ref (sink->pool);
-  GST_OBJECT_UNLOCK (sink);
   if (!pool) {
     GST_ELEMENT_ERROR (sink, CORE, NEGOTIATION, (NULL), ("buffer before caps"));
     return GST_FLOW_NOT_NEGOTIATED;
@@ -669,7 +679,7 @@ gst_negcam_sink_render (GstBaseSink *bsink, GstBuffer *buf)
     gst_clear_buffer (&copy);
   }
   if (ret == NEGCAM_FLOW_GONE)
-    ret = gst_negcam_sink_device_lost (sink, "DQBUF");
+    ret = GST_FLOW_ERROR; /* the pool said so (negcam_pool_new_output) */
   gst_object_unref (pool);
   return ret;
 }
@@ -694,24 +704,28 @@ gst_negcam_sink_event (GstBaseSink *bsink, GstEvent *event)
 /* ------------------------------------------------------------------ */
 /* Flushing and stopping                                               */
 
+/* unlock / unlock_stop: wake (or stop waking) a wait on the device,
+ * ours or upstream's in the pool. */
 static gboolean
-gst_negcam_sink_unlock (GstBaseSink *bsink)
+gst_negcam_sink_set_flushing (GstBaseSink *bsink, gboolean flushing)
 {
   GstNegcamSink *sink = GST_NEGCAM_SINK (bsink);
 
   if (sink->dev)
-    negcam_device_set_flushing (sink->dev, TRUE);
+    negcam_device_set_flushing (sink->dev, flushing);
   return TRUE;
+}
+
+static gboolean
+gst_negcam_sink_unlock (GstBaseSink *bsink)
+{
+  return gst_negcam_sink_set_flushing (bsink, TRUE);
 }
 
 static gboolean
 gst_negcam_sink_unlock_stop (GstBaseSink *bsink)
 {
-  GstNegcamSink *sink = GST_NEGCAM_SINK (bsink);
-
-  if (sink->dev)
-    negcam_device_set_flushing (sink->dev, FALSE);
-  return TRUE;
+  return gst_negcam_sink_set_flushing (bsink, FALSE);
 }
 
 static gboolean
@@ -752,9 +766,8 @@ gst_negcam_sink_stats (GstNegcamSink *sink)
       G_TYPE_UINT, sink->negotiations, "source-changes", G_TYPE_UINT,
       sink->source_changes, "reconfigures", G_TYPE_UINT, sink->reconfigures,
       NULL);
-  if (sink->pool)
-    pool = gst_object_ref (sink->pool);
   GST_OBJECT_UNLOCK (sink);
+  pool = gst_negcam_sink_ref_pool (sink);
   if (pool) {
     gst_structure_set (s, "buffers", G_TYPE_UINT, negcam_pool_get_count (pool),
         "dmabuf", G_TYPE_BOOLEAN, negcam_pool_is_dmabuf (pool), NULL);
@@ -862,6 +875,8 @@ gst_negcam_sink_init (GstNegcamSink *sink)
   sink->io_mode = DEFAULT_IO_MODE;
   sink->queue_size = DEFAULT_QUEUE_SIZE;
   g_mutex_init (&sink->dev_lock);
+  /* last-sample would keep a device buffer out of the queue */
+  gst_base_sink_set_last_sample_enabled (GST_BASE_SINK (sink), FALSE);
 }
 
 #define READY_PROP                                                             \

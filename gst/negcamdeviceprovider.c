@@ -77,9 +77,12 @@ struct _GstNegcamSrcDevice
 {
   GstDevice parent;
 
+  /* An output-only node (V4L2_CAP_VIDEO_OUTPUT without capture: a
+   * negcam.ko loop's output side, vivid's video output): a Video/Sink
+   * device, caps from the output queue, element negcamsink. */
+  gboolean output;
   gchar *path;    /* V4L2 node, or NULL for an embedded profile */
   gchar *profile; /* built-in profile name or file, NULL for a node */
-  gboolean output; /* an output node: negcamsink */
 };
 
 G_DEFINE_TYPE (GstNegcamSrcDevice, gst_negcam_src_device, GST_TYPE_DEVICE);
@@ -106,11 +109,15 @@ gst_negcam_src_device_reconfigure_element (GstDevice *device,
 {
   GstNegcamSrcDevice *self = GST_NEGCAM_SRC_DEVICE (device);
 
-  if (self->output ? !GST_IS_NEGCAM_SINK (element)
-                   : !GST_IS_NEGCAM_SRC (element))
-    return FALSE;
   if (GST_STATE (element) != GST_STATE_NULL)
     return FALSE; /* device and profile change in NULL only */
+  if (self->output) { /* a node, for negcamsink */
+    if (GST_IS_NEGCAM_SINK (element))
+      g_object_set (element, "device", self->path, NULL);
+    return GST_IS_NEGCAM_SINK (element);
+  }
+  if (!GST_IS_NEGCAM_SRC (element))
+    return FALSE;
   if (self->path)
     g_object_set (element, "device", self->path, NULL);
   else
@@ -244,9 +251,9 @@ describe (NegcamDevice *dev, const gchar *path, const gchar *profile,
       "display-name", display, "device-class",
       output ? "Video/Sink" : "Video/Source",
       "caps", caps, "properties", props, NULL);
+  device->output = output;
   device->path = g_strdup (path);
   device->profile = g_strdup (profile);
-  device->output = output;
 
   g_free (display);
   g_free (card);

@@ -39,6 +39,8 @@ struct _NegcamPool {
   GstVideoInfo dev_info; /* device layout */
   gboolean is_video;
   gboolean needs_meta;
+  guint32 type; /* V4L2_BUF_TYPE_VIDEO_CAPTURE, or OUTPUT for negcamsink */
+  GWeakRef owner; /* output: the element that reports device loss */
 
   NegcamPoolMemory memory;
   gboolean grow;
@@ -56,7 +58,6 @@ struct _NegcamPool {
   gboolean cannot_grow;
   gboolean queueing;
   GError *start_error; /* why the last start failed, in words */
-  guint32 type; /* V4L2_BUF_TYPE_VIDEO_CAPTURE, or OUTPUT for negcamsink */
 };
 
 G_DEFINE_TYPE (NegcamPool, negcam_pool, GST_TYPE_BUFFER_POOL);
@@ -199,6 +200,12 @@ queue_buffer (NegcamPool *pool, guint index)
 {
   struct v4l2_buffer v = { 0 };
   gint ret;
+
+  /* Capture buffers wait in the device for frames (at start, on
+   * release); output buffers go to it only written, through
+   * negcam_pool_queue_output(). */
+  if (pool->type == V4L2_BUF_TYPE_VIDEO_OUTPUT)
+    return 0;
 
   v.index = index;
   v.type = pool->type;
@@ -384,10 +391,7 @@ negcam_pool_start (GstBufferPool *bpool)
     }
   }
   for (i = 0; i < pool->count; i++) {
-    /* capture buffers wait in the device for frames; output buffers
-     * start empty, with the application */
-    if (!wrap_buffer (pool, i) || (pool->type == V4L2_BUF_TYPE_VIDEO_CAPTURE
-            && queue_buffer (pool, i) < 0)) {
+    if (!wrap_buffer (pool, i) || queue_buffer (pool, i) < 0) {
       set_start_error (pool, GST_RESOURCE_ERROR_FAILED,
           "%s: buffer %u could not be mapped or queued",
           negcam_device_get_description (pool->dev), i);
@@ -578,10 +582,8 @@ negcam_pool_release_buffer (GstBufferPool *bpool, GstBuffer *buffer)
     return;
   }
   pool->outstanding[i] = FALSE;
-  /* An output buffer goes to the device only through
-   * negcam_pool_queue_output(), with what was written into it. */
-  if (pool->type == V4L2_BUF_TYPE_VIDEO_CAPTURE && pool->queueing
-      && queue_buffer (pool, i) < 0 && !negcam_device_is_gone (pool->dev))
+  if (pool->queueing && queue_buffer (pool, i) < 0
+      && !negcam_device_is_gone (pool->dev))
     GST_WARNING_OBJECT (pool, "QBUF %u failed", i);
   g_mutex_unlock (&pool->lock);
 }
@@ -590,13 +592,31 @@ negcam_pool_release_buffer (GstBufferPool *bpool, GstBuffer *buffer)
 /* Output pools (negcamsink)                                           */
 
 NegcamPool *
-negcam_pool_new_output (NegcamDevice *dev, const struct v4l2_pix_format *pix,
-    const GstVideoInfo *info)
+negcam_pool_new_output (GstElement *owner, NegcamDevice *dev,
+    const struct v4l2_pix_format *pix, const GstVideoInfo *info)
 {
   NegcamPool *pool = negcam_pool_new (dev, pix, info);
 
   pool->type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+  g_weak_ref_set (&pool->owner, owner);
   return pool;
+}
+
+/* Upstream's acquire found the device gone: upstream would only say
+ * "error"; the owner says which device, as negcamsrc does. */
+static GstFlowReturn
+output_device_lost (NegcamPool *pool)
+{
+  GstElement *owner = g_weak_ref_get (&pool->owner);
+
+  if (owner) {
+    GST_ELEMENT_ERROR (owner, RESOURCE, NOT_FOUND,
+        ("Device %s disappeared: it was unplugged or its driver removed",
+            negcam_device_get_description (pool->dev)),
+        ("waiting for a free output buffer: ENODEV"));
+    gst_object_unref (owner);
+  }
+  return NEGCAM_FLOW_GONE;
 }
 
 /* A buffer with the application: idle, or back from the device (DQBUF).
@@ -644,15 +664,17 @@ acquire_output (
       return GST_FLOW_OK;
     }
     g_mutex_unlock (&pool->lock);
+    if (index == -ENODEV)
+      return output_device_lost (pool);
     if (index != -1)
-      return index == -ENODEV ? NEGCAM_FLOW_GONE : GST_FLOW_ERROR;
+      return GST_FLOW_ERROR;
     if (params && (params->flags & GST_BUFFER_POOL_ACQUIRE_FLAG_DONTWAIT))
       return GST_FLOW_EOS; /* as GstBufferPool says "none free" */
     ret = negcam_device_wait (pool->dev, -1);
     if (ret == -EINTR || GST_BUFFER_POOL_IS_FLUSHING (GST_BUFFER_POOL (pool)))
       return GST_FLOW_FLUSHING;
     if (ret == -ENODEV)
-      return NEGCAM_FLOW_GONE;
+      return output_device_lost (pool);
     if (ret < 0) {
       GST_ERROR_OBJECT (pool, "%s: waiting for a free output buffer: %s",
           negcam_device_get_description (pool->dev), g_strerror (-ret));
@@ -722,6 +744,7 @@ negcam_pool_finalize (GObject *object)
   g_clear_error (&pool->start_error);
   gst_clear_object (&pool->dmabuf_alloc);
   negcam_device_unref (pool->dev);
+  g_weak_ref_clear (&pool->owner);
   g_mutex_clear (&pool->lock);
   G_OBJECT_CLASS (negcam_pool_parent_class)->finalize (object);
 }
@@ -730,6 +753,7 @@ static void
 negcam_pool_init (NegcamPool *pool)
 {
   g_mutex_init (&pool->lock);
+  g_weak_ref_init (&pool->owner, NULL);
   pool->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
 }
 

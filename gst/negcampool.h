@@ -59,9 +59,10 @@ NegcamPool *negcam_pool_new (NegcamDevice *dev,
  * with the application; acquiring gives an idle one, or one the device is
  * done with (DQBUF), waiting for it when the device holds them all;
  * negcam_pool_queue_output() hands a written buffer to the device (QBUF).
- * Releasing a buffer never queues it.
+ * Releasing a buffer never queues it. When the device goes away while
+ * upstream waits, the pool posts the error on @owner (weak reference).
  */
-NegcamPool *negcam_pool_new_output (NegcamDevice *dev,
+NegcamPool *negcam_pool_new_output (GstElement *owner, NegcamDevice *dev,
     const struct v4l2_pix_format *pix, const GstVideoInfo *info);
 /* QBUF @buf (acquired from @pool) with @bytesused and its PTS as the
  * buffer timestamp; 0 or -errno. The caller keeps its reference. */

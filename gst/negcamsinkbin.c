@@ -5,8 +5,13 @@
  * (`SRC ! negcamconvertsink device=/dev/videoN`) serves every format of
  * a loop's profile:
  *
- *   videorate ! videoconvert ! videoscale ! [jpegenc] ! negcamsink
+ *   videorate ! videoconvert ! videoscale ! [jpegenc] ! capsfilter ! negcamsink
  *
+ * The capsfilter holds the format the device wants now (the first
+ * structure of negcamsink's caps: G_FMT of the output queue, the
+ * consumer's format on a loop), reduced to media type, format, size, rate
+ * and pixel aspect ratio: converters would rather pass their input
+ * through, and the producer must make what the consumer asked.
  * videorate comes first: it pushes copies of the buffers it keeps, which
  * would lose the device buffers (negcamsink's pool) videoscale or
  * videoconvert write into when they are last.
@@ -39,7 +44,7 @@ enum {
 struct _GstNegcamConvertSink {
   GstBin parent;
 
-  GstElement *convert, *scale, *rate, *sink;
+  GstElement *convert, *scale, *rate, *filter, *sink;
   GstElement *encoder; /* jpegenc, or NULL (raw) */
   gint swap_pending; /* atomic: an idle probe is installed */
 };
@@ -48,35 +53,55 @@ G_DEFINE_TYPE (GstNegcamConvertSink, gst_negcam_convert_sink, GST_TYPE_BIN);
 GST_ELEMENT_REGISTER_DEFINE (negcamconvertsink, "negcamconvertsink",
     GST_RANK_NONE, GST_TYPE_NEGCAM_CONVERT_SINK);
 
-/* Does the device prefer JPEG (the first structure negcamsink offers)? */
 static gboolean
-wants_jpeg (GstNegcamConvertSink *self)
+keep_field (GQuark field, GValue *value, gpointer data)
 {
-  GstPad *pad = gst_element_get_static_pad (self->sink, "sink");
-  GstCaps *caps = gst_pad_query_caps (pad, NULL);
-  gboolean jpeg = !gst_caps_is_empty (caps) && !gst_caps_is_any (caps)
-      && gst_structure_has_name (
-          gst_caps_get_structure (caps, 0), "image/jpeg");
-
-  gst_caps_unref (caps);
-  gst_object_unref (pad);
-  return jpeg;
+  return g_strv_contains (data, g_quark_to_string (field));
 }
 
-/* Link videoscale to negcamsink, through jpegenc when @jpeg. */
+/* What the device wants now: the first structure negcamsink offers, with
+ * only the fields a converter sets; NULL when there is none. */
+static GstCaps *
+wanted_caps (GstNegcamConvertSink *self)
+{
+  static const gchar *keep[] = { "format", "width", "height", "framerate",
+    "pixel-aspect-ratio", NULL };
+  GstPad *pad = gst_element_get_static_pad (self->sink, "sink");
+  GstCaps *caps = gst_pad_query_caps (pad, NULL);
+  GstCaps *want = NULL;
+
+  if (!gst_caps_is_empty (caps) && !gst_caps_is_any (caps)) {
+    want = gst_caps_copy_nth (caps, 0);
+    gst_structure_filter_and_map_in_place (
+        gst_caps_get_structure (want, 0), keep_field, keep);
+  }
+  gst_caps_unref (caps);
+  gst_object_unref (pad);
+  return want;
+}
+
+static gboolean
+is_jpeg (GstCaps *want)
+{
+  return want
+      && gst_structure_has_name (
+          gst_caps_get_structure (want, 0), "image/jpeg");
+}
+
+/* Link videoscale to the filter, through jpegenc when @jpeg. */
 static gboolean
 link_tail (GstNegcamConvertSink *self, gboolean jpeg)
 {
   if (self->encoder) {
-    gst_element_unlink_many (self->scale, self->encoder, self->sink, NULL);
+    gst_element_unlink_many (self->scale, self->encoder, self->filter, NULL);
     gst_element_set_state (self->encoder, GST_STATE_NULL);
     gst_bin_remove (GST_BIN (self), self->encoder);
     self->encoder = NULL;
   } else {
-    gst_element_unlink (self->scale, self->sink);
+    gst_element_unlink (self->scale, self->filter);
   }
   if (!jpeg)
-    return gst_element_link (self->scale, self->sink);
+    return gst_element_link (self->scale, self->filter);
   self->encoder = gst_element_factory_make ("jpegenc", "encoder");
   if (!self->encoder) {
     GST_ELEMENT_ERROR (self, CORE, MISSING_PLUGIN,
@@ -86,39 +111,64 @@ link_tail (GstNegcamConvertSink *self, gboolean jpeg)
     return FALSE;
   }
   gst_bin_add (GST_BIN (self), self->encoder);
-  if (!gst_element_link_many (self->scale, self->encoder, self->sink, NULL))
+  if (!gst_element_link_many (self->scale, self->encoder, self->filter, NULL)) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("cannot link videoscale ! jpegenc ! capsfilter"));
     return FALSE;
+  }
   return gst_element_sync_state_with_parent (self->encoder);
+}
+
+/* Make what the device wants now: the encoder in or out, the filter set
+ * to it. */
+static gboolean
+follow (GstNegcamConvertSink *self)
+{
+  GstCaps *want = wanted_caps (self);
+  gboolean ok = TRUE;
+
+  GST_INFO_OBJECT (self, "the device wants %" GST_PTR_FORMAT, want);
+  if (is_jpeg (want) != (self->encoder != NULL)) {
+    /* linking checks caps: the old format must not be in the way */
+    g_object_set (self->filter, "caps", NULL, NULL);
+    ok = link_tail (self, is_jpeg (want));
+  }
+  g_object_set (self->filter, "caps", want, NULL);
+  gst_clear_caps (&want);
+  return ok;
 }
 
 static GstPadProbeReturn
 swap_when_idle (GstPad *pad, GstPadProbeInfo *info, gpointer data)
 {
   GstNegcamConvertSink *self = data;
-  gboolean jpeg = wants_jpeg (self);
 
-  if (jpeg != (self->encoder != NULL)) {
-    GST_INFO_OBJECT (self, "the device now wants %s: re-linking",
-        jpeg ? "JPEG" : "raw video");
-    link_tail (self, jpeg);
-  }
+  follow (self);
   g_atomic_int_set (&self->swap_pending, 0);
   return GST_PAD_PROBE_REMOVE;
 }
 
-/* negcamsink sends RECONFIGURE after a source change: when the media
- * type it now prefers is not what the chain makes, swap the encoder
- * between two buffers. */
+/* negcamsink sends RECONFIGURE after a source change: follow the new
+ * format; when the media type changes, swap the encoder between two
+ * buffers (an idle probe on videoscale's source pad). */
 static GstPadProbeReturn
 on_upstream_event (GstPad *pad, GstPadProbeInfo *info, gpointer data)
 {
   GstNegcamConvertSink *self = data;
+  GstCaps *want;
   GstPad *tail;
+  gboolean swap;
 
   if (GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info)) != GST_EVENT_RECONFIGURE)
     return GST_PAD_PROBE_OK;
-  if (wants_jpeg (self) == (self->encoder != NULL)
-      || !g_atomic_int_compare_and_exchange (&self->swap_pending, 0, 1))
+  want = wanted_caps (self);
+  swap = is_jpeg (want) != (self->encoder != NULL);
+  gst_clear_caps (&want);
+  if (!swap) {
+    follow (self);
+    return GST_PAD_PROBE_OK;
+  }
+  if (!g_atomic_int_compare_and_exchange (&self->swap_pending, 0, 1))
     return GST_PAD_PROBE_OK;
   tail = gst_element_get_static_pad (self->scale, "src");
   gst_pad_add_probe (tail, GST_PAD_PROBE_TYPE_IDLE, swap_when_idle, self, NULL);
@@ -134,19 +184,14 @@ gst_negcam_convert_sink_change_state (
   GstStateChangeReturn ret;
 
   /* Before negotiation: the device may want another format by now. */
-  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED) {
-    gboolean jpeg = wants_jpeg (self);
-
-    if (jpeg != (self->encoder != NULL) && !link_tail (self, jpeg))
-      return GST_STATE_CHANGE_FAILURE;
-  }
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED && !follow (self))
+    return GST_STATE_CHANGE_FAILURE;
   ret = GST_ELEMENT_CLASS (gst_negcam_convert_sink_parent_class)
             ->change_state (element, transition);
   /* negcamsink opened its device on NULL to READY: now its caps say
-   * what the device prefers. */
+   * what the device wants. */
   if (transition == GST_STATE_CHANGE_NULL_TO_READY
-      && ret != GST_STATE_CHANGE_FAILURE
-      && !link_tail (self, wants_jpeg (self)))
+      && ret != GST_STATE_CHANGE_FAILURE && !follow (self))
     return GST_STATE_CHANGE_FAILURE;
   return ret;
 }
@@ -171,10 +216,14 @@ gst_negcam_convert_sink_init (GstNegcamConvertSink *self)
   self->convert = make (self, "videoconvert", "convert");
   self->scale = make (self, "videoscale", "scale");
   self->rate = make (self, "videorate", "rate");
+  self->filter = make (self, "capsfilter", "filter");
   self->sink = make (self, "negcamsink", "sink");
-  if (!self->convert || !self->scale || !self->rate || !self->sink)
+  if (!self->convert || !self->scale || !self->rate || !self->filter
+      || !self->sink)
     return;
-  gst_element_link_many (self->rate, self->convert, self->scale, NULL);
+  /* raw until the device says otherwise (follow) */
+  gst_element_link_many (
+      self->rate, self->convert, self->scale, self->filter, self->sink, NULL);
   pad = gst_element_get_static_pad (self->sink, "sink");
   gst_pad_add_probe (
       pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, on_upstream_event, self, NULL);
