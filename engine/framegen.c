@@ -13,6 +13,7 @@
  */
 #include "framegen.h"
 #include "formats.h"
+#include "profile.h"
 #include "scene.h"
 #include "jpeg.h"
 #include "h264.h"
@@ -538,8 +539,7 @@ static __u64 nc_planes(const struct negcam_fourcc_info *fi,
 	return size;
 }
 
-/* JPEG's limit, and far above any V4L2 device; keeps the arithmetic in 32 bits. */
-#define NC_MAX_DIM 65535u
+/* NC_MAX_DIM (profile.h): no profile names more, far below JPEG's 65535. */
 #define NC_MAX_STRIDE (1u << 24)
 
 long negcam_framegen_draw_at(const struct v4l2_pix_format *fmt, __u32 pattern,

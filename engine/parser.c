@@ -1342,22 +1342,14 @@ static int nc_kw_flags(struct nc_parser *p, const struct nc_keyword *kw,
 	return 0;
 }
 
-/*
- * The rate clause of a size line into the interval pool at
- * out->nintervals: a list of discrete values, or one range (continuous,
- * or stepwise with 'step'). Sets @sz's ival_* fields.
- */
-static int nc_parse_rates(struct nc_parser *p, const struct nc_tok *size_tok,
-			  struct negcam_size *sz)
+/* 'fps' or 'interval' after the size; *@fps says which. */
+static int nc_rates_keyword(struct nc_parser *p, const struct nc_tok *size_tok,
+			    bool *fps)
 {
-	struct negcam_profile *out = p->out;
-	__u32 first = out->nintervals, i;
-	struct nc_tok t, kw;
+	struct nc_tok kw;
 	struct nc_msg m;
-	bool fps;
-	int ret;
+	int ret = nc_next(p, &kw);
 
-	ret = nc_next(p, &kw);
 	if (ret < 0)
 		return ret;
 	if (ret == 0) {
@@ -1367,133 +1359,151 @@ static int nc_parse_rates(struct nc_parser *p, const struct nc_tok *size_tok,
 		m_str(&m, " has no frame rates: add 'fps 30' or 'interval 1/30' to the line");
 		return -EINVAL;
 	}
-	fps = nc_tok_is(&kw, "fps");
-	if (!fps && !nc_tok_is(&kw, "interval")) {
+	*fps = nc_tok_is(&kw, "fps");
+	if (!*fps && !nc_tok_is(&kw, "interval")) {
 		m = nc_error(p, kw.col);
 		m_str(&m, "expected 'fps' or 'interval' after the size, found ");
 		m_token(&m, &kw);
 		return -EINVAL;
 	}
-	ret = nc_expect(p, &t, fps ? "frame rates after 'fps', as in 'fps 30 15'" :
-				     "frame intervals after 'interval', as in 'interval 1/30 1/15'");
-	sz->ival_kind = V4L2_FRMIVAL_TYPE_DISCRETE;
-	while (!ret) {
-		__u32 dash = nc_find(t.s, t.len, '-');
-		struct negcam_interval *iv;
+	return 0;
+}
 
-		if (out->nintervals == NC_MAX_INTERVALS) {
-			m = nc_error(p, t.col);
-			m_str(&m, "too many frame intervals: a profile holds at most ");
-			m_uint(&m, NC_MAX_INTERVALS);
-			m_str(&m, " (identical lists are stored once)");
-			return -EINVAL;
-		}
-		if (dash < t.len && out->nintervals > first) {
-			m = nc_error(p, t.col);
-			m_str(&m, "a rate range must be the only rate of its size: write it on its own line");
-			return -EINVAL;
-		}
-		if (nc_tok_is(&t, "step")) {
-			m = nc_error(p, t.col);
-			m_str(&m, "'step' follows an interval range, as in 'interval 1/60-1/1 step 1/60'");
-			return -EINVAL;
-		}
-		iv = &out->intervals[out->nintervals];
-		memset(iv, 0, sizeof(*iv));
-		if (dash == t.len) {
-			ret = nc_parse_rate(p, &t, t.s, t.len, fps, &iv->min);
-			if (ret)
-				return ret;
-			for (i = first; i < out->nintervals; i++) {
-				if (!nc_fract_cmp(out->intervals[i].min, iv->min)) {
-					m = nc_error(p, t.col);
-					m_str(&m, fps ? "frame rate " : "frame interval ");
-					m_token(&m, &t);
-					m_str(&m, " is listed twice for this size (interval ");
-					m_interval(&m, iv->min);
-					m_char(&m, ')');
-					return -EINVAL;
-				}
-			}
-			out->nintervals++;
-			ret = nc_next(p, &t);
-			if (ret > 0)
-				ret = 0;
-			else if (ret == 0)
-				break;
-			continue;
-		}
+/* Whether rate token @t may stand here: room in the pool, a range alone. */
+static int nc_rate_placed(struct nc_parser *p, const struct nc_tok *t,
+			  __u32 dash, __u32 first)
+{
+	struct nc_msg m;
 
-		/* a range: fps LO-HI means intervals 1/HI .. 1/LO */
-		{
-			struct v4l2_fract a, b;
-			struct nc_tok st;
+	if (p->out->nintervals == NC_MAX_INTERVALS) {
+		m = nc_error(p, t->col);
+		m_str(&m, "too many frame intervals: a profile holds at most ");
+		m_uint(&m, NC_MAX_INTERVALS);
+		m_str(&m, " (identical lists are stored once)");
+		return -EINVAL;
+	}
+	if (dash < t->len && p->out->nintervals > first) {
+		m = nc_error(p, t->col);
+		m_str(&m, "a rate range must be the only rate of its size: write it on its own line");
+		return -EINVAL;
+	}
+	if (nc_tok_is(t, "step")) {
+		m = nc_error(p, t->col);
+		m_str(&m, "'step' follows an interval range, as in 'interval 1/60-1/1 step 1/60'");
+		return -EINVAL;
+	}
+	return 0;
+}
 
-			ret = nc_parse_rate(p, &t, t.s, dash, fps, &a);
-			if (!ret)
-				ret = nc_parse_rate(p, &t, t.s + dash + 1,
-						    t.len - dash - 1, fps, &b);
-			if (ret)
-				return ret;
-			if (fps) {
-				iv->min = b;
-				iv->max = a;
-			} else {
-				iv->min = a;
-				iv->max = b;
-			}
-			if (nc_fract_cmp(iv->min, iv->max) >= 0) {
-				m = nc_error(p, t.col);
-				m_str(&m, fps ? "frame rate range " : "frame interval range ");
-				m_token(&m, &t);
-				m_str(&m, nc_fract_cmp(iv->min, iv->max) ?
-					  " runs backwards: write the smaller value first" :
-					  " is empty: write a single value");
-				return -EINVAL;
-			}
-			iv->step = nc_fract(1, 1);
-			sz->ival_kind = V4L2_FRMIVAL_TYPE_CONTINUOUS;
-			out->nintervals++;
-			ret = nc_next(p, &st);
-			if (ret <= 0)
-				break;
-			if (!nc_tok_is(&st, "step")) {
-				m = nc_error(p, st.col);
-				m_str(&m, "unexpected ");
-				m_token(&m, &st);
-				m_str(&m, " after the range: expected 'step' or the end of the line");
-				return -EINVAL;
-			}
-			if (fps) {
-				m = nc_error(p, st.col);
-				m_str(&m, "an fps range has no 'step' (equal rate steps are not equal interval steps): write 'interval MIN-MAX step S'");
-				return -EINVAL;
-			}
-			ret = nc_expect(p, &t, "an interval after 'step', as in 'step 1/60'");
-			if (!ret)
-				ret = nc_parse_rate(p, &t, t.s, t.len, false, &iv->step);
-			if (ret)
-				return ret;
-			if (!nc_fract_on_step(iv->max, iv->min, iv->step)) {
-				m = nc_error(p, t.col);
-				m_str(&m, "step ");
-				m_token(&m, &t);
-				m_str(&m, " does not divide the range ");
-				m_interval(&m, iv->min);
-				m_char(&m, '-');
-				m_interval(&m, iv->max);
-				m_str(&m, " into whole steps");
-				return -EINVAL;
-			}
-			sz->ival_kind = V4L2_FRMIVAL_TYPE_STEPWISE;
-			ret = nc_expect_end(p, "the interval step");
-			break;
+/* One discrete rate into the pool; refused when the size lists it already. */
+static int nc_rate_discrete(struct nc_parser *p, const struct nc_tok *t,
+			    __u32 first, bool fps)
+{
+	struct negcam_profile *out = p->out;
+	struct negcam_interval *iv = &out->intervals[out->nintervals];
+	__u32 i;
+	int ret = nc_parse_rate(p, t, t->s, t->len, fps, &iv->min);
+
+	if (ret)
+		return ret;
+	for (i = first; i < out->nintervals; i++) {
+		if (!nc_fract_cmp(out->intervals[i].min, iv->min)) {
+			struct nc_msg m = nc_error(p, t->col);
+
+			m_str(&m, fps ? "frame rate " : "frame interval ");
+			m_token(&m, t);
+			m_str(&m, " is listed twice for this size (interval ");
+			m_interval(&m, iv->min);
+			m_char(&m, ')');
+			return -EINVAL;
 		}
 	}
-	if (ret < 0)
-		return ret;
+	out->nintervals++;
+	return 0;
+}
 
-	/* share an identical run already in the pool */
+/* 'step S' after an interval range: the range becomes stepwise. */
+static int nc_rate_step(struct nc_parser *p, const struct nc_tok *st, bool fps,
+			struct negcam_interval *iv, struct negcam_size *sz)
+{
+	struct nc_tok t;
+	struct nc_msg m;
+	int ret;
+
+	if (!nc_tok_is(st, "step")) {
+		m = nc_error(p, st->col);
+		m_str(&m, "unexpected ");
+		m_token(&m, st);
+		m_str(&m, " after the range: expected 'step' or the end of the line");
+		return -EINVAL;
+	}
+	if (fps) {
+		m = nc_error(p, st->col);
+		m_str(&m, "an fps range has no 'step' (equal rate steps are not equal interval steps): write 'interval MIN-MAX step S'");
+		return -EINVAL;
+	}
+	ret = nc_expect(p, &t, "an interval after 'step', as in 'step 1/60'");
+	if (!ret)
+		ret = nc_parse_rate(p, &t, t.s, t.len, false, &iv->step);
+	if (ret)
+		return ret;
+	if (!nc_fract_on_step(iv->max, iv->min, iv->step)) {
+		m = nc_error(p, t.col);
+		m_str(&m, "step ");
+		m_token(&m, &t);
+		m_str(&m, " does not divide the range ");
+		m_interval(&m, iv->min);
+		m_char(&m, '-');
+		m_interval(&m, iv->max);
+		m_str(&m, " into whole steps");
+		return -EINVAL;
+	}
+	sz->ival_kind = V4L2_FRMIVAL_TYPE_STEPWISE;
+	return nc_expect_end(p, "the interval step");
+}
+
+/* A range LO-HI (the dash at @dash), the size's only rate: fps LO-HI
+ * means intervals 1/HI .. 1/LO. Ends the rate clause. */
+static int nc_rate_range(struct nc_parser *p, const struct nc_tok *t,
+			 __u32 dash, bool fps, struct negcam_size *sz)
+{
+	struct negcam_interval *iv = &p->out->intervals[p->out->nintervals];
+	struct v4l2_fract a, b;
+	struct nc_tok st;
+	int ret = nc_parse_rate(p, t, t->s, dash, fps, &a);
+
+	if (!ret)
+		ret = nc_parse_rate(p, t, t->s + dash + 1, t->len - dash - 1, fps, &b);
+	if (ret)
+		return ret;
+	iv->min = fps ? b : a;
+	iv->max = fps ? a : b;
+	if (nc_fract_cmp(iv->min, iv->max) >= 0) {
+		struct nc_msg m = nc_error(p, t->col);
+
+		m_str(&m, fps ? "frame rate range " : "frame interval range ");
+		m_token(&m, t);
+		m_str(&m, nc_fract_cmp(iv->min, iv->max) ?
+			  " runs backwards: write the smaller value first" :
+			  " is empty: write a single value");
+		return -EINVAL;
+	}
+	iv->step = nc_fract(1, 1);
+	sz->ival_kind = V4L2_FRMIVAL_TYPE_CONTINUOUS;
+	p->out->nintervals++;
+	ret = nc_next(p, &st);
+	if (ret <= 0)
+		return ret;
+	return nc_rate_step(p, &st, fps, iv, sz);
+}
+
+/* Store the size's intervals once: an identical run already in the pool is
+ * shared and the new one given back. */
+static void nc_share_intervals(struct negcam_profile *out,
+			       struct negcam_size *sz, __u32 first)
+{
+	__u32 i;
+
 	sz->ival_count = (__u16)(out->nintervals - first);
 	sz->ival_first = (__u16)first;
 	for (i = 0; i < out->nsizes; i++) {
@@ -1506,24 +1516,208 @@ static int nc_parse_rates(struct nc_parser *p, const struct nc_tok *size_tok,
 			       sz->ival_count * sizeof(struct negcam_interval));
 			out->nintervals = (__u16)first;
 			sz->ival_first = o->ival_first;
+			return;
+		}
+	}
+}
+
+/*
+ * The rate clause of a size line into the interval pool at
+ * out->nintervals: a list of discrete values, or one range (continuous,
+ * or stepwise with 'step').
+ */
+static int nc_parse_rates(struct nc_parser *p, const struct nc_tok *size_tok,
+			  struct negcam_size *sz)
+{
+	struct negcam_profile *out = p->out;
+	__u32 first = out->nintervals;
+	struct nc_tok t;
+	bool fps;
+	int ret = nc_rates_keyword(p, size_tok, &fps);
+
+	if (ret)
+		return ret;
+	ret = nc_expect(p, &t, fps ? "frame rates after 'fps', as in 'fps 30 15'" :
+				     "frame intervals after 'interval', as in 'interval 1/30 1/15'");
+	sz->ival_kind = V4L2_FRMIVAL_TYPE_DISCRETE;
+	while (!ret) {
+		__u32 dash = nc_find(t.s, t.len, '-');
+
+		ret = nc_rate_placed(p, &t, dash, first);
+		if (ret)
+			return ret;
+		memset(&out->intervals[out->nintervals], 0, sizeof(struct negcam_interval));
+		if (dash < t.len) {
+			ret = nc_rate_range(p, &t, dash, fps, sz);
 			break;
+		}
+		ret = nc_rate_discrete(p, &t, first, fps);
+		if (ret)
+			return ret;
+		ret = nc_next(p, &t);
+		if (ret == 0)
+			break;
+		if (ret > 0)
+			ret = 0;
+	}
+	if (ret < 0)
+		return ret;
+	nc_share_intervals(out, sz, first);
+	return 0;
+}
+
+/* A discrete size: the format lists each size once. */
+static int nc_size_discrete(struct nc_parser *p, const struct nc_tok *t,
+			    struct negcam_format *f, const struct negcam_size *sz)
+{
+	const struct negcam_profile *out = p->out;
+	__u32 i;
+
+	f->size_kind = V4L2_FRMSIZE_TYPE_DISCRETE;
+	for (i = f->size_first; i < out->nsizes; i++) {
+		if (out->sizes[i].min_w == sz->min_w && out->sizes[i].min_h == sz->min_h) {
+			struct nc_msg m = nc_error(p, t->col);
+
+			m_str(&m, "size ");
+			m_size(&m, sz->min_w, sz->min_h);
+			m_str(&m, " is listed twice for ");
+			m_fourcc(&m, f->fourcc);
+			return -EINVAL;
 		}
 	}
 	return 0;
 }
 
+/*
+ * The optional 'step WxH' after a size range (1x1 without: continuous);
+ * *@at is the token later messages point at, *@given whether a step was.
+ */
+static int nc_size_step(struct nc_parser *p, const struct nc_tok *range,
+			struct negcam_size *sz, struct nc_tok *at, bool *given)
+{
+	struct nc_tok st, v;
+	int ret = nc_next(p, &st);
+
+	if (ret < 0)
+		return ret;
+	*given = ret > 0 && nc_tok_is(&st, "step");
+	sz->step_w = 1;
+	sz->step_h = 1;
+	if (!*given) {
+		/* give back the token read ahead: the rate clause is next */
+		if (ret > 0)
+			p->pos = p->line_start + (st.col - 1);
+		/* no step: continuous; the checks point at the range */
+		*at = *range;
+		return 0;
+	}
+	ret = nc_expect(p, &v, "a step after 'step', as in 'step 16x8'");
+	if (ret)
+		return ret;
+	ret = nc_parse_wxh(v.s, v.len, &sz->step_w, &sz->step_h);
+	if (ret || !sz->step_w || !sz->step_h) {
+		struct nc_msg m = nc_error(p, v.col);
+
+		m_str(&m, "bad size step ");
+		m_token(&m, &v);
+		m_str(&m, ": expected WIDTHxHEIGHT with both at least 1, as in 16x8");
+		return -EINVAL;
+	}
+	*at = v;
+	return 0;
+}
+
+/* The step keeps every size of the range valid and divides it whole. */
+static int nc_size_step_fits(struct nc_parser *p, const struct nc_tok *at,
+			     const struct negcam_format *f, const struct negcam_size *sz,
+			     __u32 hs, __u32 vs, bool given)
+{
+	struct nc_msg m;
+
+	if (sz->step_w % hs || sz->step_h % vs) {
+		m = nc_error(p, at->col);
+		m_str(&m, "size step ");
+		m_size(&m, sz->step_w, sz->step_h);
+		m_str(&m, " must be a multiple of ");
+		m_size(&m, hs, vs);
+		m_str(&m, " for ");
+		m_fourcc(&m, f->fourcc);
+		if (!given)
+			m_str(&m, ": add 'step WxH' after the range");
+		return -EINVAL;
+	}
+	if ((sz->max_w - sz->min_w) % sz->step_w || (sz->max_h - sz->min_h) % sz->step_h) {
+		m = nc_error(p, at->col);
+		m_str(&m, "size step ");
+		m_size(&m, sz->step_w, sz->step_h);
+		m_str(&m, " does not divide the range ");
+		m_size(&m, sz->min_w, sz->min_h);
+		m_char(&m, '-');
+		m_size(&m, sz->max_w, sz->max_h);
+		m_str(&m, " into whole steps");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A size range MIN-MAX [step WxH]: the format's only size. */
+static int nc_size_range(struct nc_parser *p, const struct nc_tok *t,
+			 struct negcam_format *f, struct negcam_size *sz)
+{
+	const struct negcam_fourcc_info *fi = p->cur_fi;
+	enum nc_rows rows = nc_fields_rows(&p->cur);
+	__u32 hs = fi->hsub ? fi->hsub : 1, vs = fi->vsub ? fi->vsub : 1;
+	bool one = sz->min_w == sz->max_w && sz->min_h == sz->max_h, given;
+	struct nc_tok at;
+	struct nc_msg m;
+	int ret;
+
+	if (f->size_count) {
+		m = nc_error(p, t->col);
+		m_str(&m, "format ");
+		m_fourcc(&m, f->fourcc);
+		m_str(&m, " already has sizes; a size range must be the format's only size");
+		return -EINVAL;
+	}
+	ret = nc_check_dim(p, t, "width", sz->max_w, hs, NC_ROWS_ANY);
+	if (!ret)
+		ret = nc_check_dim(p, t, "height", sz->max_h, vs, rows);
+	if (ret)
+		return ret;
+	if (sz->min_w > sz->max_w || sz->min_h > sz->max_h || one) {
+		m = nc_error(p, t->col);
+		m_str(&m, "size range ");
+		m_token(&m, t);
+		m_str(&m, one ? " holds one size: write it without a range" :
+				" runs backwards: write the smaller size first");
+		return -EINVAL;
+	}
+	ret = nc_size_step(p, t, sz, &at, &given);
+	if (ret)
+		return ret;
+	/* the step keeps every height of the range valid */
+	if (rows == NC_ROWS_FIELD || (rows == NC_ROWS_EVEN && vs % 2))
+		vs *= 2;
+	ret = nc_size_step_fits(p, &at, f, sz, hs, vs, given);
+	if (ret)
+		return ret;
+	f->size_kind = (sz->step_w == 1 && sz->step_h == 1) ? V4L2_FRMSIZE_TYPE_CONTINUOUS :
+							      V4L2_FRMSIZE_TYPE_STEPWISE;
+	p->cur_range_line = p->line;
+	return 0;
+}
+
 /* size WxH rates | size WxH-WxH [step WxH] rates */
 static int nc_kw_size(struct nc_parser *p, const struct nc_keyword *kw,
-			 const struct nc_tok *kwt)
+		      const struct nc_tok *kwt)
 {
 	struct negcam_profile *out = p->out;
 	const struct negcam_fourcc_info *fi = p->cur_fi;
 	struct negcam_format *f = nc_cur(p);
-	enum nc_rows rows = nc_fields_rows(&p->cur);
 	struct negcam_size sz;
-	struct nc_tok t, st;
+	struct nc_tok t;
 	struct nc_msg m;
-	__u32 dash, i;
+	__u32 dash;
 	int ret;
 
 	memset(&sz, 0, sizeof(sz));
@@ -1548,116 +1742,18 @@ static int nc_kw_size(struct nc_parser *p, const struct nc_keyword *kw,
 	dash = nc_find(t.s, t.len, '-');
 	ret = nc_parse_wxh(t.s, dash, &sz.min_w, &sz.min_h);
 	if (!ret && dash < t.len)
-		ret = nc_parse_wxh(t.s + dash + 1, t.len - dash - 1, &sz.max_w,
-				   &sz.max_h);
+		ret = nc_parse_wxh(t.s + dash + 1, t.len - dash - 1, &sz.max_w, &sz.max_h);
 	if (ret)
 		return nc_bad_size(p, &t, ret);
 	ret = nc_check_dim(p, &t, "width", sz.min_w, fi->hsub ? fi->hsub : 1, NC_ROWS_ANY);
 	if (!ret)
-		ret = nc_check_dim(p, &t, "height", sz.min_h, fi->vsub ? fi->vsub : 1, rows);
-	if (ret)
-		return ret;
-
-	if (dash == t.len) {
-		f->size_kind = V4L2_FRMSIZE_TYPE_DISCRETE;
-		for (i = f->size_first; i < out->nsizes; i++) {
-			if (out->sizes[i].min_w == sz.min_w &&
-			    out->sizes[i].min_h == sz.min_h) {
-				m = nc_error(p, t.col);
-				m_str(&m, "size ");
-				m_size(&m, sz.min_w, sz.min_h);
-				m_str(&m, " is listed twice for ");
-				m_fourcc(&m, f->fourcc);
-				return -EINVAL;
-			}
-		}
-	} else {
-		__u32 hs = fi->hsub ? fi->hsub : 1, vs = fi->vsub ? fi->vsub : 1;
-		bool has_step;
-
-		if (f->size_count) {
-			m = nc_error(p, t.col);
-			m_str(&m, "format ");
-			m_fourcc(&m, f->fourcc);
-			m_str(&m, " already has sizes; a size range must be the format's only size");
-			return -EINVAL;
-		}
-		ret = nc_check_dim(p, &t, "width", sz.max_w, hs, NC_ROWS_ANY);
-		if (!ret)
-			ret = nc_check_dim(p, &t, "height", sz.max_h, vs, rows);
-		if (ret)
-			return ret;
-		if (sz.min_w > sz.max_w || sz.min_h > sz.max_h ||
-		    (sz.min_w == sz.max_w && sz.min_h == sz.max_h)) {
-			m = nc_error(p, t.col);
-			m_str(&m, "size range ");
-			m_token(&m, &t);
-			m_str(&m, (sz.min_w == sz.max_w && sz.min_h == sz.max_h) ?
-				  " holds one size: write it without a range" :
-				  " runs backwards: write the smaller size first");
-			return -EINVAL;
-		}
-		ret = nc_next(p, &st);
-		if (ret < 0)
-			return ret;
-		has_step = ret > 0 && nc_tok_is(&st, "step");
-		sz.step_w = 1;
-		sz.step_h = 1;
-		if (has_step) {
-			struct nc_tok v;
-
-			ret = nc_expect(p, &v, "a step after 'step', as in 'step 16x8'");
-			if (ret)
-				return ret;
-			ret = nc_parse_wxh(v.s, v.len, &sz.step_w, &sz.step_h);
-			if (ret || !sz.step_w || !sz.step_h) {
-				m = nc_error(p, v.col);
-				m_str(&m, "bad size step ");
-				m_token(&m, &v);
-				m_str(&m, ": expected WIDTHxHEIGHT with both at least 1, as in 16x8");
-				return -EINVAL;
-			}
-			st = v;
-		} else {
-			/* give back the token read ahead: the rate clause is next */
-			if (ret > 0)
-				p->pos = p->line_start + (st.col - 1);
-			/* no step: continuous; the checks below point at the range */
-			st = t;
-		}
-		/* the step keeps every height of the range valid */
-		if (rows == NC_ROWS_FIELD || (rows == NC_ROWS_EVEN && vs % 2))
-			vs *= 2;
-		if (sz.step_w % hs || sz.step_h % vs) {
-			m = nc_error(p, st.col);
-			m_str(&m, "size step ");
-			m_size(&m, sz.step_w, sz.step_h);
-			m_str(&m, " must be a multiple of ");
-			m_size(&m, hs, vs);
-			m_str(&m, " for ");
-			m_fourcc(&m, f->fourcc);
-			if (!has_step)
-				m_str(&m, ": add 'step WxH' after the range");
-			return -EINVAL;
-		}
-		if ((sz.max_w - sz.min_w) % sz.step_w ||
-		    (sz.max_h - sz.min_h) % sz.step_h) {
-			m = nc_error(p, st.col);
-			m_str(&m, "size step ");
-			m_size(&m, sz.step_w, sz.step_h);
-			m_str(&m, " does not divide the range ");
-			m_size(&m, sz.min_w, sz.min_h);
-			m_char(&m, '-');
-			m_size(&m, sz.max_w, sz.max_h);
-			m_str(&m, " into whole steps");
-			return -EINVAL;
-		}
-		f->size_kind = (sz.step_w == 1 && sz.step_h == 1) ?
-				       V4L2_FRMSIZE_TYPE_CONTINUOUS :
-				       V4L2_FRMSIZE_TYPE_STEPWISE;
-		p->cur_range_line = p->line;
-	}
-	ret = nc_parse_rates(p, &t, &sz);
+		ret = nc_check_dim(p, &t, "height", sz.min_h, fi->vsub ? fi->vsub : 1,
+				   nc_fields_rows(&p->cur));
+	if (!ret)
+		ret = dash == t.len ? nc_size_discrete(p, &t, f, &sz) :
+				      nc_size_range(p, &t, f, &sz);
+	if (!ret)
+		ret = nc_parse_rates(p, &t, &sz);
 	if (ret)
 		return ret;
 	out->sizes[out->nsizes++] = sz;
