@@ -1064,6 +1064,8 @@ static int nc_set_fields(struct nc_parser *p, const struct nc_keyword *kw,
 	__u32 i, v;
 	int ret;
 
+	/* entries past nfields stay zero, so equal profiles are equal bytes */
+	memset(s->fields, 0, sizeof(s->fields));
 	s->nfields = 0;
 	while (1) {
 		if (nc_tok_is(t, "any")) {

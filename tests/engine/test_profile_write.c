@@ -85,6 +85,20 @@ static void test_builtins(void)
 	CHECK(i >= 10, "every built-in (%u) written", i);
 }
 
+/*
+ * A format's own field list shorter than the header's: the entries past
+ * nfields must not keep the header's values (found by fuzz_roundtrip).
+ */
+static void test_field_list_override(void)
+{
+	static const char text[] = "name f\nfield none interlaced-bt\n"
+				   "format UYVY\n  field interlaced\n  size 720x576 fps 25\n";
+
+	round_trip("field list override", text, sizeof(text) - 1);
+	CHECK(a.formats[0].nfields == 1 && a.formats[0].fields[1] == 0,
+	      "fields past nfields are zero (got %u)", a.formats[0].fields[1]);
+}
+
 static void test_short_buffer(void)
 {
 	const struct negcam_builtin *bi = negcam_builtin_find("webcam");
@@ -122,6 +136,7 @@ int main(void)
 {
 	test_builtins();
 	test_files();
+	test_field_list_override();
 	test_short_buffer();
 	test_unwritable();
 	return check_done("test_profile_write");
