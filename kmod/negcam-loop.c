@@ -16,14 +16,17 @@
  * every node of the loop, so a node may read and set another's engine):
  *  - a consumer's S_FMT, and its STREAMON, become the output node's format
  *    at once when the producer has no buffers, else it is kept as "wanted"
- *    until the producer's queue is free again; either way the output node
- *    gets V4L2_EVENT_SOURCE_CHANGE when its format differs;
+ *    until the producer's queue is free again; either way, when it differs,
+ *    the output node's controls Wanted Width/Height/Pixel Format show it
+ *    and Format Requests counts one more (a V4L2_EVENT_CTRL; V4L2 has
+ *    SOURCE_CHANGE for receivers only);
  *  - with a profile, while a consumer streams, the newest such consumer
  *    leads: TRY_FMT and S_FMT on the output node answer its format, as a
  *    camera's format is fixed by what is being read; in follow mode the
  *    producer always decides;
  *  - a producer's S_FMT becomes the format of every capture node that has
- *    no buffers; every capture node whose format differs gets the event;
+ *    no buffers, and of the others once they have none; every capture
+ *    node whose format differs gets V4L2_EVENT_SOURCE_CHANGE;
  *  - a capture node's ENUM_FMT lists the output node's format first.
  *
  * Frames. The output node's buf_queue makes the newest buffer the loop's
@@ -51,6 +54,11 @@
 #include "profile.h"
 
 #define NEGCAM_MAX_LOOPS 8
+/* The output node's read-only controls that tell the producer (docs/loopback.md). */
+#define NEGCAM_CID_FORMAT_REQUESTS (V4L2_CID_USER_BASE | 0xf100)
+#define NEGCAM_CID_WANTED_WIDTH (NEGCAM_CID_FORMAT_REQUESTS + 1)
+#define NEGCAM_CID_WANTED_HEIGHT (NEGCAM_CID_FORMAT_REQUESTS + 2)
+#define NEGCAM_CID_WANTED_FOURCC (NEGCAM_CID_FORMAT_REQUESTS + 3)
 #define NEGCAM_LOOP_MAX_CAPTURES 4
 #define NEGCAM_LOOP_PDEV "negcam-loop"
 
@@ -196,15 +204,14 @@ static struct negcam_dev *negcam_loop_lead(struct negcam_loop *loop)
 
 /*
  * The output node: a consumer's wanted format becomes its format once
- * the producer's queue is free (no buffers). Called before the output
- * node answers a format question. Under loop->lock.
+ * the producer's queue is free (no buffers).
  */
-void negcam_loop_sync_out(struct negcam_dev *out)
+static void negcam_loop_sync_out(struct negcam_dev *out)
 {
 	struct negcam_loop *loop = out->loop;
 	struct negcam_dev *lead;
 
-	if (out->qi != NC_OUTPUT || vb2_is_busy(&out->queue))
+	if (vb2_is_busy(&out->queue))
 		return;
 	lead = negcam_loop_lead(loop);
 	if (lead && !negcam_same_frame(&out->engine.fmt[NC_OUTPUT],
@@ -213,6 +220,70 @@ void negcam_loop_sync_out(struct negcam_dev *out)
 	else if (!lead && loop->want_pending)
 		negcam_loop_set(out, &loop->want);
 	loop->want_pending = false;
+}
+
+/*
+ * Before a node of a loop answers a format question (ENUM_FMT, G_FMT,
+ * S_FMT): a format decided on the other side while this node had
+ * buffers is taken now that it has none. Under loop->lock.
+ */
+void negcam_loop_sync(struct negcam_dev *dev)
+{
+	struct negcam_dev *out = dev->loop->out;
+
+	if (dev->qi == NC_OUTPUT) {
+		negcam_loop_sync_out(dev);
+		return;
+	}
+	if (!dev->loop_stale || vb2_is_busy(&dev->queue) || !out)
+		return;
+	dev->loop_stale = false;
+	negcam_loop_set(dev, &out->engine.fmt[NC_OUTPUT]);
+}
+
+/*
+ * The output node's controls that tell the producer what the consumers
+ * want, whether or not its queue is busy: Format Requests counts the
+ * requests (subscribe to its V4L2_EVENT_CTRL), the others hold the last
+ * one. Read-only; set by the loop only.
+ */
+void negcam_loop_out_ctrls(struct negcam_dev *out)
+{
+	static const char * const names[] = {
+		"Format Requests", "Wanted Width", "Wanted Height",
+		"Wanted Pixel Format",
+	};
+	const struct v4l2_pix_format *pix = &out->engine.fmt[NC_OUTPUT];
+	s64 def[] = { 0, pix->width, pix->height, pix->pixelformat };
+	struct v4l2_ctrl_config cfg = {
+		.type = V4L2_CTRL_TYPE_INTEGER,
+		.max = S32_MAX,
+		.step = 1,
+		.flags = V4L2_CTRL_FLAG_READ_ONLY,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(out->ctrl_want); i++) {
+		cfg.id = NEGCAM_CID_FORMAT_REQUESTS + i;
+		cfg.name = names[i];
+		cfg.def = def[i];
+		out->ctrl_want[i] = v4l2_ctrl_new_custom(&out->ctrl_handler,
+							 &cfg, NULL);
+	}
+}
+
+/* Tell the producer: the wanted format, then one more request (its event). */
+static void negcam_loop_tell(struct negcam_dev *out,
+			     const struct v4l2_pix_format *want)
+{
+	struct v4l2_ctrl **c = out->ctrl_want;
+
+	if (!c[0])
+		return;
+	v4l2_ctrl_s_ctrl(c[1], want->width);
+	v4l2_ctrl_s_ctrl(c[2], want->height);
+	v4l2_ctrl_s_ctrl(c[3], want->pixelformat & S32_MAX);
+	v4l2_ctrl_s_ctrl(c[0], (v4l2_ctrl_g_ctrl(c[0]) + 1) & S32_MAX);
 }
 
 /*
@@ -256,7 +327,7 @@ static void negcam_loop_consumer_set(struct negcam_dev *cap)
 		loop->want = *want;
 		loop->want_pending = true;
 	}
-	negcam_vid_source_changed(out);
+	negcam_loop_tell(out, want);
 }
 
 /* The producer set its format: free consumers take it, all are told. */
@@ -274,7 +345,8 @@ static void negcam_loop_producer_set(struct negcam_dev *out)
 		if (!cap)
 			continue;
 		old = cap->engine.fmt[NC_CAPTURE];
-		if (!vb2_is_busy(&cap->queue))
+		cap->loop_stale = vb2_is_busy(&cap->queue);
+		if (!cap->loop_stale)
 			negcam_loop_set(cap, fmt);
 		if (!negcam_same_frame(&old, fmt))
 			negcam_vid_source_changed(cap);
@@ -284,10 +356,12 @@ static void negcam_loop_producer_set(struct negcam_dev *out)
 /* S_FMT succeeded on @dev, a node of a loop. Under loop->lock. */
 void negcam_loop_fmt_set(struct negcam_dev *dev)
 {
-	if (dev->qi == NC_OUTPUT)
+	if (dev->qi == NC_OUTPUT) {
 		negcam_loop_producer_set(dev);
-	else
-		negcam_loop_consumer_set(dev);
+		return;
+	}
+	dev->loop_stale = false;
+	negcam_loop_consumer_set(dev);
 }
 
 /* A consumer starts streaming: it leads from now on; the producer is asked. */
@@ -332,10 +406,9 @@ int negcam_loop_enum_fmt(struct negcam_dev *dev, struct v4l2_fmtdesc *f)
 	u32 index = f->index;
 	int first, ret;
 
-	if (dev->qi == NC_OUTPUT) {
-		negcam_loop_sync_out(dev);
+	negcam_loop_sync(dev);
+	if (dev->qi == NC_OUTPUT)
 		return negcam_engine_enum_fmt(&dev->engine, f);
-	}
 	first = loop->out ? negcam_loop_fmt_index(&dev->engine,
 				loop->out->engine.fmt[NC_OUTPUT].pixelformat) : -1;
 	if (first <= 0 || index > first)

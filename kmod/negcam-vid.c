@@ -63,7 +63,7 @@ static int negcam_g_fmt_vid_cap(struct file *file, void *priv,
 	struct negcam_dev *dev = negcam_file_dev(file);
 
 	if (dev->loop)
-		negcam_loop_sync_out(dev);
+		negcam_loop_sync(dev);
 	return negcam_engine_g_fmt(&dev->engine, f);
 }
 
@@ -85,7 +85,7 @@ static int negcam_s_fmt_vid_cap(struct file *file, void *priv,
 	int ret;
 
 	if (dev->loop)
-		negcam_loop_sync_out(dev);
+		negcam_loop_sync(dev);
 	if (dev->qi == NC_OUTPUT)
 		negcam_loop_out_request(dev, f);
 	negcam_engine_set_busy(&dev->engine, f->type, vb2_is_busy(&dev->queue));
@@ -178,11 +178,19 @@ static int negcam_s_output(struct file *file, void *priv, unsigned int i)
 	return i ? -EINVAL : 0;
 }
 
+/*
+ * SOURCE_CHANGE on capture nodes only: V4L2 defines it for what is
+ * received (v4l2-compliance fails an output node that accepts it). A
+ * loop's output node tells its producer through control events instead.
+ */
 static int negcam_subscribe_event(struct v4l2_fh *fh,
 				  const struct v4l2_event_subscription *sub)
 {
+	struct negcam_dev *dev = video_get_drvdata(fh->vdev);
+
 	if (sub->type == V4L2_EVENT_SOURCE_CHANGE)
-		return v4l2_src_change_event_subscribe(fh, sub);
+		return dev->qi == NC_OUTPUT ? -EINVAL :
+		       v4l2_src_change_event_subscribe(fh, sub);
 	return v4l2_ctrl_subscribe_event(fh, sub);
 }
 
@@ -290,6 +298,17 @@ static int negcam_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 	return 0;
 }
 
+/* Output buffers queued with V4L2_FIELD_ANY carry the format's field. */
+static int negcam_buf_out_validate(struct vb2_buffer *vb)
+{
+	struct negcam_dev *dev = vb2_get_drv_priv(vb->vb2_queue);
+	struct vb2_v4l2_buffer *vbuf = to_vb2_v4l2_buffer(vb);
+
+	if (vbuf->field == V4L2_FIELD_ANY)
+		vbuf->field = dev->engine.fmt[dev->qi].field;
+	return 0;
+}
+
 static int negcam_buf_init(struct vb2_buffer *vb)
 {
 	struct negcam_buffer *buf = to_negcam_buffer(vb);
@@ -314,6 +333,12 @@ static int negcam_buf_prepare(struct vb2_buffer *vb)
 		return -EINVAL;
 	if (dev->qi != NC_OUTPUT)
 		return 0;
+	/*
+	 * write(): vb2's emulation queues only full buffers but leaves the
+	 * payload unset (it is overwritten by the v4l2 layer's copy).
+	 */
+	if (vb2_fileio_is_active(vb->vb2_queue))
+		vb2_set_plane_payload(vb, 0, vb2_plane_size(vb, 0));
 	used = vb2_get_plane_payload(vb, 0);
 	fi = negcam_fourcc_lookup(fmt->pixelformat);
 	if (fi && fi->layout == NC_LAYOUT_COMPRESSED ? !used :
@@ -397,6 +422,7 @@ static void negcam_stop_streaming(struct vb2_queue *vq)
 
 static const struct vb2_ops negcam_qops = {
 	.queue_setup = negcam_queue_setup,
+	.buf_out_validate = negcam_buf_out_validate,
 	.buf_init = negcam_buf_init,
 	.buf_prepare = negcam_buf_prepare,
 	.buf_queue = negcam_buf_queue,
@@ -438,11 +464,12 @@ static int negcam_ctrls_init(struct negcam_dev *dev)
 {
 	struct v4l2_ctrl_handler *hdl = &dev->ctrl_handler;
 
-	v4l2_ctrl_handler_init(hdl, 2);
+	v4l2_ctrl_handler_init(hdl, 6);
 	if (dev->qi == NC_OUTPUT) {
 		v4l2_ctrl_new_std(hdl, NULL, V4L2_CID_MIN_BUFFERS_FOR_OUTPUT,
 				  NEGCAM_OUT_MIN_BUFFERS, NEGCAM_OUT_MIN_BUFFERS,
 				  1, NEGCAM_OUT_MIN_BUFFERS);
+		negcam_loop_out_ctrls(dev);
 		goto done;
 	}
 	/* Read-only by definition; what a buffer pool must start from. */

@@ -190,13 +190,16 @@ reap
 rm -f "$OUT/ff.yuv"
 
 # ---- consumer first: the producer is told ----
-check "consumer first: S_FMT 320x240 on the capture node -> SOURCE_CHANGE on the output node" 60 \
+"$V" fmt "$OUTN" 640x480 YUYV > /dev/null
+check "consumer first: S_FMT 320x240 on the capture node -> 'Format Requests' control event on the output node" 60 \
 	"$V" event "$OUTN" "$V fmt $CAP0 320x240 YUYV"
 got=$("$V" fmt "$OUTN")
-if [ "${got% *}" = "320x240 YUYV" ]; then
-	pass "consumer first: output G_FMT answers the consumer's format ($got)"
+want=$(v4l2-ctl -d "$OUTN" --get-ctrl wanted_width,wanted_height | tr '\n' ' ')
+note "output node controls after the request: $want"
+if [ "${got% *}" = "320x240 YUYV" ] && [ "$want" = "wanted_width: 320 wanted_height: 240 " ]; then
+	pass "consumer first: output G_FMT answers the consumer's format ($got), Wanted Width/Height 320/240"
 else
-	fail "consumer first: output G_FMT '$got', want 320x240 YUYV"
+	fail "consumer first: output G_FMT '$got', controls '$want', want 320x240 YUYV"
 fi
 # A producer already streaming 640x480: the consumer gets the placeholder
 # at its own size; the producer is told, restarts, and its frames arrive.
