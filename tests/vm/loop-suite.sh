@@ -170,8 +170,12 @@ ffmpeg -nostdin -hide_banner -loglevel error -re -f lavfi -i color=red:size=640x
 	-pix_fmt yuyv422 -t 60 -f v4l2 "$OUTN" > "$OUT/ffmpeg-producer.log" 2>&1 &
 FFP=$!
 PIDS+=($FFP)
-sleep 2
-got=$("$V" fmt "$CAP0")
+# ffmpeg takes seconds to start under TCG: wait for its S_FMT to show.
+for i in $(seq 100); do
+	got=$("$V" fmt "$CAP0")
+	[ "${got% *}" = "640x480 YUYV" ] && break
+	sleep 0.2
+done
 first=$(v4l2-ctl -d "$CAP0" --list-formats | sed -n "s/.*\[0\]: '\([A-Z0-9]*\)'.*/\1/p")
 if [ "${got% *}" = "640x480 YUYV" ] && [ "$first" = YUYV ]; then
 	pass "producer's S_FMT decides: capture G_FMT '$got', ENUM_FMT index 0 $first (was 320x240 MJPG)"
