@@ -48,6 +48,8 @@
 #include <linux/kref.h>
 #include <linux/wait.h>
 #include <linux/ktime.h>
+#include <linux/configfs.h>
+#include <linux/kstrtox.h>
 #include <media/v4l2-event.h>
 
 #include "negcam.h"
@@ -817,7 +819,38 @@ fail:
 	return ERR_PTR(ret);
 }
 
-/* Remove every loop; module exit. */
+/*
+ * Create a loop in the first free slot (its N). Under negcam_loops_lock,
+ * so two creations never take one slot.
+ */
+static struct negcam_loop *negcam_loop_add(const char *name,
+					   unsigned int ncap)
+{
+	struct negcam_loop *loop;
+	unsigned int i;
+
+	lockdep_assert_held(&negcam_loops_lock);
+	for (i = 0; i < NEGCAM_MAX_LOOPS && negcam_loops[i]; i++)
+		;
+	if (i == NEGCAM_MAX_LOOPS)
+		return ERR_PTR(-ENOSPC);
+	loop = negcam_loop_create(i, name, ncap);
+	if (!IS_ERR(loop))
+		negcam_loops[i] = loop;
+	return loop;
+}
+
+/* Take @loop out of its slot and remove it. */
+static void negcam_loop_remove(struct negcam_loop *loop)
+{
+	mutex_lock(&negcam_loops_lock);
+	if (negcam_loops[loop->index] == loop)
+		negcam_loops[loop->index] = NULL;
+	mutex_unlock(&negcam_loops_lock);
+	negcam_loop_destroy(loop);
+}
+
+/* Remove the loops of the module parameter; module exit. */
 void negcam_loops_exit(void)
 {
 	struct negcam_loop *loop;
@@ -826,10 +859,9 @@ void negcam_loops_exit(void)
 	for (i = 0; i < NEGCAM_MAX_LOOPS; i++) {
 		mutex_lock(&negcam_loops_lock);
 		loop = negcam_loops[i];
-		negcam_loops[i] = NULL;
 		mutex_unlock(&negcam_loops_lock);
 		if (loop)
-			negcam_loop_destroy(loop);
+			negcam_loop_remove(loop);
 	}
 }
 
@@ -849,14 +881,245 @@ int negcam_loops_init(void)
 		return -EINVAL;
 	}
 	for (i = 0; i < loops; i++) {
-		loop = negcam_loop_create(i, loop_profile, loop_captures);
+		mutex_lock(&negcam_loops_lock);
+		loop = negcam_loop_add(loop_profile, loop_captures);
+		mutex_unlock(&negcam_loops_lock);
 		if (IS_ERR(loop)) {
 			negcam_loops_exit();
 			return PTR_ERR(loop);
 		}
-		mutex_lock(&negcam_loops_lock);
-		negcam_loops[i] = loop;
-		mutex_unlock(&negcam_loops_lock);
 	}
 	return 0;
+}
+
+/* ---- configfs: /sys/kernel/config/negcam/loops/NAME ---- */
+
+/**
+ * struct negcam_loop_cfs - a loop directory, made by mkdir
+ * @item: its configfs item
+ * @profile: profile of the loop to create (default loop_profile=)
+ * @captures: its capture nodes (default loop_captures=)
+ * @loop: the loop while enabled, else NULL
+ *
+ * @profile, @captures and @loop are under negcam_loops_lock.
+ */
+struct negcam_loop_cfs {
+	struct config_item item;
+	char profile[NC_NAME_LEN];
+	unsigned int captures;
+	struct negcam_loop *loop;
+};
+
+static struct negcam_loop_cfs *to_loop_cfs(struct config_item *item)
+{
+	return container_of(item, struct negcam_loop_cfs, item);
+}
+
+static ssize_t negcam_lcfs_profile_show(struct config_item *item, char *page)
+{
+	ssize_t n;
+
+	mutex_lock(&negcam_loops_lock);
+	n = sysfs_emit(page, "%s\n", to_loop_cfs(item)->profile);
+	mutex_unlock(&negcam_loops_lock);
+	return n;
+}
+
+/* Settings are fixed while the loop exists: EBUSY. */
+static ssize_t negcam_lcfs_profile_store(struct config_item *item,
+					 const char *page, size_t count)
+{
+	struct negcam_loop_cfs *lc = to_loop_cfs(item);
+	char name[NC_NAME_LEN];
+	int ret = count;
+
+	if (count >= sizeof(name))
+		return -EINVAL;
+	memcpy(name, page, count);
+	name[count] = '\0';
+	strim(name);
+	if (strcmp(name, "follow") && !negcam_builtin_find(name))
+		return -EINVAL;
+	mutex_lock(&negcam_loops_lock);
+	if (lc->loop)
+		ret = -EBUSY;
+	else
+		strscpy(lc->profile, name, sizeof(lc->profile));
+	mutex_unlock(&negcam_loops_lock);
+	return ret;
+}
+
+CONFIGFS_ATTR(negcam_lcfs_, profile);
+
+static ssize_t negcam_lcfs_captures_show(struct config_item *item, char *page)
+{
+	ssize_t n;
+
+	mutex_lock(&negcam_loops_lock);
+	n = sysfs_emit(page, "%u\n", to_loop_cfs(item)->captures);
+	mutex_unlock(&negcam_loops_lock);
+	return n;
+}
+
+static ssize_t negcam_lcfs_captures_store(struct config_item *item,
+					  const char *page, size_t count)
+{
+	struct negcam_loop_cfs *lc = to_loop_cfs(item);
+	unsigned int n;
+	int ret;
+
+	ret = kstrtouint(page, 0, &n);
+	if (ret)
+		return ret;
+	if (n < 1 || n > NEGCAM_LOOP_MAX_CAPTURES)
+		return -ERANGE;
+	mutex_lock(&negcam_loops_lock);
+	ret = lc->loop ? -EBUSY : count;
+	if (!lc->loop)
+		lc->captures = n;
+	mutex_unlock(&negcam_loops_lock);
+	return ret;
+}
+
+CONFIGFS_ATTR(negcam_lcfs_, captures);
+
+static ssize_t negcam_lcfs_enable_show(struct config_item *item, char *page)
+{
+	ssize_t n;
+
+	mutex_lock(&negcam_loops_lock);
+	n = sysfs_emit(page, "%d\n", !!to_loop_cfs(item)->loop);
+	mutex_unlock(&negcam_loops_lock);
+	return n;
+}
+
+/* 1 creates the loop's nodes, 0 removes them (handles get ENODEV). */
+static ssize_t negcam_lcfs_enable_store(struct config_item *item,
+					const char *page, size_t count)
+{
+	struct negcam_loop_cfs *lc = to_loop_cfs(item);
+	struct negcam_loop *loop = NULL;
+	bool on;
+	int ret;
+
+	ret = kstrtobool(page, &on);
+	if (ret)
+		return ret;
+	mutex_lock(&negcam_loops_lock);
+	if (on && !lc->loop) {
+		loop = negcam_loop_add(lc->profile, lc->captures);
+		if (IS_ERR(loop))
+			ret = PTR_ERR(loop);
+		else
+			lc->loop = loop;
+		loop = NULL;
+	} else if (!on) {
+		loop = lc->loop;
+		lc->loop = NULL;
+	}
+	mutex_unlock(&negcam_loops_lock);
+	if (loop)
+		negcam_loop_remove(loop);
+	return ret ? ret : count;
+}
+
+CONFIGFS_ATTR(negcam_lcfs_, enable);
+
+/* "output videoN capture videoM ..." while enabled, else empty. */
+static ssize_t negcam_lcfs_nodes_show(struct config_item *item, char *page)
+{
+	struct negcam_loop *loop;
+	unsigned int i;
+	ssize_t n = 0;
+
+	mutex_lock(&negcam_loops_lock);
+	loop = to_loop_cfs(item)->loop;
+	if (loop) {
+		n = sysfs_emit_at(page, n, "output %s", loop->out->node_name);
+		for (i = 0; i < loop->ncap; i++)
+			n += sysfs_emit_at(page, n, " capture %s",
+					   loop->cap[i]->node_name);
+	}
+	n += sysfs_emit_at(page, n, "\n");
+	mutex_unlock(&negcam_loops_lock);
+	return n;
+}
+
+CONFIGFS_ATTR_RO(negcam_lcfs_, nodes);
+
+static struct configfs_attribute *negcam_lcfs_attrs[] = {
+	&negcam_lcfs_attr_profile,
+	&negcam_lcfs_attr_captures,
+	&negcam_lcfs_attr_enable,
+	&negcam_lcfs_attr_nodes,
+	NULL,
+};
+
+static void negcam_lcfs_release(struct config_item *item)
+{
+	kfree(to_loop_cfs(item));
+}
+
+static struct configfs_item_operations negcam_lcfs_item_ops = {
+	.release = negcam_lcfs_release,
+};
+
+static const struct config_item_type negcam_lcfs_type = {
+	.ct_item_ops = &negcam_lcfs_item_ops,
+	.ct_attrs = negcam_lcfs_attrs,
+	.ct_owner = THIS_MODULE,
+};
+
+static struct config_item *negcam_lcfs_make(struct config_group *group,
+					    const char *name)
+{
+	struct negcam_loop_cfs *lc = kzalloc(sizeof(*lc), GFP_KERNEL);
+
+	if (!lc)
+		return ERR_PTR(-ENOMEM);
+	strscpy(lc->profile, loop_profile, sizeof(lc->profile));
+	lc->captures = clamp(loop_captures, 1u, NEGCAM_LOOP_MAX_CAPTURES);
+	config_item_init_type_name(&lc->item, name, &negcam_lcfs_type);
+	return &lc->item;
+}
+
+/* rmdir: the loop goes with its directory. */
+static void negcam_lcfs_drop(struct config_group *group,
+			     struct config_item *item)
+{
+	struct negcam_loop_cfs *lc = to_loop_cfs(item);
+	struct negcam_loop *loop;
+
+	mutex_lock(&negcam_loops_lock);
+	loop = lc->loop;
+	lc->loop = NULL;
+	mutex_unlock(&negcam_loops_lock);
+	if (loop)
+		negcam_loop_remove(loop);
+	config_item_put(item);
+}
+
+static struct configfs_group_operations negcam_loops_group_ops = {
+	.make_item = negcam_lcfs_make,
+	.drop_item = negcam_lcfs_drop,
+};
+
+static const struct config_item_type negcam_loops_group_type = {
+	.ct_group_ops = &negcam_loops_group_ops,
+	.ct_owner = THIS_MODULE,
+};
+
+static struct config_group negcam_loops_group;
+
+/* /sys/kernel/config/negcam/loops, under the subsystem's group @parent. */
+int negcam_loops_cfs_register(struct config_group *parent)
+{
+	config_group_init_type_name(&negcam_loops_group, "loops",
+				    &negcam_loops_group_type);
+	return configfs_register_group(parent, &negcam_loops_group);
+}
+
+void negcam_loops_cfs_unregister(void)
+{
+	configfs_unregister_group(&negcam_loops_group);
 }

@@ -174,6 +174,9 @@ void negcam_thread_stop(struct negcam_dev *dev);
 /* negcam-loop.c */
 int negcam_loops_init(void);
 void negcam_loops_exit(void);
+struct config_group;
+int negcam_loops_cfs_register(struct config_group *parent);
+void negcam_loops_cfs_unregister(void);
 int negcam_loop_enum_fmt(struct negcam_dev *dev, struct v4l2_fmtdesc *f);
 void negcam_loop_sync(struct negcam_dev *dev);
 void negcam_loop_out_ctrls(struct negcam_dev *out);

@@ -239,6 +239,24 @@ else
 fi
 reap
 
+# ---- GStreamer v4l2sink as producer, no tee or identity ----
+BLACK=10801080
+"$V" fmt "$CAP0" 640x480 YUYV > /dev/null
+"$V" consume "$CAP0" 90 "$BLACK" > "$OUT/v4l2sink.log" 2>&1 &
+CA=$!
+check "gst-launch-1.0 videotestsrc ! video/x-raw,format=YUY2,width=640,height=480 ! v4l2sink device=OUT (150 buffers)" 180 \
+	gst-launch-1.0 -q videotestsrc pattern=black is-live=true num-buffers=150 ! \
+		video/x-raw,format=YUY2,width=640,height=480,framerate=30/1 ! v4l2sink device="$OUTN"
+wait "$CA"
+st=$?
+kinds=$(sed -n 's/^kinds: //p' "$OUT/v4l2sink.log")
+note "consumer kinds: $kinds"
+if [ $st = 0 ] && echo "$kinds" | grep -q 'PPPPPPPPPP'; then
+	pass "v4l2sink producer: the consumer read its black 640x480 frames ($(echo "$kinds" | tr -cd P | wc -c) of 90)"
+else
+	fail "v4l2sink producer: status $st, kinds '$kinds' (log $OUT/v4l2sink.log)"
+fi
+
 # ---- producer killed mid-stream, restarted ----
 "$V" fmt "$CAP0" 640x480 YUYV > /dev/null
 "$V" fmt "$OUTN" 640x480 YUYV > /dev/null
@@ -314,6 +332,31 @@ check "100 open/S_FMT/REQBUFS/STREAMON/close cycles on the output and a capture 
 	bash -c "$V cycle $OUTN 100 & a=\$!; $V cycle $CAP0 100; b=\$?; wait \$a; [ \$? = 0 ] && [ \$b = 0 ]"
 dmesg_clean "100 cycles"
 unload
+
+# ---- a loop made at run time through configfs ----
+CFSL=/sys/kernel/config/negcam/loops
+cfs_loop() {
+	local n o c
+	mkdir "$CFSL/cam" || return 1
+	echo 2 > "$CFSL/cam/captures" && echo vga > "$CFSL/cam/profile" && echo 1 > "$CFSL/cam/enable" || return 1
+	n=$(cat "$CFSL/cam/nodes")
+	echo "nodes: $n"
+	o=/dev/$(echo "$n" | awk '{ print $2 }') c=/dev/$(echo "$n" | awk '{ print $4 }')
+	v4l2-ctl -d "$o" -D | grep -q 'Card type *: negcam loop 1 output$' || { echo "card of $o"; return 1; }
+	v4l2-ctl -d "$c" -D | grep -q 'Card type *: negcam loop 1 capture 0$' || { echo "card of $c"; return 1; }
+	[ "$(echo "$n" | wc -w)" = 6 ] || { echo "want 2 capture nodes"; return 1; }
+	if echo webcam > "$CFSL/cam/profile" 2>/dev/null; then echo "profile store while enabled: no EBUSY"; return 1; fi
+	"$V" consume "$c" 20 || return 1
+	echo 0 > "$CFSL/cam/enable" && [ ! -e "$o" ] || { echo "$o still there after enable=0"; return 1; }
+	rmdir "$CFSL/cam"
+}
+export CFSL V
+export -f cfs_loop
+load_loops loops=1
+check "configfs: mkdir loops/cam, captures=2, profile=vga, enable=1 -> loop 1 with 2 capture nodes, streams; enable=0, rmdir" 120 cfs_loop
+rmdir "$CFSL/cam" 2>/dev/null
+unload
+check "rmmod after the configfs loop" 30 bash -c "! [ -d /sys/module/negcam ]"
 
 # ---- follow mode: the producer changes size mid-stream ----
 if check "insmod loops=1 loop_profile=follow devices=0" 60 load_loops loops=1 loop_profile=follow devices=0; then
