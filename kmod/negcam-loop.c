@@ -915,14 +915,29 @@ static struct negcam_loop_cfs *to_loop_cfs(struct config_item *item)
 	return container_of(item, struct negcam_loop_cfs, item);
 }
 
-static ssize_t negcam_lcfs_profile_show(struct config_item *item, char *page)
+enum { NEGCAM_LCFS_PROFILE, NEGCAM_LCFS_CAPTURES, NEGCAM_LCFS_ENABLE };
+
+/* One of the settings of a loop directory, as its file shows it. */
+static ssize_t negcam_lcfs_show(struct config_item *item, char *page,
+				int what)
 {
+	struct negcam_loop_cfs *lc = to_loop_cfs(item);
 	ssize_t n;
 
 	mutex_lock(&negcam_loops_lock);
-	n = sysfs_emit(page, "%s\n", to_loop_cfs(item)->profile);
+	if (what == NEGCAM_LCFS_PROFILE)
+		n = sysfs_emit(page, "%s\n", lc->profile);
+	else if (what == NEGCAM_LCFS_CAPTURES)
+		n = sysfs_emit(page, "%u\n", lc->captures);
+	else
+		n = sysfs_emit(page, "%d\n", !!lc->loop);
 	mutex_unlock(&negcam_loops_lock);
 	return n;
+}
+
+static ssize_t negcam_lcfs_profile_show(struct config_item *item, char *page)
+{
+	return negcam_lcfs_show(item, page, NEGCAM_LCFS_PROFILE);
 }
 
 /* Settings are fixed while the loop exists: EBUSY. */
@@ -953,12 +968,7 @@ CONFIGFS_ATTR(negcam_lcfs_, profile);
 
 static ssize_t negcam_lcfs_captures_show(struct config_item *item, char *page)
 {
-	ssize_t n;
-
-	mutex_lock(&negcam_loops_lock);
-	n = sysfs_emit(page, "%u\n", to_loop_cfs(item)->captures);
-	mutex_unlock(&negcam_loops_lock);
-	return n;
+	return negcam_lcfs_show(item, page, NEGCAM_LCFS_CAPTURES);
 }
 
 static ssize_t negcam_lcfs_captures_store(struct config_item *item,
@@ -985,12 +995,7 @@ CONFIGFS_ATTR(negcam_lcfs_, captures);
 
 static ssize_t negcam_lcfs_enable_show(struct config_item *item, char *page)
 {
-	ssize_t n;
-
-	mutex_lock(&negcam_loops_lock);
-	n = sysfs_emit(page, "%d\n", !!to_loop_cfs(item)->loop);
-	mutex_unlock(&negcam_loops_lock);
-	return n;
+	return negcam_lcfs_show(item, page, NEGCAM_LCFS_ENABLE);
 }
 
 /* 1 creates the loop's nodes, 0 removes them (handles get ENODEV). */

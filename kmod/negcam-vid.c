@@ -194,6 +194,10 @@ static int negcam_subscribe_event(struct v4l2_fh *fh,
 	return v4l2_ctrl_subscribe_event(fh, sub);
 }
 
+/*
+ * Capture and output callbacks in one table: the V4L2 core enables those
+ * of the node's direction only (vfl_dir), so a node answers for its own.
+ */
 static const struct v4l2_ioctl_ops negcam_ioctl_ops = {
 	.vidioc_querycap = negcam_querycap,
 
@@ -210,34 +214,11 @@ static const struct v4l2_ioctl_ops negcam_ioctl_ops = {
 	.vidioc_g_input = negcam_g_input,
 	.vidioc_s_input = negcam_s_input,
 
-	.vidioc_reqbufs = vb2_ioctl_reqbufs,
-	.vidioc_create_bufs = vb2_ioctl_create_bufs,
-	.vidioc_prepare_buf = vb2_ioctl_prepare_buf,
-	.vidioc_querybuf = vb2_ioctl_querybuf,
-	.vidioc_qbuf = vb2_ioctl_qbuf,
-	.vidioc_dqbuf = vb2_ioctl_dqbuf,
-	.vidioc_expbuf = vb2_ioctl_expbuf,
-	.vidioc_streamon = vb2_ioctl_streamon,
-	.vidioc_streamoff = vb2_ioctl_streamoff,
-
-	.vidioc_log_status = v4l2_ctrl_log_status,
-	.vidioc_subscribe_event = negcam_subscribe_event,
-	.vidioc_unsubscribe_event = v4l2_event_unsubscribe,
-};
-
-/* A loop's output node: the same calls, on the output buffer type. */
-static const struct v4l2_ioctl_ops negcam_out_ioctl_ops = {
-	.vidioc_querycap = negcam_querycap,
-
+	/* A loop's output node: the same calls on the output buffer type. */
 	.vidioc_enum_fmt_vid_out = negcam_enum_fmt_vid_cap,
 	.vidioc_g_fmt_vid_out = negcam_g_fmt_vid_cap,
 	.vidioc_try_fmt_vid_out = negcam_try_fmt_vid_cap,
 	.vidioc_s_fmt_vid_out = negcam_s_fmt_vid_cap,
-	.vidioc_enum_framesizes = negcam_enum_framesizes,
-	.vidioc_enum_frameintervals = negcam_enum_frameintervals,
-	.vidioc_g_parm = negcam_g_parm,
-	.vidioc_s_parm = negcam_s_parm,
-
 	.vidioc_enum_output = negcam_enum_output,
 	.vidioc_g_output = negcam_g_output,
 	.vidioc_s_output = negcam_s_output,
@@ -257,21 +238,13 @@ static const struct v4l2_ioctl_ops negcam_out_ioctl_ops = {
 	.vidioc_unsubscribe_event = v4l2_event_unsubscribe,
 };
 
-static const struct v4l2_file_operations negcam_out_fops = {
-	.owner = THIS_MODULE,
-	.open = v4l2_fh_open,
-	.release = vb2_fop_release,
-	.write = vb2_fop_write,
-	.poll = vb2_fop_poll,
-	.mmap = vb2_fop_mmap,
-	.unlocked_ioctl = video_ioctl2,
-};
-
 static const struct v4l2_file_operations negcam_fops = {
 	.owner = THIS_MODULE,
 	.open = v4l2_fh_open,
 	.release = vb2_fop_release,
+	/* vb2 refuses the one its queue's io_modes lack (EINVAL). */
 	.read = vb2_fop_read,
+	.write = vb2_fop_write,
 	.poll = vb2_fop_poll,
 	.mmap = vb2_fop_mmap,
 	.unlocked_ioctl = video_ioctl2,
@@ -521,8 +494,8 @@ int negcam_vid_register(struct negcam_dev *dev)
 	else
 		strscpy(vdev->name, dev->profile->card[0] ? dev->profile->card :
 			"negcam", sizeof(vdev->name));
-	vdev->fops = out ? &negcam_out_fops : &negcam_fops;
-	vdev->ioctl_ops = out ? &negcam_out_ioctl_ops : &negcam_ioctl_ops;
+	vdev->fops = &negcam_fops;
+	vdev->ioctl_ops = &negcam_ioctl_ops;
 	vdev->release = video_device_release_empty;
 	vdev->v4l2_dev = &dev->v4l2_dev;
 	vdev->ctrl_handler = &dev->ctrl_handler;

@@ -21,28 +21,16 @@ cd "$NEGCAM_TREE" || exit 2
 VM_DIR=$NEGCAM_TREE/tests/vm
 # shellcheck source=tests/vm/lib.sh
 . "$VM_DIR/lib.sh"
-KO=${NEGCAM_KO:-$NEGCAM_TREE/kmod/negcam.ko}
 V=$BIN/vm-v4l2
 OUT=${NEGCAM_RUN:-/tmp}/loop
 mkdir -p "$OUT"
 PIDS=()
 
-load() {
-	local deps d
-	deps=$(modinfo -F depends "$KO" 2>/dev/null | tr ',' ' ')
-	for d in $deps; do modprobe "$d" || return 1; done
-	insmod "$KO" "$@"
-}
-
-unload() {
-	local i
-	for i in 1 2 3 4 5 6 7 8 9 10; do
-		[ -d /sys/module/negcam ] || return 0
-		rmmod negcam 2>/dev/null && return 0
-		sleep 0.3
-	done
-	rmmod negcam
-}
+# negcam_load, negcam_unload (and KO)
+# shellcheck source=tests/vm/negcam-suite.sh
+. "$VM_DIR/negcam-suite.sh"
+load() { negcam_load "$@"; }
+unload() { negcam_unload; }
 
 # Stop what this suite started in the background.
 reap() {
@@ -79,7 +67,6 @@ yuyv_of() {
 		-pix_fmt yuyv422 -f rawvideo - | head -c 4 | od -An -tx1 | tr -d ' \n'
 }
 
-export KO
 export -f load node_by_card load_loops
 
 finish() {
