@@ -19,6 +19,9 @@
  *	               or "error -16: device busy ..."
  *	video_node     read-only: "videoM"
  *
+ *   /sys/kernel/config/negcam/loops/NAME/   (mkdir: negcam-loop.c)
+ *	profile, captures, enable, nodes: docs/loopback.md
+ *
  * configfs guarantees no callback runs once configfs_unregister_group()
  * has returned, and that call waits for running ones; the device removes
  * its group before it goes, so a callback may use cfs->dev freely. The
@@ -250,13 +253,21 @@ int negcam_configfs_init(void)
 	config_group_init(&negcam_subsys.su_group);
 	mutex_init(&negcam_subsys.su_mutex);
 	ret = configfs_register_subsystem(&negcam_subsys);
-	if (ret)
+	if (ret) {
 		pr_err("negcam: cannot register configfs subsystem: %d\n", ret);
+		return ret;
+	}
+	ret = negcam_loops_cfs_register(&negcam_subsys.su_group);
+	if (ret) {
+		pr_err("negcam: cannot register configfs group loops: %d\n", ret);
+		configfs_unregister_subsystem(&negcam_subsys);
+	}
 	return ret;
 }
 
 void negcam_configfs_exit(void)
 {
+	negcam_loops_cfs_unregister();
 	configfs_unregister_subsystem(&negcam_subsys);
 	mutex_destroy(&negcam_subsys.su_mutex);
 }

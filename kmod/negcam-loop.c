@@ -16,14 +16,17 @@
  * every node of the loop, so a node may read and set another's engine):
  *  - a consumer's S_FMT, and its STREAMON, become the output node's format
  *    at once when the producer has no buffers, else it is kept as "wanted"
- *    until the producer's queue is free again; either way the output node
- *    gets V4L2_EVENT_SOURCE_CHANGE when its format differs;
+ *    until the producer's queue is free again; either way, when it differs,
+ *    the output node's controls Wanted Width/Height/Pixel Format show it
+ *    and Format Requests counts one more (a V4L2_EVENT_CTRL; V4L2 has
+ *    SOURCE_CHANGE for receivers only);
  *  - with a profile, while a consumer streams, the newest such consumer
  *    leads: TRY_FMT and S_FMT on the output node answer its format, as a
  *    camera's format is fixed by what is being read; in follow mode the
  *    producer always decides;
  *  - a producer's S_FMT becomes the format of every capture node that has
- *    no buffers; every capture node whose format differs gets the event;
+ *    no buffers, and of the others once they have none; every capture
+ *    node whose format differs gets V4L2_EVENT_SOURCE_CHANGE;
  *  - a capture node's ENUM_FMT lists the output node's format first.
  *
  * Frames. The output node's buf_queue makes the newest buffer the loop's
@@ -45,12 +48,19 @@
 #include <linux/kref.h>
 #include <linux/wait.h>
 #include <linux/ktime.h>
+#include <linux/configfs.h>
+#include <linux/kstrtox.h>
 #include <media/v4l2-event.h>
 
 #include "negcam.h"
 #include "profile.h"
 
 #define NEGCAM_MAX_LOOPS 8
+/* The output node's read-only controls that tell the producer (docs/loopback.md). */
+#define NEGCAM_CID_FORMAT_REQUESTS (V4L2_CID_USER_BASE | 0xf100)
+#define NEGCAM_CID_WANTED_WIDTH (NEGCAM_CID_FORMAT_REQUESTS + 1)
+#define NEGCAM_CID_WANTED_HEIGHT (NEGCAM_CID_FORMAT_REQUESTS + 2)
+#define NEGCAM_CID_WANTED_FOURCC (NEGCAM_CID_FORMAT_REQUESTS + 3)
 #define NEGCAM_LOOP_MAX_CAPTURES 4
 #define NEGCAM_LOOP_PDEV "negcam-loop"
 
@@ -196,15 +206,14 @@ static struct negcam_dev *negcam_loop_lead(struct negcam_loop *loop)
 
 /*
  * The output node: a consumer's wanted format becomes its format once
- * the producer's queue is free (no buffers). Called before the output
- * node answers a format question. Under loop->lock.
+ * the producer's queue is free (no buffers).
  */
-void negcam_loop_sync_out(struct negcam_dev *out)
+static void negcam_loop_sync_out(struct negcam_dev *out)
 {
 	struct negcam_loop *loop = out->loop;
 	struct negcam_dev *lead;
 
-	if (out->qi != NC_OUTPUT || vb2_is_busy(&out->queue))
+	if (vb2_is_busy(&out->queue))
 		return;
 	lead = negcam_loop_lead(loop);
 	if (lead && !negcam_same_frame(&out->engine.fmt[NC_OUTPUT],
@@ -213,6 +222,70 @@ void negcam_loop_sync_out(struct negcam_dev *out)
 	else if (!lead && loop->want_pending)
 		negcam_loop_set(out, &loop->want);
 	loop->want_pending = false;
+}
+
+/*
+ * Before a node of a loop answers a format question (ENUM_FMT, G_FMT,
+ * S_FMT): a format decided on the other side while this node had
+ * buffers is taken now that it has none. Under loop->lock.
+ */
+void negcam_loop_sync(struct negcam_dev *dev)
+{
+	struct negcam_dev *out = dev->loop->out;
+
+	if (dev->qi == NC_OUTPUT) {
+		negcam_loop_sync_out(dev);
+		return;
+	}
+	if (!dev->loop_stale || vb2_is_busy(&dev->queue) || !out)
+		return;
+	dev->loop_stale = false;
+	negcam_loop_set(dev, &out->engine.fmt[NC_OUTPUT]);
+}
+
+/*
+ * The output node's controls that tell the producer what the consumers
+ * want, whether or not its queue is busy: Format Requests counts the
+ * requests (subscribe to its V4L2_EVENT_CTRL), the others hold the last
+ * one. Read-only; set by the loop only.
+ */
+void negcam_loop_out_ctrls(struct negcam_dev *out)
+{
+	static const char * const names[] = {
+		"Format Requests", "Wanted Width", "Wanted Height",
+		"Wanted Pixel Format",
+	};
+	const struct v4l2_pix_format *pix = &out->engine.fmt[NC_OUTPUT];
+	s64 def[] = { 0, pix->width, pix->height, pix->pixelformat };
+	struct v4l2_ctrl_config cfg = {
+		.type = V4L2_CTRL_TYPE_INTEGER,
+		.max = S32_MAX,
+		.step = 1,
+		.flags = V4L2_CTRL_FLAG_READ_ONLY,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(out->ctrl_want); i++) {
+		cfg.id = NEGCAM_CID_FORMAT_REQUESTS + i;
+		cfg.name = names[i];
+		cfg.def = def[i];
+		out->ctrl_want[i] = v4l2_ctrl_new_custom(&out->ctrl_handler,
+							 &cfg, NULL);
+	}
+}
+
+/* Tell the producer: the wanted format, then one more request (its event). */
+static void negcam_loop_tell(struct negcam_dev *out,
+			     const struct v4l2_pix_format *want)
+{
+	struct v4l2_ctrl **c = out->ctrl_want;
+
+	if (!c[0])
+		return;
+	v4l2_ctrl_s_ctrl(c[1], want->width);
+	v4l2_ctrl_s_ctrl(c[2], want->height);
+	v4l2_ctrl_s_ctrl(c[3], want->pixelformat & S32_MAX);
+	v4l2_ctrl_s_ctrl(c[0], (v4l2_ctrl_g_ctrl(c[0]) + 1) & S32_MAX);
 }
 
 /*
@@ -256,7 +329,7 @@ static void negcam_loop_consumer_set(struct negcam_dev *cap)
 		loop->want = *want;
 		loop->want_pending = true;
 	}
-	negcam_vid_source_changed(out);
+	negcam_loop_tell(out, want);
 }
 
 /* The producer set its format: free consumers take it, all are told. */
@@ -274,7 +347,8 @@ static void negcam_loop_producer_set(struct negcam_dev *out)
 		if (!cap)
 			continue;
 		old = cap->engine.fmt[NC_CAPTURE];
-		if (!vb2_is_busy(&cap->queue))
+		cap->loop_stale = vb2_is_busy(&cap->queue);
+		if (!cap->loop_stale)
 			negcam_loop_set(cap, fmt);
 		if (!negcam_same_frame(&old, fmt))
 			negcam_vid_source_changed(cap);
@@ -284,10 +358,12 @@ static void negcam_loop_producer_set(struct negcam_dev *out)
 /* S_FMT succeeded on @dev, a node of a loop. Under loop->lock. */
 void negcam_loop_fmt_set(struct negcam_dev *dev)
 {
-	if (dev->qi == NC_OUTPUT)
+	if (dev->qi == NC_OUTPUT) {
 		negcam_loop_producer_set(dev);
-	else
-		negcam_loop_consumer_set(dev);
+		return;
+	}
+	dev->loop_stale = false;
+	negcam_loop_consumer_set(dev);
 }
 
 /* A consumer starts streaming: it leads from now on; the producer is asked. */
@@ -332,10 +408,9 @@ int negcam_loop_enum_fmt(struct negcam_dev *dev, struct v4l2_fmtdesc *f)
 	u32 index = f->index;
 	int first, ret;
 
-	if (dev->qi == NC_OUTPUT) {
-		negcam_loop_sync_out(dev);
+	negcam_loop_sync(dev);
+	if (dev->qi == NC_OUTPUT)
 		return negcam_engine_enum_fmt(&dev->engine, f);
-	}
 	first = loop->out ? negcam_loop_fmt_index(&dev->engine,
 				loop->out->engine.fmt[NC_OUTPUT].pixelformat) : -1;
 	if (first <= 0 || index > first)
@@ -744,7 +819,38 @@ fail:
 	return ERR_PTR(ret);
 }
 
-/* Remove every loop; module exit. */
+/*
+ * Create a loop in the first free slot (its N). Under negcam_loops_lock,
+ * so two creations never take one slot.
+ */
+static struct negcam_loop *negcam_loop_add(const char *name,
+					   unsigned int ncap)
+{
+	struct negcam_loop *loop;
+	unsigned int i;
+
+	lockdep_assert_held(&negcam_loops_lock);
+	for (i = 0; i < NEGCAM_MAX_LOOPS && negcam_loops[i]; i++)
+		;
+	if (i == NEGCAM_MAX_LOOPS)
+		return ERR_PTR(-ENOSPC);
+	loop = negcam_loop_create(i, name, ncap);
+	if (!IS_ERR(loop))
+		negcam_loops[i] = loop;
+	return loop;
+}
+
+/* Take @loop out of its slot and remove it. */
+static void negcam_loop_remove(struct negcam_loop *loop)
+{
+	mutex_lock(&negcam_loops_lock);
+	if (negcam_loops[loop->index] == loop)
+		negcam_loops[loop->index] = NULL;
+	mutex_unlock(&negcam_loops_lock);
+	negcam_loop_destroy(loop);
+}
+
+/* Remove the loops of the module parameter; module exit. */
 void negcam_loops_exit(void)
 {
 	struct negcam_loop *loop;
@@ -753,10 +859,9 @@ void negcam_loops_exit(void)
 	for (i = 0; i < NEGCAM_MAX_LOOPS; i++) {
 		mutex_lock(&negcam_loops_lock);
 		loop = negcam_loops[i];
-		negcam_loops[i] = NULL;
 		mutex_unlock(&negcam_loops_lock);
 		if (loop)
-			negcam_loop_destroy(loop);
+			negcam_loop_remove(loop);
 	}
 }
 
@@ -776,14 +881,250 @@ int negcam_loops_init(void)
 		return -EINVAL;
 	}
 	for (i = 0; i < loops; i++) {
-		loop = negcam_loop_create(i, loop_profile, loop_captures);
+		mutex_lock(&negcam_loops_lock);
+		loop = negcam_loop_add(loop_profile, loop_captures);
+		mutex_unlock(&negcam_loops_lock);
 		if (IS_ERR(loop)) {
 			negcam_loops_exit();
 			return PTR_ERR(loop);
 		}
-		mutex_lock(&negcam_loops_lock);
-		negcam_loops[i] = loop;
-		mutex_unlock(&negcam_loops_lock);
 	}
 	return 0;
+}
+
+/* ---- configfs: /sys/kernel/config/negcam/loops/NAME ---- */
+
+/**
+ * struct negcam_loop_cfs - a loop directory, made by mkdir
+ * @item: its configfs item
+ * @profile: profile of the loop to create (default loop_profile=)
+ * @captures: its capture nodes (default loop_captures=)
+ * @loop: the loop while enabled, else NULL
+ *
+ * @profile, @captures and @loop are under negcam_loops_lock.
+ */
+struct negcam_loop_cfs {
+	struct config_item item;
+	char profile[NC_NAME_LEN];
+	unsigned int captures;
+	struct negcam_loop *loop;
+};
+
+static struct negcam_loop_cfs *to_loop_cfs(struct config_item *item)
+{
+	return container_of(item, struct negcam_loop_cfs, item);
+}
+
+enum { NEGCAM_LCFS_PROFILE, NEGCAM_LCFS_CAPTURES, NEGCAM_LCFS_ENABLE };
+
+/* One of the settings of a loop directory, as its file shows it. */
+static ssize_t negcam_lcfs_show(struct config_item *item, char *page,
+				int what)
+{
+	struct negcam_loop_cfs *lc = to_loop_cfs(item);
+	ssize_t n;
+
+	mutex_lock(&negcam_loops_lock);
+	if (what == NEGCAM_LCFS_PROFILE)
+		n = sysfs_emit(page, "%s\n", lc->profile);
+	else if (what == NEGCAM_LCFS_CAPTURES)
+		n = sysfs_emit(page, "%u\n", lc->captures);
+	else
+		n = sysfs_emit(page, "%d\n", !!lc->loop);
+	mutex_unlock(&negcam_loops_lock);
+	return n;
+}
+
+static ssize_t negcam_lcfs_profile_show(struct config_item *item, char *page)
+{
+	return negcam_lcfs_show(item, page, NEGCAM_LCFS_PROFILE);
+}
+
+/* Settings are fixed while the loop exists: EBUSY. */
+static ssize_t negcam_lcfs_profile_store(struct config_item *item,
+					 const char *page, size_t count)
+{
+	struct negcam_loop_cfs *lc = to_loop_cfs(item);
+	char name[NC_NAME_LEN];
+	int ret = count;
+
+	if (count >= sizeof(name))
+		return -EINVAL;
+	memcpy(name, page, count);
+	name[count] = '\0';
+	strim(name);
+	if (strcmp(name, "follow") && !negcam_builtin_find(name))
+		return -EINVAL;
+	mutex_lock(&negcam_loops_lock);
+	if (lc->loop)
+		ret = -EBUSY;
+	else
+		strscpy(lc->profile, name, sizeof(lc->profile));
+	mutex_unlock(&negcam_loops_lock);
+	return ret;
+}
+
+CONFIGFS_ATTR(negcam_lcfs_, profile);
+
+static ssize_t negcam_lcfs_captures_show(struct config_item *item, char *page)
+{
+	return negcam_lcfs_show(item, page, NEGCAM_LCFS_CAPTURES);
+}
+
+static ssize_t negcam_lcfs_captures_store(struct config_item *item,
+					  const char *page, size_t count)
+{
+	struct negcam_loop_cfs *lc = to_loop_cfs(item);
+	unsigned int n;
+	int ret;
+
+	ret = kstrtouint(page, 0, &n);
+	if (ret)
+		return ret;
+	if (n < 1 || n > NEGCAM_LOOP_MAX_CAPTURES)
+		return -ERANGE;
+	mutex_lock(&negcam_loops_lock);
+	ret = lc->loop ? -EBUSY : count;
+	if (!lc->loop)
+		lc->captures = n;
+	mutex_unlock(&negcam_loops_lock);
+	return ret;
+}
+
+CONFIGFS_ATTR(negcam_lcfs_, captures);
+
+static ssize_t negcam_lcfs_enable_show(struct config_item *item, char *page)
+{
+	return negcam_lcfs_show(item, page, NEGCAM_LCFS_ENABLE);
+}
+
+/* 1 creates the loop's nodes, 0 removes them (handles get ENODEV). */
+static ssize_t negcam_lcfs_enable_store(struct config_item *item,
+					const char *page, size_t count)
+{
+	struct negcam_loop_cfs *lc = to_loop_cfs(item);
+	struct negcam_loop *loop = NULL;
+	bool on;
+	int ret;
+
+	ret = kstrtobool(page, &on);
+	if (ret)
+		return ret;
+	mutex_lock(&negcam_loops_lock);
+	if (on && !lc->loop) {
+		loop = negcam_loop_add(lc->profile, lc->captures);
+		if (IS_ERR(loop))
+			ret = PTR_ERR(loop);
+		else
+			lc->loop = loop;
+		loop = NULL;
+	} else if (!on) {
+		loop = lc->loop;
+		lc->loop = NULL;
+	}
+	mutex_unlock(&negcam_loops_lock);
+	if (loop)
+		negcam_loop_remove(loop);
+	return ret ? ret : count;
+}
+
+CONFIGFS_ATTR(negcam_lcfs_, enable);
+
+/* "output videoN capture videoM ..." while enabled, else empty. */
+static ssize_t negcam_lcfs_nodes_show(struct config_item *item, char *page)
+{
+	struct negcam_loop *loop;
+	unsigned int i;
+	ssize_t n = 0;
+
+	mutex_lock(&negcam_loops_lock);
+	loop = to_loop_cfs(item)->loop;
+	if (loop) {
+		n = sysfs_emit_at(page, n, "output %s", loop->out->node_name);
+		for (i = 0; i < loop->ncap; i++)
+			n += sysfs_emit_at(page, n, " capture %s",
+					   loop->cap[i]->node_name);
+	}
+	n += sysfs_emit_at(page, n, "\n");
+	mutex_unlock(&negcam_loops_lock);
+	return n;
+}
+
+CONFIGFS_ATTR_RO(negcam_lcfs_, nodes);
+
+static struct configfs_attribute *negcam_lcfs_attrs[] = {
+	&negcam_lcfs_attr_profile,
+	&negcam_lcfs_attr_captures,
+	&negcam_lcfs_attr_enable,
+	&negcam_lcfs_attr_nodes,
+	NULL,
+};
+
+static void negcam_lcfs_release(struct config_item *item)
+{
+	kfree(to_loop_cfs(item));
+}
+
+static struct configfs_item_operations negcam_lcfs_item_ops = {
+	.release = negcam_lcfs_release,
+};
+
+static const struct config_item_type negcam_lcfs_type = {
+	.ct_item_ops = &negcam_lcfs_item_ops,
+	.ct_attrs = negcam_lcfs_attrs,
+	.ct_owner = THIS_MODULE,
+};
+
+static struct config_item *negcam_lcfs_make(struct config_group *group,
+					    const char *name)
+{
+	struct negcam_loop_cfs *lc = kzalloc(sizeof(*lc), GFP_KERNEL);
+
+	if (!lc)
+		return ERR_PTR(-ENOMEM);
+	strscpy(lc->profile, loop_profile, sizeof(lc->profile));
+	lc->captures = clamp(loop_captures, 1u, NEGCAM_LOOP_MAX_CAPTURES);
+	config_item_init_type_name(&lc->item, name, &negcam_lcfs_type);
+	return &lc->item;
+}
+
+/* rmdir: the loop goes with its directory. */
+static void negcam_lcfs_drop(struct config_group *group,
+			     struct config_item *item)
+{
+	struct negcam_loop_cfs *lc = to_loop_cfs(item);
+	struct negcam_loop *loop;
+
+	mutex_lock(&negcam_loops_lock);
+	loop = lc->loop;
+	lc->loop = NULL;
+	mutex_unlock(&negcam_loops_lock);
+	if (loop)
+		negcam_loop_remove(loop);
+	config_item_put(item);
+}
+
+static struct configfs_group_operations negcam_loops_group_ops = {
+	.make_item = negcam_lcfs_make,
+	.drop_item = negcam_lcfs_drop,
+};
+
+static const struct config_item_type negcam_loops_group_type = {
+	.ct_group_ops = &negcam_loops_group_ops,
+	.ct_owner = THIS_MODULE,
+};
+
+static struct config_group negcam_loops_group;
+
+/* /sys/kernel/config/negcam/loops, under the subsystem's group @parent. */
+int negcam_loops_cfs_register(struct config_group *parent)
+{
+	config_group_init_type_name(&negcam_loops_group, "loops",
+				    &negcam_loops_group_type);
+	return configfs_register_group(parent, &negcam_loops_group);
+}
+
+void negcam_loops_cfs_unregister(void)
+{
+	configfs_unregister_group(&negcam_loops_group);
 }

@@ -131,12 +131,16 @@ static struct negcam_buffer *negcam_next_buffer(struct negcam_dev *dev,
 	return buf;
 }
 
-/* Hand @buf back with sequence @seq at @ts, never earlier than the last. */
+/*
+ * Hand @buf back with sequence @seq at @ts, at least a microsecond (what
+ * struct timeval shows) after the last: a loop's producer frame may have
+ * been queued before the placeholder slot delivered just ahead of it.
+ */
 static void negcam_done(struct negcam_dev *dev, struct negcam_buffer *buf,
 			u32 seq, u64 ts, bool ok)
 {
-	if (ts <= dev->last_ts)
-		ts = dev->last_ts + 1;
+	if (dev->last_ts && ts < dev->last_ts + NSEC_PER_USEC)
+		ts = dev->last_ts + NSEC_PER_USEC;
 	dev->last_ts = ts;
 	buf->vb.sequence = seq;
 	buf->vb.vb2_buf.timestamp = ts;

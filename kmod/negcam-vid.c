@@ -63,7 +63,7 @@ static int negcam_g_fmt_vid_cap(struct file *file, void *priv,
 	struct negcam_dev *dev = negcam_file_dev(file);
 
 	if (dev->loop)
-		negcam_loop_sync_out(dev);
+		negcam_loop_sync(dev);
 	return negcam_engine_g_fmt(&dev->engine, f);
 }
 
@@ -85,7 +85,7 @@ static int negcam_s_fmt_vid_cap(struct file *file, void *priv,
 	int ret;
 
 	if (dev->loop)
-		negcam_loop_sync_out(dev);
+		negcam_loop_sync(dev);
 	if (dev->qi == NC_OUTPUT)
 		negcam_loop_out_request(dev, f);
 	negcam_engine_set_busy(&dev->engine, f->type, vb2_is_busy(&dev->queue));
@@ -178,14 +178,26 @@ static int negcam_s_output(struct file *file, void *priv, unsigned int i)
 	return i ? -EINVAL : 0;
 }
 
+/*
+ * SOURCE_CHANGE on capture nodes only: V4L2 defines it for what is
+ * received (v4l2-compliance fails an output node that accepts it). A
+ * loop's output node tells its producer through control events instead.
+ */
 static int negcam_subscribe_event(struct v4l2_fh *fh,
 				  const struct v4l2_event_subscription *sub)
 {
+	struct negcam_dev *dev = video_get_drvdata(fh->vdev);
+
 	if (sub->type == V4L2_EVENT_SOURCE_CHANGE)
-		return v4l2_src_change_event_subscribe(fh, sub);
+		return dev->qi == NC_OUTPUT ? -EINVAL :
+		       v4l2_src_change_event_subscribe(fh, sub);
 	return v4l2_ctrl_subscribe_event(fh, sub);
 }
 
+/*
+ * Capture and output callbacks in one table: the V4L2 core enables those
+ * of the node's direction only (vfl_dir), so a node answers for its own.
+ */
 static const struct v4l2_ioctl_ops negcam_ioctl_ops = {
 	.vidioc_querycap = negcam_querycap,
 
@@ -202,34 +214,11 @@ static const struct v4l2_ioctl_ops negcam_ioctl_ops = {
 	.vidioc_g_input = negcam_g_input,
 	.vidioc_s_input = negcam_s_input,
 
-	.vidioc_reqbufs = vb2_ioctl_reqbufs,
-	.vidioc_create_bufs = vb2_ioctl_create_bufs,
-	.vidioc_prepare_buf = vb2_ioctl_prepare_buf,
-	.vidioc_querybuf = vb2_ioctl_querybuf,
-	.vidioc_qbuf = vb2_ioctl_qbuf,
-	.vidioc_dqbuf = vb2_ioctl_dqbuf,
-	.vidioc_expbuf = vb2_ioctl_expbuf,
-	.vidioc_streamon = vb2_ioctl_streamon,
-	.vidioc_streamoff = vb2_ioctl_streamoff,
-
-	.vidioc_log_status = v4l2_ctrl_log_status,
-	.vidioc_subscribe_event = negcam_subscribe_event,
-	.vidioc_unsubscribe_event = v4l2_event_unsubscribe,
-};
-
-/* A loop's output node: the same calls, on the output buffer type. */
-static const struct v4l2_ioctl_ops negcam_out_ioctl_ops = {
-	.vidioc_querycap = negcam_querycap,
-
+	/* A loop's output node: the same calls on the output buffer type. */
 	.vidioc_enum_fmt_vid_out = negcam_enum_fmt_vid_cap,
 	.vidioc_g_fmt_vid_out = negcam_g_fmt_vid_cap,
 	.vidioc_try_fmt_vid_out = negcam_try_fmt_vid_cap,
 	.vidioc_s_fmt_vid_out = negcam_s_fmt_vid_cap,
-	.vidioc_enum_framesizes = negcam_enum_framesizes,
-	.vidioc_enum_frameintervals = negcam_enum_frameintervals,
-	.vidioc_g_parm = negcam_g_parm,
-	.vidioc_s_parm = negcam_s_parm,
-
 	.vidioc_enum_output = negcam_enum_output,
 	.vidioc_g_output = negcam_g_output,
 	.vidioc_s_output = negcam_s_output,
@@ -249,21 +238,13 @@ static const struct v4l2_ioctl_ops negcam_out_ioctl_ops = {
 	.vidioc_unsubscribe_event = v4l2_event_unsubscribe,
 };
 
-static const struct v4l2_file_operations negcam_out_fops = {
-	.owner = THIS_MODULE,
-	.open = v4l2_fh_open,
-	.release = vb2_fop_release,
-	.write = vb2_fop_write,
-	.poll = vb2_fop_poll,
-	.mmap = vb2_fop_mmap,
-	.unlocked_ioctl = video_ioctl2,
-};
-
 static const struct v4l2_file_operations negcam_fops = {
 	.owner = THIS_MODULE,
 	.open = v4l2_fh_open,
 	.release = vb2_fop_release,
+	/* vb2 refuses the one its queue's io_modes lack (EINVAL). */
 	.read = vb2_fop_read,
+	.write = vb2_fop_write,
 	.poll = vb2_fop_poll,
 	.mmap = vb2_fop_mmap,
 	.unlocked_ioctl = video_ioctl2,
@@ -287,6 +268,17 @@ static int negcam_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 		*nbuffers = NEGCAM_ALLOC_BUFFERS - vq->num_buffers;
 	*nplanes = 1;
 	sizes[0] = size;
+	return 0;
+}
+
+/* Output buffers queued with V4L2_FIELD_ANY carry the format's field. */
+static int negcam_buf_out_validate(struct vb2_buffer *vb)
+{
+	struct negcam_dev *dev = vb2_get_drv_priv(vb->vb2_queue);
+	struct vb2_v4l2_buffer *vbuf = to_vb2_v4l2_buffer(vb);
+
+	if (vbuf->field == V4L2_FIELD_ANY)
+		vbuf->field = dev->engine.fmt[dev->qi].field;
 	return 0;
 }
 
@@ -314,6 +306,12 @@ static int negcam_buf_prepare(struct vb2_buffer *vb)
 		return -EINVAL;
 	if (dev->qi != NC_OUTPUT)
 		return 0;
+	/*
+	 * write(): vb2's emulation queues only full buffers but leaves the
+	 * payload unset (it is overwritten by the v4l2 layer's copy).
+	 */
+	if (vb2_fileio_is_active(vb->vb2_queue))
+		vb2_set_plane_payload(vb, 0, vb2_plane_size(vb, 0));
 	used = vb2_get_plane_payload(vb, 0);
 	fi = negcam_fourcc_lookup(fmt->pixelformat);
 	if (fi && fi->layout == NC_LAYOUT_COMPRESSED ? !used :
@@ -397,6 +395,7 @@ static void negcam_stop_streaming(struct vb2_queue *vq)
 
 static const struct vb2_ops negcam_qops = {
 	.queue_setup = negcam_queue_setup,
+	.buf_out_validate = negcam_buf_out_validate,
 	.buf_init = negcam_buf_init,
 	.buf_prepare = negcam_buf_prepare,
 	.buf_queue = negcam_buf_queue,
@@ -438,11 +437,12 @@ static int negcam_ctrls_init(struct negcam_dev *dev)
 {
 	struct v4l2_ctrl_handler *hdl = &dev->ctrl_handler;
 
-	v4l2_ctrl_handler_init(hdl, 2);
+	v4l2_ctrl_handler_init(hdl, 6);
 	if (dev->qi == NC_OUTPUT) {
 		v4l2_ctrl_new_std(hdl, NULL, V4L2_CID_MIN_BUFFERS_FOR_OUTPUT,
 				  NEGCAM_OUT_MIN_BUFFERS, NEGCAM_OUT_MIN_BUFFERS,
 				  1, NEGCAM_OUT_MIN_BUFFERS);
+		negcam_loop_out_ctrls(dev);
 		goto done;
 	}
 	/* Read-only by definition; what a buffer pool must start from. */
@@ -494,8 +494,8 @@ int negcam_vid_register(struct negcam_dev *dev)
 	else
 		strscpy(vdev->name, dev->profile->card[0] ? dev->profile->card :
 			"negcam", sizeof(vdev->name));
-	vdev->fops = out ? &negcam_out_fops : &negcam_fops;
-	vdev->ioctl_ops = out ? &negcam_out_ioctl_ops : &negcam_ioctl_ops;
+	vdev->fops = &negcam_fops;
+	vdev->ioctl_ops = &negcam_ioctl_ops;
 	vdev->release = video_device_release_empty;
 	vdev->v4l2_dev = &dev->v4l2_dev;
 	vdev->ctrl_handler = &dev->ctrl_handler;

@@ -79,6 +79,10 @@ struct negcam_buffer {
  * @loop: the loop this node belongs to, NULL for a plain device
  * @loop_idx: M in "negcam loop N capture M"
  * @card: card name of a loop node
+ * @ctrl_want: output node of a loop: the controls that tell the producer
+ *	what the consumers want (negcam-loop.c)
+ * @loop_stale: capture node of a loop: the producer changed the format
+ *	while this node was busy; it takes the new one once free
  * @loop_order: capture node of a loop: which STREAMON of the loop started
  *	its stream (the newest streaming consumer leads), 0 when stopped
  * @loop_seen: capture node of a loop: sequence of the last producer frame
@@ -117,6 +121,8 @@ struct negcam_dev {
 	struct negcam_loop *loop;
 	unsigned int loop_idx;
 	char card[32];
+	struct v4l2_ctrl *ctrl_want[4];
+	bool loop_stale;
 	u64 loop_order;
 	u64 loop_seen;
 	u64 last_ts;
@@ -170,8 +176,12 @@ void negcam_thread_stop(struct negcam_dev *dev);
 /* negcam-loop.c */
 int negcam_loops_init(void);
 void negcam_loops_exit(void);
+struct config_group;
+int negcam_loops_cfs_register(struct config_group *parent);
+void negcam_loops_cfs_unregister(void);
 int negcam_loop_enum_fmt(struct negcam_dev *dev, struct v4l2_fmtdesc *f);
-void negcam_loop_sync_out(struct negcam_dev *out);
+void negcam_loop_sync(struct negcam_dev *dev);
+void negcam_loop_out_ctrls(struct negcam_dev *out);
 void negcam_loop_out_request(struct negcam_dev *out, struct v4l2_format *f);
 void negcam_loop_cap_start(struct negcam_dev *cap);
 void negcam_loop_cap_stop(struct negcam_dev *cap);

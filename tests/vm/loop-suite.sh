@@ -21,28 +21,16 @@ cd "$NEGCAM_TREE" || exit 2
 VM_DIR=$NEGCAM_TREE/tests/vm
 # shellcheck source=tests/vm/lib.sh
 . "$VM_DIR/lib.sh"
-KO=${NEGCAM_KO:-$NEGCAM_TREE/kmod/negcam.ko}
 V=$BIN/vm-v4l2
 OUT=${NEGCAM_RUN:-/tmp}/loop
 mkdir -p "$OUT"
 PIDS=()
 
-load() {
-	local deps d
-	deps=$(modinfo -F depends "$KO" 2>/dev/null | tr ',' ' ')
-	for d in $deps; do modprobe "$d" || return 1; done
-	insmod "$KO" "$@"
-}
-
-unload() {
-	local i
-	for i in 1 2 3 4 5 6 7 8 9 10; do
-		[ -d /sys/module/negcam ] || return 0
-		rmmod negcam 2>/dev/null && return 0
-		sleep 0.3
-	done
-	rmmod negcam
-}
+# negcam_load, negcam_unload (and KO)
+# shellcheck source=tests/vm/negcam-suite.sh
+. "$VM_DIR/negcam-suite.sh"
+load() { negcam_load "$@"; }
+unload() { negcam_unload; }
 
 # Stop what this suite started in the background.
 reap() {
@@ -73,13 +61,26 @@ load_loops() {
 	[ -n "${OUTN:-}" ] && [ -n "${CAP0:-}" ]
 }
 
+# judge_stream STATUS LOG REGEX WHAT: a `vm-v4l2 consume` run (exit status,
+# log) passed and its frame kinds (P: the producer's colour, g: any other,
+# the placeholder) match the extended REGEX.
+judge_stream() {
+	local st=$1 log=$2 re=$3 kinds
+	kinds=$(sed -n 's/^kinds: //p' "$log")
+	note "frame kinds: $kinds"
+	if [ "$st" = 0 ] && echo "$kinds" | grep -qE "$re"; then
+		pass "$4"
+	else
+		fail "$4: status $st, kinds '$kinds' (log $log)"
+	fi
+}
+
 # The 4 bytes ffmpeg writes for a colour in YUYV, as 8 hex digits.
 yuyv_of() {
 	ffmpeg -nostdin -hide_banner -loglevel error -f lavfi -i "color=$1:size=16x16" -frames:v 1 \
 		-pix_fmt yuyv422 -f rawvideo - | head -c 4 | od -An -tx1 | tr -d ' \n'
 }
 
-export KO
 export -f load node_by_card load_loops
 
 finish() {
@@ -170,8 +171,12 @@ ffmpeg -nostdin -hide_banner -loglevel error -re -f lavfi -i color=red:size=640x
 	-pix_fmt yuyv422 -t 60 -f v4l2 "$OUTN" > "$OUT/ffmpeg-producer.log" 2>&1 &
 FFP=$!
 PIDS+=($FFP)
-sleep 2
-got=$("$V" fmt "$CAP0")
+# ffmpeg takes seconds to start under TCG: wait for its S_FMT to show.
+for i in $(seq 100); do
+	got=$("$V" fmt "$CAP0")
+	[ "${got% *}" = "640x480 YUYV" ] && break
+	sleep 0.2
+done
 first=$(v4l2-ctl -d "$CAP0" --list-formats | sed -n "s/.*\[0\]: '\([A-Z0-9]*\)'.*/\1/p")
 if [ "${got% *}" = "640x480 YUYV" ] && [ "$first" = YUYV ]; then
 	pass "producer's S_FMT decides: capture G_FMT '$got', ENUM_FMT index 0 $first (was 320x240 MJPG)"
@@ -190,13 +195,16 @@ reap
 rm -f "$OUT/ff.yuv"
 
 # ---- consumer first: the producer is told ----
-check "consumer first: S_FMT 320x240 on the capture node -> SOURCE_CHANGE on the output node" 60 \
+"$V" fmt "$OUTN" 640x480 YUYV > /dev/null
+check "consumer first: S_FMT 320x240 on the capture node -> 'Format Requests' control event on the output node" 60 \
 	"$V" event "$OUTN" "$V fmt $CAP0 320x240 YUYV"
 got=$("$V" fmt "$OUTN")
-if [ "${got% *}" = "320x240 YUYV" ]; then
-	pass "consumer first: output G_FMT answers the consumer's format ($got)"
+want=$(v4l2-ctl -d "$OUTN" --get-ctrl wanted_width,wanted_height | tr '\n' ' ')
+note "output node controls after the request: $want"
+if [ "${got% *}" = "320x240 YUYV" ] && [ "$want" = "wanted_width: 320 wanted_height: 240 " ]; then
+	pass "consumer first: output G_FMT answers the consumer's format ($got), Wanted Width/Height 320/240"
 else
-	fail "consumer first: output G_FMT '$got', want 320x240 YUYV"
+	fail "consumer first: output G_FMT '$got', controls '$want', want 320x240 YUYV"
 fi
 # A producer already streaming 640x480: the consumer gets the placeholder
 # at its own size; the producer is told, restarts, and its frames arrive.
@@ -217,20 +225,26 @@ try=$(v4l2-ctl -d "$OUTN" --try-fmt-video-out width=1280,height=720,pixelformat=
 "$V" produce "$OUTN" 60 "$BLUE" > "$OUT/producer-b.log" 2>&1
 wait "$CA"
 st=$?
-kinds=$(sed -n 's/^kinds: //p' "$OUT/consumer-first.log")
 note "output G_FMT while the producer streams: $busy; after it stopped: $after; TRY_FMT 1280x720 then: $try"
-note "consumer kinds: $kinds"
 if [ "${busy% *}" = "640x480 YUYV" ] && [ "${after% *}" = "320x240 YUYV" ] && [ "$try" = 320/240 ]; then
 	pass "busy producer keeps 640x480 until it stops; then G_FMT and TRY_FMT answer the streaming consumer's 320x240"
 else
 	fail "output format: busy '$busy', after '$after', TRY_FMT '$try'"
 fi
-if [ $st = 0 ] && echo "$kinds" | grep -qE '^g+P+g*$'; then
-	pass "consumer streaming 320x240: placeholder, then the restarted producer's frames, no restart, no wrong size"
-else
-	fail "consumer-first stream: status $st, kinds '$kinds' (log $OUT/consumer-first.log)"
-fi
+judge_stream $st "$OUT/consumer-first.log" '^g+P+g*$' \
+	"consumer streaming 320x240: placeholder, then the restarted producer's frames, no restart, no wrong size"
 reap
+
+# ---- GStreamer v4l2sink as producer, no tee or identity ----
+BLACK=10801080
+"$V" fmt "$CAP0" 640x480 YUYV > /dev/null
+"$V" consume "$CAP0" 90 "$BLACK" > "$OUT/v4l2sink.log" 2>&1 &
+CA=$!
+check "gst-launch-1.0 videotestsrc ! video/x-raw,format=YUY2,width=640,height=480 ! v4l2sink device=OUT (150 buffers)" 180 \
+	gst-launch-1.0 -q videotestsrc pattern=black is-live=true num-buffers=150 ! \
+		video/x-raw,format=YUY2,width=640,height=480,framerate=30/1 ! v4l2sink device="$OUTN"
+wait "$CA"
+judge_stream $? "$OUT/v4l2sink.log" 'P{10}' "v4l2sink producer: the consumer read its black 640x480 frames"
 
 # ---- producer killed mid-stream, restarted ----
 "$V" fmt "$CAP0" 640x480 YUYV > /dev/null
@@ -248,13 +262,8 @@ PIDS+=($PA)
 wait "$CA"
 st=$?
 reap
-kinds=$(sed -n 's/^kinds: //p' "$OUT/kill.log")
-note "kinds: $kinds"
-if [ $st = 0 ] && echo "$kinds" | grep -qE 'P+g+P+'; then
-	pass "producer killed (SIGKILL): placeholder with increasing timestamps, restarted: its frames come back"
-else
-	fail "kill/restart: status $st, kinds '$kinds' (log $OUT/kill.log)"
-fi
+judge_stream $st "$OUT/kill.log" 'P+g+P+' \
+	"producer killed (SIGKILL): placeholder with increasing timestamps, restarted: its frames come back"
 
 # ---- two consumers, one killed ----
 "$V" fmt "$CAP1" 640x480 YUYV > /dev/null
@@ -269,12 +278,7 @@ kill -9 "$CB"; wait "$CB" 2>/dev/null
 wait "$CA"
 st=$?
 reap
-kinds=$(sed -n 's/^kinds: //p' "$OUT/two-a.log")
-if [ $st = 0 ] && echo "$kinds" | grep -qx 'P*' && [ -n "$kinds" ]; then
-	pass "two consumers: the second killed, the first read all 150 producer frames"
-else
-	fail "two consumers: status $st, kinds '$kinds' (log $OUT/two-a.log)"
-fi
+judge_stream $st "$OUT/two-a.log" '^P+$' "two consumers: the second killed, the first read all 150 producer frames"
 
 # ---- rmmod in every state ----
 # An open handle holds the module: rmmod must fail cleanly, then succeed.
@@ -307,6 +311,31 @@ check "100 open/S_FMT/REQBUFS/STREAMON/close cycles on the output and a capture 
 	bash -c "$V cycle $OUTN 100 & a=\$!; $V cycle $CAP0 100; b=\$?; wait \$a; [ \$? = 0 ] && [ \$b = 0 ]"
 dmesg_clean "100 cycles"
 unload
+
+# ---- a loop made at run time through configfs ----
+CFSL=/sys/kernel/config/negcam/loops
+cfs_loop() {
+	local n o c
+	mkdir "$CFSL/cam" || return 1
+	echo 2 > "$CFSL/cam/captures" && echo vga > "$CFSL/cam/profile" && echo 1 > "$CFSL/cam/enable" || return 1
+	n=$(cat "$CFSL/cam/nodes")
+	echo "nodes: $n"
+	o=/dev/$(echo "$n" | awk '{ print $2 }') c=/dev/$(echo "$n" | awk '{ print $4 }')
+	v4l2-ctl -d "$o" -D | grep -q 'Card type *: negcam loop 1 output$' || { echo "card of $o"; return 1; }
+	v4l2-ctl -d "$c" -D | grep -q 'Card type *: negcam loop 1 capture 0$' || { echo "card of $c"; return 1; }
+	[ "$(echo "$n" | wc -w)" = 6 ] || { echo "want 2 capture nodes"; return 1; }
+	if echo webcam > "$CFSL/cam/profile" 2>/dev/null; then echo "profile store while enabled: no EBUSY"; return 1; fi
+	"$V" consume "$c" 20 || return 1
+	echo 0 > "$CFSL/cam/enable" && [ ! -e "$o" ] || { echo "$o still there after enable=0"; return 1; }
+	rmdir "$CFSL/cam"
+}
+export CFSL V
+export -f cfs_loop
+load_loops loops=1
+check "configfs: mkdir loops/cam, captures=2, profile=vga, enable=1 -> loop 1 with 2 capture nodes, streams; enable=0, rmdir" 120 cfs_loop
+rmdir "$CFSL/cam" 2>/dev/null
+unload
+check "rmmod after the configfs loop" 30 bash -c "! [ -d /sys/module/negcam ]"
 
 # ---- follow mode: the producer changes size mid-stream ----
 if check "insmod loops=1 loop_profile=follow devices=0" 60 load_loops loops=1 loop_profile=follow devices=0; then

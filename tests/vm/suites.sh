@@ -70,30 +70,39 @@ suite_vivid() {
 	suite_end
 }
 
-# ----------------------------------------------------------------- kmod --
-# The module's own checks beyond acceptance (kmod/test-vm.sh): configfs,
-# sysfs counters, pacing, drops, alternate fields; then the scene moving on
-# across streams (tests/vm/scene-time.sh); one result per check.
-# A script printing PASS:/FAIL: lines and "NAME: N passed": one result each.
-script_checks() { # NAME SCRIPT
-	local log line
+# script_checks NAME SCRIPT TIMEOUT: a script printing PASS:/FAIL: lines
+# and "NAME: N passed, N failed" at its end; one result per line.
+script_checks() {
+	local name=$1 script=$2 to=$3 log line
 	rmmod negcam 2>/dev/null
-	log=$(logname "$1")
-	timeout -k 5 600 bash "$2" > "$log" 2>&1
+	log=$(logname "$(basename "$script")")
+	timeout -k 5 "$to" bash "$NEGCAM_TREE/$script" > "$log" 2>&1
 	while IFS= read -r line; do
 		case $line in
 		PASS:*) pass "${line#PASS: }" ;;
 		FAIL:*) fail "${line#FAIL: }" ;;
 		esac
 	done < "$log"
-	grep -q "^$1: [0-9]* passed" "$log" || fail "$2 did not finish (log $log)"
+	grep -q "^$name: [0-9]* passed" "$log" || fail "$script did not finish (log $log)"
 }
 
+# suite_script NAME SCRIPT TIMEOUT: a suite that is one such script.
+suite_script() {
+	suite_begin "$1"
+	script_checks "$@"
+	dmesg_clean "$1"
+	suite_end
+}
+
+# ----------------------------------------------------------------- kmod --
+# The module's own checks beyond acceptance (kmod/test-vm.sh): configfs,
+# sysfs counters, pacing, drops, alternate fields; then the scene moving on
+# across streams (tests/vm/scene-time.sh); one result per check.
 suite_kmod() {
 	suite_begin kmod
-	script_checks kmod "$NEGCAM_TREE/kmod/test-vm.sh"
-	script_checks scene-time "$NEGCAM_TREE/tests/vm/scene-time.sh"
-	dmesg_clean "kmod"
+	script_checks kmod kmod/test-vm.sh 600
+	script_checks scene-time tests/vm/scene-time.sh 600
+	dmesg_clean kmod
 	suite_end
 }
 
@@ -101,41 +110,12 @@ suite_kmod() {
 # negcamdeviceprovider on real nodes (tests/vm/provider-suite.sh):
 # gst-device-monitor-1.0 lists vivid's and negcam.ko's nodes with caps and
 # the built-in profiles; insmod and simulated unplug are followed.
-suite_provider() {
-	local log line
-	suite_begin provider
-	log=$(logname "provider-suite.sh")
-	timeout -k 5 600 bash "$NEGCAM_TREE/tests/vm/provider-suite.sh" > "$log" 2>&1
-	while IFS= read -r line; do
-		case $line in
-		PASS:*) pass "${line#PASS: }" ;;
-		FAIL:*) fail "${line#FAIL: }" ;;
-		esac
-	done < "$log"
-	grep -q '^provider: [0-9]* passed' "$log" || fail "tests/vm/provider-suite.sh did not finish (log $log)"
-	dmesg_clean "provider"
-	suite_end
-}
+suite_provider() { suite_script provider tests/vm/provider-suite.sh 600; }
 
 # ----------------------------------------------------------------- loop --
 # negcam.ko loops, an output node feeding capture nodes
 # (tests/vm/loop-suite.sh, docs/loopback.md).
-suite_loop() {
-	local log line
-	suite_begin loop
-	rmmod negcam 2>/dev/null
-	log=$(logname "loop-suite.sh")
-	timeout -k 5 1200 bash "$NEGCAM_TREE/tests/vm/loop-suite.sh" > "$log" 2>&1
-	while IFS= read -r line; do
-		case $line in
-		PASS:*) pass "${line#PASS: }" ;;
-		FAIL:*) fail "${line#FAIL: }" ;;
-		esac
-	done < "$log"
-	grep -q '^loop: [0-9]* passed' "$log" || fail "tests/vm/loop-suite.sh did not finish (log $log)"
-	dmesg_clean "loop"
-	suite_end
-}
+suite_loop() { suite_script loop tests/vm/loop-suite.sh 1200; }
 
 case "$MODE" in
 vivid) suite_vivid ;;

@@ -61,6 +61,8 @@
 
 static int failures;
 
+static __u32 node_type(int fd);
+
 #define CHECK(cond, ...)                                                     \
 	do {                                                                 \
 		if (cond) {                                                  \
@@ -450,17 +452,40 @@ static int cmd_gone(const char *dev, const char *cmd, const char *after)
 	return failures ? 1 : 0;
 }
 
+/* The id of the control named @name, 0 if none. */
+static __u32 ctrl_by_name(int fd, const char *name)
+{
+	struct v4l2_query_ext_ctrl q;
+
+	memset(&q, 0, sizeof(q));
+	q.id = V4L2_CTRL_FLAG_NEXT_CTRL;
+	while (!xioctl(fd, VIDIOC_QUERY_EXT_CTRL, &q)) {
+		if (!strcmp(q.name, name))
+			return q.id;
+		q.id |= V4L2_CTRL_FLAG_NEXT_CTRL;
+	}
+	return 0;
+}
+
+/*
+ * A capture node: V4L2_EVENT_SOURCE_CHANGE. A loop's output node (which
+ * V4L2 gives no SOURCE_CHANGE): the V4L2_EVENT_CTRL of its "Format
+ * Requests" control (docs/loopback.md).
+ */
 static int cmd_event(const char *dev, const char *cmd)
 {
 	int fd = open_dev(dev), st, r;
+	bool out = node_type(fd) == V4L2_BUF_TYPE_VIDEO_OUTPUT;
 	struct v4l2_event_subscription sub;
 	struct v4l2_event ev;
 	struct pollfd p = { .fd = fd, .events = POLLPRI };
 
 	memset(&sub, 0, sizeof(sub));
-	sub.type = V4L2_EVENT_SOURCE_CHANGE;
+	sub.type = out ? V4L2_EVENT_CTRL : V4L2_EVENT_SOURCE_CHANGE;
+	sub.id = out ? ctrl_by_name(fd, "Format Requests") : 0;
 	r = xioctl(fd, VIDIOC_SUBSCRIBE_EVENT, &sub);
-	CHECK(r == 0, "SUBSCRIBE_EVENT(SOURCE_CHANGE): %s", r ? strerror(-r) : "success");
+	CHECK(r == 0, "SUBSCRIBE_EVENT(%s): %s", out ? "CTRL 'Format Requests'" : "SOURCE_CHANGE",
+	      r ? strerror(-r) : "success");
 	st = run_shell(cmd);
 	r = poll(&p, 1, 2000);
 	memset(&ev, 0, sizeof(ev));
@@ -468,10 +493,16 @@ static int cmd_event(const char *dev, const char *cmd)
 		r = xioctl(fd, VIDIOC_DQEVENT, &ev);
 	else
 		r = -ETIMEDOUT;
-	CHECK(r == 0 && ev.type == V4L2_EVENT_SOURCE_CHANGE &&
-	      (ev.u.src_change.changes & V4L2_EVENT_SRC_CH_RESOLUTION),
-	      "SOURCE_CHANGE event with V4L2_EVENT_SRC_CH_RESOLUTION after the command: %s",
-	      r ? strerror(-r) : "received");
+	if (out)
+		CHECK(r == 0 && ev.type == V4L2_EVENT_CTRL && ev.id == sub.id &&
+		      (ev.u.ctrl.changes & V4L2_EVENT_CTRL_CH_VALUE),
+		      "control event of 'Format Requests' after the command: %s",
+		      r ? strerror(-r) : "received");
+	else
+		CHECK(r == 0 && ev.type == V4L2_EVENT_SOURCE_CHANGE &&
+		      (ev.u.src_change.changes & V4L2_EVENT_SRC_CH_RESOLUTION),
+		      "SOURCE_CHANGE event with V4L2_EVENT_SRC_CH_RESOLUTION after the command: %s",
+		      r ? strerror(-r) : "received");
 	close(fd);
 	return failures ? 1 : st;
 }
@@ -808,9 +839,9 @@ static int cmd_cycle(const char *dev, int n)
 			if (errs++ < 5)
 				printf("  cycle %d: %s\n", i, strerror(errno));
 		}
-		if (i & 1)
-			for (k = 0; k < nb; k++)
-				munmap(b[k].mem, b[k].len);
+		/* A mapping keeps the file, so the queue, alive: unmap first. */
+		for (k = 0; k < nb; k++)
+			munmap(b[k].mem, b[k].len);
 		close(fd);
 	}
 	printf("cycle: %d of %d cycles without an error on %s\n", n - errs, n, dev);
