@@ -25,6 +25,7 @@
 LOOP_TSV=${LOOP_TSV:-$LOGDIR/loop-cases.tsv}
 LOOP_RED="81 90 81 240"	# YUYV of ffmpeg's color=red (BT.601 limited range)
 PROD_PID=
+CONS_PID=
 
 loop_strict() { case $1 in negcam*) return 0 ;; esac; return 1; }
 
@@ -45,14 +46,23 @@ loop_record() {
 }
 
 # producer_start OUT WxH [COLOR]: ffmpeg writes a solid colour, YUYV, 30 fps,
-# into OUT (the issue's producer); waits until it has written for 3 s.
+# into OUT (the issue's producer); returns once it has written 15 frames
+# (its -progress file says so; ffmpeg's start under TCG on a loaded host
+# takes seconds), 1 if it exits or has not within 30 s.
 producer_start() {
-	local out=$1 size=$2 color=${3:-red}
+	local out=$1 size=$2 color=${3:-red} log i f
+	log=$(logname "producer $size")
+	rm -f "$log.progress"
 	ffmpeg -nostdin -hide_banner -loglevel error -re -f lavfi -i "color=$color:size=$size:rate=30" \
-		-pix_fmt yuyv422 -f v4l2 "$out" > "$(logname "producer $size")" 2>&1 &
+		-pix_fmt yuyv422 -progress "$log.progress" -stats_period 0.2 -f v4l2 "$out" > "$log" 2>&1 &
 	PROD_PID=$!
-	sleep 3
-	kill -0 "$PROD_PID" 2>/dev/null
+	for i in $(seq 150); do
+		kill -0 "$PROD_PID" 2>/dev/null || return 1
+		f=$(sed -n 's/^frame=//p' "$log.progress" 2>/dev/null | tail -n1)
+		[ "${f:-0}" -ge 15 ] && return 0
+		sleep 0.2
+	done
+	return 1
 }
 
 # producer_stop [SIGNAL]: SIGNAL (default TERM), SIGKILL after 3 s.
@@ -90,14 +100,38 @@ stream_stats() {
 	END { printf "%d %d %d\n", n, back, wrong }'
 }
 
+# The last system call that failed in an strace log ("VIDIOC_STREAMON: EIO"),
+# ENOTTY (an optional ioctl probed) aside: the one the program gave up on.
+last_failed_call() {
+	local l
+	l=$(grep -E '= -1 E[A-Z]+' "$1" 2>/dev/null | grep -v ENOTTY | tail -n1)
+	[ -n "$l" ] || return 1
+	echo "$(echo "$l" | sed -E 's/^[0-9]+ +//; s/^(ioctl\([0-9]+, )?([A-Za-z_0-9]+).*/\2/'): $(echo "$l" | grep -oE 'E[A-Z]+ \([^)]*\)' | head -n1)"
+}
+
+# Lines dmesg gained since COUNT ("segfault at ... in LIB" of a crash).
+dmesg_since() { dmesg | tail -n +"$(($1 + 1))"; }
+
 sizeimage_of() { v4l2-ctl -d "$1" --get-fmt-video 2>/dev/null | sed -n 's/.*Size Image *: //p'; }
 
 # consume_bg CAP LOG [COUNT]: a v4l2-ctl MMAP consumer in the background
-# with line-buffered output (so LOG grows as frames arrive); sets CONS_PID.
+# with line-buffered output (so LOG grows as frames arrive), under strace,
+# in a process group of its own; sets CONS_PID. consume_kill ends it:
+# SIGKILL to the group, since a consumer blocked in DQBUF keeps strace from
+# detaching on SIGTERM, and a killed strace leaves v4l2-ctl running.
 consume_bg() {
-	stdbuf -oL -eL v4l2-ctl -d "$1" --verbose --stream-mmap --stream-count="${3:-100000}" > "$2" 2>&1 &
+	setsid stdbuf -oL -eL strace -f -qq -e trace=ioctl,mmap -o "$2.strace" \
+		v4l2-ctl -d "$1" --verbose --stream-mmap --stream-count="${3:-100000}" > "$2" 2>&1 &
 	CONS_PID=$!
 }
+consume_kill() {
+	local pid=${1:-$CONS_PID}
+	[ -n "$pid" ] || return 0
+	kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+}
+# Why a consumer got no frame: the call it gave up on, or its last words.
+no_frames_why() { last_failed_call "$1.strace" || first_error "$1" "?"; }
 frames_in() { tr '\r' '\n' < "$1" | grep -c 'dqbuf:'; }
 
 # ---------------------------------------------------------------- cases --
@@ -132,12 +166,13 @@ case_caps() {	# LABEL CAP SUFFIX: device caps name capture only; sizes discrete
 case_placeholder() {	# LABEL CAP: consumers with no producer
 	local label=$1 cap=$2 log n back wrong pts met rc
 	log=$(logname "$label placeholder v4l2-ctl")
-	timeout -k 5 60 v4l2-ctl -d "$cap" --verbose --stream-mmap --stream-count=30 > "$log" 2>&1
+	timeout -k 5 60 strace -f -qq -e trace=ioctl,mmap -o "$log.strace" \
+		v4l2-ctl -d "$cap" --verbose --stream-mmap --stream-count=30 > "$log" 2>&1
 	rc=$?
 	read -r n back wrong < <(stream_stats "$log" "$(sizeimage_of "$cap")")
 	[ "$n" = 30 ] && [ "$back" = 0 ] && [ "$wrong" = 0 ] && met=yes || met=no
 	if [ "$n" = 0 ]; then
-		loop_record "$label" "no producer: v4l2-ctl --stream-mmap --stream-count=30" no "0 frames: $(first_error "$log" $rc)"
+		loop_record "$label" "no producer: v4l2-ctl --stream-mmap --stream-count=30" no "0 frames: $(last_failed_call "$log.strace" || first_error "$log" $rc)"
 	else
 		loop_record "$label" "no producer: v4l2-ctl --stream-mmap --stream-count=30" $met \
 			"$n frames, $back non-increasing timestamps, $wrong wrong-sized"
@@ -198,7 +233,8 @@ case_follow() {	# LABEL OUT CAP: producer first, consumers with no format
 }
 
 case_v4l2sink() {	# LABEL OUT CAP: v4l2sink with no tee/identity while a consumer reads
-	local label=$1 out=$2 cap=$3 plog clog n alive=no met
+	local label=$1 out=$2 cap=$3 plog clog n alive=no met rc prod d0 crash
+	d0=$(dmesg | wc -l)
 	plog=$(logname "$label v4l2sink producer")
 	clog=$(logname "$label v4l2sink consumer")
 	# --no-fault: on a crash gst-launch would otherwise wait for a debugger
@@ -206,13 +242,24 @@ case_v4l2sink() {	# LABEL OUT CAP: v4l2sink with no tee/identity while a consume
 		video/x-raw,format=YUY2,width=640,height=480,framerate=30/1 ! v4l2sink device="$out" > "$plog" 2>&1 &
 	PROD_PID=$!
 	sleep 4
-	timeout -k 5 30 v4l2-ctl -d "$cap" --verbose --stream-mmap --stream-count=30 > "$clog" 2>&1
+	timeout -k 5 30 strace -f -qq -e trace=ioctl,mmap -o "$clog.strace" \
+		v4l2-ctl -d "$cap" --verbose --stream-mmap --stream-count=30 > "$clog" 2>&1
+	rc=$?
 	n=$(frames_in "$clog")
-	kill -0 "$PROD_PID" 2>/dev/null && alive=yes
+	if kill -0 "$PROD_PID" 2>/dev/null; then
+		alive=yes prod=running
+		producer_stop -INT
+	else
+		wait "$PROD_PID"
+		prod="exited with status $?"
+		PROD_PID=
+		crash=$(dmesg_since "$d0" | grep -m1 -oE 'segfault at .* in [^[ ]+')
+		[ -n "$crash" ] && prod="$prod, ${crash%% at *} in ${crash##* in }" ||
+			prod="$prod: $(first_error "$plog")"
+	fi
 	[ "$n" = 30 ] && [ $alive = yes ] && met=yes || met=no
 	loop_record "$label" "v4l2sink producer (no tee/identity), consumer reads 30" $met \
-		"consumer $n frames$([ "$n" = 0 ] && echo " ($(first_error "$clog"))"); producer $([ $alive = yes ] && echo running || echo "stopped: $(first_error "$plog")")"
-	producer_stop -INT
+		"consumer $n frames$([ "$n" != 30 ] && echo " ($(last_failed_call "$clog.strace" || first_error "$clog" $rc))"); producer $prod"
 }
 
 # Producer restarts at another size while consumers stream (what a user does
@@ -232,12 +279,13 @@ case_size_change() {	# LABEL OUT CAP
 	producer_start "$out" 320x240 && p2="restarted at 320x240" || p2="restart at 320x240 refused: $(first_error "$(logname "producer 320x240")")"
 	sleep 3
 	producer_stop
-	kill "$c1" "$f1" 2>/dev/null; wait "$c1" "$f1" 2>/dev/null
+	consume_kill "$c1"
+	kill "$f1" 2>/dev/null; wait "$f1" 2>/dev/null
 	read -r n back wrong < <(stream_stats "$clog" "$size")
 	msg=$(tr '\r' '\n' < "$flog" | grep -m1 -E 'Dequeued v4l2 buffer contains|error|Error' | sed -E 's/^\[[^]]*\] //' | cut -c1-100)
-	case $msg in *"Dequeued v4l2 buffer contains"*) met=no ;; *) [ "$wrong" = 0 ] && met=yes || met=no ;; esac
+	case $msg in *"Dequeued v4l2 buffer contains"*) met=no ;; *) [ "$n" -gt 0 ] && [ "$wrong" = 0 ] && met=yes || met=no ;; esac
 	loop_record "$label" "producer size change 640x480 -> 320x240 mid-stream" $met \
-		"$p2; v4l2-ctl consumer: $n frames, $wrong wrong-sized (bytesused != $size); ffmpeg reader: ${msg:-no error}"
+		"$p2; v4l2-ctl consumer: $n frames$([ "$n" = 0 ] && echo " ($(no_frames_why "$clog"))"), $wrong wrong-sized (bytesused != ${size:-?}); ffmpeg reader: ${msg:-no error}"
 }
 
 case_kill_producer() {	# LABEL OUT CAP
@@ -251,11 +299,11 @@ case_kill_producer() {	# LABEL OUT CAP
 	producer_start "$out" 640x480 green
 	sleep 1; c=$(frames_in "$clog"); sleep 2; d=$(frames_in "$clog")
 	producer_stop
-	kill "$CONS_PID" 2>/dev/null; wait "$CONS_PID" 2>/dev/null
+	consume_kill
 	read -r _ back _ < <(stream_stats "$clog" 0)
 	[ $((b - a)) -gt 30 ] && [ $((d - c)) -gt 30 ] && [ "$back" = 0 ] && met=yes || met=no
 	loop_record "$label" "kill -9 producer mid-stream, restart it" $met \
-		"$a frames before; $((b - a)) in 3 s without producer; $((d - c)) in 2 s after the restart; $back non-increasing timestamps$([ "$a" = 0 ] && echo "; $(first_error "$clog")")"
+		"$a frames before; $((b - a)) in 3 s without producer; $((d - c)) in 2 s after the restart; $back repeated or earlier timestamps$([ "$a" = 0 ] && echo " ($(no_frames_why "$clog"))")"
 }
 
 case_two_consumers() {	# LABEL OUT CAP CAP2
@@ -269,14 +317,14 @@ case_two_consumers() {	# LABEL OUT CAP CAP2
 	sleep 3
 	a=$(frames_in "$l1")
 	b=$(frames_in "$l2")
-	kill -KILL "$p1"; wait "$p1" 2>/dev/null
+	consume_kill "$p1"
 	sleep 3
 	c=$(frames_in "$l2")
-	kill "$CONS_PID" 2>/dev/null; wait "$CONS_PID" 2>/dev/null
+	consume_kill
 	producer_stop
 	[ "$a" -gt 0 ] && [ "$b" -gt 0 ] && [ $((c - b)) -gt 30 ] && met=yes || met=no
 	loop_record "$label" "two consumers stream, kill -9 one" $met \
-		"consumer 1: $a frames$([ "$a" = 0 ] && echo " ($(first_error "$l1"))"), consumer 2: $b frames$([ "$b" = 0 ] && echo " ($(first_error "$l2"))"); after the kill consumer 2 got $((c - b)) in 3 s"
+		"consumer 1: $a frames$([ "$a" = 0 ] && echo " ($(no_frames_why "$l1"))"), consumer 2: $b frames$([ "$b" = 0 ] && echo " ($(no_frames_why "$l2"))"); after the kill consumer 2 got $((c - b)) in 3 s"
 }
 
 loop_cases() {
@@ -294,10 +342,11 @@ loop_cases() {
 	fi
 	producer_stop
 	case_follow "$label" "$out" "$cap"
-	case_v4l2sink "$label" "$out" "$cap"
 	case_size_change "$label" "$out" "$cap"
 	case_kill_producer "$label" "$out" "$cap"
 	case_two_consumers "$label" "$out" "$cap" "$cap2"
+	# last: a crashing v4l2sink leaves v4l2loopback unusable for the next producer
+	case_v4l2sink "$label" "$out" "$cap"
 	dmesg_clean "$label cases"
 }
 
@@ -309,7 +358,7 @@ rmmod_try() {	# LABEL MODULE STATE
 	msg=$(rmmod "$mod" 2>&1) && msg="removed"
 	[ -d "/sys/module/$mod" ] || gone=yes
 	producer_stop -KILL
-	[ -n "${CONS_PID:-}" ] && { kill -KILL "$CONS_PID" 2>/dev/null; wait "$CONS_PID" 2>/dev/null; CONS_PID=; }
+	consume_kill; CONS_PID=
 	exec 8>&- 2>/dev/null
 	for i in 1 2 3 4 5 6 7 8 9 10; do
 		[ -d "/sys/module/$mod" ] || break
