@@ -5,10 +5,11 @@
 # over node paths so that one text runs against any loopback: sourced by
 # tests/vm/peer-suite.sh (with tests/vm/lib.sh) inside the VM.
 #
-#   loop_cases LABEL OUT CAP [CAP2]
+#   loop_cases LABEL LOAD_FN MODULE
 #
-# OUT is the node a producer writes, CAP the node consumers read, CAP2 a
-# second capture node for the two-consumer case (default CAP). For
+# LOAD_FN loads MODULE and sets OUT (the node a producer writes), CAP (the
+# node consumers read) and CAP2 (a second capture node for the two-consumer
+# case, CAP when there is none); each group of cases gets a fresh load. For
 # v4l2loopback OUT = CAP = CAP2 (one node for both directions).
 # Every case writes one row "LABEL<TAB>CASE<TAB>MET<TAB>WHAT" to $LOOP_TSV,
 # where MET (yes/no) says whether the issue's acceptance is met and WHAT is
@@ -327,26 +328,39 @@ case_two_consumers() {	# LABEL OUT CAP CAP2
 		"consumer 1: $a frames$([ "$a" = 0 ] && echo " ($(no_frames_why "$l1"))"), consumer 2: $b frames$([ "$b" = 0 ] && echo " ($(no_frames_why "$l2"))"); after the kill consumer 2 got $((c - b)) in 3 s"
 }
 
+# loop_fresh LOAD_FN MODULE: unload and load again (sets OUT, CAP, CAP2).
+loop_fresh() {
+	local i
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		[ -d "/sys/module/$2" ] || break
+		rmmod "$2" 2>/dev/null || sleep 0.3
+	done
+	"$1"
+}
+
+# Each group of cases starts from a fresh load, so that one case's leftovers
+# (v4l2loopback: buffers of length 0 after a consumer without producer, a
+# node unusable after v4l2sink crashed) do not decide the next one.
 loop_cases() {
-	local label=$1 out=$2 cap=$3 cap2=${4:-$3}
-	note "$label: output $out, capture $cap${4:+, second capture $cap2}"
-	case_caps "$label" "$cap" " (no producer)"
-	case_compliance "$label" "$cap" "v4l2-compliance -s on capture, no producer"
-	case_placeholder "$label" "$cap"
-	if producer_start "$out" 640x480; then
-		case_compliance "$label" "$out" "v4l2-compliance -s on output, producer running"
-		case_compliance "$label" "$cap" "v4l2-compliance -s on capture, producer running"
-		case_caps "$label" "$cap" " (producer running)"
+	local label=$1 load=$2 mod=$3 c
+	loop_fresh "$load" "$mod" || { loop_record "$label" "load" no "$load failed"; return; }
+	note "$label: output $OUT, capture $CAP, second capture $CAP2"
+	case_caps "$label" "$CAP" " (no producer)"
+	case_compliance "$label" "$CAP" "v4l2-compliance -s on capture, no producer"
+	case_placeholder "$label" "$CAP"
+	loop_fresh "$load" "$mod"
+	if producer_start "$OUT" 640x480; then
+		case_compliance "$label" "$OUT" "v4l2-compliance -s on output, producer running"
+		case_compliance "$label" "$CAP" "v4l2-compliance -s on capture, producer running"
+		case_caps "$label" "$CAP" " (producer running)"
 	else
 		loop_record "$label" "v4l2-compliance -s with a producer" no "producer does not start: $(first_error "$(logname "producer 640x480")")"
 	fi
 	producer_stop
-	case_follow "$label" "$out" "$cap"
-	case_size_change "$label" "$out" "$cap"
-	case_kill_producer "$label" "$out" "$cap"
-	case_two_consumers "$label" "$out" "$cap" "$cap2"
-	# last: a crashing v4l2sink leaves v4l2loopback unusable for the next producer
-	case_v4l2sink "$label" "$out" "$cap"
+	for c in case_follow case_size_change case_kill_producer case_two_consumers case_v4l2sink; do
+		loop_fresh "$load" "$mod" || { loop_record "$label" "load" no "$load failed"; return; }
+		"$c" "$label" "$OUT" "$CAP" "$CAP2"
+	done
 	dmesg_clean "$label cases"
 }
 

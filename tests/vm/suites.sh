@@ -4,9 +4,10 @@
 # The VM suites; runs inside the test VM (tests/vm/run.sh quick|full|vivid).
 #   vivid  the vivid smoke suite: proves the harness with a real driver
 #   quick  vivid + negcam.ko acceptance; v4l2-compliance -f on webcam and vga
-#   full   as quick, with v4l2-compliance -f on every built-in profile, and peer
+#   full   as quick, with v4l2-compliance -f on every built-in profile
 #   negcam [full]  the negcam.ko part alone (vivid only as DMABUF exporter)
 #   peer   loopback cases on v4l2loopback and a negcam loop, side by side
+#          (alone: v4l2loopback can panic the VM, see docs/loopback-peers.md)
 # Each suite prints "NAME: N passed, N failed"; the exit status is 1 when any
 # check failed. Logs go to $NEGCAM_RUN/logs/.
 
@@ -133,8 +134,6 @@ quick|full)
 	suite_profiles
 	suite_gst "$MODE"
 	suite_provider
-	# ~3 min on v4l2loopback alone, more with a negcam loop's v4l2-compliance runs
-	[ "$MODE" = full ] && suite_peer
 	;;
 *) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, gst, profiles, provider, peer)" >&2; exit 2 ;;
 esac
