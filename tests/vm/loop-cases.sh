@@ -134,6 +134,16 @@ consume_kill() {
 # Why a consumer got no frame: the call it gave up on, or its last words.
 no_frames_why() { last_failed_call "$1.strace" || first_error "$1" "?"; }
 frames_in() { tr '\r' '\n' < "$1" | grep -c 'dqbuf:'; }
+# wait_frames LOG N SECONDS: until LOG shows N frames (a consumer under
+# strace on a loaded TCG host takes seconds to start); 1 on time-out.
+wait_frames() {
+	local i
+	for i in $(seq $(($3 * 5))); do
+		[ "$(frames_in "$1")" -ge "$2" ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
 
 # ---------------------------------------------------------------- cases --
 case_compliance() {	# LABEL NODE CASE: v4l2-compliance -s
@@ -202,7 +212,9 @@ middle_pixel() {	# FILE W H
 	od -A n -t u1 -j "$off" -N 4 "$1" | xargs
 }
 is_red() {	# "Y U Y V" within 8 of LOOP_RED
-	local a=($1) b=($LOOP_RED) i d
+	local a b i d
+	read -ra a <<< "$1"
+	read -ra b <<< "$LOOP_RED"
 	[ ${#a[@]} = 4 ] || return 1
 	for i in 0 1 2 3; do
 		d=$((a[i] - b[i])); [ ${d#-} -le 8 ] || return 1
@@ -273,6 +285,7 @@ case_size_change() {	# LABEL OUT CAP
 	flog=$(logname "$label size change ffmpeg")
 	consume_bg "$cap" "$clog" 150
 	local c1=$CONS_PID
+	wait_frames "$clog" 10 20
 	timeout -k 5 60 ffmpeg -nostdin -hide_banner -f v4l2 -i "$cap" -frames:v 150 -f null - > "$flog" 2>&1 &
 	local f1=$!
 	sleep 2
@@ -294,7 +307,7 @@ case_kill_producer() {	# LABEL OUT CAP
 	producer_start "$out" 640x480 || { loop_record "$label" "kill producer mid-stream" no "producer does not start"; producer_stop; return; }
 	clog=$(logname "$label kill producer")
 	consume_bg "$cap" "$clog"
-	sleep 3; a=$(frames_in "$clog")
+	wait_frames "$clog" 10 20; a=$(frames_in "$clog")
 	producer_stop -KILL
 	sleep 3; b=$(frames_in "$clog")
 	producer_start "$out" 640x480 green
@@ -313,9 +326,9 @@ case_two_consumers() {	# LABEL OUT CAP CAP2
 	l1=$(logname "$label consumer 1")
 	l2=$(logname "$label consumer 2")
 	consume_bg "$cap" "$l1"; p1=$CONS_PID
-	sleep 2
+	wait_frames "$l1" 10 20
 	consume_bg "$cap2" "$l2"
-	sleep 3
+	wait_frames "$l2" 10 20
 	a=$(frames_in "$l1")
 	b=$(frames_in "$l2")
 	consume_kill "$p1"
