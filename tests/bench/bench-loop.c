@@ -111,18 +111,17 @@ static unsigned long long machine_busy(void)
 	return v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
 }
 
-/* Opens DEV for TYPE, requests NBUF MMAP buffers and maps them. */
-static int node_setup(struct node *n, const char *dev, enum v4l2_buf_type type)
+/* On N's open handle: G_FMT, request NBUF MMAP buffers and map them. */
+static int node_setup(struct node *n, const char *dev)
 {
-	struct v4l2_requestbuffers rb = { .count = NBUF, .type = type,
+	struct v4l2_requestbuffers rb = { .count = NBUF, .type = n->type,
 					  .memory = V4L2_MEMORY_MMAP };
-	struct v4l2_format f = { .type = type };
+	struct v4l2_format f = { .type = n->type };
+	enum v4l2_buf_type type = n->type;
 	unsigned int i;
 
-	n->type = type;
-	n->fd = open(dev, O_RDWR | O_NONBLOCK);
-	if (n->fd < 0 || xioctl(n->fd, VIDIOC_G_FMT, &f)) {
-		fprintf(stderr, "bench-loop: %s: open/G_FMT: %s\n", dev, strerror(errno));
+	if (xioctl(n->fd, VIDIOC_G_FMT, &f)) {
+		fprintf(stderr, "bench-loop: %s: G_FMT: %s\n", dev, strerror(errno));
 		return -1;
 	}
 	n->pix = f.fmt.pix;
@@ -139,7 +138,9 @@ static int node_setup(struct node *n, const char *dev, enum v4l2_buf_type type)
 		n->mem[i] = mmap(NULL, b.length, PROT_READ | PROT_WRITE, MAP_SHARED,
 				 n->fd, b.m.offset);
 		if (n->mem[i] == MAP_FAILED) {
-			perror("bench-loop: mmap");
+			fprintf(stderr, "bench-loop: %s: mmap of %s buffer %u (length %u): %s\n",
+				dev, type == V4L2_BUF_TYPE_VIDEO_OUTPUT ? "output" : "capture",
+				i, b.length, strerror(errno));
 			return -1;
 		}
 		if (type == V4L2_BUF_TYPE_VIDEO_OUTPUT)
@@ -165,29 +166,33 @@ static int node_dqbuf(struct node *n, struct v4l2_buffer *b, int timeout_ms)
 	}
 }
 
+/* One handle from S_FMT to the end: v4l2loopback frees its buffers when its
+ * last handle closes. */
 static int producer_open(struct producer *p, struct node *n)
 {
 	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT };
 	struct v4l2_streamparm parm = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT };
-	int fd = open(p->dev, O_RDWR);
+	int fd = open(p->dev, O_RDWR | O_NONBLOCK);
 
-	if (fd < 0)
+	if (fd < 0) {
+		fprintf(stderr, "bench-loop: %s: %s\n", p->dev, strerror(errno));
 		return -1;
+	}
 	f.fmt.pix.width = p->width;
 	f.fmt.pix.height = p->height;
 	f.fmt.pix.pixelformat = V4L2_PIX_FMT_YUYV;
 	f.fmt.pix.field = V4L2_FIELD_NONE;
 	f.fmt.pix.bytesperline = p->width * 2;
 	f.fmt.pix.sizeimage = p->width * p->height * 2;
+	n->fd = fd;
+	n->type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
 	if (xioctl(fd, VIDIOC_S_FMT, &f)) {
 		fprintf(stderr, "bench-loop: %s: S_FMT output: %s\n", p->dev, strerror(errno));
-		close(fd);
 		return -1;
 	}
 	parm.parm.output.timeperframe = (struct v4l2_fract){ 1, FPS };
 	xioctl(fd, VIDIOC_S_PARM, &parm); /* optional: pacing is ours */
-	close(fd);
-	return node_setup(n, p->dev, V4L2_BUF_TYPE_VIDEO_OUTPUT);
+	return node_setup(n, p->dev);
 }
 
 /* Writes frames at FPS against absolute deadlines until told to stop. */
@@ -203,6 +208,8 @@ static void *producer_run(void *arg)
 	if (producer_open(p, &n)) {
 		p->streaming = -1;
 		p->done = 1;
+		if (n.fd > 0)
+			close(n.fd);
 		return NULL;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &next);
@@ -296,7 +303,13 @@ static int consumer_start(struct node *c, const char *dev)
 	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
 	unsigned int i;
 
-	if (node_setup(c, dev, V4L2_BUF_TYPE_VIDEO_CAPTURE))
+	c->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	c->fd = open(dev, O_RDWR | O_NONBLOCK);
+	if (c->fd < 0) {
+		fprintf(stderr, "bench-loop: %s: %s\n", dev, strerror(errno));
+		return -1;
+	}
+	if (node_setup(c, dev))
 		return -1;
 	for (i = 0; i < c->nbuf; i++) {
 		struct v4l2_buffer b = { .index = i, .type = c->type,

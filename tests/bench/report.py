@@ -498,15 +498,16 @@ out += ['## 7. Loopback: negcam loop against v4l2loopback', '',
         'into the output node by MMAP QBUF, each frame carrying its frame number and the',
         'CLOCK_MONOTONIC time of its QBUF; a consumer with no format of its own (G_FMT of the',
         'capture node) DQBUFs. Latency = consumer DQBUF minus producer QBUF; lost = gaps in',
-        'the frame numbers; placeholders = buffers without the producer\'s stamp; wrong-sized =',
+        'the frame numbers; repeated = a frame number dequeued again (or an earlier one);',
+        'placeholders = buffers without the producer\'s stamp; wrong-sized =',
         'bytesused different from the consumer\'s sizeimage. CPU per frame over the 300',
         'measured frames: producer and consumer threads (getrusage), and the whole machine',
         '(busy jiffies of /proc/stat: kernel threads and interrupts included, 10 ms ticks:',
         'coarse). v4l2loopback is Debian\'s v4l2loopback-dkms built for the VM kernel, one',
         'node for both directions; the negcam loop follows its producer (`loop_profile=follow`).',
         'In the VM (emulated CPU): compare the two peers, not absolute numbers.', '',
-        '| size | loop | consumer format | frames | lost | placeholders | wrong-sized | latency median / p99 ms | producer µs/frame | consumer µs/frame | machine µs/frame | cmd |',
-        '|---|---|---|---|---|---|---|---|---|---|---|---|']
+        '| size | loop | consumer format | frames | lost | repeated | placeholders | wrong-sized | latency median / p99 ms | producer µs/frame | consumer µs/frame | machine µs/frame | cmd |',
+        '|---|---|---|---|---|---|---|---|---|---|---|---|---|']
 loop = {}
 for size in ('640x480', '1280x720'):
     for peer, pname in (('v4l2loopback', 'v4l2loopback'), ('negcam', 'negcam loop')):
@@ -516,16 +517,16 @@ for size in ('640x480', '1280x720'):
         loop[(peer, size)] = d
         if 'frames' not in d:
             err = open(os.path.join(RES, f'loop-{peer}-{size}.err'), errors='replace').read().strip().split('\n')[0]
-            out.append(f'| YUYV {size} | {pname} | failed: {err[:100]} | | | | | | | | | {cmd_ref(d)} |')
+            out.append(f'| YUYV {size} | {pname} | failed: {err[:100]} | | | | | | | | | | {cmd_ref(d)} |')
             continue
         out.append(f"| YUYV {size} | {pname} | {d.get('consumer_format', '-')} | {d.get('frames', '-')} | "
-                   f"{d.get('lost', '-')} | {d.get('placeholders', '-')} | {d.get('wrong_size', '-')} | "
+                   f"{d.get('lost', '-')} | {d.get('backwards', '-')} | {d.get('placeholders', '-')} | {d.get('wrong_size', '-')} | "
                    f"{fmt(ms(d, 'lat_median_us'), 2)} / {fmt(ms(d, 'lat_p99_us'), 2)} | "
                    f"{fmt(num(d, 'producer_us_per_frame'), 1)} | {fmt(num(d, 'consumer_us_per_frame'), 1)} | "
                    f"{fmt(num(d, 'machine_us_per_frame'), 1)} | {cmd_ref(d)} |")
     n, v = loop.get(('negcam', size)), loop.get(('v4l2loopback', size))
     if n and v and 'frames' in n and 'frames' in v:
-        out.append(f"| YUYV {size} | negcam / v4l2loopback | | | | | | "
+        out.append(f"| YUYV {size} | negcam / v4l2loopback | | | | | | | "
                    f"{ratio(num(n, 'lat_median_us'), num(v, 'lat_median_us'))} / "
                    f"{ratio(num(n, 'lat_p99_us'), num(v, 'lat_p99_us'))} | "
                    f"{ratio(num(n, 'producer_us_per_frame'), num(v, 'producer_us_per_frame'))} | "

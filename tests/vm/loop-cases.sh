@@ -5,10 +5,11 @@
 # over node paths so that one text runs against any loopback: sourced by
 # tests/vm/peer-suite.sh (with tests/vm/lib.sh) inside the VM.
 #
-#   loop_cases LABEL OUT CAP [CAP2]
+#   loop_cases LABEL LOAD_FN MODULE
 #
-# OUT is the node a producer writes, CAP the node consumers read, CAP2 a
-# second capture node for the two-consumer case (default CAP). For
+# LOAD_FN loads MODULE and sets OUT (the node a producer writes), CAP (the
+# node consumers read) and CAP2 (a second capture node for the two-consumer
+# case, CAP when there is none); each group of cases gets a fresh load. For
 # v4l2loopback OUT = CAP = CAP2 (one node for both directions).
 # Every case writes one row "LABEL<TAB>CASE<TAB>MET<TAB>WHAT" to $LOOP_TSV,
 # where MET (yes/no) says whether the issue's acceptance is met and WHAT is
@@ -25,6 +26,7 @@
 LOOP_TSV=${LOOP_TSV:-$LOGDIR/loop-cases.tsv}
 LOOP_RED="81 90 81 240"	# YUYV of ffmpeg's color=red (BT.601 limited range)
 PROD_PID=
+CONS_PID=
 
 loop_strict() { case $1 in negcam*) return 0 ;; esac; return 1; }
 
@@ -45,14 +47,23 @@ loop_record() {
 }
 
 # producer_start OUT WxH [COLOR]: ffmpeg writes a solid colour, YUYV, 30 fps,
-# into OUT (the issue's producer); waits until it has written for 3 s.
+# into OUT (the issue's producer); returns once it has written 15 frames
+# (its -progress file says so; ffmpeg's start under TCG on a loaded host
+# takes seconds), 1 if it exits or has not within 30 s.
 producer_start() {
-	local out=$1 size=$2 color=${3:-red}
+	local out=$1 size=$2 color=${3:-red} log i f
+	log=$(logname "producer $size")
+	rm -f "$log.progress"
 	ffmpeg -nostdin -hide_banner -loglevel error -re -f lavfi -i "color=$color:size=$size:rate=30" \
-		-pix_fmt yuyv422 -f v4l2 "$out" > "$(logname "producer $size")" 2>&1 &
+		-pix_fmt yuyv422 -progress "$log.progress" -stats_period 0.2 -f v4l2 "$out" > "$log" 2>&1 &
 	PROD_PID=$!
-	sleep 3
-	kill -0 "$PROD_PID" 2>/dev/null
+	for i in $(seq 150); do
+		kill -0 "$PROD_PID" 2>/dev/null || return 1
+		f=$(sed -n 's/^frame=//p' "$log.progress" 2>/dev/null | tail -n1)
+		[ "${f:-0}" -ge 15 ] && return 0
+		sleep 0.2
+	done
+	return 1
 }
 
 # producer_stop [SIGNAL]: SIGNAL (default TERM), SIGKILL after 3 s.
@@ -90,15 +101,49 @@ stream_stats() {
 	END { printf "%d %d %d\n", n, back, wrong }'
 }
 
+# The last system call that failed in an strace log ("VIDIOC_STREAMON: EIO"),
+# ENOTTY (an optional ioctl probed) aside: the one the program gave up on.
+last_failed_call() {
+	local l
+	l=$(grep -E '= -1 E[A-Z]+' "$1" 2>/dev/null | grep -v ENOTTY | tail -n1)
+	[ -n "$l" ] || return 1
+	echo "$(echo "$l" | sed -E 's/^[0-9]+ +//; s/^(ioctl\([0-9]+, )?([A-Za-z_0-9]+).*/\2/'): $(echo "$l" | grep -oE 'E[A-Z]+ \([^)]*\)' | head -n1)"
+}
+
+# Lines dmesg gained since COUNT ("segfault at ... in LIB" of a crash).
+dmesg_since() { dmesg | tail -n +"$(($1 + 1))"; }
+
 sizeimage_of() { v4l2-ctl -d "$1" --get-fmt-video 2>/dev/null | sed -n 's/.*Size Image *: //p'; }
 
 # consume_bg CAP LOG [COUNT]: a v4l2-ctl MMAP consumer in the background
-# with line-buffered output (so LOG grows as frames arrive); sets CONS_PID.
+# with line-buffered output (so LOG grows as frames arrive), under strace,
+# in a process group of its own; sets CONS_PID. consume_kill ends it:
+# SIGKILL to the group, since a consumer blocked in DQBUF keeps strace from
+# detaching on SIGTERM, and a killed strace leaves v4l2-ctl running.
 consume_bg() {
-	stdbuf -oL -eL v4l2-ctl -d "$1" --verbose --stream-mmap --stream-count="${3:-100000}" > "$2" 2>&1 &
+	setsid stdbuf -oL -eL strace -f -qq -e trace=ioctl,mmap -o "$2.strace" \
+		v4l2-ctl -d "$1" --verbose --stream-mmap --stream-count="${3:-100000}" > "$2" 2>&1 &
 	CONS_PID=$!
 }
+consume_kill() {
+	local pid=${1:-$CONS_PID}
+	[ -n "$pid" ] || return 0
+	kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+}
+# Why a consumer got no frame: the call it gave up on, or its last words.
+no_frames_why() { last_failed_call "$1.strace" || first_error "$1" "?"; }
 frames_in() { tr '\r' '\n' < "$1" | grep -c 'dqbuf:'; }
+# wait_frames LOG N SECONDS: until LOG shows N frames (a consumer under
+# strace on a loaded TCG host takes seconds to start); 1 on time-out.
+wait_frames() {
+	local i
+	for i in $(seq $(($3 * 5))); do
+		[ "$(frames_in "$1")" -ge "$2" ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
 
 # ---------------------------------------------------------------- cases --
 case_compliance() {	# LABEL NODE CASE: v4l2-compliance -s
@@ -132,12 +177,13 @@ case_caps() {	# LABEL CAP SUFFIX: device caps name capture only; sizes discrete
 case_placeholder() {	# LABEL CAP: consumers with no producer
 	local label=$1 cap=$2 log n back wrong pts met rc
 	log=$(logname "$label placeholder v4l2-ctl")
-	timeout -k 5 60 v4l2-ctl -d "$cap" --verbose --stream-mmap --stream-count=30 > "$log" 2>&1
+	timeout -k 5 60 strace -f -qq -e trace=ioctl,mmap -o "$log.strace" \
+		v4l2-ctl -d "$cap" --verbose --stream-mmap --stream-count=30 > "$log" 2>&1
 	rc=$?
 	read -r n back wrong < <(stream_stats "$log" "$(sizeimage_of "$cap")")
 	[ "$n" = 30 ] && [ "$back" = 0 ] && [ "$wrong" = 0 ] && met=yes || met=no
 	if [ "$n" = 0 ]; then
-		loop_record "$label" "no producer: v4l2-ctl --stream-mmap --stream-count=30" no "0 frames: $(first_error "$log" $rc)"
+		loop_record "$label" "no producer: v4l2-ctl --stream-mmap --stream-count=30" no "0 frames: $(last_failed_call "$log.strace" || first_error "$log" $rc)"
 	else
 		loop_record "$label" "no producer: v4l2-ctl --stream-mmap --stream-count=30" $met \
 			"$n frames, $back non-increasing timestamps, $wrong wrong-sized"
@@ -166,7 +212,9 @@ middle_pixel() {	# FILE W H
 	od -A n -t u1 -j "$off" -N 4 "$1" | xargs
 }
 is_red() {	# "Y U Y V" within 8 of LOOP_RED
-	local a=($1) b=($LOOP_RED) i d
+	local a b i d
+	read -ra a <<< "$1"
+	read -ra b <<< "$LOOP_RED"
 	[ ${#a[@]} = 4 ] || return 1
 	for i in 0 1 2 3; do
 		d=$((a[i] - b[i])); [ ${d#-} -le 8 ] || return 1
@@ -198,7 +246,8 @@ case_follow() {	# LABEL OUT CAP: producer first, consumers with no format
 }
 
 case_v4l2sink() {	# LABEL OUT CAP: v4l2sink with no tee/identity while a consumer reads
-	local label=$1 out=$2 cap=$3 plog clog n alive=no met
+	local label=$1 out=$2 cap=$3 plog clog n alive=no met rc prod d0 crash
+	d0=$(dmesg | wc -l)
 	plog=$(logname "$label v4l2sink producer")
 	clog=$(logname "$label v4l2sink consumer")
 	# --no-fault: on a crash gst-launch would otherwise wait for a debugger
@@ -206,13 +255,24 @@ case_v4l2sink() {	# LABEL OUT CAP: v4l2sink with no tee/identity while a consume
 		video/x-raw,format=YUY2,width=640,height=480,framerate=30/1 ! v4l2sink device="$out" > "$plog" 2>&1 &
 	PROD_PID=$!
 	sleep 4
-	timeout -k 5 30 v4l2-ctl -d "$cap" --verbose --stream-mmap --stream-count=30 > "$clog" 2>&1
+	timeout -k 5 30 strace -f -qq -e trace=ioctl,mmap -o "$clog.strace" \
+		v4l2-ctl -d "$cap" --verbose --stream-mmap --stream-count=30 > "$clog" 2>&1
+	rc=$?
 	n=$(frames_in "$clog")
-	kill -0 "$PROD_PID" 2>/dev/null && alive=yes
+	if kill -0 "$PROD_PID" 2>/dev/null; then
+		alive=yes prod=running
+		producer_stop -INT
+	else
+		wait "$PROD_PID"
+		prod="exited with status $?"
+		PROD_PID=
+		crash=$(dmesg_since "$d0" | grep -m1 -oE 'segfault at .* in [^[ ]+')
+		[ -n "$crash" ] && prod="$prod, ${crash%% at *} in ${crash##* in }" ||
+			prod="$prod: $(first_error "$plog")"
+	fi
 	[ "$n" = 30 ] && [ $alive = yes ] && met=yes || met=no
 	loop_record "$label" "v4l2sink producer (no tee/identity), consumer reads 30" $met \
-		"consumer $n frames$([ "$n" = 0 ] && echo " ($(first_error "$clog"))"); producer $([ $alive = yes ] && echo running || echo "stopped: $(first_error "$plog")")"
-	producer_stop -INT
+		"consumer $n frames$([ "$n" != 30 ] && echo " ($(last_failed_call "$clog.strace" || first_error "$clog" $rc))"); producer $prod"
 }
 
 # Producer restarts at another size while consumers stream (what a user does
@@ -225,6 +285,7 @@ case_size_change() {	# LABEL OUT CAP
 	flog=$(logname "$label size change ffmpeg")
 	consume_bg "$cap" "$clog" 150
 	local c1=$CONS_PID
+	wait_frames "$clog" 10 20
 	timeout -k 5 60 ffmpeg -nostdin -hide_banner -f v4l2 -i "$cap" -frames:v 150 -f null - > "$flog" 2>&1 &
 	local f1=$!
 	sleep 2
@@ -232,12 +293,13 @@ case_size_change() {	# LABEL OUT CAP
 	producer_start "$out" 320x240 && p2="restarted at 320x240" || p2="restart at 320x240 refused: $(first_error "$(logname "producer 320x240")")"
 	sleep 3
 	producer_stop
-	kill "$c1" "$f1" 2>/dev/null; wait "$c1" "$f1" 2>/dev/null
+	consume_kill "$c1"
+	kill "$f1" 2>/dev/null; wait "$f1" 2>/dev/null
 	read -r n back wrong < <(stream_stats "$clog" "$size")
 	msg=$(tr '\r' '\n' < "$flog" | grep -m1 -E 'Dequeued v4l2 buffer contains|error|Error' | sed -E 's/^\[[^]]*\] //' | cut -c1-100)
-	case $msg in *"Dequeued v4l2 buffer contains"*) met=no ;; *) [ "$wrong" = 0 ] && met=yes || met=no ;; esac
+	case $msg in *"Dequeued v4l2 buffer contains"*) met=no ;; *) [ "$n" -gt 0 ] && [ "$wrong" = 0 ] && met=yes || met=no ;; esac
 	loop_record "$label" "producer size change 640x480 -> 320x240 mid-stream" $met \
-		"$p2; v4l2-ctl consumer: $n frames, $wrong wrong-sized (bytesused != $size); ffmpeg reader: ${msg:-no error}"
+		"$p2; v4l2-ctl consumer: $n frames$([ "$n" = 0 ] && echo " ($(no_frames_why "$clog"))"), $wrong wrong-sized (bytesused != ${size:-?}); ffmpeg reader: ${msg:-no error}"
 }
 
 case_kill_producer() {	# LABEL OUT CAP
@@ -245,17 +307,17 @@ case_kill_producer() {	# LABEL OUT CAP
 	producer_start "$out" 640x480 || { loop_record "$label" "kill producer mid-stream" no "producer does not start"; producer_stop; return; }
 	clog=$(logname "$label kill producer")
 	consume_bg "$cap" "$clog"
-	sleep 3; a=$(frames_in "$clog")
+	wait_frames "$clog" 10 20; a=$(frames_in "$clog")
 	producer_stop -KILL
 	sleep 3; b=$(frames_in "$clog")
 	producer_start "$out" 640x480 green
 	sleep 1; c=$(frames_in "$clog"); sleep 2; d=$(frames_in "$clog")
 	producer_stop
-	kill "$CONS_PID" 2>/dev/null; wait "$CONS_PID" 2>/dev/null
+	consume_kill
 	read -r _ back _ < <(stream_stats "$clog" 0)
 	[ $((b - a)) -gt 30 ] && [ $((d - c)) -gt 30 ] && [ "$back" = 0 ] && met=yes || met=no
 	loop_record "$label" "kill -9 producer mid-stream, restart it" $met \
-		"$a frames before; $((b - a)) in 3 s without producer; $((d - c)) in 2 s after the restart; $back non-increasing timestamps$([ "$a" = 0 ] && echo "; $(first_error "$clog")")"
+		"$a frames before; $((b - a)) in 3 s without producer; $((d - c)) in 2 s after the restart; $back repeated or earlier timestamps$([ "$a" = 0 ] && echo " ($(no_frames_why "$clog"))")"
 }
 
 case_two_consumers() {	# LABEL OUT CAP CAP2
@@ -264,40 +326,54 @@ case_two_consumers() {	# LABEL OUT CAP CAP2
 	l1=$(logname "$label consumer 1")
 	l2=$(logname "$label consumer 2")
 	consume_bg "$cap" "$l1"; p1=$CONS_PID
-	sleep 2
+	wait_frames "$l1" 10 20
 	consume_bg "$cap2" "$l2"
-	sleep 3
+	wait_frames "$l2" 10 20
 	a=$(frames_in "$l1")
 	b=$(frames_in "$l2")
-	kill -KILL "$p1"; wait "$p1" 2>/dev/null
+	consume_kill "$p1"
 	sleep 3
 	c=$(frames_in "$l2")
-	kill "$CONS_PID" 2>/dev/null; wait "$CONS_PID" 2>/dev/null
+	consume_kill
 	producer_stop
 	[ "$a" -gt 0 ] && [ "$b" -gt 0 ] && [ $((c - b)) -gt 30 ] && met=yes || met=no
 	loop_record "$label" "two consumers stream, kill -9 one" $met \
-		"consumer 1: $a frames$([ "$a" = 0 ] && echo " ($(first_error "$l1"))"), consumer 2: $b frames$([ "$b" = 0 ] && echo " ($(first_error "$l2"))"); after the kill consumer 2 got $((c - b)) in 3 s"
+		"consumer 1: $a frames$([ "$a" = 0 ] && echo " ($(no_frames_why "$l1"))"), consumer 2: $b frames$([ "$b" = 0 ] && echo " ($(no_frames_why "$l2"))"); after the kill consumer 2 got $((c - b)) in 3 s"
 }
 
+# loop_fresh LOAD_FN MODULE: unload and load again (sets OUT, CAP, CAP2).
+loop_fresh() {
+	local i
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		[ -d "/sys/module/$2" ] || break
+		rmmod "$2" 2>/dev/null || sleep 0.3
+	done
+	"$1"
+}
+
+# Each group of cases starts from a fresh load, so that one case's leftovers
+# (v4l2loopback: buffers of length 0 after a consumer without producer, a
+# node unusable after v4l2sink crashed) do not decide the next one.
 loop_cases() {
-	local label=$1 out=$2 cap=$3 cap2=${4:-$3}
-	note "$label: output $out, capture $cap${4:+, second capture $cap2}"
-	case_caps "$label" "$cap" " (no producer)"
-	case_compliance "$label" "$cap" "v4l2-compliance -s on capture, no producer"
-	case_placeholder "$label" "$cap"
-	if producer_start "$out" 640x480; then
-		case_compliance "$label" "$out" "v4l2-compliance -s on output, producer running"
-		case_compliance "$label" "$cap" "v4l2-compliance -s on capture, producer running"
-		case_caps "$label" "$cap" " (producer running)"
+	local label=$1 load=$2 mod=$3 c
+	loop_fresh "$load" "$mod" || { loop_record "$label" "load" no "$load failed"; return; }
+	note "$label: output $OUT, capture $CAP, second capture $CAP2"
+	case_caps "$label" "$CAP" " (no producer)"
+	case_compliance "$label" "$CAP" "v4l2-compliance -s on capture, no producer"
+	case_placeholder "$label" "$CAP"
+	loop_fresh "$load" "$mod"
+	if producer_start "$OUT" 640x480; then
+		case_compliance "$label" "$OUT" "v4l2-compliance -s on output, producer running"
+		case_compliance "$label" "$CAP" "v4l2-compliance -s on capture, producer running"
+		case_caps "$label" "$CAP" " (producer running)"
 	else
 		loop_record "$label" "v4l2-compliance -s with a producer" no "producer does not start: $(first_error "$(logname "producer 640x480")")"
 	fi
 	producer_stop
-	case_follow "$label" "$out" "$cap"
-	case_v4l2sink "$label" "$out" "$cap"
-	case_size_change "$label" "$out" "$cap"
-	case_kill_producer "$label" "$out" "$cap"
-	case_two_consumers "$label" "$out" "$cap" "$cap2"
+	for c in case_follow case_size_change case_kill_producer case_two_consumers case_v4l2sink; do
+		loop_fresh "$load" "$mod" || { loop_record "$label" "load" no "$load failed"; return; }
+		"$c" "$label" "$OUT" "$CAP" "$CAP2"
+	done
 	dmesg_clean "$label cases"
 }
 
@@ -309,7 +385,7 @@ rmmod_try() {	# LABEL MODULE STATE
 	msg=$(rmmod "$mod" 2>&1) && msg="removed"
 	[ -d "/sys/module/$mod" ] || gone=yes
 	producer_stop -KILL
-	[ -n "${CONS_PID:-}" ] && { kill -KILL "$CONS_PID" 2>/dev/null; wait "$CONS_PID" 2>/dev/null; CONS_PID=; }
+	consume_kill; CONS_PID=
 	exec 8>&- 2>/dev/null
 	for i in 1 2 3 4 5 6 7 8 9 10; do
 		[ -d "/sys/module/$mod" ] || break

@@ -8,6 +8,7 @@
 #   negcam [full]  the negcam.ko part alone (vivid only as DMABUF exporter)
 #   loop   negcam.ko loops alone (tests/vm/loop-suite.sh)
 #   peer   loopback cases on v4l2loopback and a negcam loop, side by side
+#          (alone: v4l2loopback can panic the VM, see docs/loopback-peers.md)
 # Each suite prints "NAME: N passed, N failed"; the exit status is 1 when any
 # check failed. Logs go to $NEGCAM_RUN/logs/.
 
