@@ -61,6 +61,12 @@ load_loops() {
 	[ -n "${OUTN:-}" ] && [ -n "${CAP0:-}" ]
 }
 
+# A producer that stalls longer than loop_timeout_ms (qemu TCG on a loaded
+# host does, for hundreds of ms) is replaced by placeholder frames, by
+# design: where only producer frames are expected, short runs of them are
+# allowed (STALLS).
+STALLS='(g{1,10}P+)*g{0,10}'
+
 # judge_stream STATUS LOG REGEX WHAT: a `vm-v4l2 consume` run (exit status,
 # log) passed and its frame kinds (P: the producer's colour, g: any other,
 # the placeholder) match the extended REGEX.
@@ -184,7 +190,7 @@ else
 	fail "after the ffmpeg producer's S_FMT: capture G_FMT '$got', ENUM_FMT index 0 '$first', want 640x480 YUYV"
 fi
 check "ffmpeg producer: a consumer with no format gets 30 red 640x480 YUYV frames" 120 \
-	bash -c "$V consume $CAP0 30 $RED | tee /dev/stderr | grep -qx 'kinds: P*'"
+	bash -c "$V consume $CAP0 30 $RED | tee /dev/stderr | grep -qxE 'kinds: P+$STALLS'"
 check "ffmpeg producer: ffmpeg -f v4l2 (no format) reads 10 red 640x480 frames" 120 \
 	bash -c "ffmpeg -nostdin -hide_banner -loglevel error -f v4l2 -i $CAP0 -frames:v 10 -f rawvideo -y $OUT/ff.yuv &&
 		ffmpeg -nostdin -hide_banner -loglevel error -f lavfi -i color=red:size=640x480 -frames:v 1 \
@@ -278,7 +284,7 @@ kill -9 "$CB"; wait "$CB" 2>/dev/null
 wait "$CA"
 st=$?
 reap
-judge_stream $st "$OUT/two-a.log" '^P+$' "two consumers: the second killed, the first read all 150 producer frames"
+judge_stream $st "$OUT/two-a.log" "^P+$STALLS\$" "two consumers: the second killed, the first read all 150 producer frames"
 
 # ---- rmmod in every state ----
 # An open handle holds the module: rmmod must fail cleanly, then succeed.
