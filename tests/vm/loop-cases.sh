@@ -351,6 +351,34 @@ loop_fresh() {
 	"$1"
 }
 
+# N times (LOOP_STRESS_N, default 100) on each side at once: open, S_FMT,
+# REQBUFS, STREAMON, a few buffers, close (v4l2-ctl, 2 s per run at most).
+# Judged on the kernel log; the runs that streamed are counted. Run on
+# negcam labels only: on v4l2loopback it corrupted the kernel heap within
+# 11 s (docs/loopback-peers.md), which ends the VM and every later case.
+case_stress() {	# LABEL OUT CAP
+	local label=$1 out=$2 cap=$3 n=${LOOP_STRESS_N:-100} d0 pp cp po co bad met
+	loop_strict "$label" || return 0
+	d0=$(dmesg | wc -l)
+	# shellcheck disable=SC2016
+	bash -c 'for i in $(seq "$2"); do timeout -k 1 2 v4l2-ctl -d "$1" \
+		--set-fmt-video-out=width=640,height=480,pixelformat=YUYV --stream-out-mmap=2 --stream-count=3 \
+		> /dev/null 2>&1 && echo ok; done' stress "$out" "$n" > /tmp/loop-stress-out 2>&1 &
+	pp=$!
+	# shellcheck disable=SC2016
+	bash -c 'for i in $(seq "$2"); do timeout -k 1 2 v4l2-ctl -d "$1" \
+		--set-fmt-video=width=640,height=480,pixelformat=YUYV --stream-mmap=2 --stream-count=3 \
+		> /dev/null 2>&1 && echo ok; done' stress "$cap" "$n" > /tmp/loop-stress-cap 2>&1 &
+	cp=$!
+	wait "$pp" "$cp"
+	po=$(grep -c '^ok' /tmp/loop-stress-out)
+	co=$(grep -c '^ok' /tmp/loop-stress-cap)
+	bad=$(dmesg_since "$d0" | grep -m1 -E 'WARNING:|BUG:|Oops|general protection' | cut -c1-80)
+	[ -z "$bad" ] && met=yes || met=no
+	loop_record "$label" "$n x open/S_FMT/REQBUFS/STREAMON/close, both sides at once" $met \
+		"output side streamed $po of $n, capture side $co of $n; dmesg ${bad:-clean}"
+}
+
 # Each group of cases starts from a fresh load, so that one case's leftovers
 # (v4l2loopback: buffers of length 0 after a consumer without producer, a
 # node unusable after v4l2sink crashed) do not decide the next one.
@@ -370,7 +398,7 @@ loop_cases() {
 		loop_record "$label" "v4l2-compliance -s with a producer" no "producer does not start: $(first_error "$(logname "producer 640x480")")"
 	fi
 	producer_stop
-	for c in case_follow case_size_change case_kill_producer case_two_consumers case_v4l2sink; do
+	for c in case_follow case_size_change case_kill_producer case_two_consumers case_v4l2sink case_stress; do
 		loop_fresh "$load" "$mod" || { loop_record "$label" "load" no "$load failed"; return; }
 		"$c" "$label" "$OUT" "$CAP" "$CAP2"
 	done
