@@ -232,18 +232,25 @@ gst_negcam_sink_change_state (GstElement *element, GstStateChange transition)
 /* ------------------------------------------------------------------ */
 /* Caps                                                                */
 
-/* What the device wants now: G_FMT (and G_PARM) of the output queue, as
- * caps without colorimetry; NULL when it has no format with caps. Call
- * with dev_lock. */
+/* What the device wants now: G_FMT of the output queue, as TRY_FMT
+ * completes it (and G_PARM), as caps without colorimetry; NULL when it has
+ * no format with caps. TRY_FMT of the current format answers that format
+ * on any device, except where a consumer waits for another: a negcam.ko
+ * loop keeps G_FMT while the producer's buffers exist and answers TRY_FMT
+ * with the format its streaming consumer asked for (docs/loopback.md).
+ * Call with dev_lock. */
 static GstCaps *
 gst_negcam_sink_wanted_caps (GstNegcamSink *sink)
 {
-  struct v4l2_format f = { .type = OUTPUT };
+  struct v4l2_format f = { .type = OUTPUT }, tried;
   struct v4l2_streamparm parm = { .type = OUTPUT };
   GstCaps *caps;
 
   if (negcam_device_ioctl (sink->dev, VIDIOC_G_FMT, &f) < 0)
     return NULL;
+  tried = f;
+  if (negcam_device_ioctl (sink->dev, VIDIOC_TRY_FMT, &tried) == 0)
+    f = tried;
   if (negcam_device_ioctl (sink->dev, VIDIOC_G_PARM, &parm) < 0)
     memset (&parm, 0, sizeof (parm));
   caps = negcam_caps_from_format (&f.fmt.pix, &parm.parm.output.timeperframe);

@@ -326,12 +326,35 @@ negcam_device_count_negotiation (NegcamDevice *dev)
   return n;
 }
 
+/*
+ * The control whose value change tells a negcam.ko loop's producer that a
+ * consumer asked for a format (kmod/negcam-loop.c, docs/loopback.md): an
+ * output node may not send V4L2_EVENT_SOURCE_CHANGE (v4l2-compliance
+ * fails output nodes that accept it), so the loop counts requests in a
+ * read-only control and its V4L2_EVENT_CTRL is the producer's signal.
+ */
+#define NEGCAM_CID_FORMAT_REQUESTS (V4L2_CID_USER_BASE | 0xf100)
+
 gint
 negcam_device_subscribe_source_change (NegcamDevice *dev)
 {
   struct v4l2_event_subscription sub = { .type = V4L2_EVENT_SOURCE_CHANGE };
+  struct v4l2_event_subscription ctrl = { .type = V4L2_EVENT_CTRL,
+    .id = NEGCAM_CID_FORMAT_REQUESTS };
+  gint ret = negcam_device_ioctl (dev, VIDIOC_SUBSCRIBE_EVENT, &sub);
 
-  return negcam_device_ioctl (dev, VIDIOC_SUBSCRIBE_EVENT, &sub);
+  /* either signal will do: capture-side drivers and the embedded device
+   * send SOURCE_CHANGE, a negcam.ko loop's output node the control event */
+  if (negcam_device_ioctl (dev, VIDIOC_SUBSCRIBE_EVENT, &ctrl) == 0)
+    ret = 0;
+  return ret;
+}
+
+static gboolean
+is_format_request (const struct v4l2_event *ev)
+{
+  return ev->type == V4L2_EVENT_CTRL && ev->id == NEGCAM_CID_FORMAT_REQUESTS
+      && (ev->u.ctrl.changes & V4L2_EVENT_CTRL_CH_VALUE);
 }
 
 void
@@ -345,7 +368,7 @@ negcam_device_collect_events (NegcamDevice *dev)
     memset (&ev, 0, sizeof (ev));
     if (negcam_device_ioctl (dev, VIDIOC_DQEVENT, &ev) < 0)
       break;
-    if (ev.type == V4L2_EVENT_SOURCE_CHANGE)
+    if (ev.type == V4L2_EVENT_SOURCE_CHANGE || is_format_request (&ev))
       g_atomic_int_set (&dev->source_changed, 1);
     if (ev.pending == 0)
       break;

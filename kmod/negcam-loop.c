@@ -366,11 +366,22 @@ void negcam_loop_fmt_set(struct negcam_dev *dev)
 	negcam_loop_consumer_set(dev);
 }
 
-/* A consumer starts streaming: it leads from now on; the producer is asked. */
+/*
+ * A consumer starts streaming: it leads from now on; the producer is asked.
+ * Its first producer frame is the next one to come, never the one already
+ * held: a stream's first buffer is then due a frame interval after
+ * STREAMON, as on a plain node, and not at once (a non-blocking read()
+ * right after opening answers EAGAIN every time, which v4l2-compliance's
+ * read/write test requires of two opens in a row).
+ */
 void negcam_loop_cap_start(struct negcam_dev *cap)
 {
-	cap->loop_order = ++cap->loop->starts;
-	cap->loop_seen = 0;
+	struct negcam_loop *loop = cap->loop;
+
+	cap->loop_order = ++loop->starts;
+	spin_lock(&loop->flock);
+	cap->loop_seen = loop->cur_seq;
+	spin_unlock(&loop->flock);
 	negcam_loop_consumer_set(cap);
 }
 

@@ -252,6 +252,32 @@ check "gst-launch-1.0 videotestsrc ! video/x-raw,format=YUY2,width=640,height=48
 wait "$CA"
 judge_stream $? "$OUT/v4l2sink.log" 'P{10}' "v4l2sink producer: the consumer read its black 640x480 frames"
 
+# ---- negcamconvertsink as producer follows the consumers ----
+# The consumer asks first (320x240), the producer pipeline is written once
+# with no size of its own and ends up writing 320x240; then a consumer asks
+# 1280x720 and the same running producer follows (Format Requests control
+# event -> RECONFIGURE upstream -> new caps), no restart.
+"$V" fmt "$CAP0" 320x240 YUYV > /dev/null
+"$V" consume "$CAP0" 400 "$BLACK" > "$OUT/sink-a.log" 2>&1 &
+CA=$!
+sleep 1
+GST_PLUGIN_PATH=$NEGCAM_BUILD/gst gst-launch-1.0 -q videotestsrc pattern=black is-live=true num-buffers=900 ! \
+	negcamconvertsink device="$OUTN" > "$OUT/negcamsink.log" 2>&1 &
+PS=$!
+PIDS+=($PS)
+wait "$CA"
+judge_stream $? "$OUT/sink-a.log" 'P{10}' "negcamconvertsink producer: the 320x240 consumer that asked first reads its black frames"
+got=$("$V" fmt "$OUTN")
+[ "${got% *}" = "320x240 YUYV" ] && pass "negcamconvertsink producer: the output node streams the consumer's 320x240 ($got)" ||
+	fail "negcamconvertsink producer: output G_FMT '$got', want 320x240 YUYV (log $OUT/negcamsink.log)"
+"$V" fmt "$CAP0" 1280x720 YUYV > /dev/null
+"$V" consume "$CAP0" 400 "$BLACK" > "$OUT/sink-b.log" 2>&1
+judge_stream $? "$OUT/sink-b.log" 'P{10}' "negcamconvertsink producer follows a consumer asking 1280x720 without a restart"
+kill -0 "$PS" 2>/dev/null && pass "negcamconvertsink producer: the same gst-launch still running after the change" ||
+	fail "negcamconvertsink producer ended (log $OUT/negcamsink.log)"
+kill "$PS" 2>/dev/null; wait "$PS" 2>/dev/null
+reap
+
 # ---- producer killed mid-stream, restarted ----
 "$V" fmt "$CAP0" 640x480 YUYV > /dev/null
 "$V" fmt "$OUTN" 640x480 YUYV > /dev/null

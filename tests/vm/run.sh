@@ -161,7 +161,7 @@ quick|full|vivid|negcam|kmod|loop|provider|profiles|gst|sink|peer)
 		[ -n "${!v:-}" ] && CMDLINE="$v=$(printf '%q' "${!v}") $CMDLINE"
 	done
 	case "$suite" in
-	quick) : "${TIMEOUT:=1500}" ;;
+	quick) : "${TIMEOUT:=2700}" ;;
 	full) : "${TIMEOUT:=14400}" ;;
 	vivid) : "${TIMEOUT:=900}" ;;
 	negcam) : "${TIMEOUT:=1500}" ;;
