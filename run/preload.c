@@ -34,6 +34,7 @@ unsigned int nc_nnodes;
 static struct nc_file files[NC_RUN_MAX_FILES];
 static _Atomic unsigned short fdmap[NC_RUN_FDMAX]; /* file index + 1 */
 static pthread_once_t config_once = PTHREAD_ONCE_INIT;
+static bool trace; /* NEGCAM_RUN_TRACE=1: every request on stderr */
 
 void *nc_real(const char *name)
 {
@@ -78,7 +79,9 @@ static void atfork_child(void)
 static void read_config(void)
 {
 	const char *s = getenv("NEGCAM_RUN_NODES");
+	const char *t = getenv("NEGCAM_RUN_TRACE");
 
+	trace = t && *t == '1';
 	while (s && *s && nc_nnodes < NC_RUN_MAX_NODES) {
 		const char *eq = strchr(s, '='), *end = strchr(s, ';');
 		struct nc_node *n = &nc_nodes[nc_nnodes];
@@ -155,11 +158,16 @@ int nc_node_load(struct nc_node *n)
 
 /* ---- the descriptor table (under nc_lock) ---- */
 
-static struct nc_file *file_of(int fd)
+struct nc_file *nc_file_of_fd(int fd)
 {
 	unsigned int f = fd >= 0 && fd < NC_RUN_FDMAX ? atomic_load(&fdmap[fd]) : 0;
 
 	return f ? &files[f - 1] : NULL;
+}
+
+struct nc_file *nc_file_at(unsigned int i)
+{
+	return i < NC_RUN_MAX_FILES && files[i].refs ? &files[i] : NULL;
 }
 
 /* @fd now refers to @f (a new file when @f is NULL, on @node). */
@@ -187,7 +195,7 @@ static int fd_attach(int fd, struct nc_file *f, int node)
 /* @fd no longer refers to its file; the file's last descriptor releases it. */
 static void fd_detach(int fd)
 {
-	struct nc_file *f = file_of(fd);
+	struct nc_file *f = nc_file_of_fd(fd);
 	struct nc_node *n;
 
 	if (!f)
@@ -216,7 +224,7 @@ static int node_open(int node, int flags)
 	if (!ret && (ret = fd_attach(fd, NULL, node)) < 0)
 		close(fd);
 	else if (!ret)
-		file_of(fd)->nonblock = flags & O_NONBLOCK;
+		nc_file_of_fd(fd)->nonblock = flags & O_NONBLOCK;
 	pthread_mutex_unlock(&nc_lock);
 	if (ret) {
 		errno = -ret;
@@ -328,7 +336,7 @@ static int dup_done(int old, int new)
 		return new;
 	pthread_mutex_lock(&nc_lock);
 	fd_detach(new); /* dup2 onto one of ours closed it */
-	f = file_of(old);
+	f = nc_file_of_fd(old);
 	if (f)
 		ret = fd_attach(new, f, f->node);
 	pthread_mutex_unlock(&nc_lock);
@@ -372,8 +380,8 @@ static int fcntl_ours(int fd, int cmd, long arg)
 		return dup_done(fd, r);
 	if (cmd == F_SETFL && r == 0) {
 		pthread_mutex_lock(&nc_lock);
-		if (file_of(fd))
-			file_of(fd)->nonblock = arg & O_NONBLOCK;
+		if (nc_file_of_fd(fd))
+			nc_file_of_fd(fd)->nonblock = arg & O_NONBLOCK;
 		pthread_mutex_unlock(&nc_lock);
 	}
 	return r;
@@ -405,10 +413,47 @@ int fcntl64(int fd, int cmd, ...)
 
 /* ---- ioctl ---- */
 
+/* The requests this device answers, and those that change its state
+ * (EBUSY for a file below the highest priority, as v4l2-ioctl.c's
+ * INFO_FL_PRIO). */
+static const struct { unsigned long request; bool prio; } requests[] = {
+	{ VIDIOC_QUERYCAP }, { VIDIOC_ENUM_FMT }, { VIDIOC_G_FMT }, { VIDIOC_S_FMT, true },
+	{ VIDIOC_TRY_FMT }, { VIDIOC_ENUM_FRAMESIZES }, { VIDIOC_ENUM_FRAMEINTERVALS },
+	{ VIDIOC_G_PARM }, { VIDIOC_S_PARM, true }, { VIDIOC_REQBUFS, true },
+	{ VIDIOC_CREATE_BUFS, true }, { VIDIOC_QUERYBUF }, { VIDIOC_PREPARE_BUF },
+	{ VIDIOC_QBUF }, { VIDIOC_DQBUF }, { VIDIOC_EXPBUF }, { VIDIOC_STREAMON, true },
+	{ VIDIOC_STREAMOFF, true }, { VIDIOC_QUERYCTRL }, { VIDIOC_QUERY_EXT_CTRL },
+	{ VIDIOC_QUERYMENU }, { VIDIOC_G_CTRL }, { VIDIOC_S_CTRL, true }, { VIDIOC_G_EXT_CTRLS },
+	{ VIDIOC_S_EXT_CTRLS, true }, { VIDIOC_TRY_EXT_CTRLS }, { VIDIOC_G_PRIORITY },
+	{ VIDIOC_S_PRIORITY, true }, { VIDIOC_ENUMINPUT }, { VIDIOC_G_INPUT },
+	{ VIDIOC_S_INPUT, true }, { VIDIOC_LOG_STATUS }, { VIDIOC_SUBSCRIBE_EVENT },
+	{ VIDIOC_UNSUBSCRIBE_EVENT }, { VIDIOC_DQEVENT },
+};
+
+/* -ENOTTY for a request the device lacks (whatever @arg), -EFAULT for a
+ * missing argument, -EBUSY for a change by a lower priority, else 0. */
+static int check_request(const struct nc_node *n, const struct nc_file *f,
+			 unsigned long request, const void *arg)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(requests) / sizeof(requests[0]); i++)
+		if (requests[i].request == request)
+			break;
+	if (i == sizeof(requests) / sizeof(requests[0]))
+		return -ENOTTY;
+	if (!arg && _IOC_SIZE(request))
+		return -EFAULT;
+	return requests[i].prio && f->prio < nc_max_priority(n) ? -EBUSY : 0;
+}
+
 static int node_ioctl(struct nc_node *n, struct nc_file *f, unsigned long request, void *arg)
 {
-	int ret = nc_vbq_ioctl(&n->vbq, f, f->nonblock, request, arg);
+	int ret = check_request(n, f, request, arg);
 
+	if (ret)
+		return ret;
+	ret = nc_vbq_ioctl(&n->vbq, f, f->nonblock, request, arg);
 	if (ret != -ENOTTY)
 		return ret;
 	ret = nc_controls_ioctl(n, f, request, arg);
@@ -442,11 +487,15 @@ int ioctl(int fd, unsigned long request, ...)
 	va_end(ap);
 	if (nc_node_of_fd(fd) < 0)
 		return real_(fd, request, arg);
+	nc_config();
 	pthread_mutex_lock(&nc_lock);
-	f = file_of(fd);
+	f = nc_file_of_fd(fd);
 	if (f)
-		ret = arg ? node_ioctl(&nc_nodes[f->node], f, request, arg) : -EFAULT;
+		ret = node_ioctl(&nc_nodes[f->node], f, request, arg);
 	pthread_mutex_unlock(&nc_lock);
+	if (trace)
+		fprintf(stderr, "negcam-run: fd %d %s (0x%08lx): %s\n", fd, negcam_ioctl_name(request),
+			request, ret < 0 ? strerror(-ret) : "ok");
 	if (ret < 0) {
 		errno = -ret;
 		return -1;
@@ -464,7 +513,7 @@ static void *node_mmap(void *addr, size_t len, int prot, int flags, int fd, off_
 	int memfd = -EINVAL;
 
 	pthread_mutex_lock(&nc_lock);
-	f = file_of(fd);
+	f = nc_file_of_fd(fd);
 	if (f && (flags & MAP_TYPE) == MAP_SHARED && off >= 0)
 		memfd = nc_vbq_mmap_fd(&nc_nodes[f->node].vbq, (uint64_t)off, len);
 	if (memfd >= 0)
@@ -500,7 +549,7 @@ ssize_t read(int fd, void *buf, size_t count)
 	if (nc_node_of_fd(fd) < 0)
 		return real_(fd, buf, count);
 	pthread_mutex_lock(&nc_lock);
-	f = file_of(fd);
+	f = nc_file_of_fd(fd);
 	if (f)
 		ret = nc_vbq_read(&nc_nodes[f->node].vbq, f, f->nonblock, buf, count);
 	pthread_mutex_unlock(&nc_lock);

@@ -32,11 +32,16 @@ struct nc_node {
 	__u32 priority[4];       /* open files per V4L2_PRIORITY_* */
 };
 
+#define NC_RUN_MAX_EVENTS 8
+
 struct nc_file {
 	unsigned int refs;       /* descriptors on it: 0 = free slot */
 	int node;
-	bool nonblock;
+	bool nonblock, feedback;
 	__u32 prio;
+	__u32 subs;              /* subscribed events: bit per control, then source change */
+	struct v4l2_event ev[NC_RUN_MAX_EVENTS];
+	unsigned int ev_head, nev, ev_seq;
 };
 
 /* The one lock around all device state. */
@@ -59,6 +64,17 @@ int nc_node_of_path(const char *path);
 int nc_node_of_fd(int fd);
 /* Loads @n's profile and starts its engine on first use; call under nc_lock. */
 int nc_node_load(struct nc_node *n);
+
+/* The file @fd is open on, or NULL (lock-free; use it under nc_lock). */
+struct nc_file *nc_file_of_fd(int fd);
+/* True when @fd's file holds events for DQEVENT (takes nc_lock). */
+bool nc_events_pending(int fd);
+
+/* Open file @i, or NULL when the slot is free. */
+struct nc_file *nc_file_at(unsigned int i);
+
+/* The highest priority an open file holds. */
+__u32 nc_max_priority(const struct nc_node *n);
 
 /* Controls, inputs and priorities: -ENOTTY when @request is none of them. */
 int nc_controls_ioctl(struct nc_node *n, struct nc_file *f, unsigned long request, void *arg);

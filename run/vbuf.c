@@ -259,6 +259,7 @@ static void fill(const struct nc_vbq *q, unsigned int i, struct v4l2_buffer *v)
 static int reqbufs(struct nc_vbq *q, const void *file, struct v4l2_requestbuffers *r)
 {
 	r->capabilities = BUF_CAPS;
+	r->flags = 0; /* no cache hints: every buffer is coherent */
 	memset(r->reserved, 0, sizeof(r->reserved));
 	if (r->type != CAPTURE || r->memory != V4L2_MEMORY_MMAP)
 		return -EINVAL;
@@ -280,6 +281,8 @@ static int create_bufs(struct nc_vbq *q, const void *file, struct v4l2_create_bu
 	uint32_t size = c->format.fmt.pix.sizeimage;
 
 	c->capabilities = BUF_CAPS;
+	c->flags = 0;
+	memset(c->reserved, 0, sizeof(c->reserved));
 	c->index = q->nbufs;
 	if (c->format.type != CAPTURE || c->memory != V4L2_MEMORY_MMAP)
 		return -EINVAL;
@@ -309,6 +312,8 @@ static int qdq(struct nc_vbq *q, bool nonblock, unsigned long request, struct v4
 		if (v->index >= q->nbufs || q->bufs[v->index].state != NC_VB_DEQUEUED)
 			return -EINVAL;
 		b = &q->bufs[v->index];
+		if (request == VIDIOC_PREPARE_BUF && b->prepared)
+			return -EINVAL; /* vb2: prepared once only */
 		b->prepared = true;
 		if (request == VIDIOC_QBUF) {
 			b->state = NC_VB_QUEUED;

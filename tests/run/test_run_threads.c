@@ -161,7 +161,7 @@ static void test_streaming(void)
 	      "increase, bytesused = sizeimage (%d good)", good);
 	CHECK(stamps == 20, "each frame's stamp is its sequence number (%d of 20)", stamps);
 	t0 = mono_us() - t0;
-	CHECK(t0 > 19 * 30000 && t0 < 20 * 60000, "20 frames at 30 fps took %llu ms", t0 / 1000);
+	CHECK(t0 > 19 * 30000 && t0 < 20 * 200000, "20 frames at 30 fps took %llu ms (paced, a loaded host may be late)", t0 / 1000);
 	{
 		struct v4l2_exportbuffer e = { .type = rb.type, .index = 1, .flags = O_CLOEXEC };
 
