@@ -237,16 +237,26 @@ DIR *opendir(const char *path)
 	return d;
 }
 
-int closedir(DIR *d)
+/* closedir (@rewind false) or rewinddir of @d: forget it or list the nodes again. */
+static void dev_dir_reset(DIR *d, bool rewind)
 {
-	NC_REAL(int (*)(DIR *), "closedir");
 	unsigned int i;
 
 	pthread_mutex_lock(&nc_lock);
 	for (i = 0; i < 8; i++)
-		if (dev_dirs[i].dir == d)
-			dev_dirs[i].dir = NULL;
+		if (dev_dirs[i].dir == d) {
+			dev_dirs[i].next = 0;
+			if (!rewind)
+				dev_dirs[i].dir = NULL;
+		}
 	pthread_mutex_unlock(&nc_lock);
+}
+
+int closedir(DIR *d)
+{
+	NC_REAL(int (*)(DIR *), "closedir");
+
+	dev_dir_reset(d, false);
 	return real_(d);
 }
 
@@ -312,12 +322,7 @@ struct dirent64 *readdir64(DIR *d)
 void rewinddir(DIR *d)
 {
 	NC_REAL(void (*)(DIR *), "rewinddir");
-	unsigned int i;
 
-	pthread_mutex_lock(&nc_lock);
-	for (i = 0; i < 8; i++)
-		if (dev_dirs[i].dir == d)
-			dev_dirs[i].next = 0;
-	pthread_mutex_unlock(&nc_lock);
+	dev_dir_reset(d, true);
 	real_(d);
 }

@@ -76,6 +76,17 @@ if has ffmpeg; then
 	check "ffmpeg writes 10 YUYV frames whose stamps increase" \
 		grep -q "^vm-stamp: 10 frames" "$T/st"
 	grep -q "^vm-stamp: 10 frames" "$T/st" || cat "$T/ff" "$T/st" >&2
+	# MJPEG 1280x720 into Matroska: 30 decodable frames, stamps 0..29
+	timeout 120 "$RUN" --profile webcam -- ffmpeg -nostdin -hide_banner -loglevel error -f v4l2 \
+		-input_format mjpeg -video_size 1280x720 -i /dev/video0 -frames:v 30 -c copy \
+		-y "$T/out.mkv" >"$T/ff" 2>&1
+	ffmpeg -nostdin -loglevel error -i "$T/out.mkv" -fps_mode passthrough -f rawvideo \
+		-pix_fmt gray -y "$T/out.gray" >>"$T/ff" 2>&1
+	"$STAMP" gray 1280 720 "$T/out.gray" >"$T/st" 2>&1
+	check "ffmpeg MJPEG 1280x720 .mkv: 30 decoded frames, stamps increasing" \
+		grep -q "^vm-stamp: 30 frames, 30 stamped, stamps strictly increasing" "$T/st"
+	check "ffmpeg MJPEG: stamps run 0..29" sh -c "grep -q '^frame 0: stamp 0\$' '$T/st' &&
+		grep -q '^frame 29: stamp 29\$' '$T/st'"
 else
 	check "ffmpeg is installed (make deps)" false
 fi
@@ -110,6 +121,13 @@ if has v4l2-compliance; then
 		[ "$p" = tv-tuner ] || check "$p: no v4l2-compliance warnings ($total)" [ "${warned:-1}" = 0 ]
 		[ "${failed:-1}" = "$known" ] && [ "${warned:-1}" = 0 -o "$p" = tv-tuner ] ||
 			grep -E "fail:|warn:" "$T/c" | head -n 8 >&2
+	done
+	for p in webcam vga; do
+		timeout 300 "$RUN" --profile "$p" -- v4l2-compliance -d /dev/video0 -s 10 -f >"$T/c" 2>&1
+		total=$(grep '^Total for' "$T/c")
+		echo "$p -f: $total"
+		check "$p: v4l2-compliance -s 10 -f: 0 failed, 0 warnings ($total)" \
+			sh -c "echo '$total' | grep -q 'Failed: 0, Warnings: 0\$'"
 	done
 else
 	check "v4l2-compliance is installed (make deps)" false
