@@ -172,8 +172,10 @@ int nc_virtual_open(const char *path)
 	char text[128];
 	int n, fd;
 
-	if (!path || strncmp(path, "/sys/", 5) || !nc_nnodes ||
-	    (n = sysfs_text(path, text, sizeof(text))) <= 0)
+	if (!path || strncmp(path, "/sys/", 5))
+		return -2;
+	nc_config();
+	if (!nc_nnodes || (n = sysfs_text(path, text, sizeof(text))) <= 0)
 		return -2;
 	fd = memfd_create("negcam-sysfs", MFD_CLOEXEC);
 	if (fd < 0)
