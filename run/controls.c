@@ -21,16 +21,17 @@ struct ctrl {
 };
 
 #define CLASS_FLAGS (V4L2_CTRL_FLAG_READ_ONLY | V4L2_CTRL_FLAG_WRITE_ONLY)
-static const struct ctrl ctrls[] = { /* sorted by id */
-	{ V4L2_CID_USER_CLASS, V4L2_CTRL_TYPE_CTRL_CLASS, "User Controls", 0, 0, 0, CLASS_FLAGS },
-	{ V4L2_CID_MIN_BUFFERS_FOR_CAPTURE, V4L2_CTRL_TYPE_INTEGER, "Min Number of Capture Buffers",
-	  NC_VB_MIN_BUFFERS, NC_VB_MIN_BUFFERS, NC_VB_MIN_BUFFERS, V4L2_CTRL_FLAG_READ_ONLY },
-	{ V4L2_CID_IMAGE_PROC_CLASS, V4L2_CTRL_TYPE_CTRL_CLASS, "Image Processing Controls", 0, 0, 0,
-	  CLASS_FLAGS },
-	{ V4L2_CID_TEST_PATTERN, V4L2_CTRL_TYPE_MENU, "Test Pattern", 0, NC_PATTERN_COUNT - 1, 0, 0 },
+static const struct ctrl ctrls[] = {
+	/* sorted by id */
+	{V4L2_CID_USER_CLASS, V4L2_CTRL_TYPE_CTRL_CLASS, "User Controls", 0, 0, 0, CLASS_FLAGS},
+	{V4L2_CID_MIN_BUFFERS_FOR_CAPTURE, V4L2_CTRL_TYPE_INTEGER, "Min Number of Capture Buffers",
+	 NC_VB_MIN_BUFFERS, NC_VB_MIN_BUFFERS, NC_VB_MIN_BUFFERS, V4L2_CTRL_FLAG_READ_ONLY},
+	{V4L2_CID_IMAGE_PROC_CLASS, V4L2_CTRL_TYPE_CTRL_CLASS, "Image Processing Controls", 0, 0, 0,
+	 CLASS_FLAGS},
+	{V4L2_CID_TEST_PATTERN, V4L2_CTRL_TYPE_MENU, "Test Pattern", 0, NC_PATTERN_COUNT - 1, 0, 0},
 };
 #define NCTRLS (sizeof(ctrls) / sizeof(ctrls[0]))
-static const char *const pattern_names[] = { "Colour Bars", "Gradient", "Solid Grey" };
+static const char *const pattern_names[] = {"Colour Bars", "Gradient", "Solid Grey"};
 
 /* The control @id, or with V4L2_CTRL_FLAG_NEXT_CTRL the first after it. */
 static const struct ctrl *find(__u32 id)
@@ -67,7 +68,7 @@ static int query_ext(struct v4l2_query_ext_ctrl *q)
 
 static int queryctrl(struct v4l2_queryctrl *q)
 {
-	struct v4l2_query_ext_ctrl x = { .id = q->id };
+	struct v4l2_query_ext_ctrl x = {.id = q->id};
 	int ret = query_ext(&x);
 
 	if (ret)
@@ -307,9 +308,9 @@ int nc_controls_ioctl(struct nc_node *n, struct nc_file *f, unsigned long reques
 	case VIDIOC_S_CTRL:
 	case VIDIOC_S_EXT_CTRLS: {
 		__s32 before = n->pattern;
-		int ret = request == VIDIOC_S_CTRL ?
-				  ctrl_value(n, c->id, &c->value, true, true, false) :
-				  ext_ctrls(n, request, arg);
+		int ret = request == VIDIOC_S_CTRL
+				  ? ctrl_value(n, c->id, &c->value, true, true, false)
+				  : ext_ctrls(n, request, arg);
 
 		if (!ret && n->pattern != before)
 			pattern_changed(n, f);

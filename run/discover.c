@@ -48,10 +48,10 @@ static int node_stat(int dirfd, const char *path, int fd, struct stat *sb)
 	return 0;
 }
 
-#define STAT_PATH(name, type) \
-	int name(const char *path, type *sb) \
-	{ \
-		NC_REAL(int (*)(const char *, type *), #name); \
+#define STAT_PATH(name, type)                                                                  \
+	int name(const char *path, type *sb)                                                   \
+	{                                                                                      \
+		NC_REAL(int (*)(const char *, type *), #name);                                 \
 		return node_stat(AT_FDCWD, path, -1, (struct stat *)sb) ? real_(path, sb) : 0; \
 	}
 STAT_PATH(stat, struct stat)
@@ -59,44 +59,46 @@ STAT_PATH(lstat, struct stat)
 STAT_PATH(stat64, struct stat64)
 STAT_PATH(lstat64, struct stat64)
 
-#define STAT_FD(name, type) \
-	int name(int fd, type *sb) \
-	{ \
-		NC_REAL(int (*)(int, type *), #name); \
+#define STAT_FD(name, type)                                                                  \
+	int name(int fd, type *sb)                                                           \
+	{                                                                                    \
+		NC_REAL(int (*)(int, type *), #name);                                        \
 		return node_stat(AT_FDCWD, NULL, fd, (struct stat *)sb) ? real_(fd, sb) : 0; \
 	}
 STAT_FD(fstat, struct stat)
 STAT_FD(fstat64, struct stat64)
 
-#define STAT_AT(name, type) \
-	int name(int dirfd, const char *path, type *sb, int flags) \
-	{ \
-		NC_REAL(int (*)(int, const char *, type *, int), #name); \
-		int fd_ = path && !path[0] && (flags & AT_EMPTY_PATH) ? dirfd : -1; \
-		return node_stat(dirfd, fd_ >= 0 ? NULL : path, fd_, (struct stat *)sb) ? \
-			       real_(dirfd, path, sb, flags) : 0; \
+#define STAT_AT(name, type)                                                             \
+	int name(int dirfd, const char *path, type *sb, int flags)                      \
+	{                                                                               \
+		NC_REAL(int (*)(int, const char *, type *, int), #name);                \
+		int fd_ = path && !path[0] && (flags & AT_EMPTY_PATH) ? dirfd : -1;     \
+		return node_stat(dirfd, fd_ >= 0 ? NULL : path, fd_, (struct stat *)sb) \
+			       ? real_(dirfd, path, sb, flags)                          \
+			       : 0;                                                     \
 	}
 STAT_AT(fstatat, struct stat)
 STAT_AT(fstatat64, struct stat64)
 
 /* The versioned entry points binaries built against glibc < 2.33 call. */
-#define XSTAT_PATH(name, type) \
-	int name(int ver, const char *path, type *sb); \
-	int name(int ver, const char *path, type *sb) \
-	{ \
-		NC_REAL(int (*)(int, const char *, type *), #name); \
-		return node_stat(AT_FDCWD, path, -1, (struct stat *)sb) ? real_(ver, path, sb) : 0; \
+#define XSTAT_PATH(name, type)                                                                 \
+	int name(int ver, const char *path, type *sb);                                         \
+	int name(int ver, const char *path, type *sb)                                          \
+	{                                                                                      \
+		NC_REAL(int (*)(int, const char *, type *), #name);                            \
+		return node_stat(AT_FDCWD, path, -1, (struct stat *)sb) ? real_(ver, path, sb) \
+									: 0;                   \
 	}
 XSTAT_PATH(__xstat, struct stat)
 XSTAT_PATH(__lxstat, struct stat)
 XSTAT_PATH(__xstat64, struct stat64)
 XSTAT_PATH(__lxstat64, struct stat64)
 
-#define XSTAT_FD(name, type) \
-	int name(int ver, int fd, type *sb); \
-	int name(int ver, int fd, type *sb) \
-	{ \
-		NC_REAL(int (*)(int, int, type *), #name); \
+#define XSTAT_FD(name, type)                                                                      \
+	int name(int ver, int fd, type *sb);                                                      \
+	int name(int ver, int fd, type *sb)                                                       \
+	{                                                                                         \
+		NC_REAL(int (*)(int, int, type *), #name);                                        \
 		return node_stat(AT_FDCWD, NULL, fd, (struct stat *)sb) ? real_(ver, fd, sb) : 0; \
 	}
 XSTAT_FD(__fxstat, struct stat)
@@ -187,16 +189,16 @@ int nc_virtual_open(const char *path)
 	return fd;
 }
 
-#define FOPEN(name) \
-	FILE *name(const char *path, const char *mode) \
-	{ \
-		NC_REAL(FILE * (*)(const char *, const char *), #name); \
-		int fd_; \
-		nc_config(); \
-		fd_ = nc_virtual_open(path); \
-		if (fd_ == -2) \
-			return real_(path, mode); \
-		return fd_ < 0 ? NULL : fdopen(fd_, "r"); \
+#define FOPEN(name)                                                    \
+	FILE *name(const char *path, const char *mode)                 \
+	{                                                              \
+		NC_REAL(FILE *(*)(const char *, const char *), #name); \
+		int fd_;                                               \
+		nc_config();                                           \
+		fd_ = nc_virtual_open(path);                           \
+		if (fd_ == -2)                                         \
+			return real_(path, mode);                      \
+		return fd_ < 0 ? NULL : fdopen(fd_, "r");              \
 	}
 FOPEN(fopen)
 FOPEN(fopen64)

@@ -33,7 +33,8 @@ static void usage(FILE *to, int status)
 		"usage: %s [--profile P]... [--node /dev/videoN]... [--list] -- CMD [ARGS...]\n"
 		"  --profile P   a device on profile P (a built-in name or a profile file);\n"
 		"                repeat for several devices (default: webcam)\n"
-		"  --node PATH   the path of the next device (default: the first free /dev/videoN)\n"
+		"  --node PATH   the path of the next device (default: the first free "
+		"/dev/videoN)\n"
 		"  --list        print the nodes and profiles, run nothing\n"
 		"CMD and its children see the devices; see docs/negcam-run.md.\n",
 		prog);
@@ -96,18 +97,21 @@ int main(int argc, char **argv)
 			usage(stdout, 0);
 		else if (!strcmp(argv[a], "--list"))
 			list = true;
-		else if ((!strcmp(argv[a], "--profile") || !strcmp(argv[a], "--node")) && a + 1 < argc) {
+		else if ((!strcmp(argv[a], "--profile") || !strcmp(argv[a], "--node")) &&
+			 a + 1 < argc) {
 			bool is_node = argv[a][2] == 'n';
 			const char *v = argv[++a];
 
-			if (is_node && (strncmp(v, "/dev/", 5) || strlen(v) >= 256 || strchr(v, ';') ||
-					strchr(v, '='))) {
-				fprintf(stderr, "%s: --node %s: a path under /dev/ without ';' or '='\n",
+			if (is_node && (strncmp(v, "/dev/", 5) || strlen(v) >= 256 ||
+					strchr(v, ';') || strchr(v, '='))) {
+				fprintf(stderr,
+					"%s: --node %s: a path under /dev/ without ';' or '='\n",
 					prog, v);
 				return 2;
 			}
 			if (!is_node && (strlen(v) >= 1024 || strchr(v, ';'))) {
-				fprintf(stderr, "%s: --profile %s: too long or contains ';'\n", prog, v);
+				fprintf(stderr, "%s: --profile %s: too long or contains ';'\n",
+					prog, v);
 				return 2;
 			}
 			if (is_node) {
@@ -119,7 +123,8 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			snprintf(specs[n], sizeof(specs[n]), "%s", v);
-			snprintf(nodes[n], sizeof(nodes[n]), "%s", pending_node ? pending_node : "");
+			snprintf(nodes[n], sizeof(nodes[n]), "%s",
+				 pending_node ? pending_node : "");
 			given += pending_node != NULL;
 			pending_node = NULL;
 			n++;
@@ -145,7 +150,8 @@ int main(int argc, char **argv)
 		snprintf(env + strlen(env), sizeof(env) - strlen(env), "%s%s=%s", i ? ";" : "",
 			 nodes[i], specs[i]);
 		if (list)
-			printf("%s\t%s\t%s\n", nodes[i], specs[i], profile.card[0] ? profile.card : profile.name);
+			printf("%s\t%s\t%s\n", nodes[i], specs[i],
+			       profile.card[0] ? profile.card : profile.name);
 	}
 	(void)given;
 	if (list)

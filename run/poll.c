@@ -89,7 +89,7 @@ static int merge(int nfds, int r, fd_set *rd, fd_set *wr, fd_set *ex, const fd_s
 int select(int nfds, fd_set *rd, fd_set *wr, fd_set *ex, struct timeval *t)
 {
 	NC_REAL(int (*)(int, fd_set *, fd_set *, fd_set *, struct timeval *), "select");
-	struct timeval zero = { 0, 0 };
+	struct timeval zero = {0, 0};
 	fd_set pri;
 	int npri = pri_set(nfds, ex, &pri);
 
@@ -100,7 +100,8 @@ int pselect(int nfds, fd_set *rd, fd_set *wr, fd_set *ex, const struct timespec 
 	    const sigset_t *mask)
 {
 	NC_REAL(int (*)(int, fd_set *, fd_set *, fd_set *, const struct timespec *,
-			const sigset_t *), "pselect");
+			const sigset_t *),
+		"pselect");
 	static const struct timespec zero;
 	fd_set pri;
 	int npri = pri_set(nfds, ex, &pri);

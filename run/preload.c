@@ -94,8 +94,9 @@ static void read_config(void)
 		    end - eq - 1 < (long)sizeof(n->spec)) {
 			memcpy(n->path, s, (size_t)(eq - s));
 			memcpy(n->spec, eq + 1, (size_t)(end - eq - 1));
-			n->minor = sscanf(n->path, "/dev/video%u%c", &v, &c) == 1 && v < 200 ?
-					   v : 200 + nc_nnodes;
+			n->minor = sscanf(n->path, "/dev/video%u%c", &v, &c) == 1 && v < 200
+					   ? v
+					   : 200 + nc_nnodes;
 			n->evfd = -1;
 			nc_nnodes++;
 		}
@@ -233,29 +234,31 @@ static int node_open(int node, int flags)
 	return fd;
 }
 
-#define MODE_ARG(flags) \
-	mode_t mode = 0; \
+#define MODE_ARG(flags)                        \
+	mode_t mode = 0;                       \
 	if ((flags) & (O_CREAT | O_TMPFILE)) { \
-		va_list ap; \
-		va_start(ap, flags); \
-		mode = va_arg(ap, mode_t); \
-		va_end(ap); \
+		va_list ap;                    \
+		va_start(ap, flags);           \
+		mode = va_arg(ap, mode_t);     \
+		va_end(ap);                    \
 	}
 
 int nc_virtual_open(const char *path); /* discover.c: sysfs files, or -2 */
 
-#define OPEN_BODY(dirfd, path, flags, realcall) \
-	do { \
-		int node_ = ((dirfd) == AT_FDCWD || (path)[0] == '/') ? nc_node_of_path(path) : -1; \
-		int v_; \
-		if (node_ >= 0) \
-			return node_open(node_, flags); \
-		if ((dirfd) == AT_FDCWD || (path)[0] == '/') { \
-			v_ = nc_virtual_open(path); \
-			if (v_ != -2) \
-				return v_; \
-		} \
-		return realcall; \
+#define OPEN_BODY(dirfd, path, flags, realcall)                                   \
+	do {                                                                      \
+		int node_ = ((path) && ((dirfd) == AT_FDCWD || (path)[0] == '/')) \
+				    ? nc_node_of_path(path)                       \
+				    : -1;                                         \
+		int v_;                                                           \
+		if (node_ >= 0)                                                   \
+			return node_open(node_, flags);                           \
+		if ((path) && ((dirfd) == AT_FDCWD || (path)[0] == '/')) {        \
+			v_ = nc_virtual_open(path);                               \
+			if (v_ != -2)                                             \
+				return v_;                                        \
+		}                                                                 \
+		return realcall;                                                  \
 	} while (0)
 
 int open(const char *path, int flags, ...)
@@ -416,24 +419,51 @@ int fcntl64(int fd, int cmd, ...)
 /* The requests this device answers, and those that change its state
  * (EBUSY for a file below the highest priority, as v4l2-ioctl.c's
  * INFO_FL_PRIO). */
-static const struct { unsigned long request; bool prio; } requests[] = {
-	{ VIDIOC_QUERYCAP }, { VIDIOC_ENUM_FMT }, { VIDIOC_G_FMT }, { VIDIOC_S_FMT, true },
-	{ VIDIOC_TRY_FMT }, { VIDIOC_ENUM_FRAMESIZES }, { VIDIOC_ENUM_FRAMEINTERVALS },
-	{ VIDIOC_G_PARM }, { VIDIOC_S_PARM, true }, { VIDIOC_REQBUFS, true },
-	{ VIDIOC_CREATE_BUFS, true }, { VIDIOC_QUERYBUF }, { VIDIOC_PREPARE_BUF },
-	{ VIDIOC_QBUF }, { VIDIOC_DQBUF }, { VIDIOC_EXPBUF }, { VIDIOC_STREAMON, true },
-	{ VIDIOC_STREAMOFF, true }, { VIDIOC_QUERYCTRL }, { VIDIOC_QUERY_EXT_CTRL },
-	{ VIDIOC_QUERYMENU }, { VIDIOC_G_CTRL }, { VIDIOC_S_CTRL, true }, { VIDIOC_G_EXT_CTRLS },
-	{ VIDIOC_S_EXT_CTRLS, true }, { VIDIOC_TRY_EXT_CTRLS }, { VIDIOC_G_PRIORITY },
-	{ VIDIOC_S_PRIORITY, true }, { VIDIOC_ENUMINPUT }, { VIDIOC_G_INPUT },
-	{ VIDIOC_S_INPUT, true }, { VIDIOC_LOG_STATUS }, { VIDIOC_SUBSCRIBE_EVENT },
-	{ VIDIOC_UNSUBSCRIBE_EVENT }, { VIDIOC_DQEVENT },
+static const struct {
+	unsigned long request;
+	bool prio;
+} requests[] = {
+	{VIDIOC_QUERYCAP},
+	{VIDIOC_ENUM_FMT},
+	{VIDIOC_G_FMT},
+	{VIDIOC_S_FMT, true},
+	{VIDIOC_TRY_FMT},
+	{VIDIOC_ENUM_FRAMESIZES},
+	{VIDIOC_ENUM_FRAMEINTERVALS},
+	{VIDIOC_G_PARM},
+	{VIDIOC_S_PARM, true},
+	{VIDIOC_REQBUFS, true},
+	{VIDIOC_CREATE_BUFS, true},
+	{VIDIOC_QUERYBUF},
+	{VIDIOC_PREPARE_BUF},
+	{VIDIOC_QBUF},
+	{VIDIOC_DQBUF},
+	{VIDIOC_EXPBUF},
+	{VIDIOC_STREAMON, true},
+	{VIDIOC_STREAMOFF, true},
+	{VIDIOC_QUERYCTRL},
+	{VIDIOC_QUERY_EXT_CTRL},
+	{VIDIOC_QUERYMENU},
+	{VIDIOC_G_CTRL},
+	{VIDIOC_S_CTRL, true},
+	{VIDIOC_G_EXT_CTRLS},
+	{VIDIOC_S_EXT_CTRLS, true},
+	{VIDIOC_TRY_EXT_CTRLS},
+	{VIDIOC_G_PRIORITY},
+	{VIDIOC_S_PRIORITY, true},
+	{VIDIOC_ENUMINPUT},
+	{VIDIOC_G_INPUT},
+	{VIDIOC_S_INPUT, true},
+	{VIDIOC_LOG_STATUS},
+	{VIDIOC_SUBSCRIBE_EVENT},
+	{VIDIOC_UNSUBSCRIBE_EVENT},
+	{VIDIOC_DQEVENT},
 };
 
 /* -ENOTTY for a request the device lacks (whatever @arg), -EFAULT for a
  * missing argument, -EBUSY for a change by a lower priority, else 0. */
-static int check_request(const struct nc_node *n, const struct nc_file *f,
-			 unsigned long request, const void *arg)
+static int check_request(const struct nc_node *n, const struct nc_file *f, unsigned long request,
+			 const void *arg)
 {
 	unsigned int i;
 
@@ -494,8 +524,8 @@ int ioctl(int fd, unsigned long request, ...)
 		ret = node_ioctl(&nc_nodes[f->node], f, request, arg);
 	pthread_mutex_unlock(&nc_lock);
 	if (trace)
-		fprintf(stderr, "negcam-run: fd %d %s (0x%08lx): %s\n", fd, negcam_ioctl_name(request),
-			request, ret < 0 ? strerror(-ret) : "ok");
+		fprintf(stderr, "negcam-run: fd %d %s (0x%08lx): %s\n", fd,
+			negcam_ioctl_name(request), request, ret < 0 ? strerror(-ret) : "ok");
 	if (ret < 0) {
 		errno = -ret;
 		return -1;
@@ -528,21 +558,21 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
 	NC_REAL(void *(*)(void *, size_t, int, int, int, off_t), "mmap");
 
-	return nc_node_of_fd(fd) >= 0 ? node_mmap(addr, len, prot, flags, fd, off) :
-					real_(addr, len, prot, flags, fd, off);
+	return nc_node_of_fd(fd) >= 0 ? node_mmap(addr, len, prot, flags, fd, off)
+				      : real_(addr, len, prot, flags, fd, off);
 }
 
 void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
 	NC_REAL(void *(*)(void *, size_t, int, int, int, off_t), "mmap64");
 
-	return nc_node_of_fd(fd) >= 0 ? node_mmap(addr, len, prot, flags, fd, off) :
-					real_(addr, len, prot, flags, fd, off);
+	return nc_node_of_fd(fd) >= 0 ? node_mmap(addr, len, prot, flags, fd, off)
+				      : real_(addr, len, prot, flags, fd, off);
 }
 
 ssize_t read(int fd, void *buf, size_t count)
 {
-	NC_REAL(ssize_t (*)(int, void *, size_t), "read");
+	NC_REAL(ssize_t(*)(int, void *, size_t), "read");
 	struct nc_file *f;
 	long ret = -EBADF;
 

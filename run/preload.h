@@ -20,8 +20,8 @@
 #define NC_RUN_FDMAX 4096 /* descriptors above are never the device's */
 
 struct nc_node {
-	char path[256];          /* /dev/videoN */
-	char spec[1024];         /* built-in profile name or file */
+	char path[256]; /* /dev/videoN */
+	char spec[1024]; /* built-in profile name or file */
 	unsigned int minor;
 	/* Set on first open, under nc_lock: */
 	struct negcam_profile *profile;
@@ -29,17 +29,17 @@ struct nc_node {
 	struct nc_vbq vbq;
 	int evfd;
 	__s32 pattern;
-	__u32 priority[4];       /* open files per V4L2_PRIORITY_* */
+	__u32 priority[4]; /* open files per V4L2_PRIORITY_* */
 };
 
 #define NC_RUN_MAX_EVENTS 8
 
 struct nc_file {
-	unsigned int refs;       /* descriptors on it: 0 = free slot */
+	unsigned int refs; /* descriptors on it: 0 = free slot */
 	int node;
 	bool nonblock, feedback;
 	__u32 prio;
-	__u32 subs;              /* subscribed events: bit per control, then source change */
+	__u32 subs; /* subscribed events: bit per control, then source change */
 	struct v4l2_event ev[NC_RUN_MAX_EVENTS];
 	unsigned int ev_head, nev, ev_seq;
 };
@@ -51,10 +51,10 @@ extern unsigned int nc_nnodes;
 
 /* Look up libc's @name (RTLD_NEXT); aborts with a message when missing. */
 void *nc_real(const char *name);
-#define NC_REAL(type, name) \
+#define NC_REAL(type, name)            \
 	static __typeof__(type) real_; \
-	if (!real_) \
-		real_ = (type)nc_real(name)
+	if (!real_)                    \
+	real_ = (type)nc_real(name)
 
 /* Reads NEGCAM_RUN_NODES once (no I/O, no lock). */
 void nc_config(void);

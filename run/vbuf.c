@@ -133,7 +133,7 @@ static void *pace(void *data)
 
 static int stream_on(struct nc_vbq *q)
 {
-	struct v4l2_format f = { .type = CAPTURE };
+	struct v4l2_format f = {.type = CAPTURE};
 
 	if (q->streaming)
 		return 0;
@@ -224,7 +224,7 @@ static int add_bufs(struct nc_vbq *q, unsigned int count, uint32_t size)
 
 static uint32_t cur_sizeimage(struct nc_vbq *q)
 {
-	struct v4l2_format f = { .type = CAPTURE };
+	struct v4l2_format f = {.type = CAPTURE};
 
 	negcam_engine_ioctl(q->engine, VIDIOC_G_FMT, &f);
 	return f.fmt.pix.sizeimage;
@@ -388,7 +388,7 @@ int nc_vbq_ioctl(struct nc_vbq *q, const void *file, bool nonblock, unsigned lon
 
 long nc_vbq_read(struct nc_vbq *q, const void *file, bool nonblock, void *dst, size_t count)
 {
-	struct v4l2_buffer v = { .type = CAPTURE, .memory = V4L2_MEMORY_MMAP };
+	struct v4l2_buffer v = {.type = CAPTURE, .memory = V4L2_MEMORY_MMAP};
 	unsigned int i;
 	size_t n;
 	int ret;

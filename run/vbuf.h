@@ -36,8 +36,8 @@ enum nc_vb_state { NC_VB_DEQUEUED, NC_VB_QUEUED, NC_VB_ACTIVE, NC_VB_DONE };
 
 struct nc_vb {
 	int memfd;
-	void *data;         /* the model's own mapping, for drawing */
-	uint32_t offset;    /* the mmap cookie, page aligned as vb2's */
+	void *data; /* the model's own mapping, for drawing */
+	uint32_t offset; /* the mmap cookie, page aligned as vb2's */
 	uint32_t length, bytesused, sequence, field, prev;
 	uint64_t prev_scene, ts_ns, order;
 	enum nc_vb_state state;
@@ -46,14 +46,14 @@ struct nc_vb {
 
 struct nc_vbq {
 	pthread_mutex_t *lock;
-	pthread_cond_t done_cond;   /* a buffer is done, or the stream stopped */
-	pthread_cond_t tick_cond;   /* wakes the pacing thread early (STREAMOFF) */
+	pthread_cond_t done_cond; /* a buffer is done, or the stream stopped */
+	pthread_cond_t tick_cond; /* wakes the pacing thread early (STREAMOFF) */
 	struct negcam_engine *engine;
 	struct nc_vb bufs[NC_VB_MAX];
 	unsigned int nbufs, ndone;
-	const void *owner;          /* the file that allocated, as vb2's owner */
+	const void *owner; /* the file that allocated, as vb2's owner */
 	bool streaming, thread_alive, reading;
-	bool resync;                /* S_PARM while streaming */
+	bool resync; /* S_PARM while streaming */
 	pthread_t thread;
 	struct v4l2_pix_format fmt; /* the stream's format, fixed at STREAMON */
 	uint32_t sequence, pattern;

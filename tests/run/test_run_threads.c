@@ -30,14 +30,14 @@
 
 static int checks, fails;
 
-#define CHECK(cond, ...) \
-	do { \
-		checks++; \
-		if (!(cond)) { \
-			fails++; \
+#define CHECK(cond, ...)                                                         \
+	do {                                                                     \
+		checks++;                                                        \
+		if (!(cond)) {                                                   \
+			fails++;                                                 \
 			fprintf(stderr, "test_run_threads: FAIL: " __VA_ARGS__); \
-			fputc('\n', stderr); \
-		} \
+			fputc('\n', stderr);                                     \
+		}                                                                \
 	} while (0)
 
 /* One open-use-dup-close round; 0 when everything answered as a device. */
@@ -57,7 +57,7 @@ static int round_trip(void)
 	close(fd);
 	/* the duplicate still names the device after the first is closed */
 	bad |= ioctl(fd2, VIDIOC_QUERYCAP, &cap) != 0;
-	p = (struct pollfd){ .fd = fd2, .events = POLLIN };
+	p = (struct pollfd){.fd = fd2, .events = POLLIN};
 	bad |= poll(&p, 1, 0) != 0; /* nothing streams: nothing to read */
 	close(fd2);
 	return bad;
@@ -91,8 +91,10 @@ static void test_threads_and_fork(void)
 	}
 	pthread_join(t[0], &r[0]);
 	pthread_join(t[1], &r[1]);
-	CHECK(r[0] == NULL && r[1] == NULL, "%d open/dup/ioctl/fstat/poll/close rounds in each of "
-	      "two threads: %ld and %ld failed", ITERATIONS, (long)r[0], (long)r[1]);
+	CHECK(r[0] == NULL && r[1] == NULL,
+	      "%d open/dup/ioctl/fstat/poll/close rounds in each of "
+	      "two threads: %ld and %ld failed",
+	      ITERATIONS, (long)r[0], (long)r[1]);
 	CHECK(child_bad == 0, "50 forked children open the node: %d failed", child_bad);
 }
 
@@ -106,9 +108,9 @@ static unsigned long long mono_us(void)
 
 static void test_streaming(void)
 {
-	struct v4l2_requestbuffers rb = { .count = 4, .type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
-					   .memory = V4L2_MEMORY_MMAP };
-	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	struct v4l2_requestbuffers rb = {
+		.count = 4, .type = V4L2_BUF_TYPE_VIDEO_CAPTURE, .memory = V4L2_MEMORY_MMAP};
+	struct v4l2_format f = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE};
 	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE, fd = open(NODE, O_RDWR), other, dfd;
 	unsigned long long prev_us = 0, t0;
 	unsigned char *map[8];
@@ -123,15 +125,16 @@ static void test_streaming(void)
 	other = open(NODE, O_RDWR);
 	CHECK(ioctl(other, VIDIOC_REQBUFS, &rb) == -1 && errno == EBUSY,
 	      "REQBUFS from a second file while the first owns the queue is EBUSY");
-	CHECK(ioctl(other, VIDIOC_S_FMT, &f) == -1 && errno == EBUSY, "S_FMT while buffers exist is EBUSY");
+	CHECK(ioctl(other, VIDIOC_S_FMT, &f) == -1 && errno == EBUSY,
+	      "S_FMT while buffers exist is EBUSY");
 	close(other);
 	for (i = 0; i < (int)rb.count; i++) {
-		struct v4l2_buffer b = { .index = (unsigned)i, .type = rb.type, .memory = rb.memory };
+		struct v4l2_buffer b = {.index = (unsigned)i, .type = rb.type, .memory = rb.memory};
 
 		ioctl(fd, VIDIOC_QUERYBUF, &b);
 		/* even buffers mapped read-only, as OpenCV does */
-		map[i] = mmap(NULL, b.length, i % 2 ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED,
-			      fd, b.m.offset);
+		map[i] = mmap(NULL, b.length, i % 2 ? PROT_READ | PROT_WRITE : PROT_READ,
+			      MAP_SHARED, fd, b.m.offset);
 		CHECK(map[i] != MAP_FAILED, "mmap buffer %d (%s)", i, i % 2 ? "rw" : "ro");
 		CHECK(ioctl(fd, VIDIOC_QBUF, &b) == 0, "QBUF %d", i);
 	}
@@ -140,30 +143,35 @@ static void test_streaming(void)
 	CHECK(ioctl(fd, VIDIOC_STREAMON, &type) == 0, "STREAMON");
 	t0 = mono_us();
 	for (i = 0; i < 20; i++) {
-		struct v4l2_buffer b = { .type = rb.type, .memory = rb.memory };
-		struct pollfd p = { .fd = dfd, .events = POLLIN };
+		struct v4l2_buffer b = {.type = rb.type, .memory = rb.memory};
+		struct pollfd p = {.fd = dfd, .events = POLLIN};
 		unsigned long long now;
 
 		if (poll(&p, 1, 2000) != 1 || ioctl(dfd, VIDIOC_DQBUF, &b))
 			break;
 		now = mono_us();
 		b.timestamp.tv_usec += b.timestamp.tv_sec * 1000000;
-		good += (long)b.sequence > prev_seq && (unsigned long long)b.timestamp.tv_usec > prev_us &&
+		good += (long)b.sequence > prev_seq &&
+			(unsigned long long)b.timestamp.tv_usec > prev_us &&
 			(unsigned long long)b.timestamp.tv_usec <= now &&
-			(b.flags & V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC) && b.bytesused == f.fmt.pix.sizeimage;
-		stamps += negcam_stamp_read(map[b.index], 2, f.fmt.pix.bytesperline, f.fmt.pix.width,
-					    f.fmt.pix.height) == (long)b.sequence;
+			(b.flags & V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC) &&
+			b.bytesused == f.fmt.pix.sizeimage;
+		stamps += negcam_stamp_read(map[b.index], 2, f.fmt.pix.bytesperline,
+					    f.fmt.pix.width, f.fmt.pix.height) == (long)b.sequence;
 		prev_seq = b.sequence;
 		prev_us = (unsigned long long)b.timestamp.tv_usec;
 		ioctl(dfd, VIDIOC_QBUF, &b);
 	}
-	CHECK(good == 20, "20 frames by poll+DQBUF on a dup: sequence and MONOTONIC timestamps "
-	      "increase, bytesused = sizeimage (%d good)", good);
+	CHECK(good == 20,
+	      "20 frames by poll+DQBUF on a dup: sequence and MONOTONIC timestamps "
+	      "increase, bytesused = sizeimage (%d good)",
+	      good);
 	CHECK(stamps == 20, "each frame's stamp is its sequence number (%d of 20)", stamps);
 	t0 = mono_us() - t0;
-	CHECK(t0 > 19 * 30000 && t0 < 20 * 200000, "20 frames at 30 fps took %llu ms (paced, a loaded host may be late)", t0 / 1000);
+	CHECK(t0 > 19 * 30000 && t0 < 20 * 200000,
+	      "20 frames at 30 fps took %llu ms (paced, a loaded host may be late)", t0 / 1000);
 	{
-		struct v4l2_exportbuffer e = { .type = rb.type, .index = 1, .flags = O_CLOEXEC };
+		struct v4l2_exportbuffer e = {.type = rb.type, .index = 1, .flags = O_CLOEXEC};
 
 		CHECK(ioctl(fd, VIDIOC_EXPBUF, &e) == 0 && e.fd >= 0, "EXPBUF gives a descriptor");
 		CHECK(e.fd >= 0 && mmap(NULL, 4096, PROT_READ, MAP_SHARED, e.fd, 0) != MAP_FAILED,
@@ -180,7 +188,7 @@ static void test_streaming(void)
 
 static void test_read(void)
 {
-	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	struct v4l2_format f = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE};
 	int fd = open(NODE, O_RDWR), i, ok = 0;
 	unsigned char *buf;
 
