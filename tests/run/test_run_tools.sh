@@ -101,6 +101,12 @@ if has gst-launch-1.0; then
 	timeout 60 "$RUN" -- gst-launch-1.0 -q v4l2src device=/dev/video0 num-buffers=30 ! \
 		fakesink >"$T/g" 2>&1
 	check "gst-launch v4l2src num-buffers=30 succeeds" [ $? = 0 ]
+	timeout 60 "$RUN" -- gst-launch-1.0 -q v4l2src device=/dev/video0 ! \
+		video/x-raw,width=640,height=360 ! fakesink num-buffers=30 >"$T/g" 2>&1
+	check "v4l2src negotiates video/x-raw,width=640,height=360 (S_FMT through the engine)" [ $? = 0 ]
+	timeout 60 "$RUN" -- gst-launch-1.0 -q v4l2src device=/dev/video0 num-buffers=10 ! \
+		image/jpeg,width=1280,height=720 ! jpegdec ! fakesink >"$T/g" 2>&1
+	check "v4l2src MJPG 1280x720 decodes through jpegdec" [ $? = 0 ]
 else
 	check "gst-launch-1.0 is installed (make deps)" false
 fi
