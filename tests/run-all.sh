@@ -4,6 +4,8 @@
 # tests/run-all.sh [BUILD]: every negcam test suite, as `make test` runs it.
 #   engine  plain C tests of the engine, parser, negcam-ctl, frame generator
 #   gst     GstHarness tests of negcamsrc (embedded backend)
+#   run     negcam-run/libnegcam-preload.so with v4l2-ctl, ffmpeg, v4l2src,
+#           v4l2-compliance and a threads/fork/dup/poll program (no module)
 #   fuzz    the libFuzzer harnesses, 20 s each (tests/fuzz/run.sh quick)
 #   vm      negcam.ko and vivid in qemu (tests/vm/run.sh quick; full with
 #           NEGCAM_FULL=1): v4l2-compliance -s/-f, v4l2src, v4l2-ctl, ffmpeg,
@@ -61,6 +63,7 @@ if wanted layers; then
 	record layers "$p" "$f"
 fi
 wanted engine && meson_suite engine
+wanted run && meson_suite run
 if wanted gst; then
 	if meson test -C "$build" --list 2>/dev/null | grep -q '^negcam:gst '; then
 		meson_suite gst

@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * libnegcam-preload.so: the controls, input and priorities negcam.ko
+ * has (kmod/negcam-vid.c), answered as the kernel's control framework
+ * would: the class controls, V4L2_CID_MIN_BUFFERS_FOR_CAPTURE (read-only,
+ * 3) and V4L2_CID_TEST_PATTERN (a menu of the frame generator's patterns).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include "framegen.h"
+#include "preload.h"
+
+struct ctrl {
+	__u32 id, type;
+	const char *name;
+	__s32 min, max, def;
+	__u32 flags;
+};
+
+#define CLASS_FLAGS (V4L2_CTRL_FLAG_READ_ONLY | V4L2_CTRL_FLAG_WRITE_ONLY)
+static const struct ctrl ctrls[] = {
+	/* sorted by id */
+	{V4L2_CID_USER_CLASS, V4L2_CTRL_TYPE_CTRL_CLASS, "User Controls", 0, 0, 0, CLASS_FLAGS},
+	{V4L2_CID_MIN_BUFFERS_FOR_CAPTURE, V4L2_CTRL_TYPE_INTEGER, "Min Number of Capture Buffers",
+	 NC_VB_MIN_BUFFERS, NC_VB_MIN_BUFFERS, NC_VB_MIN_BUFFERS, V4L2_CTRL_FLAG_READ_ONLY},
+	{V4L2_CID_IMAGE_PROC_CLASS, V4L2_CTRL_TYPE_CTRL_CLASS, "Image Processing Controls", 0, 0, 0,
+	 CLASS_FLAGS},
+	{V4L2_CID_TEST_PATTERN, V4L2_CTRL_TYPE_MENU, "Test Pattern", 0, NC_PATTERN_COUNT - 1, 0, 0},
+};
+#define NCTRLS (sizeof(ctrls) / sizeof(ctrls[0]))
+static const char *const pattern_names[] = {"Colour Bars", "Gradient", "Solid Grey"};
+
+/* The control @id, or with V4L2_CTRL_FLAG_NEXT_CTRL the first after it. */
+static const struct ctrl *find(__u32 id)
+{
+	bool next = id & V4L2_CTRL_FLAG_NEXT_CTRL;
+	unsigned int i;
+
+	id &= ~(__u32)(V4L2_CTRL_FLAG_NEXT_CTRL | V4L2_CTRL_FLAG_NEXT_COMPOUND);
+	for (i = 0; i < NCTRLS; i++)
+		if (next ? ctrls[i].id > id : ctrls[i].id == id)
+			return &ctrls[i];
+	return NULL;
+}
+
+static int query_ext(struct v4l2_query_ext_ctrl *q)
+{
+	const struct ctrl *c = find(q->id);
+
+	if (!c)
+		return -EINVAL;
+	memset(q, 0, sizeof(*q));
+	q->id = c->id;
+	q->type = c->type;
+	strncpy(q->name, c->name, sizeof(q->name) - 1);
+	q->minimum = c->min;
+	q->maximum = c->max;
+	q->default_value = c->def;
+	q->step = c->type == V4L2_CTRL_TYPE_CTRL_CLASS ? 0 : 1;
+	q->flags = c->flags;
+	q->elem_size = c->type == V4L2_CTRL_TYPE_CTRL_CLASS ? 0 : 4;
+	q->elems = 1;
+	return 0;
+}
+
+static int queryctrl(struct v4l2_queryctrl *q)
+{
+	struct v4l2_query_ext_ctrl x = {.id = q->id};
+	int ret = query_ext(&x);
+
+	if (ret)
+		return ret;
+	memset(q, 0, sizeof(*q));
+	q->id = x.id;
+	q->type = x.type;
+	memcpy(q->name, x.name, sizeof(q->name));
+	q->minimum = (__s32)x.minimum;
+	q->maximum = (__s32)x.maximum;
+	q->step = (__s32)x.step;
+	q->default_value = (__s32)x.default_value;
+	q->flags = x.flags;
+	return 0;
+}
+
+static int querymenu(struct v4l2_querymenu *m)
+{
+	if (m->id != V4L2_CID_TEST_PATTERN || m->index >= NC_PATTERN_COUNT)
+		return -EINVAL;
+	memset(m->name, 0, sizeof(m->name));
+	strncpy((char *)m->name, pattern_names[m->index], sizeof(m->name) - 1);
+	m->reserved = 0;
+	return 0;
+}
+
+/* One control's value: get (@set false) or check and, when @commit, set. */
+static int ctrl_value(struct nc_node *n, __u32 id, __s32 *val, bool set, bool commit, bool def)
+{
+	const struct ctrl *c = find(id);
+
+	if (!c || (id & V4L2_CTRL_FLAG_NEXT_CTRL))
+		return -EINVAL;
+	if (c->type == V4L2_CTRL_TYPE_CTRL_CLASS)
+		return -EACCES;
+	if (!set) {
+		*val = def ? c->def : c->id == V4L2_CID_TEST_PATTERN ? n->pattern : c->def;
+		return 0;
+	}
+	if (c->flags & V4L2_CTRL_FLAG_READ_ONLY)
+		return -EACCES;
+	if (*val < c->min || *val > c->max)
+		return -ERANGE;
+	if (commit) {
+		n->pattern = *val;
+		n->vbq.pattern = (__u32)*val;
+	}
+	return 0;
+}
+
+static int ext_ctrls(struct nc_node *n, unsigned long request, struct v4l2_ext_controls *x)
+{
+	bool set = request != VIDIOC_G_EXT_CTRLS, def = x->which == V4L2_CTRL_WHICH_DEF_VAL;
+	unsigned int pass, i;
+	int ret;
+
+	if (x->which != V4L2_CTRL_WHICH_CUR_VAL && !def &&
+	    x->which != V4L2_CTRL_ID2WHICH(V4L2_CID_USER_CLASS) &&
+	    x->which != V4L2_CTRL_ID2WHICH(V4L2_CID_IMAGE_PROC_CLASS))
+		return -EINVAL;
+	if (set && def)
+		return -EINVAL;
+	if (x->count && !x->controls)
+		return -EFAULT;
+	x->error_idx = x->count;
+	/* all or nothing: check every value first, then commit (S_EXT_CTRLS) */
+	for (pass = 0; pass < (request == VIDIOC_S_EXT_CTRLS ? 2u : 1u); pass++)
+		for (i = 0; i < x->count; i++) {
+			struct v4l2_ext_control *c = &x->controls[i];
+
+			if (x->which != V4L2_CTRL_WHICH_CUR_VAL && !def &&
+			    V4L2_CTRL_ID2WHICH(c->id) != x->which)
+				ret = -EINVAL;
+			else {
+				__s32 v = c->value;
+
+				ret = ctrl_value(n, c->id, &v, set, pass == 1, def);
+				c->value = v;
+			}
+			if (ret) {
+				/* as the control framework: G and S check the whole
+				 * list before touching any value and report count */
+				x->error_idx = request == VIDIOC_TRY_EXT_CTRLS ? i : x->count;
+				return ret;
+			}
+		}
+	return 0;
+}
+
+__u32 nc_max_priority(const struct nc_node *n)
+{
+	__u32 i;
+
+	for (i = V4L2_PRIORITY_RECORD; i > V4L2_PRIORITY_BACKGROUND; i--)
+		if (n->priority[i])
+			return i;
+	return V4L2_PRIORITY_BACKGROUND;
+}
+
+/* ---- events: control changes and source change, no POLLPRI ---- */
+
+static void queue_event(struct nc_file *f, const struct v4l2_event *ev)
+{
+	struct v4l2_event *e;
+
+	if (f->nev == NC_RUN_MAX_EVENTS) { /* the oldest is lost, as the kernel does */
+		f->ev_head = (f->ev_head + 1) % NC_RUN_MAX_EVENTS;
+		f->nev--;
+	}
+	e = &f->ev[(f->ev_head + f->nev++) % NC_RUN_MAX_EVENTS];
+	*e = *ev;
+	e->sequence = f->ev_seq++;
+}
+
+static void ctrl_event(const struct nc_node *n, const struct ctrl *c, struct v4l2_event *ev)
+{
+	struct timespec t;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->type = V4L2_EVENT_CTRL;
+	ev->id = c->id;
+	ev->u.ctrl.changes = V4L2_EVENT_CTRL_CH_VALUE | V4L2_EVENT_CTRL_CH_FLAGS;
+	ev->u.ctrl.type = c->type;
+	ev->u.ctrl.value = c->id == V4L2_CID_TEST_PATTERN ? n->pattern : c->def;
+	ev->u.ctrl.flags = c->flags;
+	ev->u.ctrl.minimum = c->min;
+	ev->u.ctrl.maximum = c->max;
+	ev->u.ctrl.step = c->type == V4L2_CTRL_TYPE_CTRL_CLASS ? 0 : 1;
+	ev->u.ctrl.default_value = c->def;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	ev->timestamp = t;
+}
+
+static int subscribe(struct nc_node *n, struct nc_file *f, unsigned long request,
+		     struct v4l2_event_subscription *sub)
+{
+	const struct ctrl *c = sub->type == V4L2_EVENT_CTRL ? find(sub->id) : NULL;
+	unsigned int bit = c ? (unsigned int)(c - ctrls) : NCTRLS;
+	struct v4l2_event ev;
+
+	if (request == VIDIOC_UNSUBSCRIBE_EVENT && sub->type == V4L2_EVENT_ALL) {
+		f->subs = 0;
+		return 0;
+	}
+	if ((sub->type == V4L2_EVENT_CTRL && (!c || (sub->id & V4L2_CTRL_FLAG_NEXT_CTRL))) ||
+	    (sub->type == V4L2_EVENT_SOURCE_CHANGE && sub->id) ||
+	    (sub->type != V4L2_EVENT_CTRL && sub->type != V4L2_EVENT_SOURCE_CHANGE))
+		return -EINVAL;
+	if (request == VIDIOC_UNSUBSCRIBE_EVENT) {
+		f->subs &= ~(1u << bit);
+		return 0;
+	}
+	f->subs |= 1u << bit;
+	f->feedback = sub->flags & V4L2_EVENT_SUB_FL_ALLOW_FEEDBACK;
+	if (c && (sub->flags & V4L2_EVENT_SUB_FL_SEND_INITIAL) &&
+	    !(c->flags & V4L2_CTRL_FLAG_WRITE_ONLY)) {
+		ctrl_event(n, c, &ev);
+		queue_event(f, &ev);
+	}
+	return 0;
+}
+
+static int dqevent(struct nc_file *f, struct v4l2_event *ev)
+{
+	if (!f->nev)
+		return -ENOENT; /* never blocks: no POLLPRI to wait on */
+	*ev = f->ev[f->ev_head];
+	f->ev_head = (f->ev_head + 1) % NC_RUN_MAX_EVENTS;
+	ev->pending = --f->nev;
+	return 0;
+}
+
+/* The test pattern changed: tell every subscriber (@from only with feedback). */
+static void pattern_changed(struct nc_node *n, struct nc_file *from)
+{
+	unsigned int bit = NCTRLS - 1, i;
+	struct v4l2_event ev;
+
+	ctrl_event(n, &ctrls[bit], &ev);
+	ev.u.ctrl.changes = V4L2_EVENT_CTRL_CH_VALUE;
+	for (i = 0; i < NC_RUN_MAX_FILES; i++) {
+		struct nc_file *f = nc_file_at(i);
+
+		if (f && f->node == (int)(n - nc_nodes) && (f->subs & (1u << bit)) &&
+		    (f != from || f->feedback))
+			queue_event(f, &ev);
+	}
+}
+
+static int prio(struct nc_node *n, struct nc_file *f, unsigned long request, __u32 *p)
+{
+	__u32 max = nc_max_priority(n);
+
+	if (request == VIDIOC_G_PRIORITY) {
+		*p = max;
+		return 0;
+	}
+	if (*p == V4L2_PRIORITY_UNSET)
+		*p = V4L2_PRIORITY_DEFAULT;
+	if (*p > V4L2_PRIORITY_RECORD)
+		return -EINVAL;
+	n->priority[f->prio]--;
+	f->prio = *p;
+	n->priority[f->prio]++;
+	return 0;
+}
+
+static int input(unsigned long request, void *arg)
+{
+	struct v4l2_input *in = arg;
+
+	if (request == VIDIOC_G_INPUT)
+		*(__u32 *)arg = 0;
+	if (request != VIDIOC_ENUMINPUT)
+		return request == VIDIOC_S_INPUT && *(__u32 *)arg ? -EINVAL : 0;
+	if (in->index)
+		return -EINVAL;
+	memset(in, 0, sizeof(*in));
+	in->type = V4L2_INPUT_TYPE_CAMERA;
+	strncpy((char *)in->name, "Camera", sizeof(in->name) - 1);
+	return 0;
+}
+
+int nc_controls_ioctl(struct nc_node *n, struct nc_file *f, unsigned long request, void *arg)
+{
+	struct v4l2_control *c = arg;
+
+	switch (request) {
+	case VIDIOC_QUERYCTRL:
+		return queryctrl(arg);
+	case VIDIOC_QUERY_EXT_CTRL:
+		return query_ext(arg);
+	case VIDIOC_QUERYMENU:
+		return querymenu(arg);
+	case VIDIOC_G_CTRL:
+		return ctrl_value(n, c->id, &c->value, false, false, false);
+	case VIDIOC_S_CTRL:
+	case VIDIOC_S_EXT_CTRLS: {
+		__s32 before = n->pattern;
+		int ret = request == VIDIOC_S_CTRL
+				  ? ctrl_value(n, c->id, &c->value, true, true, false)
+				  : ext_ctrls(n, request, arg);
+
+		if (!ret && n->pattern != before)
+			pattern_changed(n, f);
+		return ret;
+	}
+	case VIDIOC_G_EXT_CTRLS:
+	case VIDIOC_TRY_EXT_CTRLS:
+		return ext_ctrls(n, request, arg);
+	case VIDIOC_SUBSCRIBE_EVENT:
+	case VIDIOC_UNSUBSCRIBE_EVENT:
+		return subscribe(n, f, request, arg);
+	case VIDIOC_DQEVENT:
+		return dqevent(f, arg);
+	case VIDIOC_G_PRIORITY:
+	case VIDIOC_S_PRIORITY:
+		return prio(n, f, request, arg);
+	case VIDIOC_ENUMINPUT:
+	case VIDIOC_G_INPUT:
+	case VIDIOC_S_INPUT:
+		return input(request, arg);
+	case VIDIOC_LOG_STATUS:
+		return 0;
+	}
+	return -ENOTTY;
+}
+
+bool nc_events_pending(int fd)
+{
+	struct nc_file *f;
+	unsigned int i;
+	bool any = false;
+
+	pthread_mutex_lock(&nc_lock);
+	for (i = 0; i < NC_RUN_MAX_FILES && !any; i++)
+		any = (f = nc_file_at(i)) && f->nev && nc_node_of_fd(fd) == f->node &&
+		      nc_file_of_fd(fd) == f;
+	pthread_mutex_unlock(&nc_lock);
+	return any;
+}

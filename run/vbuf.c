@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/* A user-space vb2 capture queue with pacing (see vbuf.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "framegen.h"
+#include "vbuf.h"
+
+#define PAGE_ALIGN(x) (((x) + 4095u) & ~4095u)
+#define CAPTURE V4L2_BUF_TYPE_VIDEO_CAPTURE
+
+static uint64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+void nc_vbq_init(struct nc_vbq *q, pthread_mutex_t *lock, struct negcam_engine *e, int evfd)
+{
+	pthread_condattr_t a;
+
+	memset(q, 0, sizeof(*q));
+	q->lock = lock;
+	q->engine = e;
+	q->evfd = evfd;
+	pthread_condattr_init(&a);
+	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	pthread_cond_init(&q->done_cond, &a);
+	pthread_cond_init(&q->tick_cond, &a);
+	pthread_condattr_destroy(&a);
+}
+
+/* ---- pacing ---- */
+
+/* The stream's slot length in ns (a field's for ALTERNATE). */
+static uint64_t slot_ns(const struct nc_vbq *q)
+{
+	struct v4l2_fract f = q->engine->interval[NC_CAPTURE];
+	uint64_t ns = f.denominator ? 1000000000ull * f.numerator / f.denominator : 33333333;
+
+	if (q->fmt.field == V4L2_FIELD_ALTERNATE)
+		ns /= 2;
+	return ns ? ns : 1;
+}
+
+static struct nc_vb *oldest(struct nc_vbq *q, enum nc_vb_state state)
+{
+	struct nc_vb *best = NULL;
+	unsigned int i;
+
+	for (i = 0; i < q->nbufs; i++)
+		if (q->bufs[i].state == state && (!best || q->bufs[i].order < best->order))
+			best = &q->bufs[i];
+	return best;
+}
+
+/* Fills the oldest queued buffer with frame @count at @ts; drops it when none is queued. */
+static void deliver(struct nc_vbq *q, uint32_t count, uint64_t ts)
+{
+	bool alt = q->fmt.field == V4L2_FIELD_ALTERNATE;
+	uint32_t frame = alt ? count / 2 : count;
+	struct nc_vb *b = oldest(q, NC_VB_QUEUED);
+	uint64_t one = 1;
+	long used;
+
+	if (!b) {
+		q->dropped++;
+		return;
+	}
+	b->state = NC_VB_ACTIVE;
+	/* Drawing takes long at large sizes: not under the device lock. */
+	pthread_mutex_unlock(q->lock);
+	used = negcam_framegen_draw_at(&q->fmt, q->pattern, frame, ts, b->prev, b->prev_scene,
+				       b->data, b->length);
+	pthread_mutex_lock(q->lock);
+	b->prev = used < 0 ? NC_FRAME_NONE : frame;
+	b->prev_scene = ts;
+	if (!q->streaming)
+		return; /* STREAMOFF returns it to the application */
+	b->bytesused = used < 0 ? 0 : (uint32_t)used;
+	b->sequence = frame;
+	b->field = !alt ? q->fmt.field : count % 2 ? V4L2_FIELD_BOTTOM : V4L2_FIELD_TOP;
+	b->ts_ns = ts;
+	b->order = ++q->order;
+	b->state = NC_VB_DONE;
+	q->ndone++;
+	if (write(q->evfd, &one, sizeof(one)) < 0) {
+		/* cannot overflow: at most NC_VB_MAX are counted */
+	}
+	pthread_cond_broadcast(&q->done_cond);
+}
+
+static void *pace(void *data)
+{
+	struct nc_vbq *q = data;
+	uint64_t start, ival, next = 0, count = 0;
+
+	pthread_mutex_lock(q->lock);
+	start = mono_ns();
+	ival = slot_ns(q);
+	while (q->streaming) {
+		uint64_t now = mono_ns(), ended, deadline;
+		struct timespec t;
+
+		if (q->resync) { /* a new interval: go on from the last slot boundary */
+			start += next * ival;
+			next = 0;
+			ival = slot_ns(q);
+			q->resync = false;
+		}
+		ended = now > start ? (now - start) / ival : 0;
+		if (ended > next) {
+			q->skipped += ended - 1 - next;
+			deliver(q, (uint32_t)count++, start + ended * ival);
+			next = ended;
+			continue;
+		}
+		deadline = start + (next + 1) * ival;
+		t.tv_sec = (time_t)(deadline / 1000000000ull);
+		t.tv_nsec = (long)(deadline % 1000000000ull);
+		pthread_cond_timedwait(&q->tick_cond, q->lock, &t);
+	}
+	pthread_mutex_unlock(q->lock);
+	return NULL;
+}
+
+static int stream_on(struct nc_vbq *q)
+{
+	struct v4l2_format f = {.type = CAPTURE};
+
+	if (q->streaming)
+		return 0;
+	if (!q->nbufs)
+		return -EINVAL;
+	while (q->thread_alive) /* a STREAMOFF in another thread is joining */
+		pthread_cond_wait(&q->done_cond, q->lock);
+	negcam_engine_ioctl(q->engine, VIDIOC_G_FMT, &f);
+	q->fmt = f.fmt.pix;
+	q->sequence = 0;
+	q->streaming = true;
+	q->resync = false;
+	if (pthread_create(&q->thread, NULL, pace, q)) {
+		q->streaming = false;
+		return -ENOMEM;
+	}
+	q->thread_alive = true;
+	return 0;
+}
+
+static void stream_off(struct nc_vbq *q)
+{
+	uint64_t v;
+	unsigned int i;
+
+	if (q->streaming) {
+		q->streaming = false;
+		pthread_cond_broadcast(&q->tick_cond);
+		pthread_cond_broadcast(&q->done_cond);
+		pthread_mutex_unlock(q->lock);
+		pthread_join(q->thread, NULL);
+		pthread_mutex_lock(q->lock);
+		q->thread_alive = false;
+		pthread_cond_broadcast(&q->done_cond);
+	}
+	while (q->thread_alive)
+		pthread_cond_wait(&q->done_cond, q->lock);
+	for (i = 0; i < q->nbufs; i++)
+		q->bufs[i].state = NC_VB_DEQUEUED;
+	for (; q->ndone; q->ndone--)
+		if (read(q->evfd, &v, sizeof(v)) < 0)
+			break;
+	q->ndone = 0;
+}
+
+/* ---- buffers ---- */
+
+static void free_bufs(struct nc_vbq *q)
+{
+	unsigned int i;
+
+	for (i = 0; i < q->nbufs; i++) {
+		munmap(q->bufs[i].data, q->bufs[i].length);
+		close(q->bufs[i].memfd); /* an application's mapping keeps the memory */
+	}
+	q->nbufs = 0;
+	q->owner = NULL;
+	q->reading = false;
+	negcam_engine_set_busy(q->engine, CAPTURE, false);
+}
+
+static int add_bufs(struct nc_vbq *q, unsigned int count, uint32_t size)
+{
+	unsigned int i;
+
+	for (i = 0; i < count && q->nbufs < NC_VB_MAX; i++) {
+		struct nc_vb *b = &q->bufs[q->nbufs];
+		const struct nc_vb *prev = q->nbufs ? b - 1 : NULL;
+
+		memset(b, 0, sizeof(*b));
+		b->memfd = memfd_create("negcam-buffer", MFD_CLOEXEC);
+		if (b->memfd < 0)
+			return -ENOMEM;
+		if (ftruncate(b->memfd, PAGE_ALIGN(size)) ||
+		    (b->data = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, b->memfd, 0)) ==
+			    MAP_FAILED) {
+			close(b->memfd);
+			return -ENOMEM;
+		}
+		b->length = size;
+		b->prev = NC_FRAME_NONE;
+		b->offset = prev ? prev->offset + PAGE_ALIGN(prev->length) : 0;
+		q->nbufs++;
+	}
+	negcam_engine_set_busy(q->engine, CAPTURE, q->nbufs > 0);
+	return i ? 0 : -ENOMEM;
+}
+
+static uint32_t cur_sizeimage(struct nc_vbq *q)
+{
+	struct v4l2_format f = {.type = CAPTURE};
+
+	negcam_engine_ioctl(q->engine, VIDIOC_G_FMT, &f);
+	return f.fmt.pix.sizeimage;
+}
+
+static void fill(const struct nc_vbq *q, unsigned int i, struct v4l2_buffer *v)
+{
+	const struct nc_vb *b = &q->bufs[i];
+
+	memset(v, 0, sizeof(*v));
+	v->index = i;
+	v->type = CAPTURE;
+	v->memory = V4L2_MEMORY_MMAP;
+	v->length = b->length;
+	v->m.offset = b->offset;
+	v->bytesused = b->bytesused;
+	v->sequence = b->sequence;
+	v->field = b->field ? b->field : V4L2_FIELD_NONE;
+	v->timestamp.tv_sec = (long)(b->ts_ns / 1000000000ull);
+	v->timestamp.tv_usec = (long)(b->ts_ns % 1000000000ull / 1000);
+	v->flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC | V4L2_BUF_FLAG_TSTAMP_SRC_EOF;
+	if (b->state == NC_VB_QUEUED || b->state == NC_VB_ACTIVE)
+		v->flags |= V4L2_BUF_FLAG_QUEUED;
+	else if (b->state == NC_VB_DONE)
+		v->flags |= V4L2_BUF_FLAG_DONE;
+	else if (b->prepared)
+		v->flags |= V4L2_BUF_FLAG_PREPARED;
+}
+
+#define BUF_CAPS (V4L2_BUF_CAP_SUPPORTS_MMAP | V4L2_BUF_CAP_SUPPORTS_ORPHANED_BUFS)
+
+static int reqbufs(struct nc_vbq *q, const void *file, struct v4l2_requestbuffers *r)
+{
+	r->capabilities = BUF_CAPS;
+	r->flags = 0; /* no cache hints: every buffer is coherent */
+	memset(r->reserved, 0, sizeof(r->reserved));
+	if (r->type != CAPTURE || r->memory != V4L2_MEMORY_MMAP)
+		return -EINVAL;
+	if (q->streaming || q->reading)
+		return -EBUSY;
+	free_bufs(q);
+	if (r->count == 0)
+		return 0;
+	if (add_bufs(q, r->count < NC_VB_MIN_BUFFERS ? NC_VB_MIN_BUFFERS : r->count,
+		     cur_sizeimage(q)))
+		return -ENOMEM;
+	q->owner = file;
+	r->count = q->nbufs;
+	return 0;
+}
+
+static int create_bufs(struct nc_vbq *q, const void *file, struct v4l2_create_buffers *c)
+{
+	uint32_t size = c->format.fmt.pix.sizeimage;
+
+	c->capabilities = BUF_CAPS;
+	c->flags = 0;
+	memset(c->reserved, 0, sizeof(c->reserved));
+	c->index = q->nbufs;
+	if (c->format.type != CAPTURE || c->memory != V4L2_MEMORY_MMAP)
+		return -EINVAL;
+	if (c->count == 0)
+		return 0;
+	if (size < cur_sizeimage(q))
+		return -EINVAL;
+	if (q->nbufs + c->count > NC_VB_MAX)
+		c->count = NC_VB_MAX - q->nbufs;
+	if (!c->count)
+		return -ENOBUFS;
+	if (add_bufs(q, c->count, size))
+		return -ENOMEM;
+	q->owner = file;
+	return 0;
+}
+
+/* QBUF, PREPARE_BUF and DQBUF. */
+static int qdq(struct nc_vbq *q, bool nonblock, unsigned long request, struct v4l2_buffer *v)
+{
+	struct nc_vb *b;
+	uint64_t one;
+
+	if (v->type != CAPTURE || v->memory != V4L2_MEMORY_MMAP)
+		return -EINVAL;
+	if (request != VIDIOC_DQBUF) {
+		if (v->index >= q->nbufs || q->bufs[v->index].state != NC_VB_DEQUEUED)
+			return -EINVAL;
+		b = &q->bufs[v->index];
+		if (request == VIDIOC_PREPARE_BUF && b->prepared)
+			return -EINVAL; /* vb2: prepared once only */
+		b->prepared = true;
+		if (request == VIDIOC_QBUF) {
+			b->state = NC_VB_QUEUED;
+			b->order = ++q->order;
+		}
+		fill(q, v->index, v);
+		return 0;
+	}
+	while (!(b = oldest(q, NC_VB_DONE))) {
+		if (!q->streaming)
+			return -EINVAL;
+		if (nonblock)
+			return -EAGAIN;
+		pthread_cond_wait(&q->done_cond, q->lock);
+	}
+	b->state = NC_VB_DEQUEUED;
+	b->prepared = false;
+	q->ndone--;
+	if (read(q->evfd, &one, sizeof(one)) < 0) {
+		/* counted: cannot be empty */
+	}
+	fill(q, (unsigned int)(b - q->bufs), v);
+	return 0;
+}
+
+static int expbuf(struct nc_vbq *q, struct v4l2_exportbuffer *e)
+{
+	if (e->type != CAPTURE || e->index >= q->nbufs || e->plane ||
+	    (e->flags & ~(__u32)(O_CLOEXEC | O_ACCMODE)))
+		return -EINVAL;
+	e->fd = fcntl(q->bufs[e->index].memfd, e->flags & O_CLOEXEC ? F_DUPFD_CLOEXEC : F_DUPFD, 0);
+	return e->fd < 0 ? -errno : 0;
+}
+
+int nc_vbq_ioctl(struct nc_vbq *q, const void *file, bool nonblock, unsigned long request,
+		 void *arg)
+{
+	bool other = q->owner && q->owner != file;
+
+	switch (request) {
+	case VIDIOC_QUERYBUF: {
+		struct v4l2_buffer *v = arg;
+
+		if (v->type != CAPTURE || v->index >= q->nbufs)
+			return -EINVAL;
+		fill(q, v->index, v);
+		return 0;
+	}
+	case VIDIOC_REQBUFS:
+		return other ? -EBUSY : reqbufs(q, file, arg);
+	case VIDIOC_CREATE_BUFS:
+		return other ? -EBUSY : create_bufs(q, file, arg);
+	case VIDIOC_QBUF:
+	case VIDIOC_DQBUF:
+	case VIDIOC_PREPARE_BUF:
+		return other || q->reading ? -EBUSY : qdq(q, nonblock, request, arg);
+	case VIDIOC_EXPBUF:
+		return other ? -EBUSY : expbuf(q, arg);
+	case VIDIOC_STREAMON:
+	case VIDIOC_STREAMOFF:
+		if (*(__u32 *)arg != CAPTURE)
+			return -EINVAL;
+		if (other || q->reading)
+			return -EBUSY;
+		if (request == VIDIOC_STREAMON)
+			return stream_on(q);
+		stream_off(q);
+		return 0;
+	}
+	return -ENOTTY;
+}
+
+long nc_vbq_read(struct nc_vbq *q, const void *file, bool nonblock, void *dst, size_t count)
+{
+	struct v4l2_buffer v = {.type = CAPTURE, .memory = V4L2_MEMORY_MMAP};
+	unsigned int i;
+	size_t n;
+	int ret;
+
+	if (!q->reading) {
+		if (q->nbufs || (q->owner && q->owner != file))
+			return -EBUSY;
+		if (add_bufs(q, NC_VB_READ_BUFFERS, cur_sizeimage(q)))
+			return -ENOMEM;
+		for (i = 0; i < q->nbufs; i++) {
+			q->bufs[i].state = NC_VB_QUEUED;
+			q->bufs[i].order = ++q->order;
+		}
+		q->owner = file;
+		if ((ret = stream_on(q))) {
+			free_bufs(q);
+			return ret;
+		}
+		q->reading = true;
+	}
+	if ((ret = qdq(q, nonblock, VIDIOC_DQBUF, &v)))
+		return ret;
+	n = count < v.bytesused ? count : v.bytesused;
+	memcpy(dst, q->bufs[v.index].data, n);
+	q->bufs[v.index].state = NC_VB_QUEUED; /* one frame per read(): the rest is dropped */
+	q->bufs[v.index].order = ++q->order;
+	return (long)n;
+}
+
+int nc_vbq_mmap_fd(const struct nc_vbq *q, uint64_t offset, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < q->nbufs; i++)
+		if (q->bufs[i].offset == offset && len && len <= PAGE_ALIGN(q->bufs[i].length))
+			return q->bufs[i].memfd;
+	return -EINVAL;
+}
+
+void nc_vbq_release(struct nc_vbq *q, const void *file)
+{
+	if (q->owner != file)
+		return;
+	stream_off(q);
+	free_bufs(q);
+}
+
+void nc_vbq_forget_thread(struct nc_vbq *q)
+{
+	pthread_condattr_t a;
+	unsigned int i;
+
+	q->streaming = q->thread_alive = q->reading = false;
+	q->ndone = 0;
+	for (i = 0; i < q->nbufs; i++)
+		q->bufs[i].state = NC_VB_DEQUEUED;
+	pthread_condattr_init(&a);
+	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	pthread_cond_init(&q->done_cond, &a);
+	pthread_cond_init(&q->tick_cond, &a);
+	pthread_condattr_destroy(&a);
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * A user-space model of a videobuf2 MMAP capture queue with frame
+ * pacing, for libnegcam-preload.so: REQBUFS, CREATE_BUFS, QUERYBUF,
+ * PREPARE_BUF, QBUF, DQBUF, EXPBUF (the buffer's memfd stands in for a
+ * dma-buf), STREAMON/STREAMOFF and read(). Buffers are memfds, so an
+ * application's mapping is a real shared mapping (read-only or
+ * read-write) and outlives REQBUFS(0) as vb2's orphaned buffers do.
+ *
+ * Pacing follows negcam.ko (kmod/negcam-thread.c): slot k ends at
+ * start + (k + 1) * interval on CLOCK_MONOTONIC; a slot with no queued
+ * buffer is dropped and uses up its sequence number; slots a late
+ * wake-up missed are skipped and take none. Frames come from
+ * negcam_framegen_draw_at() with the frame number = sequence and the
+ * scene at the end-of-frame timestamp, as the module draws them.
+ *
+ * Locking: every function is called with *lock (the device mutex) held;
+ * the pacing thread takes it too and draws with it released.
+ * @evfd (an EFD_SEMAPHORE eventfd) counts the done buffers, so poll() on
+ * it is readable exactly when DQBUF would not block.
+ */
+#ifndef NEGCAM_RUN_VBUF_H
+#define NEGCAM_RUN_VBUF_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine.h"
+
+#define NC_VB_MAX 32
+#define NC_VB_MIN_BUFFERS 3 /* V4L2_CID_MIN_BUFFERS_FOR_CAPTURE, as negcam.ko */
+#define NC_VB_READ_BUFFERS 2
+
+enum nc_vb_state { NC_VB_DEQUEUED, NC_VB_QUEUED, NC_VB_ACTIVE, NC_VB_DONE };
+
+struct nc_vb {
+	int memfd;
+	void *data; /* the model's own mapping, for drawing */
+	uint32_t offset; /* the mmap cookie, page aligned as vb2's */
+	uint32_t length, bytesused, sequence, field, prev;
+	uint64_t prev_scene, ts_ns, order;
+	enum nc_vb_state state;
+	bool prepared;
+};
+
+struct nc_vbq {
+	pthread_mutex_t *lock;
+	pthread_cond_t done_cond; /* a buffer is done, or the stream stopped */
+	pthread_cond_t tick_cond; /* wakes the pacing thread early (STREAMOFF) */
+	struct negcam_engine *engine;
+	struct nc_vb bufs[NC_VB_MAX];
+	unsigned int nbufs, ndone;
+	const void *owner; /* the file that allocated, as vb2's owner */
+	bool streaming, thread_alive, reading;
+	bool resync; /* S_PARM while streaming */
+	pthread_t thread;
+	struct v4l2_pix_format fmt; /* the stream's format, fixed at STREAMON */
+	uint32_t sequence, pattern;
+	uint64_t order;
+	uint64_t dropped, skipped;
+	int evfd;
+};
+
+/* @evfd is owned by the caller. */
+void nc_vbq_init(struct nc_vbq *q, pthread_mutex_t *lock, struct negcam_engine *e, int evfd);
+
+/* The buffer ioctls for @file; -ENOTTY for any other request. */
+int nc_vbq_ioctl(struct nc_vbq *q, const void *file, bool nonblock, unsigned long request,
+		 void *arg);
+
+/* read(): one frame, at most @count bytes; allocates and streams on first use. */
+long nc_vbq_read(struct nc_vbq *q, const void *file, bool nonblock, void *dst, size_t count);
+
+/* The memfd behind mmap offset @offset (@len bytes), or -EINVAL. */
+int nc_vbq_mmap_fd(const struct nc_vbq *q, uint64_t offset, size_t len);
+
+/* @file's last descriptor closed: stop and free what it owns. */
+void nc_vbq_release(struct nc_vbq *q, const void *file);
+
+/* In a forked child: the pacing thread does not exist there. */
+void nc_vbq_forget_thread(struct nc_vbq *q);
+
+#endif /* NEGCAM_RUN_VBUF_H */
