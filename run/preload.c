@@ -3,8 +3,8 @@
  * libnegcam-preload.so: V4L2 capture nodes served in process by the
  * negcam engine, for programs started by negcam-run (docs/negcam-run.md).
  *
- * This file: configuration, the descriptor table, and the interposers for
- * open, close, dup, fcntl, ioctl, mmap and read. Nothing runs at load
+ * This file: configuration and the interposers for open, close, dup,
+ * fcntl, ioctl, mmap and read; the descriptor table is files.c. Nothing runs at load
  * time; the first intercepted call reads NEGCAM_RUN_NODES, the first open
  * of a node loads its profile. A device descriptor is a duplicate of the
  * node's eventfd, readable while a buffer is done, so poll, select and
@@ -31,8 +31,6 @@
 pthread_mutex_t nc_lock = PTHREAD_MUTEX_INITIALIZER;
 struct nc_node nc_nodes[NC_RUN_MAX_NODES];
 unsigned int nc_nnodes;
-static struct nc_file files[NC_RUN_MAX_FILES];
-static _Atomic unsigned short fdmap[NC_RUN_FDMAX]; /* file index + 1 */
 static pthread_once_t config_once = PTHREAD_ONCE_INIT;
 static bool trace; /* NEGCAM_RUN_TRACE=1: every request on stderr */
 
@@ -123,13 +121,6 @@ int nc_node_of_path(const char *path)
 	return -1;
 }
 
-int nc_node_of_fd(int fd)
-{
-	unsigned int f = fd >= 0 && fd < NC_RUN_FDMAX ? atomic_load(&fdmap[fd]) : 0;
-
-	return f ? files[f - 1].node : -1;
-}
-
 int nc_node_load(struct nc_node *n)
 {
 	char msg[512];
@@ -157,58 +148,6 @@ int nc_node_load(struct nc_node *n)
 	return 0;
 }
 
-/* ---- the descriptor table (under nc_lock) ---- */
-
-struct nc_file *nc_file_of_fd(int fd)
-{
-	unsigned int f = fd >= 0 && fd < NC_RUN_FDMAX ? atomic_load(&fdmap[fd]) : 0;
-
-	return f ? &files[f - 1] : NULL;
-}
-
-struct nc_file *nc_file_at(unsigned int i)
-{
-	return i < NC_RUN_MAX_FILES && files[i].refs ? &files[i] : NULL;
-}
-
-/* @fd now refers to @f (a new file when @f is NULL, on @node). */
-static int fd_attach(int fd, struct nc_file *f, int node)
-{
-	unsigned int i;
-
-	if (fd < 0 || fd >= NC_RUN_FDMAX)
-		return -EMFILE;
-	for (i = 0; !f && i < NC_RUN_MAX_FILES; i++)
-		if (!files[i].refs) {
-			f = &files[i];
-			memset(f, 0, sizeof(*f));
-			f->node = node;
-			f->prio = V4L2_PRIORITY_DEFAULT;
-			nc_nodes[node].priority[f->prio]++;
-		}
-	if (!f)
-		return -EMFILE;
-	f->refs++;
-	atomic_store(&fdmap[fd], (unsigned short)(f - files + 1));
-	return 0;
-}
-
-/* @fd no longer refers to its file; the file's last descriptor releases it. */
-static void fd_detach(int fd)
-{
-	struct nc_file *f = nc_file_of_fd(fd);
-	struct nc_node *n;
-
-	if (!f)
-		return;
-	atomic_store(&fdmap[fd], 0);
-	if (--f->refs)
-		return;
-	n = &nc_nodes[f->node];
-	n->priority[f->prio]--;
-	nc_vbq_release(&n->vbq, f);
-}
-
 /* ---- open and close ---- */
 
 static int node_open(int node, int flags)
@@ -222,7 +161,7 @@ static int node_open(int node, int flags)
 	fd = ret ? -1 : real_(n->evfd, flags & O_CLOEXEC ? F_DUPFD_CLOEXEC : F_DUPFD, 0);
 	if (!ret && fd < 0)
 		ret = -errno;
-	if (!ret && (ret = fd_attach(fd, NULL, node)) < 0)
+	if (!ret && (ret = nc_fd_attach(fd, NULL, node)) < 0)
 		close(fd);
 	else if (!ret)
 		nc_file_of_fd(fd)->nonblock = flags & O_NONBLOCK;
@@ -321,7 +260,7 @@ int close(int fd)
 
 	if (nc_node_of_fd(fd) >= 0) {
 		pthread_mutex_lock(&nc_lock);
-		fd_detach(fd);
+		nc_fd_detach(fd);
 		pthread_mutex_unlock(&nc_lock);
 	}
 	return real_(fd);
@@ -338,10 +277,10 @@ static int dup_done(int old, int new)
 	if (new < 0 || new == old)
 		return new;
 	pthread_mutex_lock(&nc_lock);
-	fd_detach(new); /* dup2 onto one of ours closed it */
+	nc_fd_detach(new); /* dup2 onto one of ours closed it */
 	f = nc_file_of_fd(old);
 	if (f)
-		ret = fd_attach(new, f, f->node);
+		ret = nc_fd_attach(new, f, f->node);
 	pthread_mutex_unlock(&nc_lock);
 	if (ret) {
 		close(new);

@@ -72,6 +72,10 @@ bool nc_events_pending(int fd);
 
 /* Open file @i, or NULL when the slot is free. */
 struct nc_file *nc_file_at(unsigned int i);
+/* @fd now refers to @f (a new file on @node when @f is NULL); -EMFILE. */
+int nc_fd_attach(int fd, struct nc_file *f, int node);
+/* @fd no longer refers to its file; its last descriptor releases it. */
+void nc_fd_detach(int fd);
 
 /* The highest priority an open file holds. */
 __u32 nc_max_priority(const struct nc_node *n);
