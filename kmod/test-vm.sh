@@ -11,23 +11,14 @@
 set -u
 [ "${NEGCAM_IN_VM:-}" = 1 ] || { echo "run it in the VM: tests/vm/run.sh kmod/test-vm.sh" >&2; exit 2; }
 cd "$NEGCAM_TREE" || exit 2
-KO=kmod/negcam.ko
 CFS=/sys/kernel/config/negcam/negcam-0
 SYS=/sys/devices/platform/negcam.0
-PASSED=0
-FAILED=0
-
-pass() { echo "PASS: $*"; PASSED=$((PASSED + 1)); }
-fail() { echo "FAIL: $*"; FAILED=$((FAILED + 1)); }
-expect() { # expect DESCRIPTION GOT WANT
-	if [ "$2" = "$3" ]; then pass "$1: $2"; else fail "$1: got '$2', want '$3'"; fi
-}
-
-load() {
-	modprobe -a videobuf2-vmalloc videobuf2-v4l2 videodev configfs || return 1
-	insmod "$KO" "$@"
-}
-unload() { rmmod negcam 2>/dev/null || { sleep 1; rmmod negcam; }; }
+# pass, fail, expect, negcam_load, negcam_unload: the one VM shell library
+# shellcheck source=tests/vm/lib.sh
+. "$NEGCAM_TREE/tests/vm/lib.sh"
+suite_begin kmod
+load() { negcam_load "$@"; }
+unload() { negcam_unload; }
 
 # Timestamps (µs) and sequence numbers of N buffers streamed with v4l2-ctl.
 stream() { # stream DEV COUNT [extra v4l2-ctl args]
@@ -204,5 +195,5 @@ if rmmod negcam 2>/dev/null; then fail "rmmod while a handle is open succeeded";
 exec 3<&-
 if unload; then pass "rmmod once the handle is closed"; else fail "rmmod once the handle is closed"; fi
 
-echo "kmod: $PASSED passed, $FAILED failed"
-[ "$FAILED" = 0 ]
+suite_end
+[ "$S_FAIL" = 0 ]

@@ -39,6 +39,33 @@ fail() { S_FAIL=$((S_FAIL + 1)); FAILED+=("$SUITE: $*"); echo "FAIL: $*"; }
 skip() { S_SKIP=$((S_SKIP + 1)); echo "SKIP: $*"; }
 note() { echo "  $*"; }
 
+# expect NAME GOT WANT: PASS when GOT equals WANT.
+expect() {
+	if [ "$2" = "$3" ]; then pass "$1: $2"; else fail "$1: got '$2', want '$3'"; fi
+}
+
+# negcam.ko: loaded with its dependencies (modinfo), unloaded with retries
+# (a node closed a moment ago may still hold the module).
+KO=${NEGCAM_KO:-$NEGCAM_TREE/kmod/negcam.ko}
+negcam_load() {
+	local deps d
+	deps=$(modinfo -F depends "$KO" 2>/dev/null | tr ',' ' ')
+	for d in $deps; do modprobe "$d" || return 1; done
+	insmod "$KO" "$@"
+}
+
+negcam_unload() {
+	local i
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		[ -d /sys/module/negcam ] || return 0
+		rmmod negcam 2>/dev/null && return 0
+		sleep 0.3
+	done
+	rmmod negcam
+}
+export KO
+export -f negcam_load negcam_unload
+
 # A file name for a log from free text.
 logname() { echo "$LOGDIR/$(echo "$SUITE-$*" | tr -c 'A-Za-z0-9_.-' '_' | cut -c1-120).log"; }
 

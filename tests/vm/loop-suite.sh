@@ -26,9 +26,6 @@ OUT=${NEGCAM_RUN:-/tmp}/loop
 mkdir -p "$OUT"
 PIDS=()
 
-# negcam_load, negcam_unload (and KO)
-# shellcheck source=tests/vm/negcam-suite.sh
-. "$VM_DIR/negcam-suite.sh"
 load() { negcam_load "$@"; }
 unload() { negcam_unload; }
 

@@ -9,29 +9,9 @@
 # swap (idle, streaming, malformed), simulated unplug, rmmod with a handle
 # open. The run-time interfaces (configfs, unplug) are those of docs/kmod.md.
 
-KO=${NEGCAM_KO:-$NEGCAM_TREE/kmod/negcam.ko}
 CTL=$NEGCAM_BUILD/engine/negcam-ctl
 CFS=/sys/kernel/config/negcam
 
-negcam_load() {
-	local deps d
-	deps=$(modinfo -F depends "$KO" 2>/dev/null | tr ',' ' ')
-	for d in $deps; do modprobe "$d" || return 1; done
-	insmod "$KO" "$@"
-}
-
-negcam_unload() {
-	local i
-	for i in 1 2 3 4 5 6 7 8 9 10; do
-		[ -d /sys/module/negcam ] || return 0
-		rmmod negcam 2>/dev/null && return 0
-		sleep 0.3
-	done
-	rmmod negcam
-}
-
-export KO
-export -f negcam_load negcam_unload
 
 # The index N of a node (bus_info platform:negcam-N).
 node_index() { v4l2-ctl -d "$1" -D | sed -n 's/.*Bus info *: platform:negcam-\([0-9]*\)$/\1/p'; }

@@ -25,54 +25,28 @@
 set -u
 [ "${NEGCAM_IN_VM:-}" = 1 ] || { echo "run it in the VM: tests/vm/run.sh tests/vm/provider-suite.sh" >&2; exit 2; }
 cd "$NEGCAM_TREE" || exit 2
-KO=${NEGCAM_KO:-$NEGCAM_TREE/kmod/negcam.ko}
 BUILD=${NEGCAM_BUILD:-build}
 case "$BUILD" in /*) ;; *) BUILD=$NEGCAM_TREE/$BUILD ;; esac
 CTL=$BUILD/engine/negcam-ctl
 export GST_PLUGIN_PATH=$BUILD/gst
 OUT=${NEGCAM_RUN:-/tmp}/provider
 mkdir -p "$OUT"
-PASSED=0
-FAILED=0
 MON_PID=
+# pass, fail, negcam_load, negcam_unload, wait_node: the one VM shell library
+# shellcheck source=tests/vm/lib.sh
+. "$NEGCAM_TREE/tests/vm/lib.sh"
+suite_begin provider
 
-pass() { echo "PASS: $*"; PASSED=$((PASSED + 1)); }
-fail() { echo "FAIL: $*"; FAILED=$((FAILED + 1)); }
 finish() {
 	[ -n "$MON_PID" ] && kill "$MON_PID" 2>/dev/null
 	rmmod negcam 2>/dev/null
-	echo "provider: $PASSED passed, $FAILED failed"
-	[ "$FAILED" = 0 ]
+	suite_end
+	[ "$S_FAIL" = 0 ]
 	exit
 }
-
-load() {
-	local d
-	for d in $(modinfo -F depends "$KO" 2>/dev/null | tr ',' ' '); do modprobe "$d" || return 1; done
-	insmod "$KO" "$@"
-}
-unload() {
-	local i
-	for i in 1 2 3 4 5 6 7 8 9 10; do
-		[ -d /sys/module/negcam ] || return 0
-		rmmod negcam 2>/dev/null && return 0
-		sleep 0.3
-	done
-	rmmod negcam
-}
-
-# The first node of driver $1 (VIDIOC_QUERYCAP), waiting up to 5 s.
-node_of() {
-	local i n
-	for i in $(seq 50); do
-		for n in /dev/video*; do
-			[ -e "$n" ] || continue
-			v4l2-ctl -d "$n" -D 2>/dev/null | grep -q "Driver name *: $1\$" && { echo "$n"; return 0; }
-		done
-		sleep 0.1
-	done
-	return 1
-}
+load() { negcam_load "$@"; }
+unload() { negcam_unload; }
+node_of() { wait_node "$@"; }
 
 # The record of listing $1 (one device: "found:"/"added:" and its lines)
 # that contains the text $2, e.g. "negcamsrc device=/dev/video0 ".

@@ -10,23 +10,21 @@
 set -u
 [ "${NEGCAM_IN_VM:-}" = 1 ] || { echo "run it in the VM: tests/vm/run.sh $0" >&2; exit 2; }
 cd "$NEGCAM_TREE" || exit 2
-KO=${NEGCAM_KO:-kmod/negcam.ko}
-BIN=$NEGCAM_TREE/tests/vm/out/bin
 SYS=/sys/devices/platform/negcam.0
-PASSED=0 FAILED=0
-pass() { echo "PASS: $*"; PASSED=$((PASSED + 1)); }
-fail() { echo "FAIL: $*"; FAILED=$((FAILED + 1)); }
+# pass, fail, negcam_load, negcam_unload, $BIN: the one VM shell library
+# shellcheck source=tests/vm/lib.sh
+. "$NEGCAM_TREE/tests/vm/lib.sh"
+suite_begin scene-time
 
-modprobe -a videobuf2-vmalloc videobuf2-v4l2 videodev configfs
-rmmod negcam 2>/dev/null
-insmod "$KO" profile=vga || { fail "cannot load $KO"; exit 1; }
+negcam_unload 2>/dev/null
+negcam_load profile=vga || { fail "cannot load $KO"; exit 1; }
 DEV=/dev/$(cat $SYS/video_node)
 for i in 1 2; do
 	v4l2-ctl -d "$DEV" --set-fmt-video=width=640,height=480,pixelformat=YUYV \
 		--stream-mmap=4 --stream-count=1 --stream-to=/tmp/scene$i.yuyv 2>/dev/null
 	sleep 0.3
 done
-rmmod negcam
+negcam_unload
 
 for i in 1 2; do
 	size=$(stat -c %s /tmp/scene$i.yuyv 2>/dev/null || echo 0)
@@ -45,5 +43,5 @@ if cmp -s /tmp/scene1.yuyv /tmp/scene2.yuyv; then
 else
 	pass "two streams give different pictures: $(cmp -l /tmp/scene1.yuyv /tmp/scene2.yuyv | wc -l) bytes differ"
 fi
-echo "scene-time: $PASSED passed, $FAILED failed"
-[ "$FAILED" = 0 ]
+suite_end
+[ "$S_FAIL" = 0 ]
