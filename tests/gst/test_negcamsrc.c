@@ -18,6 +18,7 @@
 #include "profile.h"
 #include "framegen.h"
 #include "formats.h"
+#include "harness.h"
 
 static const gchar *profiles[] = { "webcam", "vga", "stepwise", "tv-tuner" };
 
@@ -193,48 +194,100 @@ fixate_for (const gchar * prefer, gint live_n, gint live_d,
   return s;
 }
 
-/* Preference keys, as documented for the prefer property; "device" here
- * is its rule past the default mode, with the live rate. */
+/* The oracle's ranking, written from docs/negcamsrc.md ("prefer") and
+ * sharing nothing with gst/negcamfixate.c: each preference is its
+ * documented list of criteria, in order, each "more is better". */
+typedef enum {
+  BY_NONE,
+  BY_AREA,                      /* larger width x height */
+  BY_RATE,                      /* higher frame rate */
+  BY_LOWER_RATE,                /* lower frame rate (nearest the live rate) */
+  BY_RAW,                       /* uncompressed: video/x-raw, video/x-bayer */
+  BY_COMPRESSED,                /* the others */
+  BY_LIVE                       /* reaches the live rate */
+} Criterion;
+
+static const struct {
+  const gchar *prefer;
+  Criterion order[3];
+} rules[] = {
+  {"resolution", {BY_AREA, BY_RATE, BY_RAW}},
+  {"framerate", {BY_RATE, BY_AREA, BY_RAW}},
+  {"raw", {BY_RAW, BY_AREA, BY_RATE}},
+  {"compressed", {BY_COMPRESSED, BY_AREA, BY_RATE}},
+  /* device, past its default mode: those reaching the live rate first */
+  {"device-reaching", {BY_AREA, BY_LOWER_RATE, BY_RAW}},
+  {"device-below", {BY_RATE, BY_AREA, BY_RAW}},
+};
+
+typedef struct {
+  gint64 area;
+  gint n, d;
+  gboolean uncompressed, live;
+} Mode;
+
+static Mode
+mode_of (const GstStructure * s, gint live_n, gint live_d)
+{
+  Mode m = { 0, 0, 1, FALSE, FALSE };
+  gint w = 0, h = 0;
+
+  gst_structure_get_int (s, "width", &w);
+  gst_structure_get_int (s, "height", &h);
+  gst_structure_get_fraction (s, "framerate", &m.n, &m.d);
+  m.area = (gint64) w * h;
+  m.uncompressed = gst_structure_has_name (s, "video/x-raw")
+      || gst_structure_has_name (s, "video/x-bayer");
+  m.live = gst_util_fraction_compare (m.n, m.d, live_n, live_d) >= 0;
+  return m;
+}
+
+static gint
+by (Criterion c, const Mode * a, const Mode * b)
+{
+  switch (c) {
+    case BY_AREA:
+      return (a->area > b->area) - (a->area < b->area);
+    case BY_RATE:
+      return gst_util_fraction_compare (a->n, a->d, b->n, b->d);
+    case BY_LOWER_RATE:
+      return gst_util_fraction_compare (b->n, b->d, a->n, a->d);
+    case BY_RAW:
+      return a->uncompressed - b->uncompressed;
+    case BY_COMPRESSED:
+      return b->uncompressed - a->uncompressed;
+    case BY_LIVE:
+      return a->live - b->live;
+    default:
+      return 0;
+  }
+}
+
+/* >0 when @a is to be chosen over @b under @prefer ("device": its rule
+ * past the default mode, with the live rate live_n/live_d). */
 static gint
 better (const gchar * prefer, gint live_n, gint live_d,
     const GstStructure * a, const GstStructure * b)
 {
-  gint aw, ah, bw, bh, an, ad, bn, bd, area, rate, raw, live, keys[4], i;
+  Mode ma = mode_of (a, live_n, live_d), mb = mode_of (b, live_n, live_d);
+  const gchar *rule = prefer;
+  guint i, k;
+  gint r;
 
-  gst_structure_get_int (a, "width", &aw);
-  gst_structure_get_int (a, "height", &ah);
-  gst_structure_get_int (b, "width", &bw);
-  gst_structure_get_int (b, "height", &bh);
-  gst_structure_get_fraction (a, "framerate", &an, &ad);
-  gst_structure_get_fraction (b, "framerate", &bn, &bd);
-  area = (gint64) aw *ah < (gint64) bw *bh ? -1 : (gint64) aw *ah >
-      (gint64) bw *bh;
-  rate = gst_util_fraction_compare (an, ad, bn, bd);
-  raw = gst_structure_has_name (a, "video/x-raw") -
-      gst_structure_has_name (b, "video/x-raw");
-  live = (gst_util_fraction_compare (an, ad, live_n, live_d) >= 0) -
-      (gst_util_fraction_compare (bn, bd, live_n, live_d) >= 0);
-  keys[3] = 0;
-  if (!g_strcmp0 (prefer, "framerate")) {
-    keys[0] = rate, keys[1] = area, keys[2] = raw;
-  } else if (!g_strcmp0 (prefer, "raw")) {
-    keys[0] = raw, keys[1] = area, keys[2] = rate;
-  } else if (!g_strcmp0 (prefer, "compressed")) {
-    keys[0] = -raw, keys[1] = area, keys[2] = rate;
-  } else if (!g_strcmp0 (prefer, "device")) {
-    /* reaching the live rate first; then: reaching it, largest frame and
-     * the rate nearest it; not reaching it, highest rate, then largest */
-    gboolean reaches = gst_util_fraction_compare (an, ad, live_n, live_d) >= 0;
-    keys[0] = live;
-    keys[1] = reaches ? area : rate;
-    keys[2] = reaches ? -rate : area;
-    keys[3] = raw;
-  } else {
-    keys[0] = area, keys[1] = rate, keys[2] = raw;
+  if (!g_strcmp0 (prefer, "device")) {
+    if ((r = by (BY_LIVE, &ma, &mb)))
+      return r;
+    rule = ma.live ? "device-reaching" : "device-below";
   }
-  for (i = 0; i < 4; i++)
-    if (keys[i])
-      return keys[i];
+  for (i = 0; i < G_N_ELEMENTS (rules); i++) {
+    if (g_strcmp0 (rules[i].prefer, rule))
+      continue;
+    for (k = 0; k < G_N_ELEMENTS (rules[i].order); k++)
+      if ((r = by (rules[i].order[k], &ma, &mb)))
+        return r;
+    return 0;
+  }
+  fail ("no rule for prefer=%s", prefer);
   return 0;
 }
 
@@ -328,24 +381,6 @@ expected_mode (const struct negcam_profile *p, GstCaps * filter,
 /* ------------------------------------------------------------------ */
 /* Running a negotiation in a real pipeline                            */
 
-typedef struct {
-  GstStructure *msg;            /* first negcam-negotiated, or NULL */
-  GError *error;
-  gchar *debug;
-  guint64 buffers;
-  guint requests;               /* the source's, since open */
-} Outcome;
-
-static void
-outcome_clear (Outcome * o)
-{
-  if (o->msg)
-    gst_structure_free (o->msg);
-  g_clear_error (&o->error);
-  g_free (o->debug);
-  memset (o, 0, sizeof (*o));
-}
-
 static gint
 count_of (const GstStructure * msg, const gchar * field)
 {
@@ -355,78 +390,16 @@ count_of (const GstStructure * msg, const gchar * field)
   return v;
 }
 
-static GstCaps *
-outcome_caps (const Outcome * o)
-{
-  GstCaps *caps = NULL;
-
-  fail_unless (o->msg != NULL);
-  gst_structure_get (o->msg, "caps", GST_TYPE_CAPS, &caps, NULL);
-  fail_unless (caps != NULL);
-  return caps;
-}
-
-/* Run the pipeline @desc (its negcamsrc named "src", non-live with a
- * few buffers) until EOS or error; the source's request count since open
- * ("negotiation-requests" of its stats) into o->requests. */
-static void
-run_launch (const gchar * desc, Outcome * o)
-{
-  GError *err = NULL;
-  GstElement *pipe = gst_parse_launch (desc, &err);
-  GstElement *src;
-  GstStructure *stats = NULL;
-  GstBus *bus;
-  gboolean done = FALSE;
-
-  memset (o, 0, sizeof (*o));
-  fail_unless (pipe && !err, "%s: %s", desc, err ? err->message : "");
-  src = gst_bin_get_by_name (GST_BIN (pipe), "src");
-  fail_unless (src != NULL, "%s: no element named src", desc);
-  bus = gst_element_get_bus (pipe);
-  gst_element_set_state (pipe, GST_STATE_PLAYING);
-  while (!done) {
-    GstMessage *m = gst_bus_timed_pop_filtered (bus, 20 * GST_SECOND,
-        GST_MESSAGE_ERROR | GST_MESSAGE_EOS | GST_MESSAGE_ELEMENT);
-
-    fail_unless (m != NULL, "timeout: %s", desc);
-    switch (GST_MESSAGE_TYPE (m)) {
-      case GST_MESSAGE_ELEMENT:
-        if (!o->msg && gst_message_has_name (m, "negcam-negotiated"))
-          o->msg = gst_structure_copy (gst_message_get_structure (m));
-        break;
-      case GST_MESSAGE_ERROR:
-        if (!o->error)
-          gst_message_parse_error (m, &o->error, &o->debug);
-        done = TRUE;
-        break;
-      default:
-        done = TRUE;
-        break;
-    }
-    gst_message_unref (m);
-  }
-  g_object_get (src, "stats", &stats, NULL);
-  fail_unless (gst_structure_get_uint (stats, "negotiation-requests",
-          &o->requests));
-  gst_structure_free (stats);
-  gst_element_set_state (pipe, GST_STATE_NULL);
-  gst_object_unref (src);
-  gst_object_unref (bus);
-  gst_object_unref (pipe);
-}
-
 /* negcamsrc ! capsfilter ! fakesink, non-live, until EOS or error. */
 static void
 run_pipeline (const gchar * profile, const gchar * filter,
     const gchar * prefer, gint nbuf, Outcome * o)
 {
-  gchar *desc = g_strdup_printf ("negcamsrc name=src profile=\"%s\" "
-      "is-live=false num-buffers=%d prefer=%s ! capsfilter caps=\"%s\" "
-      "! fakesink", profile, nbuf, prefer, filter);
+  gchar *props = g_strdup_printf ("profile=\"%s\" is-live=false "
+      "num-buffers=%d prefer=%s", profile, nbuf, prefer);
 
-  run_launch (desc, o);
-  g_free (desc);
+  run_negcamsrc (props, filter, o);
+  g_free (props);
 }
 
 #include "filters.h"

@@ -28,85 +28,26 @@
 
 #include "framegen.h"
 #include "filters.h"
+#include "harness.h"
 #include "leakcheck.h"
 
 static const gchar *device, *profile;
 
 /* ------------------------------------------------------------------ */
 
-typedef struct {
-  GstStructure *msg; /* negcam-negotiated */
-  gchar *error;
-} Outcome;
-
-static void
-outcome_clear (Outcome * o)
-{
-  if (o->msg)
-    gst_structure_free (o->msg);
-  g_free (o->error);
-  memset (o, 0, sizeof (*o));
-}
-
-/* One negotiation and one frame; @dev "" = embedded with @prof. */
+/* One negotiation and one frame; @dev "" = embedded with @prof.
+ * prefer=resolution: a device node keeps its last format, the embedded
+ * engine starts from the profile default. */
 static void
 negotiate_once (const gchar * dev, const gchar * prof, const gchar * filter,
     Outcome * o)
 {
-  GstElement *pipe = gst_pipeline_new (NULL);
-  GstElement *src = gst_element_factory_make ("negcamsrc", NULL);
-  GstElement *cf = gst_element_factory_make ("capsfilter", NULL);
-  GstElement *sink = gst_element_factory_make ("fakesink", NULL);
-  GstCaps *caps = gst_caps_from_string (filter);
-  GstBus *bus;
+  gchar *props = g_strdup_printf ("device=\"%s\" num-buffers=1 "
+      "prefer=resolution%s%s%s", dev, prof ? " profile=\"" : "",
+      prof ? prof : "", prof ? "\"" : "");
 
-  memset (o, 0, sizeof (*o));
-  fail_unless (src && cf && sink && caps);
-  g_object_set (src, "device", dev, "num-buffers", 1, NULL);
-  if (prof)
-    g_object_set (src, "profile", prof, NULL);
-  /* prefer=resolution: a device node keeps its last format, the
-   * embedded engine starts from the profile default */
-  gst_util_set_object_arg (G_OBJECT (src), "prefer", "resolution");
-  g_object_set (cf, "caps", caps, NULL);
-  gst_caps_unref (caps);
-  gst_bin_add_many (GST_BIN (pipe), src, cf, sink, NULL);
-  fail_unless (gst_element_link_many (src, cf, sink, NULL));
-  bus = gst_element_get_bus (pipe);
-  gst_element_set_state (pipe, GST_STATE_PLAYING);
-  for (;;) {
-    GstMessage *m = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
-        GST_MESSAGE_ERROR | GST_MESSAGE_EOS | GST_MESSAGE_ELEMENT);
-
-    fail_unless (m != NULL, "%s on %s: timeout", filter, dev);
-    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ELEMENT) {
-      if (!o->msg && gst_message_has_name (m, "negcam-negotiated"))
-        o->msg = gst_structure_copy (gst_message_get_structure (m));
-      gst_message_unref (m);
-      continue;
-    }
-    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
-      GError *e = NULL;
-
-      gst_message_parse_error (m, &e, NULL);
-      o->error = g_strdup (e->message);
-      g_error_free (e);
-    }
-    gst_message_unref (m);
-    break;
-  }
-  gst_element_set_state (pipe, GST_STATE_NULL);
-  gst_object_unref (bus);
-  gst_object_unref (pipe);
-}
-
-static GstCaps *
-msg_caps (Outcome * o)
-{
-  GstCaps *c = NULL;
-
-  gst_structure_get (o->msg, "caps", GST_TYPE_CAPS, &c, NULL);
-  return c;
+  run_negcamsrc (props, filter, o);
+  g_free (props);
 }
 
 /* Everything the device offers (a caps query in READY). */
@@ -146,10 +87,10 @@ GST_START_TEST (test_filters)
       negotiate_once ("", profile, filters[i], &emb);
       fail_unless ((emb.msg == NULL) == (dev.msg == NULL),
           "%s: embedded %s, kernel %s", filters[i],
-          emb.msg ? "negotiated" : emb.error,
-          dev.msg ? "negotiated" : dev.error);
+          emb.msg ? "negotiated" : outcome_error (&emb),
+          dev.msg ? "negotiated" : outcome_error (&dev));
       if (emb.msg) {
-        GstCaps *a = msg_caps (&emb), *b = msg_caps (&dev);
+        GstCaps *a = outcome_caps (&emb), *b = outcome_caps (&dev);
 
         fail_unless (gst_caps_is_equal (a, b), "%s: embedded %" GST_PTR_FORMAT
             ", kernel %" GST_PTR_FORMAT, filters[i], a, b);
@@ -160,7 +101,7 @@ GST_START_TEST (test_filters)
       outcome_clear (&emb);
     }
     if (dev.msg) {
-      GstCaps *c = msg_caps (&dev);
+      GstCaps *c = outcome_caps (&dev);
 
       /* valid and within the filter and the device's caps */
       fail_unless (gst_caps_is_fixed (c), "%s: %" GST_PTR_FORMAT,
@@ -170,7 +111,7 @@ GST_START_TEST (test_filters)
       fail_unless (gst_caps_can_intersect (c, all), "%s: %" GST_PTR_FORMAT
           " not offered by the device", filters[i], c);
       fail_unless (dev.error == NULL, "%s: negotiated %" GST_PTR_FORMAT
-          " then failed: %s", filters[i], c, dev.error);
+          " then failed: %s", filters[i], c, outcome_error (&dev));
       /* (negcam.ko draws every built-in format, so no error after
        * negotiation is expected from either backend) */
       negotiated++;
@@ -181,11 +122,11 @@ GST_START_TEST (test_filters)
       fail_unless (dev.error != NULL);
       if (gst_caps_can_intersect (all, fc))
         GST_INFO ("%s: refused although the caps intersect: %s",
-            filters[i], dev.error);
+            filters[i], outcome_error (&dev));
       if (!profile)
         fail_unless (!gst_caps_can_intersect (all, fc),
             "%s: vivid refused a filter it can satisfy: %s", filters[i],
-            dev.error);
+            outcome_error (&dev));
     }
     outcome_clear (&dev);
     gst_caps_unref (fc);
