@@ -307,13 +307,13 @@ static int run_case(const struct nc_matrix *m, struct mx_case *c, const char *tm
 
 /* ---- the table ---- */
 
-/* "exit 0", "exit 1", "SIGSEGV", "timeout" */
+/* The exit column, one word: "0", "1", "SIGSEGV", "timeout" */
 static void result_text(const struct mx_case *c, char *buf, size_t len)
 {
 	if (c->timed_out)
 		snprintf(buf, len, "timeout");
 	else if (WIFEXITED(c->status))
-		snprintf(buf, len, "exit %d", WEXITSTATUS(c->status));
+		snprintf(buf, len, "%d", WEXITSTATUS(c->status));
 	else
 		snprintf(buf, len, "SIG%s", sigabbrev_np(WTERMSIG(c->status)) ?: "?");
 }
@@ -343,7 +343,7 @@ static void format_text(const struct nc_record *r, char *buf, size_t len)
 
 static void print_header(void)
 {
-	printf("%-18s %-8s %-28s %6s %6s %6s %6s %6s %7s %7s %6s %6s %6s\n", "profile", "result",
+	printf("%-18s %-7s %-28s %6s %6s %6s %6s %6s %7s %7s %6s %6s %6s\n", "profile", "exit",
 	       "format", "TRY", "S_FMT", "G_FMT", "ENUM", "S_PARM", "setup", "frames", "EINVAL",
 	       "EBUSY", "other");
 }
@@ -355,7 +355,7 @@ static void print_row(const struct mx_case *c)
 
 	result_text(c, res, sizeof(res));
 	format_text(r, fmt, sizeof(fmt));
-	printf("%-18s %-8s %-28s %6u %6u %6u %6u %6u %7u %7llu %6u %6u %6u\n", c->name, res, fmt,
+	printf("%-18s %-7s %-28s %6u %6u %6u %6u %6u %7u %7llu %6u %6u %6u\n", c->name, res, fmt,
 	       r->count[NR(VIDIOC_TRY_FMT)], r->count[NR(VIDIOC_S_FMT)],
 	       r->count[NR(VIDIOC_G_FMT)],
 	       r->count[NR(VIDIOC_ENUM_FMT)] + r->count[NR(VIDIOC_ENUM_FRAMESIZES)] +
@@ -466,7 +466,8 @@ static void junit_case(FILE *to, const struct nc_matrix *m, const struct mx_case
 	xml_text(to, c->name);
 	fprintf(to, "\" time=\"%.3f\">\n", c->seconds);
 	if (failed(c)) {
-		fprintf(to, "      <failure type=\"%s\" message=\"", res);
+		fprintf(to, "      <failure type=\"%s%s\" message=\"",
+			WIFEXITED(c->status) && !c->timed_out ? "exit " : "", res);
 		xml_escaped(to, message_of(c->err), true);
 		fprintf(to, "\">");
 		if (c->timed_out)
@@ -474,7 +475,7 @@ static void junit_case(FILE *to, const struct nc_matrix *m, const struct mx_case
 		xml_text(to, message_of(c->err));
 		fprintf(to, "</failure>\n");
 	}
-	fprintf(to, "      <system-out>profile %s: %s, format %s, %llu frames\n", c->name, res, fmt,
+	fprintf(to, "      <system-out>profile %s: exit %s, format %s, %llu frames\n", c->name, res, fmt,
 		(unsigned long long)c->rec.frames);
 	print_requests(c, to);
 	xml_text(to, c->out);
