@@ -11,13 +11,13 @@
 int main(int argc, char **argv)
 {
 	const char *dev = argc > 1 ? argv[1] : "/dev/video0";
-	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	struct v4l2_format f = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE};
 	struct v4l2_pix_format *p = &f.fmt.pix;
 	int fd = open(dev, O_RDWR);
 	char *frame;
 
-	*p = (struct v4l2_pix_format){ .width = 1280, .height = 720,
-				       .pixelformat = V4L2_PIX_FMT_YUYV };
+	*p = (struct v4l2_pix_format){
+		.width = 1280, .height = 720, .pixelformat = V4L2_PIX_FMT_YUYV};
 	if (fd < 0 || ioctl(fd, VIDIOC_S_FMT, &f) < 0) {
 		perror(dev);
 		return 1;

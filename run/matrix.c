@@ -182,7 +182,7 @@ static pid_t spawn(const struct nc_matrix *m, const struct mx_case *c, const cha
 static void wait_case(pid_t pid, unsigned int timeout, struct mx_case *c)
 {
 	double start = now_s(), kill_at = start + timeout;
-	const struct timespec tick = { 0, 10000000 };
+	const struct timespec tick = {0, 10000000};
 	int sig = SIGTERM;
 
 	setpgid(pid, pid);
@@ -280,8 +280,7 @@ static bool failed(const struct mx_case *c)
 	return c->timed_out || !WIFEXITED(c->status) || WEXITSTATUS(c->status);
 }
 
-static int run_case(const struct nc_matrix *m, struct mx_case *c, const char *tmp,
-		    unsigned int i)
+static int run_case(const struct nc_matrix *m, struct mx_case *c, const char *tmp, unsigned int i)
 {
 	char dir[1100];
 	pid_t pid;
@@ -356,8 +355,7 @@ static void print_row(const struct mx_case *c)
 	result_text(c, res, sizeof(res));
 	format_text(r, fmt, sizeof(fmt));
 	printf("%-18s %-7s %-28s %6u %6u %6u %6u %6u %7u %7llu %6u %6u %6u\n", c->name, res, fmt,
-	       r->count[NR(VIDIOC_TRY_FMT)], r->count[NR(VIDIOC_S_FMT)],
-	       r->count[NR(VIDIOC_G_FMT)],
+	       r->count[NR(VIDIOC_TRY_FMT)], r->count[NR(VIDIOC_S_FMT)], r->count[NR(VIDIOC_G_FMT)],
 	       r->count[NR(VIDIOC_ENUM_FMT)] + r->count[NR(VIDIOC_ENUM_FRAMESIZES)] +
 		       r->count[NR(VIDIOC_ENUM_FRAMEINTERVALS)],
 	       r->count[NR(VIDIOC_S_PARM)], r->before_stream, (unsigned long long)r->frames,
@@ -367,7 +365,7 @@ static void print_row(const struct mx_case *c)
 /* "ENUM_FRAMEINTERVALS 146, ENUM_FRAMESIZES 22, ..." by count, then number. */
 static void requests_text(const struct nc_record *r, const uint32_t *count, FILE *to)
 {
-	uint32_t done[NC_REC_NR] = { 0 };
+	uint32_t done[NC_REC_NR] = {0};
 	unsigned int i, best, k;
 
 	for (k = 0;; k++) {
@@ -378,7 +376,8 @@ static void requests_text(const struct nc_record *r, const uint32_t *count, FILE
 			break;
 		done[best] = 1;
 		fprintf(to, "%s%s %u", k ? ", " : "",
-			negcam_ioctl_name(r->request[best]) + (sizeof("VIDIOC_") - 1) *
+			negcam_ioctl_name(r->request[best]) +
+				(sizeof("VIDIOC_") - 1) *
 					!strncmp(negcam_ioctl_name(r->request[best]), "VIDIOC_", 7),
 			count[best]);
 	}
@@ -475,8 +474,8 @@ static void junit_case(FILE *to, const struct nc_matrix *m, const struct mx_case
 		xml_text(to, message_of(c->err));
 		fprintf(to, "</failure>\n");
 	}
-	fprintf(to, "      <system-out>profile %s: exit %s, format %s, %llu frames\n", c->name, res, fmt,
-		(unsigned long long)c->rec.frames);
+	fprintf(to, "      <system-out>profile %s: exit %s, format %s, %llu frames\n", c->name, res,
+		fmt, (unsigned long long)c->rec.frames);
 	print_requests(c, to);
 	xml_text(to, c->out);
 	fprintf(to, "</system-out>\n      <system-err>");
@@ -499,8 +498,9 @@ static int write_junit(const struct nc_matrix *m, const struct mx_list *l, doubl
 	fprintf(to, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(to, "<testsuites tests=\"%u\" failures=\"%u\" errors=\"0\" time=\"%.3f\">\n", l->n,
 		nfail, seconds);
-	fprintf(to, "  <testsuite name=\"negcam-run --each-profile\" tests=\"%u\" failures=\"%u\" "
-		    "errors=\"0\" skipped=\"0\" time=\"%.3f\">\n",
+	fprintf(to,
+		"  <testsuite name=\"negcam-run --each-profile\" tests=\"%u\" failures=\"%u\" "
+		"errors=\"0\" skipped=\"0\" time=\"%.3f\">\n",
 		l->n, nfail, seconds);
 	for (i = 0; i < l->n; i++)
 		junit_case(to, m, &l->cases[i]);
@@ -545,7 +545,7 @@ static int run_all(const struct nc_matrix *m, struct mx_list *l, unsigned int *n
 
 int nc_matrix_run(const struct nc_matrix *m)
 {
-	struct mx_list l = { 0 };
+	struct mx_list l = {0};
 	unsigned int nfail = 0, i;
 	double start = now_s();
 	int ret = collect(m->profiles, &l) ? 2 : 0;

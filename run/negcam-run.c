@@ -48,7 +48,8 @@ static void usage(FILE *to, int status)
 		"  --junit FILE    write the cases as JUnit XML\n"
 		"  --timeout S     seconds per case before CMD is killed (default 60)\n"
 		"  --requests      every request's count under each row\n"
-		"CMD and its children see the devices; see docs/negcam-run.md and docs/matrix.md.\n",
+		"CMD and its children see the devices; see docs/negcam-run.md and "
+		"docs/matrix.md.\n",
 		prog, prog);
 	exit(status);
 }
@@ -106,8 +107,8 @@ struct options {
 /* One --profile or --node value; exits with status 2 on a bad one. */
 static void add_device_option(struct options *o, bool is_node, const char *v)
 {
-	if (is_node && (strncmp(v, "/dev/", 5) || strlen(v) >= 256 || strchr(v, ';') ||
-			strchr(v, '='))) {
+	if (is_node &&
+	    (strncmp(v, "/dev/", 5) || strlen(v) >= 256 || strchr(v, ';') || strchr(v, '='))) {
 		fprintf(stderr, "%s: --node %s: a path under /dev/ without ';' or '='\n", prog, v);
 		exit(2);
 	}

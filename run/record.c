@@ -25,10 +25,10 @@ static int rec_fd = -1;
 
 /* Requests whose EINVAL ends an enumeration rather than refusing something. */
 static const unsigned long enumerations[] = {
-	VIDIOC_ENUM_FMT,   VIDIOC_ENUM_FRAMESIZES, VIDIOC_ENUM_FRAMEINTERVALS,
-	VIDIOC_ENUMINPUT,  VIDIOC_ENUMOUTPUT,	   VIDIOC_ENUMSTD,
-	VIDIOC_ENUMAUDIO,  VIDIOC_ENUMAUDOUT,	   VIDIOC_QUERYCTRL,
-	VIDIOC_QUERY_EXT_CTRL, VIDIOC_QUERYMENU,   VIDIOC_ENUM_DV_TIMINGS,
+	VIDIOC_ENUM_FMT,       VIDIOC_ENUM_FRAMESIZES, VIDIOC_ENUM_FRAMEINTERVALS,
+	VIDIOC_ENUMINPUT,      VIDIOC_ENUMOUTPUT,      VIDIOC_ENUMSTD,
+	VIDIOC_ENUMAUDIO,      VIDIOC_ENUMAUDOUT,      VIDIOC_QUERYCTRL,
+	VIDIOC_QUERY_EXT_CTRL, VIDIOC_QUERYMENU,       VIDIOC_ENUM_DV_TIMINGS,
 };
 
 /* DIR/rec-PID-K, the first K free. Opened with libc's openat: the
@@ -87,8 +87,8 @@ static void record_write(const struct nc_record *r)
 static void record_format(struct nc_record *r, enum nc_rec_stage stage)
 {
 	const struct negcam_engine *e = &nc_nodes[r->node].engine;
-	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
-	struct v4l2_streamparm p = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	struct v4l2_format f = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE};
+	struct v4l2_streamparm p = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE};
 	struct timespec now;
 
 	if (!negcam_engine_g_fmt(e, &f))

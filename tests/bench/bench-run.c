@@ -67,7 +67,8 @@ static double cpu_ns(void)
 
 	getrusage(RUSAGE_SELF, &u);
 	return ((double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e6 + (double)u.ru_utime.tv_usec +
-		(double)u.ru_stime.tv_usec) * 1e3;
+		(double)u.ru_stime.tv_usec) *
+	       1e3;
 }
 
 /* ns per call of @req on a fresh copy of @arg (@size bytes): the best of RUNS. */
@@ -106,26 +107,26 @@ struct result {
  * per frame, sequence gaps. */
 static void stream(const struct backend *b, unsigned int frames, struct result *r)
 {
-	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
-	struct v4l2_requestbuffers rb = { .count = NBUF, .type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
-					  .memory = V4L2_MEMORY_MMAP };
+	struct v4l2_format f = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE};
+	struct v4l2_requestbuffers rb = {
+		.count = NBUF, .type = V4L2_BUF_TYPE_VIDEO_CAPTURE, .memory = V4L2_MEMORY_MMAP};
 	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE, err = 0;
 	unsigned int i, last = 0;
 	double t0 = 0, c0 = 0;
 	unsigned long m0 = 0;
 
-	f.fmt.pix = (struct v4l2_pix_format){ .width = 1920, .height = 1080,
-					      .pixelformat = V4L2_PIX_FMT_YUYV };
+	f.fmt.pix = (struct v4l2_pix_format){
+		.width = 1920, .height = 1080, .pixelformat = V4L2_PIX_FMT_YUYV};
 	err |= xioctl(b, VIDIOC_S_FMT, &f) | xioctl(b, VIDIOC_REQBUFS, &rb);
 	for (i = 0; !err && i < rb.count; i++) {
-		struct v4l2_buffer q = { .index = i, .type = rb.type, .memory = rb.memory };
+		struct v4l2_buffer q = {.index = i, .type = rb.type, .memory = rb.memory};
 
 		err |= xioctl(b, VIDIOC_QBUF, &q);
 	}
 	err |= xioctl(b, VIDIOC_STREAMON, &type);
 	r->gaps = 0;
 	for (i = 0; !err && i < frames + 50; i++) { /* 50 to warm up */
-		struct v4l2_buffer q = { .type = rb.type, .memory = rb.memory };
+		struct v4l2_buffer q = {.type = rb.type, .memory = rb.memory};
 
 		if (i == 50) {
 			t0 = now_ns();
@@ -152,11 +153,11 @@ static void stream(const struct backend *b, unsigned int frames, struct result *
 
 static void measure(const struct backend *b, unsigned int frames, struct result *r)
 {
-	struct v4l2_format g = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE }, t = g;
+	struct v4l2_format g = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE}, t = g;
 	struct v4l2_capability cap;
 
-	t.fmt.pix = (struct v4l2_pix_format){ .width = 1920, .height = 1080,
-					      .pixelformat = V4L2_PIX_FMT_NV12 };
+	t.fmt.pix = (struct v4l2_pix_format){
+		.width = 1920, .height = 1080, .pixelformat = V4L2_PIX_FMT_NV12};
 	r->g_fmt = round_trip(b, VIDIOC_G_FMT, &g, sizeof(g));
 	r->try_fmt = round_trip(b, VIDIOC_TRY_FMT, &t, sizeof(t));
 	r->querycap = round_trip(b, VIDIOC_QUERYCAP, &cap, sizeof(cap));
@@ -174,8 +175,8 @@ int main(int argc, char **argv)
 {
 	const char *profile = argc > 1 ? argv[1] : "tests/bench/unthrottled.profile";
 	unsigned int frames = argc > 2 ? (unsigned int)atoi(argv[2]) : 2000;
-	struct backend lib = { "library", open("/dev/video0", O_RDWR), NULL };
-	struct backend emb = { "embedded", -1, NULL };
+	struct backend lib = {"library", open("/dev/video0", O_RDWR), NULL};
+	struct backend emb = {"embedded", -1, NULL};
 	struct result l, e;
 	GError *error = NULL;
 

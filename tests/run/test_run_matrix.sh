@@ -21,15 +21,7 @@ trap 'rm -rf "$T"' EXIT
 fails=0 checks=0
 FF="ffmpeg -nostdin -hide_banner -loglevel error -f v4l2 -i /dev/video0 -frames:v 5 -f null -"
 
-check() {	# DESCRIPTION, then a command that must succeed
-	what=$1; shift
-	checks=$((checks + 1))
-	if ! "$@"; then
-		echo "$NAME: FAIL: $what" >&2
-		fails=$((fails + 1))
-	fi
-}
-contains() { grep -qF -e "$2" "$1"; }
+. "$SRC/tests/run/check.sh"
 # col FILE PROFILE COLUMN: a column of PROFILE's row (counted from the end
 # for the numbers, as the format is "-" when CMD never opened the node)
 col() {
