@@ -557,8 +557,11 @@ int nc_matrix_run(const struct nc_matrix *m)
 		ret = 2;
 	if (!ret && m->junit && write_junit(m, &l, now_s() - start))
 		ret = 2;
-	if (!ret)
+	if (!ret) {
+		fprintf(stderr, "negcam-run: %u profile%s, %u passed, %u failed\n", l.n,
+			l.n == 1 ? "" : "s", l.n - nfail, nfail);
 		ret = nfail ? 1 : 0;
+	}
 	for (i = 0; i < l.n; i++) {
 		free(l.cases[i].out);
 		free(l.cases[i].err);

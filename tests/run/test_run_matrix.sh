@@ -92,6 +92,7 @@ check "hsv-only fails with ffmpeg's message" \
 check "the message keeps its line breaks" junit "$T/f.xml" "'\n' in fail('hsv-only').get('message')"
 check "vga has no failure" junit "$T/f.xml" "fail('vga') is None"
 check "negcam-run names the failed case on stderr" contains "$T/e" "hsv-only failed:"
+check "and sums up on stderr" contains "$T/e" "negcam-run: 2 profiles, 1 passed, 1 failed"
 
 # A command that exits 3 with markup in its message, and one that outlives --timeout.
 timeout 60 "$RUN" --each-profile --profiles vga --junit "$T/x.xml" -- \
@@ -109,6 +110,12 @@ check "timeouts: 2 cases of 1 s end in under 15 s (took $took)" [ "$took" -lt 15
 check "timeouts: the table says timeout" [ "$(col "$T/t" webcam exit)" = timeout ]
 check "timeouts: a failure of type timeout, with the stderr tail" \
 	junit "$T/o.xml" "fail('webcam').get('type') == 'timeout' and 'waiting' in fail('webcam').get('message')"
+timeout 60 "$RUN" --each-profile --profiles vga --junit "$T/s.xml" -- sh -c 'kill -SEGV $$' >"$T/t" 2>"$T/e"
+check "a command killed by SIGSEGV: SIGSEGV in the table" [ "$(col "$T/t" vga exit)" = SIGSEGV ]
+check "a command killed by SIGSEGV: a failure of type SIGSEGV" junit "$T/s.xml" "fail('vga').get('type') == 'SIGSEGV'"
+check "the summary line counts it" contains "$T/e" "negcam-run: 1 profile, 0 passed, 1 failed"
+timeout 60 "$RUN" --node /dev/video5 --each-profile --profiles vga -- v4l2-ctl -d /dev/video5 -D >"$T/t" 2>&1
+check "--node with --each-profile: the command finds /dev/video5" [ "$(col "$T/t" vga exit)" = 0 ]
 check "a missing command is a failed case (127)" sh -c \
 	"'$RUN' --each-profile --profiles vga -- /nonexistent/cmd 2>/dev/null | grep -Eq '^vga +127'"
 "$RUN" --each-profile --profiles nosuchprofile -- true >"$T/t" 2>&1; rc=$?
