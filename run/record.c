@@ -21,7 +21,9 @@
 static struct nc_record recs[NC_RUN_MAX_NODES];
 static bool streamed[NC_RUN_MAX_NODES];
 static int rec_state; /* 0: not looked yet, 1: recording, -1: off or failed */
-static int rec_fd = -1;
+static char rec_path[4096];
+static int (*real_openat)(int, const char *, int, ...);
+static int (*real_close)(int);
 
 /* Requests whose EINVAL ends an enumeration rather than refusing something. */
 static const unsigned long enumerations[] = {
@@ -31,32 +33,34 @@ static const unsigned long enumerations[] = {
 	VIDIOC_QUERY_EXT_CTRL, VIDIOC_QUERYMENU,       VIDIOC_ENUM_DV_TIMINGS,
 };
 
-/* DIR/rec-PID-K, the first K free. Opened with libc's openat: the
- * interposers would take nc_lock, which the caller holds. */
+/* Creates DIR/rec-PID-K, the first K free, into rec_path: 0 or -1. libc's
+ * openat and close, as the interposers would take nc_lock, which the
+ * caller holds. */
 static int record_file(void)
 {
-	static int (*real_openat)(int, const char *, int, ...);
 	const char *dir = getenv("NEGCAM_RUN_RECORD");
-	char path[4096];
 	unsigned int k;
 	int fd = -1;
 
 	if (!dir || !*dir)
 		return -1;
-	if (!real_openat)
-		real_openat = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
-	if (!real_openat)
+	real_openat = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
+	real_close = (int (*)(int))dlsym(RTLD_NEXT, "close");
+	if (!real_openat || !real_close)
 		return -1;
 	for (k = 0; k < 1000; k++) {
-		snprintf(path, sizeof(path), "%s/rec-%ld-%u", dir, (long)getpid(), k);
-		fd = real_openat(AT_FDCWD, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		snprintf(rec_path, sizeof(rec_path), "%s/rec-%ld-%u", dir, (long)getpid(), k);
+		fd = real_openat(AT_FDCWD, rec_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 		if (fd >= 0 || errno != EEXIST)
 			break;
 	}
-	if (fd < 0)
+	if (fd < 0) {
 		fprintf(stderr, "libnegcam-preload: NEGCAM_RUN_RECORD %s: %s\n", dir,
 			strerror(errno));
-	return fd;
+		return -1;
+	}
+	real_close(fd);
+	return 0;
 }
 
 /* The record of @node when recording, else NULL. */
@@ -64,10 +68,8 @@ static struct nc_record *record_of(int node)
 {
 	struct nc_record *r;
 
-	if (rec_state == 0) {
-		rec_fd = record_file();
-		rec_state = rec_fd >= 0 ? 1 : -1;
-	}
+	if (rec_state == 0)
+		rec_state = record_file() ? -1 : 1;
 	if (rec_state < 0 || node < 0 || node >= NC_RUN_MAX_NODES)
 		return NULL;
 	r = &recs[node];
@@ -76,11 +78,18 @@ static struct nc_record *record_of(int node)
 	return r;
 }
 
+/* Opened for each write: a descriptor kept open could be closed by the
+ * program (closefrom, close_range) and its number reused for another file. */
 static void record_write(const struct nc_record *r)
 {
-	ssize_t n = pwrite(rec_fd, r, sizeof(*r), (off_t)(r->node * sizeof(*r)));
+	int fd = real_openat(AT_FDCWD, rec_path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
 
-	(void)n; /* a record that cannot be written is missing from the table */
+	if (fd < 0)
+		return; /* a record that cannot be written is missing from the table */
+	n = pwrite(fd, r, sizeof(*r), (off_t)(r->node * sizeof(*r)));
+	(void)n;
+	real_close(fd);
 }
 
 /* The node's current format and rate, reached at @stage. */
@@ -183,10 +192,7 @@ void nc_record_forget(void)
 {
 	unsigned int i;
 
-	if (rec_fd >= 0)
-		close(rec_fd);
-	rec_fd = -1;
-	rec_state = 0;
+	rec_state = 0; /* the child's own file, made on its first counted call */
 	for (i = 0; i < NC_RUN_MAX_NODES; i++) {
 		struct nc_record keep = recs[i]; /* the format carries over, the counts not */
 

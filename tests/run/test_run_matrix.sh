@@ -136,6 +136,22 @@ check "a directory: the cases are named after the files, in order" \
 	junit "$T/d.xml" "[c.get('name') for c in suite.iter('testcase')] == ['mjpg-720p60', 'usb2-vga-camera']"
 check "a directory: v4l2-ctl streamed 3 frames" [ "$(col "$T/t" usb2-vga-camera frames)" -ge 3 ]
 
+# A program that closes the descriptors above the node's and opens a file
+# (the library's own end at the node's eventfd and below): the record is
+# never written into that file, as the library keeps no descriptor open for it.
+cat >"$T/closeall.py" <<'EOF'
+import fcntl, os, sys
+fd = os.open('/dev/video0', os.O_RDWR)
+fcntl.ioctl(fd, 0x80685600, bytearray(104))  # VIDIOC_QUERYCAP
+os.closerange(fd + 1, 4096)
+out = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+os.write(out, b'hello')
+fcntl.ioctl(fd, 0x80685600, bytearray(104))
+EOF
+timeout 60 "$RUN" --each-profile --profiles vga -- python3 "$T/closeall.py" "$T/hello" >"$T/t" 2>&1
+check "closing descriptors: the program's file holds what it wrote" [ "$(cat "$T/hello")" = hello ]
+check "closing every descriptor: the case passes" [ "$(col "$T/t" vga exit)" = 0 ]
+
 # Several processes (a shell, two v4l2-ctl): their counts add up.
 q() { timeout 60 "$RUN" --each-profile --profiles vga --requests -- sh -c "$1" >"$T/q" 2>&1; \
 	sed -n 's/.* in all: //p' "$T/q" | tr ',' '\n' | awk '$1 == "G_FMT" { print $2 }'; }
