@@ -178,7 +178,8 @@ static pid_t spawn(const struct nc_matrix *m, const struct mx_case *c, const cha
 	_exit(127);
 }
 
-/* Waits for @pid at most @timeout seconds, then stops its group. */
+/* Waits for @pid at most @timeout seconds, then stops its group; what
+ * is left of the group when @pid has ended is killed too. */
 static void wait_case(pid_t pid, unsigned int timeout, struct mx_case *c)
 {
 	double start = now_s(), kill_at = start + timeout;
@@ -196,6 +197,7 @@ static void wait_case(pid_t pid, unsigned int timeout, struct mx_case *c)
 		}
 		nanosleep(&tick, NULL);
 	}
+	kill(-pid, SIGKILL); /* what CMD left running in the background */
 	running_pgid = 0;
 	c->seconds = now_s() - start;
 }

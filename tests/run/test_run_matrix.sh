@@ -116,6 +116,11 @@ check "a command killed by SIGSEGV: a failure of type SIGSEGV" junit "$T/s.xml" 
 check "the summary line counts it" contains "$T/e" "negcam-run: 1 profile, 0 passed, 1 failed"
 timeout 60 "$RUN" --node /dev/video5 --each-profile --profiles vga -- v4l2-ctl -d /dev/video5 -D >"$T/t" 2>&1
 check "--node with --each-profile: the command finds /dev/video5" [ "$(col "$T/t" vga exit)" = 0 ]
+timeout 60 "$RUN" --each-profile --profiles vga -- sh -c 'sleep 300 & echo $! >"$0"' "$T/bg" >"$T/t" 2>&1
+check "a command that never opens the node: format -" grep -Eq '^vga +0 +- +0 +0 +0 +0 +0 +0 +0 +0 +0 +0$' "$T/t"
+sleep 0.2
+state=$(cut -d' ' -f3 "/proc/$(cat "$T/bg")/stat" 2>/dev/null)	# gone, or a zombie nobody reaps
+check "what the command left in the background is killed (state '$state')" [ "${state:-Z}" = Z ]
 check "a missing command is a failed case (127)" sh -c \
 	"'$RUN' --each-profile --profiles vga -- /nonexistent/cmd 2>/dev/null | grep -Eq '^vga +127'"
 "$RUN" --each-profile --profiles nosuchprofile -- true >"$T/t" 2>&1; rc=$?
