@@ -485,12 +485,16 @@ static void junit_case(FILE *to, const struct nc_matrix *m, const struct mx_case
 	fprintf(to, "</system-err>\n    </testcase>\n");
 }
 
-static int write_junit(const struct nc_matrix *m, const struct mx_list *l, double seconds)
+/* @started: when the run began, ISO 8601 in UTC. */
+static int write_junit(const struct nc_matrix *m, const struct mx_list *l, double seconds,
+		       const char *started)
 {
 	FILE *to = fopen(m->junit, "w");
 	unsigned int i, nfail = 0;
+	char host[256] = "localhost";
 	int ret;
 
+	gethostname(host, sizeof(host) - 1);
 	if (!to) {
 		fprintf(stderr, "negcam-run: --junit %s: %s\n", m->junit, strerror(errno));
 		return -1;
@@ -502,8 +506,10 @@ static int write_junit(const struct nc_matrix *m, const struct mx_list *l, doubl
 		nfail, seconds);
 	fprintf(to,
 		"  <testsuite name=\"negcam-run --each-profile\" tests=\"%u\" failures=\"%u\" "
-		"errors=\"0\" skipped=\"0\" time=\"%.3f\">\n",
-		l->n, nfail, seconds);
+		"errors=\"0\" skipped=\"0\" time=\"%.3f\" timestamp=\"%s\" hostname=\"",
+		l->n, nfail, seconds, started);
+	xml_escaped(to, host, true);
+	fprintf(to, "\">\n");
 	for (i = 0; i < l->n; i++)
 		junit_case(to, m, &l->cases[i]);
 	fprintf(to, "  </testsuite>\n</testsuites>\n");
@@ -550,14 +556,18 @@ int nc_matrix_run(const struct nc_matrix *m)
 	struct mx_list l = {0};
 	unsigned int nfail = 0, i;
 	double start = now_s();
+	time_t wall = time(NULL);
+	char started[32];
+	struct tm tm;
 	int ret = collect(m->profiles, &l) ? 2 : 0;
 
+	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%S", gmtime_r(&wall, &tm));
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
 	if (!ret && run_all(m, &l, &nfail))
 		ret = 2;
-	if (!ret && m->junit && write_junit(m, &l, now_s() - start))
+	if (!ret && m->junit && write_junit(m, &l, now_s() - start, started))
 		ret = 2;
 	if (!ret) {
 		fprintf(stderr, "negcam-run: %u profile%s, %u passed, %u failed\n", l.n,

@@ -65,6 +65,8 @@ check "tv-tuner: its legacy-einval quirk shows as EINVAL" [ "$(col "$T/t" tv-tun
 check "webcam: no EINVAL" [ "$(col "$T/t" webcam EINVAL)" = 0 ]
 check "the JUnit XML: one testsuite of 10 cases, 0 failures" \
 	junit "$T/r.xml" "suite.get('tests') == '10' and suite.get('failures') == '0' and len(cases) == 10"
+check "the JUnit XML: the testsuite says when and where" \
+	junit "$T/r.xml" "__import__('re').fullmatch(r'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d', suite.get('timestamp')) and suite.get('hostname')"
 check "the JUnit XML: a case per built-in, none failed" \
 	junit "$T/r.xml" "sorted(cases) == sorted('$(echo $builtins)'.split()) and not any(map(fail, cases))"
 
