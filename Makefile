@@ -12,7 +12,7 @@ DEB_PACKAGES := build-essential meson ninja-build pkg-config clang \
 	libv4l-dev v4l-utils ffmpeg libjpeg-dev valgrind strace \
 	linux-image-amd64 linux-headers-amd64 qemu-system-x86 busybox-static \
 	sparse kmod cpio python3 procps gstreamer1.0-plugins-base-apps \
-	universal-ctags \
+	universal-ctags python3-opencv \
 	dkms v4l2loopback-dkms
 
 .PHONY: all deps build demo test test-engine test-gst test-vm test-full fuzz bench kmod clean

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * negcam-run [--profile P]... [--node /dev/videoN]... [--list] -- CMD ARGS...
+ * negcam-run --each-profile [--profiles LIST|DIR] [--junit FILE] -- CMD ARGS...
  *
  * Runs CMD with libnegcam-preload.so in LD_PRELOAD: CMD and its children
  * see one V4L2 capture node per --profile (webcam when none is given),
  * served by the negcam engine in process, no kernel module. Every
  * profile is parsed here first, so a bad one stops before CMD runs.
- * See docs/negcam-run.md.
+ * --each-profile runs CMD once per profile instead (matrix.c).
+ * See docs/negcam-run.md and docs/matrix.md.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -17,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "matrix.h"
 #include "profile-load.h"
 
 #ifndef NEGCAM_PRELOAD_PATH
@@ -31,13 +34,23 @@ static void usage(FILE *to, int status)
 {
 	fprintf(to,
 		"usage: %s [--profile P]... [--node /dev/videoN]... [--list] -- CMD [ARGS...]\n"
-		"  --profile P   a device on profile P (a built-in name or a profile file);\n"
-		"                repeat for several devices (default: webcam)\n"
-		"  --node PATH   the path of the next device (default: the first free "
+		"       %s --each-profile [--profiles LIST|DIR] [--junit FILE] [--timeout S]\n"
+		"                  [--requests] [--node /dev/videoN] -- CMD [ARGS...]\n"
+		"  --profile P     a device on profile P (a built-in name or a profile file);\n"
+		"                  repeat for several devices (default: webcam)\n"
+		"  --node PATH     the path of the next device (default: the first free "
 		"/dev/videoN)\n"
-		"  --list        print the nodes and profiles, run nothing\n"
-		"CMD and its children see the devices; see docs/negcam-run.md.\n",
-		prog);
+		"  --list          print the nodes and profiles, run nothing\n"
+		"  --each-profile  run CMD once per profile and print a table of what it\n"
+		"                  negotiated; exit status 1 when a case failed\n"
+		"  --profiles L    names, files or directories of *.profile, comma-separated\n"
+		"                  (default: every built-in)\n"
+		"  --junit FILE    write the cases as JUnit XML\n"
+		"  --timeout S     seconds per case before CMD is killed (default 60)\n"
+		"  --requests      every request's count under each row\n"
+		"CMD and its children see the devices; see docs/negcam-run.md and "
+		"docs/matrix.md.\n",
+		prog, prog);
 	exit(status);
 }
 
@@ -82,94 +95,165 @@ static void free_node(char (*nodes)[256], unsigned int n, unsigned int self)
 	snprintf(nodes[self], sizeof(nodes[self]), "%s", name);
 }
 
-int main(int argc, char **argv)
+struct options {
+	char nodes[MAX_NODES][256], specs[MAX_NODES][1024];
+	unsigned int n;
+	const char *pending_node; /* a --node not yet followed by --profile */
+	bool list, each;
+	struct nc_matrix matrix;
+	int cmd; /* argv index of CMD */
+};
+
+/* One --profile or --node value; exits with status 2 on a bad one. */
+static void add_device_option(struct options *o, bool is_node, const char *v)
 {
-	static char nodes[MAX_NODES][256], specs[MAX_NODES][1024];
-	static struct negcam_profile profile;
-	char env[MAX_NODES * 1300] = "", lib[PATH_MAX + 32], msg[512];
-	const char *pending_node = NULL, *old, *path;
-	unsigned int n = 0, given = 0, i;
-	bool list = false;
+	if (is_node &&
+	    (strncmp(v, "/dev/", 5) || strlen(v) >= 256 || strchr(v, ';') || strchr(v, '='))) {
+		fprintf(stderr, "%s: --node %s: a path under /dev/ without ';' or '='\n", prog, v);
+		exit(2);
+	}
+	if (!is_node && (strlen(v) >= 1024 || strchr(v, ';'))) {
+		fprintf(stderr, "%s: --profile %s: too long or contains ';'\n", prog, v);
+		exit(2);
+	}
+	if (is_node) {
+		o->pending_node = v;
+		return;
+	}
+	if (o->n == MAX_NODES) {
+		fprintf(stderr, "%s: at most %d devices\n", prog, MAX_NODES);
+		exit(2);
+	}
+	snprintf(o->specs[o->n], sizeof(o->specs[o->n]), "%s", v);
+	snprintf(o->nodes[o->n], sizeof(o->nodes[o->n]), "%s", o->pending_node ?: "");
+	o->pending_node = NULL;
+	o->n++;
+}
+
+/* --timeout's value: 1 to 86400 seconds. */
+static unsigned int timeout_option(const char *v)
+{
+	char *end;
+	unsigned long t = strtoul(v, &end, 10);
+
+	if (*end || !*v || t < 1 || t > 86400) {
+		fprintf(stderr, "%s: --timeout %s: a whole number of seconds, 1 to 86400\n", prog,
+			v);
+		exit(2);
+	}
+	return (unsigned int)t;
+}
+
+static void parse_args(int argc, char **argv, struct options *o)
+{
 	int a;
 
+	o->matrix.timeout = 60;
 	for (a = 1; a < argc && strcmp(argv[a], "--"); a++) {
-		if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h"))
-			usage(stdout, 0);
-		else if (!strcmp(argv[a], "--list"))
-			list = true;
-		else if ((!strcmp(argv[a], "--profile") || !strcmp(argv[a], "--node")) &&
-			 a + 1 < argc) {
-			bool is_node = argv[a][2] == 'n';
-			const char *v = argv[++a];
+		const char *opt = argv[a], *v = a + 1 < argc ? argv[a + 1] : NULL;
 
-			if (is_node && (strncmp(v, "/dev/", 5) || strlen(v) >= 256 ||
-					strchr(v, ';') || strchr(v, '='))) {
-				fprintf(stderr,
-					"%s: --node %s: a path under /dev/ without ';' or '='\n",
-					prog, v);
-				return 2;
-			}
-			if (!is_node && (strlen(v) >= 1024 || strchr(v, ';'))) {
-				fprintf(stderr, "%s: --profile %s: too long or contains ';'\n",
-					prog, v);
-				return 2;
-			}
-			if (is_node) {
-				pending_node = v;
-				continue;
-			}
-			if (n == MAX_NODES) {
-				fprintf(stderr, "%s: at most %d devices\n", prog, MAX_NODES);
-				return 2;
-			}
-			snprintf(specs[n], sizeof(specs[n]), "%s", v);
-			snprintf(nodes[n], sizeof(nodes[n]), "%s",
-				 pending_node ? pending_node : "");
-			given += pending_node != NULL;
-			pending_node = NULL;
-			n++;
-		} else {
-			fprintf(stderr, "%s: unknown option %s\n", prog, argv[a]);
+		if (!strcmp(opt, "--help") || !strcmp(opt, "-h"))
+			usage(stdout, 0);
+		else if (!strcmp(opt, "--list"))
+			o->list = true;
+		else if (!strcmp(opt, "--each-profile"))
+			o->each = true;
+		else if (!strcmp(opt, "--requests"))
+			o->matrix.requests = true;
+		else if (!v)
+			usage(stderr, 2);
+		else if (!strcmp(opt, "--profile") || !strcmp(opt, "--node"))
+			add_device_option(o, opt[2] == 'n', argv[++a]);
+		else if (!strcmp(opt, "--profiles"))
+			o->matrix.profiles = argv[++a];
+		else if (!strcmp(opt, "--junit"))
+			o->matrix.junit = argv[++a];
+		else if (!strcmp(opt, "--timeout"))
+			o->matrix.timeout = timeout_option(argv[++a]);
+		else {
+			fprintf(stderr, "%s: unknown option %s\n", prog, opt);
 			usage(stderr, 2);
 		}
 	}
-	if (n == 0) { /* the default device, at --node when one was given */
-		snprintf(specs[0], sizeof(specs[0]), "webcam");
-		snprintf(nodes[0], sizeof(nodes[0]), "%s", pending_node ? pending_node : "");
-		n = 1;
+	if (o->each && (o->n || o->list)) {
+		fprintf(stderr, "%s: --each-profile takes --profiles, not --profile or --list\n",
+			prog);
+		exit(2);
 	}
-	if (!list && a + 1 >= argc)
+	if (!o->each && (o->matrix.profiles || o->matrix.junit || o->matrix.requests)) {
+		fprintf(stderr, "%s: --profiles, --junit and --requests go with --each-profile\n",
+			prog);
+		exit(2);
+	}
+	if (!o->list && a + 1 >= argc)
 		usage(stderr, 2);
-	for (i = 0; i < n; i++) {
-		if (negcam_profile_load(specs[i], &profile, msg, sizeof(msg))) {
+	o->cmd = a + 1;
+}
+
+/* LD_PRELOAD: the library first, an existing LD_PRELOAD kept after it. */
+static int set_preload(void)
+{
+	char lib[PATH_MAX + 32];
+	const char *old = getenv("LD_PRELOAD"), *path = preload_path(lib, sizeof(lib));
+	char *both;
+
+	if (!old || !*old)
+		return setenv("LD_PRELOAD", path, 1);
+	both = malloc(strlen(path) + strlen(old) + 2);
+	if (!both)
+		return -1;
+	sprintf(both, "%s:%s", path, old);
+	return setenv("LD_PRELOAD", both, 1);
+}
+
+/* Loads every profile, names the nodes, and sets NEGCAM_RUN_NODES (or lists them). */
+static int set_nodes(struct options *o)
+{
+	static struct negcam_profile profile;
+	static char env[MAX_NODES * 1300];
+	char msg[512];
+	unsigned int i;
+
+	for (i = 0; i < o->n; i++) {
+		if (negcam_profile_load(o->specs[i], &profile, msg, sizeof(msg))) {
 			fprintf(stderr, "%s: %s\n", prog, msg);
-			return 2;
+			return -1;
 		}
-		if (!nodes[i][0])
-			free_node(nodes, n, i);
+		if (!o->nodes[i][0])
+			free_node(o->nodes, o->n, i);
 		snprintf(env + strlen(env), sizeof(env) - strlen(env), "%s%s=%s", i ? ";" : "",
-			 nodes[i], specs[i]);
-		if (list)
-			printf("%s\t%s\t%s\n", nodes[i], specs[i],
+			 o->nodes[i], o->specs[i]);
+		if (o->list)
+			printf("%s\t%s\t%s\n", o->nodes[i], o->specs[i],
 			       profile.card[0] ? profile.card : profile.name);
 	}
-	(void)given;
-	if (list)
-		return 0;
-	old = getenv("LD_PRELOAD");
-	path = preload_path(lib, sizeof(lib));
-	if (old && *old) {
-		char *both = malloc(strlen(path) + strlen(old) + 2);
+	return setenv("NEGCAM_RUN_NODES", env, 1);
+}
 
-		if (!both)
-			return 2;
-		sprintf(both, "%s:%s", path, old);
-		setenv("LD_PRELOAD", both, 1);
-	} else {
-		setenv("LD_PRELOAD", path, 1);
+int main(int argc, char **argv)
+{
+	static struct options o;
+
+	parse_args(argc, argv, &o);
+	if (o.n == 0) { /* the default device, or the node every case gets */
+		snprintf(o.specs[0], sizeof(o.specs[0]), "webcam");
+		snprintf(o.nodes[0], sizeof(o.nodes[0]), "%s", o.pending_node ?: "");
+		o.n = 1;
 	}
-	setenv("NEGCAM_RUN_NODES", env, 1);
-	execvp(argv[a + 1], argv + a + 1);
-	fprintf(stderr, "%s: cannot run %s: %s\n", prog, argv[a + 1], strerror(errno));
+	if (o.each) {
+		if (!o.nodes[0][0])
+			free_node(o.nodes, 1, 0);
+		o.matrix.node = o.nodes[0];
+		o.matrix.argv = argv + o.cmd;
+		return set_preload() ? 2 : nc_matrix_run(&o.matrix);
+	}
+	if (set_nodes(&o))
+		return 2;
+	if (o.list)
+		return 0;
+	if (set_preload())
+		return 2;
+	execvp(argv[o.cmd], argv + o.cmd);
+	fprintf(stderr, "%s: cannot run %s: %s\n", prog, argv[o.cmd], strerror(errno));
 	return 127;
 }

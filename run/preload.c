@@ -27,6 +27,7 @@
 
 #include "preload.h"
 #include "profile-load.h"
+#include "record.h"
 
 pthread_mutex_t nc_lock = PTHREAD_MUTEX_INITIALIZER;
 struct nc_node nc_nodes[NC_RUN_MAX_NODES];
@@ -63,6 +64,7 @@ static void atfork_child(void)
 	unsigned int i;
 
 	pthread_mutex_init(&nc_lock, NULL);
+	nc_record_forget();
 	for (i = 0; i < nc_nnodes; i++) {
 		if (!nc_nodes[i].profile)
 			continue;
@@ -163,8 +165,10 @@ static int node_open(int node, int flags)
 		ret = -errno;
 	if (!ret && (ret = nc_fd_attach(fd, NULL, node)) < 0)
 		close(fd);
-	else if (!ret)
+	if (!ret) {
 		nc_file_of_fd(fd)->nonblock = flags & O_NONBLOCK;
+		nc_record_open(node);
+	}
 	pthread_mutex_unlock(&nc_lock);
 	if (ret) {
 		errno = -ret;
@@ -459,8 +463,10 @@ int ioctl(int fd, unsigned long request, ...)
 	nc_config();
 	pthread_mutex_lock(&nc_lock);
 	f = nc_file_of_fd(fd);
-	if (f)
+	if (f) {
 		ret = node_ioctl(&nc_nodes[f->node], f, request, arg);
+		nc_record_ioctl(f->node, request, ret);
+	}
 	pthread_mutex_unlock(&nc_lock);
 	if (trace)
 		fprintf(stderr, "negcam-run: fd %d %s (0x%08lx): %s\n", fd,
@@ -519,8 +525,10 @@ ssize_t read(int fd, void *buf, size_t count)
 		return real_(fd, buf, count);
 	pthread_mutex_lock(&nc_lock);
 	f = nc_file_of_fd(fd);
-	if (f)
+	if (f) {
 		ret = nc_vbq_read(&nc_nodes[f->node].vbq, f, f->nonblock, buf, count);
+		nc_record_read(f->node, ret);
+	}
 	pthread_mutex_unlock(&nc_lock);
 	if (ret < 0) {
 		errno = (int)-ret;

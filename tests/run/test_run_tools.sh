@@ -18,16 +18,7 @@ T=$(mktemp -d "${TMPDIR:-/var/tmp}/negcam-run-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 fails=0 checks=0
 
-check() {	# DESCRIPTION, then a command that must succeed
-	what=$1; shift
-	checks=$((checks + 1))
-	if ! "$@"; then
-		echo "$NAME: FAIL: $what" >&2
-		fails=$((fails + 1))
-	fi
-}
-has() { command -v "$1" >/dev/null 2>&1; }
-contains() { grep -qF -e "$2" "$1"; }
+. "$SRC/tests/run/check.sh"
 
 check "this host has no /dev/video0 (the case negcam-run is for)" [ ! -e /dev/video0 ]
 
