@@ -1,0 +1,143 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# The storm in the VM (docs/kmod.md, "Storm"): tests/vm/storm.c against
+# negcam.ko with 4 devices and a loop of 2 capture nodes, while profiles
+# are swapped through configfs, devices unbound and bound again (unplug and
+# replug) and loops created and removed; then rmmod negcam, which must
+# succeed, and a kernel log free of WARNING, BUG, Oops, KASAN, UBSAN,
+# KFENCE, lockdep and hung-task reports. Then the seeds that found defects
+# (kept below), for a few seconds each. With vivid (NEGCAM_STORM_VIVID=1, or
+# `tests/vm/run.sh storm vivid`) the same storm runs on vivid's nodes
+# alone, for calibration: what it finds there is reported, not failed.
+#   tests/vm/run.sh storm [vivid|negcam|all]     (make test, make storm)
+# Environment: NEGCAM_STORM_SECONDS (default 60), NEGCAM_STORM_SEED (default
+# random; printed, replay with it), NEGCAM_STORM_PROCS, NEGCAM_STORM_THREADS
+# (3 x 3), NEGCAM_STORM_VIVID_SECONDS (default: as long as negcam's).
+# Prints PASS/FAIL lines and "storm: N passed, N failed".
+
+# Braces: bash reads the whole script before running it, so editing this
+# file while a run is under way cannot break that run.
+{
+set -u
+[ "${NEGCAM_IN_VM:-}" = 1 ] || { echo "run it in the VM: tests/vm/run.sh storm" >&2; exit 2; }
+cd "$NEGCAM_TREE" || exit 2
+VM_DIR=$NEGCAM_TREE/tests/vm
+# shellcheck source=tests/vm/lib.sh
+. "$VM_DIR/lib.sh"
+# negcam_load, negcam_unload (and KO)
+# shellcheck source=tests/vm/negcam-suite.sh
+. "$VM_DIR/negcam-suite.sh"
+STORM=$BIN/storm
+OUT=${NEGCAM_RUN:-/tmp}/storm
+mkdir -p "$OUT"
+WHAT=${1:-negcam}
+[ "${NEGCAM_STORM_VIVID:-0}" = 1 ] && [ "$WHAT" = negcam ] && WHAT=all
+SECS=${NEGCAM_STORM_SECONDS:-60}
+ARGS=(--procs "${NEGCAM_STORM_PROCS:-3}" --threads "${NEGCAM_STORM_THREADS:-3}")
+
+# What the kernel must never say (the debug kernel's detectors included).
+BAD='WARNING:|BUG:|Oops|general protection|KASAN|UBSAN|KFENCE|kfence|circular locking|possible recursive locking|inconsistent lock state|lock held when returning|hung task|blocked for more than|kmemleak|refcount_t|list_add corruption|list_del corruption|stack-protector|segfault at .* in storm'
+
+# Regression seeds: each once found a defect in negcam.ko (docs/kmod.md).
+# "SEED SECONDS what it found"
+REGRESSION_SEEDS=(
+)
+
+mark() { echo "storm-suite: $*" > /dev/kmsg; }
+
+# The kernel log since the marker $1, filtered for $BAD.
+dmesg_since() { dmesg | sed -n "/storm-suite: $1/,\$p" | grep -E "$BAD"; }
+
+# run_storm NAME LOG STORM-ARGS...: the storm, its summary shown.
+run_storm() {
+	local name=$1 log=$2 rc; shift 2
+	timeout -k 10 $((SECS + 120)) "$STORM" "$@" > "$log" 2>&1
+	rc=$?
+	grep -E '^storm: (seed|total|[0-9]+ invariant)|VIOLATION|HANG|died|did not die' "$log" | head -n 40 | sed 's/^/  /'
+	[ $rc = 124 ] && echo "  the storm itself did not end within $((SECS + 120)) s"
+	return $rc
+}
+
+negcam_storm() {
+	local log=$OUT/negcam.log seed_args=() bad s line
+	[ -n "${NEGCAM_STORM_SEED:-}" ] && seed_args=(--seed "$NEGCAM_STORM_SEED")
+	if ! negcam_load devices=4 loops=1 loop_captures=2; then
+		fail "insmod negcam.ko devices=4 loops=1 loop_captures=2"
+		return
+	fi
+	mark "negcam storm"
+	if run_storm negcam "$log" --seconds "$SECS" --chaos "${ARGS[@]}" "${seed_args[@]}"; then
+		pass "negcam.ko storm, ${SECS} s: $(grep -m1 '^storm: total' "$log" | sed 's/^storm: //'), no invariant broken, nothing hung"
+	else
+		fail "negcam.ko storm: $(grep -m1 '^storm: seed' "$log" | sed 's/^storm: //') broke an invariant or hung (log $log)"
+	fi
+	sed -n '/^storm: operations/,/^storm: total/p' "$log"
+	for s in "${REGRESSION_SEEDS[@]}"; do
+		read -r seed secs line <<< "$s"
+		mark "seed $seed"
+		if run_storm seed "$OUT/seed-$seed.log" --seconds "$secs" --chaos "${ARGS[@]}" --seed "$seed"; then
+			pass "regression seed $seed ($line)"
+		else
+			fail "regression seed $seed ($line), log $OUT/seed-$seed.log"
+		fi
+	done
+	if negcam_unload; then
+		pass "rmmod negcam after the storm"
+	else
+		fail "rmmod negcam after the storm: $(lsmod | grep '^negcam')"
+		ps -eo pid,stat,wchan:32,args | grep -E 'storm|v4l2' | grep -v grep | sed 's/^/  /'
+	fi
+	bad=$(dmesg_since "negcam storm")
+	if [ -n "$bad" ]; then
+		printf '%s\n' "$bad" | head -n 40 | sed 's/^/  | /'
+		dmesg | sed -n '/storm-suite: negcam storm/,$p' > "$OUT/negcam-dmesg.log"
+		fail "negcam.ko storm: the kernel log has reports (whole log $OUT/negcam-dmesg.log)"
+	else
+		pass "negcam.ko storm: no WARNING/BUG/Oops/KASAN/UBSAN/KFENCE/lockdep/hung task in dmesg"
+	fi
+}
+
+# vivid, for calibration: findings are printed as NOTE lines, never failed.
+vivid_storm() {
+	local log=$OUT/vivid.log bad secs=${NEGCAM_STORM_VIVID_SECONDS:-$SECS} rc
+	if ! modprobe vivid n_devs=2 node_types=0x101; then
+		echo "NOTE: vivid storm not run: modprobe vivid failed"
+		return
+	fi
+	wait_node vivid > /dev/null
+	mark "vivid storm"
+	SECS=$secs run_storm vivid "$log" --seconds "$secs" --driver vivid "${ARGS[@]}" \
+		${NEGCAM_STORM_SEED:+--seed "$NEGCAM_STORM_SEED"}
+	rc=$?
+	sed -n '/^storm: operations/,/^storm: total/p' "$log"
+	echo "NOTE: vivid storm (calibration, not judged): exit $rc, $(grep -m1 '^storm: total' "$log" | sed 's/^storm: //'); $(grep -m1 'invariant violation' "$log" | sed 's/^storm: //')"
+	grep -E 'VIOLATION|HANG' "$log" | sed 's/storm: /NOTE: vivid: /' | sort | uniq -c | sort -rn | head -n 20
+	if modprobe -r vivid; then
+		echo "NOTE: vivid: rmmod after the storm succeeded"
+	else
+		echo "NOTE: vivid: rmmod after the storm failed"
+	fi
+	bad=$(dmesg_since "vivid storm")
+	if [ -n "$bad" ]; then
+		echo "NOTE: vivid: the kernel log has reports:"
+		printf '%s\n' "$bad" | head -n 40 | sed 's/^/  | /'
+	else
+		echo "NOTE: vivid: no WARNING/BUG/Oops/KASAN/UBSAN/KFENCE/lockdep/hung task in dmesg"
+	fi
+}
+
+if [ ! -x "$STORM" ]; then
+	fail "no $STORM (tests/vm/build-helpers.sh builds it on the host)"
+else
+	case $WHAT in
+	negcam) negcam_storm ;;
+	vivid) vivid_storm ;;
+	all) negcam_storm; vivid_storm ;;
+	*) echo "storm-suite.sh: unknown '$WHAT' (negcam, vivid, all)" >&2; exit 2 ;;
+	esac
+fi
+echo "storm: $S_PASS passed, $S_FAIL failed"
+[ "$S_FAIL" = 0 ]
+exit
+}
