@@ -72,7 +72,7 @@
 #include <linux/videodev2.h>
 
 #define MAX_WORKERS 64
-#define MAX_FILES 6
+#define MAX_FILES 4
 #define MAX_NODES 64
 #define MAX_MAPS 16
 #define MAX_DMABUFS 6
@@ -205,6 +205,8 @@ struct file {
 	unsigned int nbufs;
 	bool streaming;
 	bool shared;	/* dup'd or seen by a fork child: not judged */
+	bool loser;	/* REQBUFS said EBUSY: another handle owns the queue */
+	unsigned int held;	/* bit i: buffer i is ours (not queued) */
 	long long last_seq;
 	bool have_fmt;
 	unsigned long fmt_epoch;
@@ -351,6 +353,9 @@ static const struct node *pick_node(struct worker *w, struct rng *r)
 
 	if (!w->nnodes)
 		return NULL;
+	/* A home node mostly: fewer handles fighting over each queue. */
+	if (chance(r, 60))
+		return &w->nodes[w->id % w->nnodes];
 	for (tries = 0; tries < 4 && w->role; tries++) {
 		i = rnd(r, w->nnodes);
 		if (w->role == 1 ? w->nodes[i].out :
@@ -435,6 +440,7 @@ static void file_reset_stream(struct file *f)
 {
 	f->streaming = false;
 	f->last_seq = -1;
+	f->held = f->nbufs >= 32 ? ~0u : (1u << f->nbufs) - 1;
 }
 
 static void file_close(struct worker *w, struct file *f)
@@ -764,6 +770,7 @@ static void refresh_size(struct file *f)
 static void op_reqbufs(struct worker *w, struct rng *r, struct file *f)
 {
 	struct v4l2_requestbuffers rb;
+	int ret;
 
 	refresh_size(f);
 	if (f->sizeimage > QUEUE_BYTES_MAX / 2)
@@ -775,8 +782,12 @@ static void op_reqbufs(struct worker *w, struct rng *r, struct file *f)
 		rb.count = 0;
 	rb.type = rtype(r, f);
 	rb.memory = rmemory(r);
-	if (xioctl(w, r, f, OP_REQBUFS, VIDIOC_REQBUFS, &rb) || rb.type != f->type)
+	ret = xioctl(w, r, f, OP_REQBUFS, VIDIOC_REQBUFS, &rb);
+	if (ret == -EBUSY)
+		f->loser = true;
+	if (ret || rb.type != f->type)
 		return;
+	f->loser = false;
 	f->nbufs = rb.count > MAX_BUFS ? MAX_BUFS : rb.count;
 	f->memory = rb.memory;
 	file_reset_stream(f);
@@ -807,6 +818,9 @@ static void op_create_bufs(struct worker *w, struct rng *r, struct file *f)
 	if (!f->nbufs)
 		f->memory = cb.memory;
 	f->nbufs = cb.index + cb.count > MAX_BUFS ? MAX_BUFS : cb.index + cb.count;
+	if (cb.count && cb.index < 32)
+		f->held |= (cb.index + cb.count >= 32 ? ~0u : (1u << (cb.index + cb.count)) - 1) &
+			   ~((1u << cb.index) - 1);
 }
 
 static void check_buf(struct worker *w, struct file *f, const struct v4l2_buffer *b,
@@ -877,9 +891,18 @@ static void op_munmap(struct worker *w, struct rng *r)
 static void fill_qbuf(struct worker *w, struct rng *r, struct file *f,
 		      struct v4l2_buffer *b)
 {
+	bool pick;
+	int i;
+
 	memset(b, 0, sizeof(*b));
 	b->type = rtype(r, f);
 	b->index = rindx(r, f->nbufs ? f->nbufs - 1 : 0);
+	pick = f->held && chance(r, 80);
+	for (i = 0; pick && i < 64; i++) {
+		b->index = rnd(r, f->nbufs < 32 ? f->nbufs : 32);
+		if (f->held & (1u << b->index))
+			break;
+	}
 	b->memory = chance(r, 90) ? f->memory : rmemory(r);
 	b->field = V4L2_FIELD_ANY;
 	if (f->node.out) {
@@ -908,8 +931,8 @@ static void op_qbuf(struct worker *w, struct rng *r, struct file *f, bool prepar
 	fill_qbuf(w, r, f, &b);
 	if (prepare)
 		xioctl(w, r, f, OP_PREPARE_BUF, VIDIOC_PREPARE_BUF, &b);
-	else
-		xioctl(w, r, f, OP_QBUF, VIDIOC_QBUF, &b);
+	else if (!xioctl(w, r, f, OP_QBUF, VIDIOC_QBUF, &b) && b.index < 32)
+		f->held &= ~(1u << b.index);
 }
 
 static void op_dqbuf(struct worker *w, struct rng *r, struct file *f)
@@ -923,6 +946,8 @@ static void op_dqbuf(struct worker *w, struct rng *r, struct file *f)
 	if (xioctl(w, r, f, OP_DQBUF, VIDIOC_DQBUF, &b))
 		return;
 	check_buf(w, f, &b, "DQBUF");
+	if (b.index < 32)
+		f->held |= 1u << b.index;
 	if (b.type != V4L2_BUF_TYPE_VIDEO_CAPTURE || f->shared)
 		return;
 	/* V4L2_FIELD_ALTERNATE: the two fields of a frame share a sequence. */
@@ -992,6 +1017,7 @@ static void op_dmabuf(struct worker *w, struct rng *r, struct file *f)
 		f->nbufs = rb.count > MAX_BUFS ? MAX_BUFS : rb.count;
 		f->memory = V4L2_MEMORY_DMABUF;
 		file_reset_stream(f);
+		f->loser = false;
 	}
 	memset(&b, 0, sizeof(b));
 	b.type = f->type;
@@ -1116,7 +1142,7 @@ static int pick_op(struct rng *r, const struct file *f)
 	int i, sum = 0, x;
 	bool b = f->nbufs > 0, s = f->streaming;
 
-	wt[OP_CLOSE] = 3; wt[OP_DUP] = 1; wt[OP_FORK] = 1;
+	wt[OP_CLOSE] = f->loser ? 40 : 3; wt[OP_DUP] = 1; wt[OP_FORK] = 1;
 	wt[OP_QUERYCAP] = 2; wt[OP_ENUM_FMT] = 3; wt[OP_G_FMT] = 5;
 	wt[OP_S_FMT] = b ? 2 : 5; wt[OP_TRY_FMT] = 3; wt[OP_FRAMESIZES] = 2;
 	wt[OP_FRAMEIVALS] = 2; wt[OP_G_PARM] = 2; wt[OP_S_PARM] = 2;
@@ -1128,7 +1154,7 @@ static int pick_op(struct rng *r, const struct file *f)
 	wt[OP_REQBUFS] = b ? 2 : 10; wt[OP_CREATE_BUFS] = 2;
 	wt[OP_QUERYBUF] = b ? 3 : 1; wt[OP_PREPARE_BUF] = 1;
 	wt[OP_MMAP] = b ? 4 : 1; wt[OP_MUNMAP] = 2;
-	wt[OP_QBUF] = b ? 12 : 1; wt[OP_DQBUF] = s ? 14 : 2;
+	wt[OP_QBUF] = b ? (f->held ? 16 : 3) : 1; wt[OP_DQBUF] = s ? 20 : 2;
 	wt[OP_STREAMON] = b && !s ? 8 : 1; wt[OP_STREAMOFF] = s ? 2 : 1;
 	wt[OP_READ] = f->node.out ? 1 : 3; wt[OP_WRITE] = f->node.out ? 4 : 1;
 	wt[OP_POLL] = s ? 6 : 3; wt[OP_EXPBUF] = b ? 3 : 1; wt[OP_DMABUF] = 2;
@@ -1433,9 +1459,9 @@ static void chaos_step(struct worker *w, long long t0)
 		chaos_swap(w, &r, n, OP_SWAP_BAD);
 	else if (x < 38)
 		chaos_swap(w, &r, n, OP_SWAP_LARGE);
-	else if (x < 52)
+	else if (x < 59)
 		chaos_read(w, &r, n);
-	else if (x < 62)
+	else if (x < 62)	/* an unbind ends every stream of the device */
 		chaos_bind(w, n);
 	else if (x < 70)
 		chaos_loop(w, &r, OP_LOOP_ADD);
@@ -1445,12 +1471,12 @@ static void chaos_step(struct worker *w, long long t0)
 		chaos_loop(w, &r, OP_LOOP_TOGGLE);
 	else if (x < 86)
 		chaos_loop(w, &r, OP_LOOP_PARAM);
-	else if (x < 87 && now_ns() > t0 + (t_end - t0) / 3 &&
-		 __atomic_add_fetch(&sh->unplugs, 1, __ATOMIC_SEQ_CST) <= max_unplugs) {
+	else if (x < 88 && now_ns() > t0 + (t_end - t0) / 3 && sh->unplugs < max_unplugs) {
 		snprintf(path, sizeof(path), "/sys/devices/platform/negcam.%d/unplug", n);
-		chaos_write(w, OP_UNPLUG, path, "1", 1);
+		if (!chaos_write(w, OP_UNPLUG, path, "1", 1))
+			sh->unplugs++;
 	}
-	usleep(rnd(&r, 60000));
+	usleep(rnd(&r, 100000));
 }
 
 static void chaos_main(struct worker *w)
