@@ -16,7 +16,7 @@
  * QBUF/DQBUF in and out of order, STREAMON/OFF, read(), write(), poll,
  * EXPBUF and DMABUF import of one node's buffers into another. Workers 1
  * and 2 of each process prefer a loop's output node (producers) and its
- * capture nodes (consumers). With --chaos one more process swaps
+ * capture nodes (consumers). With --chaos one more process (two threads) swaps
  * profiles through configfs (valid, malformed, built-in, profile_large),
  * unbinds and binds devices (unplug and replug), writes the unplug
  * attribute (at most --max-unplugs times, default 1: it cannot be undone),
@@ -83,6 +83,7 @@
 #define QUEUE_BYTES_MAX (48u << 20)
 #define CFS "/sys/kernel/config/negcam"
 #define NDEV_MAX 8
+#define CHAOS_THREADS 2
 
 #define OPS(X)                                                               \
 	X(OPEN, "open") X(CLOSE, "close") X(DUP, "dup") X(FORK, "fork")      \
@@ -783,7 +784,7 @@ static void op_reqbufs(struct worker *w, struct rng *r, struct file *f)
 	rb.type = rtype(r, f);
 	rb.memory = rmemory(r);
 	ret = xioctl(w, r, f, OP_REQBUFS, VIDIOC_REQBUFS, &rb);
-	if (ret == -EBUSY)
+	if (ret == -EBUSY && !f->nbufs)	/* not "streaming": someone else's */
 		f->loser = true;
 	if (ret || rb.type != f->type)
 		return;
@@ -1479,15 +1480,37 @@ static void chaos_step(struct worker *w, long long t0)
 	usleep(rnd(&r, 100000));
 }
 
-static void chaos_main(struct worker *w)
+static void init_worker(struct worker *w, int id);
+
+static void *chaos_thread(void *arg)
 {
+	struct worker *w = arg;
 	long long t0 = now_ns();
+
+	w->slot->tid = (int)syscall(SYS_gettid);
+	while (!__atomic_load_n(&sh->stop, __ATOMIC_ACQUIRE) && now_ns() < t_end)
+		chaos_step(w, t0);
+	return NULL;
+}
+
+/*
+ * CHAOS_THREADS threads, so that two configfs writes, or a write and an
+ * unbind, meet on one device.
+ */
+static void chaos_main(int first_id)
+{
+	struct worker w[CHAOS_THREADS];
+	pthread_t th[CHAOS_THREADS];
 	char path[96];
 	int k;
 
-	w->slot->tid = getpid();
-	while (!__atomic_load_n(&sh->stop, __ATOMIC_ACQUIRE) && now_ns() < t_end)
-		chaos_step(w, t0);
+	for (k = 0; k < CHAOS_THREADS; k++) {
+		init_worker(&w[k], first_id + k);
+		if (pthread_create(&th[k], NULL, chaos_thread, &w[k]))
+			_exit(2);
+	}
+	for (k = 0; k < CHAOS_THREADS; k++)
+		pthread_join(th[k], NULL);
 	/* Leave the devices bound and the storm's loops gone. */
 	for (k = 0; k < NDEV_MAX / 2; k++) {
 		snprintf(path, sizeof(path), "/sys/bus/platform/drivers/negcam/negcam.%d", k);
@@ -1675,7 +1698,8 @@ static int parse_args(int argc, char **argv)
 		else
 			return usage();
 	}
-	if (nprocs < 1 || nthreads < 1 || nprocs * nthreads + 1 > MAX_WORKERS || seconds < 1)
+	if (nprocs < 1 || nthreads < 1 || nprocs * nthreads + CHAOS_THREADS > MAX_WORKERS ||
+	    seconds < 1)
 		return usage();
 	return 0;
 }
@@ -1684,7 +1708,6 @@ int main(int argc, char **argv)
 {
 	int nworkers, p, hangs, crashed = 0;
 	pid_t pids[MAX_WORKERS];
-	struct worker cw;
 
 	if (parse_args(argc, argv))
 		return 2;
@@ -1712,13 +1735,12 @@ int main(int argc, char **argv)
 		if (pids[p] == 0 && p < nprocs)
 			process_main(p);
 		if (pids[p] == 0) {
-			init_worker(&cw, nworkers);
-			chaos_main(&cw);
+			chaos_main(nworkers);
 			_exit(0);
 		}
 	}
 	if (chaos)
-		nworkers++;
+		nworkers += CHAOS_THREADS;
 	hangs = watchdog(nworkers);
 	__atomic_store_n(&sh->stop, 1, __ATOMIC_RELEASE);
 	crashed = reap(pids, nprocs + chaos);
