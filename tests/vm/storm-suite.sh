@@ -13,7 +13,9 @@
 #   tests/vm/run.sh storm [vivid|negcam|all]     (make test, make storm)
 # Environment: NEGCAM_STORM_SECONDS (default 60), NEGCAM_STORM_SEED (default
 # random; printed, replay with it), NEGCAM_STORM_PROCS, NEGCAM_STORM_THREADS
-# (3 x 3), NEGCAM_STORM_VIVID_SECONDS (default: as long as negcam's).
+# (3 x 3), NEGCAM_STORM_VIVID_SECONDS (default: as long as negcam's),
+# NEGCAM_STORM_HANG (seconds in one call that count as hung, default 8;
+# more on a slow debug kernel).
 # Prints PASS/FAIL lines and "storm: N passed, N failed".
 
 # Braces: bash reads the whole script before running it, so editing this
@@ -34,7 +36,8 @@ mkdir -p "$OUT"
 WHAT=${1:-negcam}
 [ "${NEGCAM_STORM_VIVID:-0}" = 1 ] && [ "$WHAT" = negcam ] && WHAT=all
 SECS=${NEGCAM_STORM_SECONDS:-60}
-ARGS=(--procs "${NEGCAM_STORM_PROCS:-3}" --threads "${NEGCAM_STORM_THREADS:-3}")
+ARGS=(--procs "${NEGCAM_STORM_PROCS:-3}" --threads "${NEGCAM_STORM_THREADS:-3}"
+	--hang "${NEGCAM_STORM_HANG:-8}")
 
 # What the kernel must never say (the debug kernel's detectors included).
 BAD='WARNING:|BUG:|Oops|general protection|KASAN|UBSAN|KFENCE|kfence|circular locking|possible recursive locking|inconsistent lock state|lock held when returning|hung task|blocked for more than|kmemleak|refcount_t|list_add corruption|list_del corruption|stack-protector|exceeds total pages|segfault at .* in storm'

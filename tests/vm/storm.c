@@ -28,8 +28,8 @@
  * printed first; --seed replays it.
  *
  * Invariants, checked as it goes (a breach is a VIOLATION line):
- *  - a dequeued or queried buffer's bytesused is at most its length, and
- *    read() returns at most what was asked;
+ *  - a dequeued buffer's bytesused is at most its length, and a queried
+ *    one's on a capture queue; read() returns at most what was asked;
  *  - on a capture queue the sequence numbers a file handle dequeues
  *    increase strictly between its STREAMON and STREAMOFF (equal twice
  *    for the two fields of V4L2_FIELD_ALTERNATE);
@@ -74,10 +74,17 @@
 #define MAX_WORKERS 64
 #define MAX_FILES 4
 #define MAX_NODES 64
-#define MAX_MAPS 16
-#define MAX_DMABUFS 6
+#define MAX_MAPS 8
+#define MAX_DMABUFS 4
+/*
+ * A mapping or an exported dma-buf keeps its buffer alive after REQBUFS 0
+ * and close: only buffers up to this size are kept (a 1080p YUYV frame),
+ * larger ones are let go at once, or the VM runs out of memory.
+ */
+#define KEEP_MAX (4u << 20)
 #define MAX_BUFS 32
 #define NKEYS 64
+#define NERR 128
 #define RBUF_SIZE (8u << 20)
 /* No queue of more than this many bytes on purpose (the VM has 1.5 GiB). */
 #define QUEUE_BYTES_MAX (48u << 20)
@@ -125,6 +132,7 @@ struct slot {
 	char node[24];
 	long long count[NOPS];
 	long long ok[NOPS];
+	int err[NOPS][NERR];	/* failures by errno (NERR - 1: others) */
 	int reported;
 };
 
@@ -272,6 +280,8 @@ static int end(struct worker *w, int op, int ret)
 	s->count[op]++;
 	if (ret >= 0)
 		s->ok[op]++;
+	else
+		s->err[op][-ret < NERR ? -ret : NERR - 1]++;
 	return ret;
 }
 
@@ -344,7 +354,7 @@ static void scan_nodes(struct worker *w)
 		}
 		close(fd);
 	}
-	end(w, OP_SCAN, w->nnodes ? 0 : -1);
+	end(w, OP_SCAN, w->nnodes ? 0 : -ENOENT);
 }
 
 /* A node for a new handle: producers prefer output nodes, consumers loops. */
@@ -843,7 +853,15 @@ static int querybuf(struct worker *w, struct rng *r, struct file *f, __u32 index
 	b->memory = f->memory;
 	if (xioctl(w, r, f, OP_QUERYBUF, VIDIOC_QUERYBUF, b))
 		return -1;
-	check_buf(w, f, b, "QUERYBUF");
+	/*
+	 * An output buffer's bytesused is the application's own number, and
+	 * videobuf2 keeps it when a QBUF fails in buf_prepare while it zeroes
+	 * the length (USERPTR): judged on capture queues only.
+	 */
+	if (b->type == V4L2_BUF_TYPE_VIDEO_CAPTURE)
+		check_buf(w, f, b, "QUERYBUF");
+	else if (b->index < MAX_BUFS)
+		f->len[b->index] = b->length;
 	return 0;
 }
 
@@ -873,6 +891,11 @@ static void op_mmap(struct worker *w, struct rng *r, struct file *f)
 	m->len = len;
 	/* Touch it: the memory must stay valid until munmap, whatever happens. */
 	((volatile char *)p)[rnd(r, len)] = (char)rnd(r, 256);
+	if (len > KEEP_MAX) {
+		begin(w, OP_MUNMAP, f->node.path);
+		end(w, OP_MUNMAP, munmap(m->addr, m->len));
+		m->addr = NULL;
+	}
 }
 
 static void op_munmap(struct worker *w, struct rng *r)
@@ -990,6 +1013,10 @@ static void op_expbuf(struct worker *w, struct rng *r, struct file *f)
 	w->dmabuf[i] = e.fd;
 	w->dmabuf_len[i] = e.index < MAX_BUFS && f->len[e.index] ?
 			   f->len[e.index] : f->sizeimage;
+	if (w->dmabuf_len[i] > KEEP_MAX) {
+		close(e.fd);
+		w->dmabuf[i] = 0;
+	}
 }
 
 /*
@@ -1126,7 +1153,7 @@ static void op_fork(struct worker *w, struct rng *r)
 			;
 		w->slot->tid = (int)syscall(SYS_gettid);
 	}
-	end(w, OP_FORK, pid < 0 ? -1 : 0);
+	end(w, OP_FORK, pid < 0 ? -EAGAIN : 0);
 	for (i = 0; i < MAX_FILES; i++) {
 		w->f[i].shared = w->f[i].fd >= 0;
 		w->f[i].last_seq = -1;
@@ -1381,7 +1408,7 @@ static void chaos_read(struct worker *w, struct rng *r, int n)
 			;
 		close(fd);
 	}
-	end(w, OP_CFS_READ, fd < 0 ? -1 : 0);
+	end(w, OP_CFS_READ, fd < 0 ? -ENOENT : 0);
 }
 
 /* Unbind (an unplug that can be undone) or bind (the replug) device @n. */
@@ -1638,12 +1665,38 @@ static int reap(pid_t *pids, int n)
 	return crashed;
 }
 
+/* The two commonest failures of @op, as "EBUSY 812, EINVAL 40". */
+static void top_errors(int op, int nworkers, char *out, size_t len)
+{
+	long long n[NERR] = { 0 };
+	int i, e, best[2] = { -1, -1 };
+	size_t k = 0;
+
+	for (i = 0; i < nworkers; i++)
+		for (e = 1; e < NERR; e++)
+			n[e] += sh->slot[i].err[op][e];
+	for (e = 1; e < NERR; e++) {
+		if (n[e] && (best[0] < 0 || n[e] > n[best[0]])) {
+			best[1] = best[0];
+			best[0] = e;
+		} else if (n[e] && (best[1] < 0 || n[e] > n[best[1]])) {
+			best[1] = e;
+		}
+	}
+	out[0] = '\0';
+	for (i = 0; i < 2 && best[i] > 0 && k < len; i++)
+		k += (size_t)snprintf(out + k, len - k, "%s%s %lld", i ? ", " : "",
+				      best[i] == NERR - 1 ? "other" : strerrorname_np(best[i]),
+				      n[best[i]]);
+}
+
 static void report(int nworkers)
 {
 	long long total = 0, total_ok = 0;
+	char errs[64];
 	int op, i;
 
-	printf("storm: operations (attempted, succeeded):\n");
+	printf("storm: operations (attempted, succeeded; commonest failures):\n");
 	for (op = 0; op < NOPS; op++) {
 		long long c = 0, ok = 0;
 
@@ -1653,8 +1706,9 @@ static void report(int nworkers)
 		}
 		total += c;
 		total_ok += ok;
+		top_errors(op, nworkers, errs, sizeof(errs));
 		if (c)
-			printf("  %-24s %9lld %9lld\n", op_names[op], c, ok);
+			printf("  %-24s %9lld %9lld  %s\n", op_names[op], c, ok, errs);
 	}
 	printf("storm: total %lld operations, %lld succeeded, in %d s with %d workers\n",
 	       total, total_ok, seconds, nworkers);
