@@ -1243,8 +1243,19 @@ static int do_op(struct worker *w, struct rng *r, struct file *f, int op)
 static void worker_step(struct worker *w)
 {
 	struct rng r = { splitmix(next(&w->rng)) };
-	struct file *f = &w->f[rnd(&r, MAX_FILES)];
+	unsigned int i, first = rnd(&r, MAX_FILES);
+	struct file *f = &w->f[first];
+	bool own = chance(&r, 50);
 
+	/* Half the steps go to a handle that owns buffers, if any: streams run. */
+	for (i = 0; own && i < MAX_FILES; i++) {
+		struct file *g = &w->f[(first + i) % MAX_FILES];
+
+		if (g->fd >= 0 && g->nbufs && !g->loser) {
+			f = g;
+			break;
+		}
+	}
 	w->step++;
 	if (f->fd < 0)
 		op_open(w, &r, f);
