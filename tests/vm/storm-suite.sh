@@ -6,10 +6,11 @@
 # are swapped through configfs, devices unbound and bound again (unplug and
 # replug) and loops created and removed; then rmmod negcam, which must
 # succeed, and a kernel log free of WARNING, BUG, Oops, KASAN, UBSAN,
-# KFENCE, lockdep and hung-task reports. Then the seeds that found defects
-# (kept below), for a few seconds each. With vivid (NEGCAM_STORM_VIVID=1, or
-# `tests/vm/run.sh storm vivid`) the same storm runs on vivid's nodes
-# alone, for calibration: what it finds there is reported, not failed.
+# KFENCE, lockdep and hung-task reports; before it, the focused check of
+# the storm's first finding (a 2 GiB CREATE_BUFS). With vivid
+# (NEGCAM_STORM_VIVID=1, or `tests/vm/run.sh storm vivid`) the same storm
+# runs on vivid's nodes alone, for calibration: what it finds there is
+# reported, not failed.
 #   tests/vm/run.sh storm [vivid|negcam|all]     (make test, make storm)
 # Environment: NEGCAM_STORM_SECONDS (default 60), NEGCAM_STORM_SEED (default
 # random; printed, replay with it), NEGCAM_STORM_PROCS, NEGCAM_STORM_THREADS
@@ -41,11 +42,6 @@ ARGS=(--procs "${NEGCAM_STORM_PROCS:-3}" --threads "${NEGCAM_STORM_THREADS:-3}"
 
 # What the kernel must never say (the debug kernel's detectors included).
 BAD='WARNING:|BUG:|Oops|general protection|KASAN|UBSAN|KFENCE|kfence|circular locking|possible recursive locking|inconsistent lock state|lock held when returning|hung task|blocked for more than|kmemleak|refcount_t|list_add corruption|list_del corruption|stack-protector|exceeds total pages|wrong timeout value|segfault at .* in storm'
-
-# Regression seeds: each once found a defect in negcam.ko (docs/kmod.md).
-# "SEED SECONDS what it found"
-REGRESSION_SEEDS=(
-)
 
 # CREATE_BUFS with a sizeimage of 2 GiB on node $1: EINVAL, and no vmalloc
 # stack dump; twice the frame size is still accepted (v4l2-compliance asks
@@ -99,7 +95,7 @@ run_storm() {
 }
 
 negcam_storm() {
-	local log=$OUT/negcam.log seed_args=() bad s line dev out
+	local log=$OUT/negcam.log seed_args=() bad dev out
 	[ -n "${NEGCAM_STORM_SEED:-}" ] && seed_args=(--seed "$NEGCAM_STORM_SEED")
 	if ! negcam_load devices=4 loops=1 loop_captures=2; then
 		fail "insmod negcam.ko devices=4 loops=1 loop_captures=2"
@@ -118,15 +114,6 @@ negcam_storm() {
 		fail "negcam.ko storm: $(grep -m1 '^storm: seed' "$log" | sed 's/^storm: //') broke an invariant or hung (log $log)"
 	fi
 	sed -n '/^storm: operations/,/^storm: total/p' "$log"
-	for s in "${REGRESSION_SEEDS[@]}"; do
-		read -r seed secs line <<< "$s"
-		mark "seed $seed"
-		if run_storm seed "$OUT/seed-$seed.log" --seconds "$secs" --chaos "${ARGS[@]}" --seed "$seed"; then
-			pass "regression seed $seed ($line)"
-		else
-			fail "regression seed $seed ($line), log $OUT/seed-$seed.log"
-		fi
-	done
 	if negcam_unload; then
 		pass "rmmod negcam after the storm"
 	else
