@@ -358,19 +358,30 @@ static void scan_nodes(struct worker *w)
 }
 
 /* A node for a new handle: producers prefer output nodes, consumers loops. */
+static bool fits_role(const struct worker *w, const struct node *n)
+{
+	return w->role == 1 ? n->out : w->role == 2 ? n->loop && !n->out : true;
+}
+
 static const struct node *pick_node(struct worker *w, struct rng *r)
 {
 	int i, tries;
 
 	if (!w->nnodes)
 		return NULL;
-	/* A home node mostly: fewer handles fighting over each queue. */
-	if (chance(r, 60))
-		return &w->nodes[w->id % w->nnodes];
+	/*
+	 * A home node mostly, the first of the worker's kind from its index
+	 * on: fewer handles fight over each queue, and producers and
+	 * consumers stay on their sides of a loop.
+	 */
+	if (chance(r, 60)) {
+		for (i = 0; i < w->nnodes; i++)
+			if (fits_role(w, &w->nodes[(w->id + i) % w->nnodes]))
+				return &w->nodes[(w->id + i) % w->nnodes];
+	}
 	for (tries = 0; tries < 4 && w->role; tries++) {
 		i = rnd(r, w->nnodes);
-		if (w->role == 1 ? w->nodes[i].out :
-		    w->nodes[i].loop && !w->nodes[i].out)
+		if (fits_role(w, &w->nodes[i]))
 			return &w->nodes[i];
 	}
 	return &w->nodes[rnd(r, w->nnodes)];
