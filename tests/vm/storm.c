@@ -29,7 +29,8 @@
  *
  * Invariants, checked as it goes (a breach is a VIOLATION line):
  *  - a dequeued buffer's bytesused is at most its length, and a queried
- *    one's on a capture queue; read() returns at most what was asked;
+ *    one's when it is done (filled, not dequeued); read() returns at most
+ *    what was asked;
  *  - on a capture queue the sequence numbers a file handle dequeues
  *    increase strictly between its STREAMON and STREAMOFF (equal twice
  *    for the two fields of V4L2_FIELD_ALTERNATE);
@@ -325,33 +326,44 @@ static int xioctl(struct worker *w, struct rng *r, struct file *f, int op,
 
 /* ---- node discovery ---- */
 
-static void scan_nodes(struct worker *w)
+/*
+ * What the handle @fd is, from QUERYCAP: the storm's kind of node (0), or
+ * not (-1). A path may name another device than when it was scanned (an
+ * unbind frees its number, the next bind takes it), so every new handle
+ * asks again.
+ */
+static int node_of(int fd, struct node *n)
 {
 	struct v4l2_capability cap;
-	char path[20];
+	__u32 c;
+
+	memset(&cap, 0, sizeof(cap));
+	if (ioctl(fd, VIDIOC_QUERYCAP, &cap) || strcmp((char *)cap.driver, driver))
+		return -1;
+	c = cap.device_caps;
+	if (!(c & (V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_VIDEO_OUTPUT)))
+		return -1;
+	n->out = !(c & V4L2_CAP_VIDEO_CAPTURE);
+	n->loop = strstr((char *)cap.bus_info, "loop") != NULL;
+	n->key = key_of((char *)cap.bus_info);
+	return 0;
+}
+
+static void scan_nodes(struct worker *w)
+{
+	struct node *n;
 	int i, fd;
 
 	w->nnodes = 0;
 	begin(w, OP_SCAN, "/dev/video*");
 	for (i = 0; i < MAX_NODES; i++) {
-		snprintf(path, sizeof(path), "/dev/video%d", i);
-		fd = open(path, O_RDWR | O_NONBLOCK);
+		n = &w->nodes[w->nnodes];
+		snprintf(n->path, sizeof(n->path), "/dev/video%d", i);
+		fd = open(n->path, O_RDWR | O_NONBLOCK);
 		if (fd < 0)
 			continue;
-		memset(&cap, 0, sizeof(cap));
-		if (!ioctl(fd, VIDIOC_QUERYCAP, &cap) &&
-		    !strcmp((char *)cap.driver, driver)) {
-			__u32 c = cap.device_caps;
-			struct node *n = &w->nodes[w->nnodes];
-
-			if (c & (V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_VIDEO_OUTPUT)) {
-				snprintf(n->path, sizeof(n->path), "%s", path);
-				n->out = !(c & V4L2_CAP_VIDEO_CAPTURE);
-				n->loop = strstr((char *)cap.bus_info, "loop") != NULL;
-				n->key = key_of((char *)cap.bus_info);
-				w->nnodes++;
-			}
-		}
+		if (!node_of(fd, n))
+			w->nnodes++;
 		close(fd);
 	}
 	end(w, OP_SCAN, w->nnodes ? 0 : -ENOENT);
@@ -497,7 +509,10 @@ static void op_open(struct worker *w, struct rng *r, struct file *f)
 	memset(f, 0, sizeof(*f));
 	f->fd = fd;
 	f->node = *n;
-	f->type = n->out ? V4L2_BUF_TYPE_VIDEO_OUTPUT : V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	/* Gone already, or another device now: not judged (a loop's rules). */
+	if (node_of(fd, &f->node))
+		f->node.loop = true;
+	f->type = f->node.out ? V4L2_BUF_TYPE_VIDEO_OUTPUT : V4L2_BUF_TYPE_VIDEO_CAPTURE;
 	f->memory = V4L2_MEMORY_MMAP;
 	f->last_seq = -1;
 }
@@ -865,11 +880,12 @@ static int querybuf(struct worker *w, struct rng *r, struct file *f, __u32 index
 	if (xioctl(w, r, f, OP_QUERYBUF, VIDIOC_QUERYBUF, b))
 		return -1;
 	/*
-	 * An output buffer's bytesused is the application's own number, and
-	 * videobuf2 keeps it when a QBUF fails in buf_prepare while it zeroes
-	 * the length (USERPTR): judged on capture queues only.
+	 * Judged on buffers the driver filled and nobody dequeued yet: a
+	 * failed QBUF of a USERPTR buffer makes videobuf2 zero its length and
+	 * keep the bytesused of its last frame (or, on output, the
+	 * application's number).
 	 */
-	if (b->type == V4L2_BUF_TYPE_VIDEO_CAPTURE)
+	if (b->type == V4L2_BUF_TYPE_VIDEO_CAPTURE && (b->flags & V4L2_BUF_FLAG_DONE))
 		check_buf(w, f, b, "QUERYBUF");
 	else if (b->index < MAX_BUFS)
 		f->len[b->index] = b->length;
@@ -1608,8 +1624,9 @@ static void report_stuck(int id, struct slot *s, long long age)
 	ssize_t n;
 	int fd;
 
-	printf("storm: HANG: worker %d (tid %d) in %s on %s for %.1f s (seed %llu)\n",
-	       id, s->tid, op_names[s->op], s->node, age / 1e9, seed);
+	printf("storm: %s worker %d (tid %d) in %s on %s for %.1f s (seed %llu)\n",
+	       s->reported ? "HANG:" : "in a call:", id, s->tid, op_names[s->op],
+	       s->node, age / 1e9, seed);
 	snprintf(path, sizeof(path), "/proc/%d/stack", s->tid);
 	fd = open(path, O_RDONLY);
 	if (fd < 0) {
@@ -1621,6 +1638,22 @@ static void report_stuck(int id, struct slot *s, long long age)
 	buf[n > 0 ? n : 0] = '\0';
 	printf("  kernel stack of tid %d:\n%s", s->tid, buf);
 	fflush(stdout);
+}
+
+/* Who else is in a call (over 0.5 s) when one hangs: the holder of its lock? */
+static void report_others(int nworkers, int hung, long long now)
+{
+	int i;
+
+	for (i = 0; i < nworkers; i++) {
+		struct slot *s = &sh->slot[i];
+		long long t = __atomic_load_n(&s->op_start, __ATOMIC_ACQUIRE);
+
+		if (i != hung && t && now - t > 500000000LL && !s->reported) {
+			printf("storm: meanwhile: ");
+			report_stuck(i, s, now - t);
+		}
+	}
 }
 
 /* Until the end: any worker in one operation for more than hang_secs? */
@@ -1641,6 +1674,7 @@ static int watchdog(int nworkers)
 				s->reported = 1;
 				hangs++;
 				report_stuck(i, s, now - t);
+				report_others(nworkers, i, now);
 			}
 		}
 	}
