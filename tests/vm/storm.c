@@ -23,9 +23,11 @@
  * and creates, enables, disables and removes loops under configfs loops/.
  *
  * Each worker draws its operations from its own PRNG stream, seeded from
- * the seed and the worker's index: the sequence of operations a worker
- * attempts is the same for a seed (the interleaving is not). The seed is
- * printed first; --seed replays it.
+ * the seed and the worker's index, the same draws for a seed whatever
+ * happens; which operation a draw picks also depends on the state of the
+ * worker's handles, so a replay repeats a run as far as the outcomes
+ * repeat (the interleaving is not repeated). The seed is printed first;
+ * --seed replays it.
  *
  * Invariants, checked as it goes (a breach is a VIOLATION line):
  *  - a dequeued buffer's bytesused is at most its length, and a queried
