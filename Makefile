@@ -15,7 +15,7 @@ DEB_PACKAGES := build-essential meson ninja-build pkg-config clang \
 	universal-ctags python3-opencv \
 	dkms v4l2loopback-dkms
 
-.PHONY: all deps build demo test test-engine test-gst test-vm test-full fuzz bench kmod clean
+.PHONY: all deps build demo test test-engine test-gst test-vm test-full fuzz bench kmod storm clean
 
 all: build
 
@@ -58,6 +58,13 @@ test-vm: build kmod
 # As `make test`, plus v4l2-compliance -f on every built-in profile (slow).
 test-full: build kmod
 	NEGCAM_FULL=1 ./tests/run-all.sh $(BUILD)
+
+# The concurrent ioctl storm on negcam.ko, long (docs/kmod.md, "Storm");
+# `make test` runs it for 60 s. STORM_SEED=N replays a seed.
+STORM_SECONDS ?= 1800
+storm: build kmod
+	NEGCAM_STORM_SECONDS=$(STORM_SECONDS) $(if $(STORM_SEED),NEGCAM_STORM_SEED=$(STORM_SEED)) \
+		./tests/vm/run.sh storm $(STORM_WHAT)
 
 fuzz: deps
 	./tests/fuzz/run.sh long

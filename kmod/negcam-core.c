@@ -59,6 +59,14 @@ static int negcam_check_profile(const struct negcam_profile *p, char *why,
 	return 0;
 }
 
+/* The name of the profile in force, copied under the lock (a swap frees it). */
+static void negcam_profile_name(struct negcam_dev *dev, char *name, size_t len)
+{
+	mutex_lock(&dev->lock);
+	strscpy(name, dev->profile ? dev->profile->name : "none", len);
+	mutex_unlock(&dev->lock);
+}
+
 /**
  * negcam_apply_profile_text - parse a profile and make it the device's
  * @dev: the device
@@ -77,6 +85,7 @@ int negcam_apply_profile_text(struct negcam_dev *dev, const char *text,
 {
 	struct negcam_parse_error *err = NULL;
 	struct negcam_profile *p = NULL;
+	char name[NC_NAME_LEN], card[NC_NAME_LEN];
 	char *copy = NULL;
 	char why[160];
 	int ret;
@@ -118,6 +127,9 @@ int negcam_apply_profile_text(struct negcam_dev *dev, const char *text,
 		dev->profile_len = len;
 		dev->engine.readbuffers = NEGCAM_READ_BUFFERS;
 		dev->fmt_gen++;
+		/* Copies: once unlocked, another swap may free the profile. */
+		strscpy(name, dev->profile->name, sizeof(name));
+		strscpy(card, dev->profile->card, sizeof(card));
 	}
 	mutex_unlock(&dev->lock);
 	if (ret) {
@@ -127,18 +139,18 @@ int negcam_apply_profile_text(struct negcam_dev *dev, const char *text,
 		goto fail;
 	}
 
-	pr_info("negcam-%u: profile '%s' (%s) in force\n", dev->index,
-		dev->profile->name, dev->profile->card);
+	pr_info("negcam-%u: profile '%s' (%s) in force\n", dev->index, name,
+		card);
 	if (status)
-		snprintf(status, status_len, "ok: profile %s\n",
-			 dev->profile->name);
+		snprintf(status, status_len, "ok: profile %s\n", name);
 	negcam_vid_source_changed(dev);
 	ret = 0;
 	goto out;
 
 fail:
+	negcam_profile_name(dev, name, sizeof(name));
 	pr_warn("negcam-%u: profile rejected: %s; old profile '%s' stays in force\n",
-		dev->index, why, dev->profile ? dev->profile->name : "none");
+		dev->index, why, name);
 	if (status)
 		snprintf(status, status_len, "error %d: %s\n", ret, why);
 out:

@@ -261,9 +261,15 @@ static int negcam_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 
 	if (!size)
 		return -EINVAL;
-	/* CREATE_BUFS: any size that holds a frame of the current format. */
+	/*
+	 * CREATE_BUFS: any size that holds a frame of the current format, up
+	 * to twice that or NEGCAM_CREATE_MAX: an absurd size (the storm asked
+	 * 2 GiB) would only make vmalloc fail with a stack dump in the log.
+	 */
 	if (*nplanes)
-		return *nplanes != 1 || sizes[0] < size ? -EINVAL : 0;
+		return *nplanes != 1 || sizes[0] < size ||
+		       sizes[0] > max_t(unsigned long, 2UL * size, NEGCAM_CREATE_MAX) ?
+		       -EINVAL : 0;
 	if (vq->num_buffers + *nbuffers < NEGCAM_ALLOC_BUFFERS)
 		*nbuffers = NEGCAM_ALLOC_BUFFERS - vq->num_buffers;
 	*nplanes = 1;

@@ -34,6 +34,8 @@
  * frame (vivid allocates at least 2, uvcvideo what it is asked).
  */
 #define NEGCAM_ALLOC_BUFFERS (NEGCAM_MIN_BUFFERS + 2)
+/* Largest CREATE_BUFS buffer beyond twice the current frame (64 MiB). */
+#define NEGCAM_CREATE_MAX (64UL << 20)
 /* Output buffers a loop's producer needs: one is held as the current frame. */
 #define NEGCAM_OUT_MIN_BUFFERS 2
 /* read() depth reported by G_PARM (vb2's file I/O emulation). */

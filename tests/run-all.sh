@@ -11,6 +11,8 @@
 #           NEGCAM_FULL=1): v4l2-compliance -s/-f, v4l2src, v4l2-ctl, ffmpeg,
 #           negcamsrc on the kernel backend, kmod/test-vm.sh; then
 #           tests/vm/tmp-checkout.sh (the harness from a /var/tmp checkout)
+#   storm   60 s of the concurrent ioctl storm on negcam.ko, rmmod, dmesg
+#           (tests/vm/run.sh storm, its own VM boot; docs/kmod.md)
 # Prints "SUITE: N passed, N failed" per suite and a total line; exits 1
 # when anything failed. NEGCAM_SKIP="fuzz vm" leaves suites out (the total
 # line then says so: a skipped suite is never reported as passed).
@@ -88,23 +90,30 @@ if wanted fuzz; then
 	record fuzz "$p" "$f"
 fi
 
-if wanted vm; then
-	mode=quick
-	[ "${NEGCAM_FULL:-0}" = 1 ] && mode=full
-	echo "== vm (tests/vm/run.sh $mode; log $logdir/vm.log)"
-	NEGCAM_BUILD=$build tests/vm/run.sh "$mode" >"$logdir/vm.log" 2>&1
+# vm_suite NAME MODE: tests/vm/run.sh MODE in its own VM boot, judged by
+# its "vm MODE: N passed, N failed" line and the harness's exit status.
+vm_suite() {
+	local name=$1 mode=$2 log=$logdir/$1.log rc line p f
+	echo "== $name (tests/vm/run.sh $mode; log $log)"
+	NEGCAM_BUILD=$build tests/vm/run.sh "$mode" >"$log" 2>&1
 	rc=$?
-	sed -n '/^======== summary/,$p' "$logdir/vm.log"
-	line=$(grep -E "^vm $mode: [0-9]+ passed, [0-9]+ failed" "$logdir/vm.log" | tail -n 1)
+	sed -n '/^======== summary/,$p' "$log"
+	line=$(grep -E "^vm $mode: [0-9]+ passed, [0-9]+ failed" "$log" | tail -n 1)
 	p=$(echo "$line" | sed -nE 's/.*: ([0-9]+) passed.*/\1/p')
 	f=$(echo "$line" | sed -nE 's/.* ([0-9]+) failed.*/\1/p')
 	: "${p:=0}" "${f:=0}"
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
-		echo "vm: harness exit status $rc (124 timeout, 125 harness error, 70 kernel WARNING)"
-		tail -n 30 "$logdir/vm.log"
+		echo "$name: harness exit status $rc (124 timeout, 125 harness error, 70 kernel WARNING)"
+		tail -n 30 "$log"
 		f=1
 	fi
-	record vm "$p" "$f"
+	record "$name" "$p" "$f"
+}
+
+if wanted vm; then
+	mode=quick
+	[ "${NEGCAM_FULL:-0}" = 1 ] && mode=full
+	vm_suite vm "$mode"
 	# The harness from a checkout under /var/tmp (its own VM boot).
 	echo "== vm-tmp-checkout (tests/vm/tmp-checkout.sh; log $logdir/vm-tmp-checkout.log)"
 	tests/vm/tmp-checkout.sh >"$logdir/vm-tmp-checkout.log" 2>&1
@@ -116,6 +125,9 @@ if wanted vm; then
 		record vm-tmp-checkout 0 1
 	fi
 fi
+
+# The storm, 60 s on negcam.ko, then rmmod and the kernel log (its own boot).
+wanted storm && NEGCAM_STORM_SECONDS=${NEGCAM_STORM_SECONDS:-60} vm_suite storm storm
 
 echo
 echo "======== negcam test summary ========"

@@ -9,7 +9,7 @@
 # Usage:
 #   tests/vm/run.sh [--timeout S] SCRIPT [ARGS...]  run SCRIPT (bash) in the VM
 #   tests/vm/run.sh [--timeout S] -c 'CMD'          run a bash command line
-#   tests/vm/run.sh quick|full|vivid|negcam|kmod|loop|sink|peer  run a suite (see docs/testing-vm.md)
+#   tests/vm/run.sh quick|full|vivid|negcam|kmod|loop|sink|peer|storm  run a suite (see docs/testing-vm.md)
 #   tests/vm/run.sh shell                           interactive shell (needs a tty)
 # SCRIPT paths are relative to the checkout (or absolute under it); the
 # command runs as root in the checkout's top directory, with a writable /tmp.
@@ -153,11 +153,12 @@ done
 
 CMDLINE=
 case "$1" in
-quick|full|vivid|negcam|kmod|loop|provider|profiles|gst|sink|peer)
+quick|full|vivid|negcam|kmod|loop|provider|profiles|gst|sink|peer|storm)
 	suite=$1; shift
 	CMDLINE="bash tests/vm/suites.sh $suite $*"
 	# Settings the suites read, forwarded into the VM.
-	for v in NEGCAM_KO NEGCAM_VM_F_TIMEOUT NEGCAM_VM_PROFILES; do
+	for v in NEGCAM_KO NEGCAM_VM_F_TIMEOUT NEGCAM_VM_PROFILES NEGCAM_STORM_SECONDS \
+		NEGCAM_STORM_SEED NEGCAM_STORM_VIVID NEGCAM_STORM_VIVID_SECONDS NEGCAM_STORM_HANG; do
 		[ -n "${!v:-}" ] && CMDLINE="$v=$(printf '%q' "${!v}") $CMDLINE"
 	done
 	case "$suite" in
@@ -168,6 +169,7 @@ quick|full|vivid|negcam|kmod|loop|provider|profiles|gst|sink|peer)
 	kmod) : "${TIMEOUT:=900}" ;;
 	sink) : "${TIMEOUT:=600}" ;;
 	loop) : "${TIMEOUT:=1500}" ;;
+	storm) : "${TIMEOUT:=$((${NEGCAM_STORM_SECONDS:-60} * 3 + 600))}" ;;
 	esac ;;
 shell)
 	[ -t 0 ] || die "shell needs a terminal"

@@ -7,6 +7,7 @@
 #   full   as quick, with v4l2-compliance -f on every built-in profile
 #   negcam [full]  the negcam.ko part alone (vivid only as DMABUF exporter)
 #   loop   negcam.ko loops alone (tests/vm/loop-suite.sh)
+#   storm [vivid|all]  the concurrent ioctl storm (tests/vm/storm-suite.sh)
 #   peer   loopback cases on v4l2loopback and a negcam loop, side by side
 #          (alone: v4l2loopback can panic the VM, see docs/loopback-peers.md)
 # Each suite prints "NAME: N passed, N failed"; the exit status is 1 when any
@@ -71,13 +72,14 @@ suite_vivid() {
 	suite_end
 }
 
-# script_checks NAME SCRIPT TIMEOUT: a script printing PASS:/FAIL: lines
+# script_checks NAME SCRIPT TIMEOUT [ARGS]: a script printing PASS:/FAIL: lines
 # and "NAME: N passed, N failed" at its end; one result per line.
 script_checks() {
 	local name=$1 script=$2 to=$3 log line
+	shift 3
 	rmmod negcam 2>/dev/null
 	log=$(logname "$(basename "$script")")
-	timeout -k 5 "$to" bash "$NEGCAM_TREE/$script" > "$log" 2>&1
+	timeout -k 5 "$to" bash "$NEGCAM_TREE/$script" "$@" > "$log" 2>&1
 	while IFS= read -r line; do
 		case $line in
 		PASS:*) pass "${line#PASS: }" ;;
@@ -118,8 +120,22 @@ suite_provider() { suite_script provider tests/vm/provider-suite.sh 600; }
 # (tests/vm/loop-suite.sh, docs/loopback.md).
 suite_loop() { suite_script loop tests/vm/loop-suite.sh 1200; }
 
+# ---------------------------------------------------------------- storm --
+# The concurrent ioctl storm on negcam.ko, then rmmod and the kernel log
+# (tests/vm/storm-suite.sh; ARG vivid or all: on vivid too, not judged).
+suite_storm() {
+	local log
+	suite_begin storm
+	script_checks storm tests/vm/storm-suite.sh $((${NEGCAM_STORM_SECONDS:-60} * 3 + 300)) "$@"
+	log=$(logname storm-suite.sh)
+	sed -n '/^storm: operations/,/^storm: total/p; /^NOTE/p' "$log"
+	while IFS= read -r line; do SUMMARY+=("storm: $line"); done < <(grep -E '^storm: total|^NOTE: vivid storm' "$log")
+	suite_end
+}
+
 case "$MODE" in
 vivid) suite_vivid ;;
+storm) suite_storm "${2:-negcam}" ;;
 loop) suite_loop ;;
 kmod) suite_kmod ;;
 provider) suite_provider ;;
@@ -156,7 +172,7 @@ quick|full)
 	suite_gst "$MODE"
 	suite_provider
 	;;
-*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, loop, gst, sink, profiles, provider, peer)" >&2; exit 2 ;;
+*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, loop, gst, sink, profiles, provider, peer, storm)" >&2; exit 2 ;;
 esac
 
 echo
