@@ -166,7 +166,8 @@ quick|full|vivid|negcam|kmod|loop|provider|profiles|gst|sink|peer)
 	vivid) : "${TIMEOUT:=900}" ;;
 	negcam) : "${TIMEOUT:=1500}" ;;
 	kmod) : "${TIMEOUT:=900}" ;;
-	sink) : "${TIMEOUT:=600}" ;;
+	sink) : "${TIMEOUT:=1200}" ;;
+	gst) : "${TIMEOUT:=1500}" ;;
 	loop) : "${TIMEOUT:=1500}" ;;
 	esac ;;
 shell)
