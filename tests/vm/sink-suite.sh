@@ -262,10 +262,10 @@ sink_loop_follow() {
 # A file producer into OUT while a consumer of CAPS streams CAP from
 # before it starts to after it ends.
 sink_file_case() {	# WHAT OUT CAP CAPS D ELEMENT
-	local what=$1 out=$2 cap=$3 caps=$4 d=$5 el=$6 log st i
+	local what=$1 out=$2 cap=$3 caps=$4 d=$5 el=$6 log st
 	sink_consumer "$cap" "$caps" 0 "$d/e.gray" "$(logname "v4l2src $what")"
 	st=$SINK_CONS
-	for i in $(seq 150); do [ "$(sink_frames_in "$d/e.gray" 320)" -ge 15 ] && break; sleep 0.2; done
+	for _ in $(seq 150); do [ "$(sink_frames_in "$d/e.gray" 320)" -ge 15 ] && break; sleep 0.2; done
 	log=$(logname "$what")
 	timeout -k 5 120 gst-launch-1.0 -m filesrc location="$d/i420.mkv" ! decodebin ! \
 		"$el" device="$out" > "$log" 2>&1
@@ -364,11 +364,11 @@ sink_loop_dqevent() {
 }
 
 sink_loop() {
-	local out cap exp i d=/tmp/sink-loop
+	local out cap exp d=/tmp/sink-loop
 	rmmod negcam 2> /dev/null
 	check "insmod negcam.ko loops=1 loop_captures=2" 60 negcam_load loops=1 loop_captures=2 || return
 	mkdir -p "$d"
-	for i in $(seq 50); do
+	for _ in $(seq 50); do
 		out=$(node_by_card "negcam loop 0 output") && cap=$(node_by_card "negcam loop 0 capture 0") && break
 		sleep 0.1
 	done
