@@ -184,8 +184,8 @@ sink_stop() {
 # sink_wait_playing LOG PID: until the gst-launch -m writing LOG plays (a
 # pipeline starts in seconds under TCG); 1 when it ended or took 90 s.
 sink_wait_playing() {
-	local i
-	for i in $(seq 450); do
+	local _
+	for _ in $(seq 450); do
 		grep -q 'from element "pipeline0" (state-changed).*new-state=(GstState)playing' "$1" && return 0
 		kill -0 "$2" 2>/dev/null || return 1
 		sleep 0.2
@@ -217,11 +217,11 @@ sink_judge() {
 # Consumer first, negcamconvertsink second (cases 1 and 4), then a second
 # consumer asking 1280x720 raw and MJPG from the same producer (case 2).
 sink_loop_follow() {
-	local out=$1 cap=$2 d=$3 plog st got prod i
+	local out=$1 cap=$2 d=$3 plog st got prod
 	"$BIN/vm-v4l2" fmt "$out" 640x480 YUYV > /dev/null
 	sink_consumer "$cap" video/x-raw,width=320,height=240 0 "$d/a.gray" "$(logname "v4l2src 320x240")"
 	st=$SINK_CONS
-	for i in $(seq 150); do [ "$(sink_frames_in "$d/a.gray" 320)" -ge 15 ] && break; sleep 0.2; done
+	for _ in $(seq 150); do [ "$(sink_frames_in "$d/a.gray" 320)" -ge 15 ] && break; sleep 0.2; done
 	note "consumer 320x240: $(sink_frames_in "$d/a.gray" 320) frames before the producer starts"
 	plog=$(logname "producer negcamsrc ! negcamconvertsink")
 	GST_PLUGIN_PATH="$NEGCAM_BUILD/gst" GST_DEBUG=negcamsink:4,negcamconvertsink:4 GST_DEBUG_NO_COLOR=1 \
