@@ -174,9 +174,9 @@ sink_consumer() {
 # sink_stop PID: end a gst-launch -e (EOS, so files are complete); its
 # exit status, or 124 when it had to be killed.
 sink_stop() {
-	local i
+	local _
 	kill -INT "$1" 2>/dev/null
-	for i in $(seq 100); do kill -0 "$1" 2>/dev/null || break; sleep 0.2; done
+	for _ in $(seq 100); do kill -0 "$1" 2>/dev/null || break; sleep 0.2; done
 	kill -0 "$1" 2>/dev/null && { kill -KILL "$1"; wait "$1"; return 124; }
 	wait "$1"
 }
