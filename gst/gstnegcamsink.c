@@ -513,6 +513,27 @@ gst_negcam_sink_ref_pool (GstNegcamSink *sink)
   return pool;
 }
 
+/* Buffers of @caps (an allocation query's) fit the configured format:
+ * the same caps, or for raw video the same format, size and layout; the
+ * fields a producer leaves out (pixel-aspect-ratio, interlace-mode) or
+ * colorimetry do not change the memory. */
+static gboolean
+gst_negcam_sink_fits_configured (GstNegcamSink *sink, GstCaps *caps)
+{
+  GstVideoInfo info;
+
+  if (!caps || !sink->configured)
+    return FALSE;
+  if (gst_caps_is_equal (caps, sink->configured))
+    return TRUE;
+  if (!sink->is_video || !gst_video_info_from_caps (&info, caps))
+    return FALSE;
+  return GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_INFO_FORMAT (&sink->info)
+      && GST_VIDEO_INFO_WIDTH (&info) == GST_VIDEO_INFO_WIDTH (&sink->info)
+      && GST_VIDEO_INFO_HEIGHT (&info) == GST_VIDEO_INFO_HEIGHT (&sink->info)
+      && GST_VIDEO_INFO_SIZE (&info) == GST_VIDEO_INFO_SIZE (&sink->info);
+}
+
 /* The device buffers, for upstream to write into. Offered only when
  * GStreamer's default layout of the caps is the device's (else upstream
  * would need GstVideoMeta to write there; it gets its own buffers and the
@@ -530,8 +551,7 @@ gst_negcam_sink_propose_allocation (GstBaseSink *bsink, GstQuery *query)
   GST_OBJECT_LOCK (sink);
   queue_size = sink->queue_size;
   GST_OBJECT_UNLOCK (sink);
-  if (pool && caps && sink->configured
-      && gst_caps_is_equal (caps, sink->configured)
+  if (pool && gst_negcam_sink_fits_configured (sink, caps)
       && !negcam_pool_needs_video_meta (pool)) {
     gst_query_add_allocation_pool (query, GST_BUFFER_POOL (pool),
         sink->fmt.fmt.pix.sizeimage, queue_size, queue_size);

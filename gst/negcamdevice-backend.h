@@ -23,6 +23,9 @@ typedef struct {
    * -ENODEV when the device went away. */
   gint (*wait) (NegcamDevice *dev, gint64 timeout_us);
   void (*set_flushing) (NegcamDevice *dev, gboolean flushing);
+  /* Optional: 1 when an event waits to be dequeued (POLLPRI), 0 when
+   * none does, so the caller makes no DQEVENT; NULL: always try DQEVENT. */
+  gint (*events_pending) (NegcamDevice *dev);
   void (*close) (NegcamDevice *dev);
 } NegcamDeviceOps;
 

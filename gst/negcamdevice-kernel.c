@@ -24,6 +24,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
@@ -138,6 +139,22 @@ kernel_set_flushing (NegcamDevice *dev, gboolean flushing)
   gst_poll_set_flushing (k->poll, flushing);
 }
 
+/* POLLPRI without waiting: V4L2 reports a pending event that way (events
+ * only: vb2 answers nothing for a queue when neither POLLIN nor POLLOUT
+ * is asked). A failed poll says "maybe", so the caller tries DQEVENT. */
+static gint
+kernel_events_pending (NegcamDevice *dev)
+{
+  NcKernel *k = dev->backend;
+  struct pollfd p = { .fd = k->fd, .events = POLLPRI };
+  gint ret;
+
+  do {
+    ret = poll (&p, 1, 0);
+  } while (ret < 0 && errno == EINTR);
+  return ret != 0;
+}
+
 static void
 kernel_close (NegcamDevice *dev)
 {
@@ -160,6 +177,7 @@ static const NegcamDeviceOps kernel_ops = {
   .munmap = kernel_munmap,
   .wait = kernel_wait,
   .set_flushing = kernel_set_flushing,
+  .events_pending = kernel_events_pending,
   .close = kernel_close,
 };
 

@@ -363,6 +363,9 @@ negcam_device_collect_events (NegcamDevice *dev)
   struct v4l2_event ev;
   guint i;
 
+  /* per frame: no DQEVENT unless the device says one waits */
+  if (dev->ops->events_pending && !dev->ops->events_pending (dev))
+    return;
   /* bounded: a device that keeps answering must not hold us */
   for (i = 0; i < 64; i++) {
     memset (&ev, 0, sizeof (ev));

@@ -82,7 +82,9 @@ guint negcam_device_count (NegcamDevice *dev, NegcamRequestType type);
 /*
  * Events (negcamsink): subscribe to V4L2_EVENT_SOURCE_CHANGE; 0 or
  * -errno (-ENOTTY: the device has no events). collect_events() dequeues
- * every pending event (DQEVENT) and remembers a source change;
+ * every pending event (DQEVENT) and remembers a source change; a kernel
+ * device is polled for POLLPRI first, so no DQEVENT is made (per frame)
+ * while no event waits;
  * take_source_change() collects, then returns and clears what was seen.
  */
 gint negcam_device_subscribe_source_change (NegcamDevice *dev);

@@ -247,6 +247,24 @@ GST_START_TEST (test_pool_zero_copy)
 }
 GST_END_TEST;
 
+/* An allocation query whose caps lack fields the configured ones carry
+ * (pixel-aspect-ratio: a source upstream of passthrough converters asks
+ * with its own caps) still gets the device pool: same memory layout. */
+GST_START_TEST (test_pool_for_caps_without_par)
+{
+  GstHarness *h = sink_harness (profile_path);
+  GstBufferPool *pool;
+
+  gst_harness_set_src_caps_str (h, YUY2_640 ",pixel-aspect-ratio=1/1");
+  pool = offered_pool (h, YUY2_640);
+  push_from_pool (h, pool, 7);
+  fail_unless_equals_int (stat_u64 (h->element, "copies"), 0);
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
 GST_START_TEST (test_foreign_buffer_copied_once)
 {
   GstHarness *h = sink_harness (profile_path);
@@ -561,6 +579,7 @@ negcamsink_suite (void)
   tcase_add_test (tc, test_caps_order_kept_with_filter);
   tcase_add_test (tc, test_set_caps_sets_format);
   tcase_add_test (tc, test_pool_zero_copy);
+  tcase_add_test (tc, test_pool_for_caps_without_par);
   tcase_add_test (tc, test_foreign_buffer_copied_once);
   tcase_add_test (tc, test_refused_format_named);
   tcase_add_test (tc, test_source_change_reconfigures);

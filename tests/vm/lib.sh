@@ -93,6 +93,15 @@ check() {
 	return $rc
 }
 
+# The node whose card name is $1.
+node_by_card() {
+	local n
+	for n in /dev/video*; do
+		v4l2-ctl -d "$n" -D 2>/dev/null | grep -q "Card type *: $1\$" && { echo "$n"; return 0; }
+	done
+	return 1
+}
+
 # v4l2 device nodes whose driver name is $1 (from VIDIOC_QUERYCAP).
 nodes_of_driver() {
 	local n

@@ -37,15 +37,6 @@ reap() {
 	PIDS=()
 }
 
-# The node whose card name is $1.
-node_by_card() {
-	local n
-	for n in /dev/video*; do
-		v4l2-ctl -d "$n" -D 2>/dev/null | grep -q "Card type *: $1\$" && { echo "$n"; return 0; }
-	done
-	return 1
-}
-
 # Load with loops, find loop 0's nodes: OUTN, CAP0, CAP1.
 load_loops() {
 	local i

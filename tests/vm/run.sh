@@ -167,7 +167,8 @@ quick|full|vivid|negcam|kmod|loop|provider|profiles|gst|sink|peer|storm)
 	vivid) : "${TIMEOUT:=900}" ;;
 	negcam) : "${TIMEOUT:=1500}" ;;
 	kmod) : "${TIMEOUT:=900}" ;;
-	sink) : "${TIMEOUT:=600}" ;;
+	sink) : "${TIMEOUT:=1200}" ;;
+	gst) : "${TIMEOUT:=1500}" ;;
 	loop) : "${TIMEOUT:=1500}" ;;
 	storm) : "${TIMEOUT:=$((${NEGCAM_STORM_SECONDS:-60} * 3 + 600))}" ;;
 	esac ;;

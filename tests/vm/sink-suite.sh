@@ -135,6 +135,255 @@ sink_lost() {
 	echo vivid.0 > $drv/bind 2> /dev/null
 }
 
+# ---------------------------------------------------------------- loops --
+# GStreamer on both sides of a negcam.ko loop (issue 12's acceptance cases
+# that go through GStreamer; docs/loopback.md's recipes). The producer is
+# negcamsrc pattern=solid, whose frames carry frame-number stamps
+# (docs/frames.md) on flat grey; the loop's placeholder is colour bars,
+# whose top right corner is black: tests/vm/out/bin/vm-stamp --split tells
+# them apart by that corner and reads the stamps of the producer's frames.
+
+# sink_kinds WHAT STATUS LOG: a `vm-v4l2 consume` run (exit STATUS, output
+# in LOG) read at least 10 producer frames in a row.
+sink_kinds() {
+	if [ "$2" = 0 ] && sed -n 's/^kinds: //p' "$3" | grep -qE 'P{10}'; then
+		pass "$1"
+	else
+		fail "$1: consumer status $2, $(grep -E '^(kinds|consume:)' "$3" | tr '\n' ' ')"
+	fi
+}
+
+SINK_TOP=32	# lines of each consumed frame kept for vm-stamp
+
+# sink_consumer CAP CAPS N FILE LOG: v4l2src reading N buffers (0: until
+# sink_stop) of CAPS (image/jpeg: through jpegdec) in the background, the
+# top SINK_TOP lines of each frame as GRAY8 appended to FILE; sets
+# SINK_CONS.
+sink_consumer() {
+	local cap=$1 caps=$2 n=$3 file=$4 log=$5 h dec=
+	h=$(echo "$caps" | sed -n 's/.*height=\([0-9]*\).*/\1/p')
+	case $caps in image/jpeg*) dec="jpegdec !" ;; esac
+	[ "$n" = 0 ] && n=-1
+	# shellcheck disable=SC2086
+	gst-launch-1.0 -q -e v4l2src device="$cap" num-buffers="$n" ! $caps ! $dec \
+		videocrop bottom=$((h - SINK_TOP)) ! videoconvert ! video/x-raw,format=GRAY8 ! \
+		filesink location="$file" > "$log" 2>&1 &
+	SINK_CONS=$!
+}
+
+# sink_stop PID: end a gst-launch -e (EOS, so files are complete); its
+# exit status, or 124 when it had to be killed.
+sink_stop() {
+	local _
+	kill -INT "$1" 2>/dev/null
+	for _ in $(seq 100); do kill -0 "$1" 2>/dev/null || break; sleep 0.2; done
+	kill -0 "$1" 2>/dev/null && { kill -KILL "$1"; wait "$1"; return 124; }
+	wait "$1"
+}
+
+# sink_wait_playing LOG PID: until the gst-launch -m writing LOG plays (a
+# pipeline starts in seconds under TCG); 1 when it ended or took 90 s.
+sink_wait_playing() {
+	local _
+	for _ in $(seq 450); do
+		grep -q 'from element "pipeline0" (state-changed).*new-state=(GstState)playing' "$1" && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.2
+	done
+	return 1
+}
+
+# sink_frames_in FILE W: frames the consumer has written so far.
+sink_frames_in() { echo $(( $(stat -c %s "$1" 2>/dev/null || echo 0) / ($2 * SINK_TOP) )); }
+
+# sink_judge WHAT STATUS FILE W REGEX: the consumer (exit STATUS) wrote
+# FILE; its kinds (g placeholder, P producer) match the extended REGEX and
+# the producer frames' stamps strictly increase.
+sink_judge() {
+	local what=$1 st=$2 file=$3 w=$4 re=$5 log kinds res
+	log=$(logname "vm-stamp $what")
+	"$BIN/vm-stamp" --split gray "$w" "$SINK_TOP" "$file" > "$log" 2>&1
+	res=$?
+	kinds=$(sed -n 's/^kinds: //p' "$log")
+	note "$what: kinds $kinds; $(tail -n1 "$log")"
+	if [ "$st" = 0 ] && [ $res = 0 ] && echo "$kinds" | grep -qE "$re"; then
+		pass "$what"
+	else
+		fail "$what: consumer status $st, vm-stamp status $res, kinds '$kinds' (log $log)"
+	fi
+	rm -f "$file"
+}
+
+# Consumer first, negcamconvertsink second (cases 1 and 4), then a second
+# consumer asking 1280x720 raw and MJPG from the same producer (case 2).
+sink_loop_follow() {
+	local out=$1 cap=$2 d=$3 plog st got prod
+	"$BIN/vm-v4l2" fmt "$out" 640x480 YUYV > /dev/null
+	sink_consumer "$cap" video/x-raw,width=320,height=240 0 "$d/a.gray" "$(logname "v4l2src 320x240")"
+	st=$SINK_CONS
+	for _ in $(seq 150); do [ "$(sink_frames_in "$d/a.gray" 320)" -ge 15 ] && break; sleep 0.2; done
+	note "consumer 320x240: $(sink_frames_in "$d/a.gray" 320) frames before the producer starts"
+	plog=$(logname "producer negcamsrc ! negcamconvertsink")
+	GST_PLUGIN_PATH="$NEGCAM_BUILD/gst" GST_DEBUG=negcamsink:4,negcamconvertsink:4 GST_DEBUG_NO_COLOR=1 \
+		GST_DEBUG_FILE="$plog.debug" gst-launch-1.0 -m -e negcamsrc pattern=solid is-live=true ! \
+		negcamconvertsink device="$out" > "$plog" 2>&1 &
+	prod=$!
+	sink_wait_playing "$plog" "$prod" || note "producer not playing after 90 s"
+	sleep 4
+	sink_stop "$st"
+	st=$?
+	got=$("$BIN/vm-v4l2" fmt "$out")
+	if [ "${got% *}" = "320x240 YUYV" ]; then
+		pass "consumer first: negcamconvertsink written once ends up writing the consumer's 320x240 (output G_FMT $got)"
+	else
+		fail "consumer first: output G_FMT '$got', want 320x240 YUYV (log $plog)"
+	fi
+	sink_judge "v4l2src asking 320x240 with no producer: placeholder, then the producer's stamped frames, no restart" \
+		"$st" "$d/a.gray" 320 "^g+P{10}"
+
+	sink_consumer "$cap" video/x-raw,width=1280,height=720 80 "$d/b.gray" "$(logname "v4l2src 1280x720")"
+	wait "$SINK_CONS"
+	sink_judge "second consumer asks 1280x720 raw: the running producer follows, stamps in order" \
+		$? "$d/b.gray" 1280 "P{5}"
+	sink_consumer "$cap" image/jpeg,width=1280,height=720 120 "$d/c.gray" "$(logname "v4l2src MJPG 1280x720")"
+	wait "$SINK_CONS"
+	sink_judge "then MJPG 1280x720 (jpegdec): the running producer follows, stamps in order" \
+		$? "$d/c.gray" 1280 "P{5}"
+	if kill -0 "$prod" 2>/dev/null; then
+		sink_stop "$prod"
+		note "producer: $(grep -m1 -o 'negcamsink-stats.*' "$plog" | cut -c1-200)"
+		pass "the same producer gst-launch-1.0 served 320x240, 1280x720 and MJPG 1280x720 (no restart)"
+	else
+		wait "$prod"
+		fail "the producer ended with status $? before the last consumer (log $plog)"
+	fi
+}
+
+# A file producer into OUT while a consumer of CAPS streams CAP from
+# before it starts to after it ends.
+sink_file_case() {	# WHAT OUT CAP CAPS D ELEMENT
+	local what=$1 out=$2 cap=$3 caps=$4 d=$5 el=$6 log st
+	sink_consumer "$cap" "$caps" 0 "$d/e.gray" "$(logname "v4l2src $what")"
+	st=$SINK_CONS
+	for _ in $(seq 150); do [ "$(sink_frames_in "$d/e.gray" 320)" -ge 15 ] && break; sleep 0.2; done
+	log=$(logname "$what")
+	timeout -k 5 120 gst-launch-1.0 -m filesrc location="$d/i420.mkv" ! decodebin ! \
+		"$el" device="$out" > "$log" 2>&1
+	note "filesrc ! decodebin ! $el: exit $?, $(grep -m1 -o 'negcamsink-stats.*' "$log" | cut -c1-120)"
+	sink_stop "$st"
+	sink_judge "$what" $? "$d/e.gray" 320 "P{30}"
+}
+
+# v4l2sink with no tee/identity; decodebin from an I420 Matroska file into
+# negcamconvertsink (webcam loop) and into negcamsink (a follow loop,
+# which takes I420) (case 3).
+sink_loop_producers() {
+	local out=$1 cap=$2 d=$3 log st prod black=10801080 fout fcap cfs=/sys/kernel/config/negcam/loops
+	"$BIN/vm-v4l2" fmt "$cap" 640x480 YUYV > /dev/null
+	"$BIN/vm-v4l2" fmt "$out" 640x480 YUYV > /dev/null
+	log=$(logname "v4l2sink producer")
+	gst-launch-1.0 -m videotestsrc pattern=black is-live=true ! \
+		video/x-raw,format=YUY2,width=640,height=480 ! v4l2sink device="$out" > "$log" 2>&1 &
+	prod=$!
+	sink_wait_playing "$log" "$prod" || note "v4l2sink not playing after 90 s"
+	"$BIN/vm-v4l2" consume "$cap" 60 "$black" > "$d/v4l2sink.log" 2>&1
+	st=$?
+	# SIGTERM: v4l2sink 1.22 hangs on the EOS gst-launch -e forces on SIGINT
+	kill "$prod"
+	wait "$prod"
+	sink_kinds "videotestsrc ! video/x-raw,format=YUY2,width=640,height=480 ! v4l2sink (no tee/identity): the consumer reads its frames" \
+		$st "$d/v4l2sink.log"
+
+	export GST_PLUGIN_PATH="$NEGCAM_BUILD/gst"
+	timeout -k 5 120 gst-launch-1.0 -q negcamsrc pattern=solid num-buffers=240 ! \
+		video/x-raw,width=320,height=240,framerate=30/1 ! videoconvert ! video/x-raw,format=I420 ! \
+		matroskamux ! filesink location="$d/i420.mkv" > "$(logname "make i420.mkv")" 2>&1
+	note "i420.mkv: $(stat -c %s "$d/i420.mkv" 2>/dev/null || echo no) bytes"
+	sink_file_case "filesrc location=i420.mkv ! decodebin ! negcamconvertsink: the 320x240 consumer reads the file's frames" \
+		"$out" "$cap" video/x-raw,width=320,height=240 "$d" negcamconvertsink
+
+	# a follow loop takes I420 itself: negcamsink with no conversion
+	mkdir "$cfs/f" && echo follow > "$cfs/f/profile" && echo 1 > "$cfs/f/enable"
+	fout=/dev/$(awk '{ print $2 }' "$cfs/f/nodes") fcap=/dev/$(awk '{ print $4 }' "$cfs/f/nodes")
+	sink_file_case "filesrc location=i420.mkv ! decodebin ! negcamsink into a follow loop: the I420 consumer reads the file's frames" \
+		"$fout" "$fcap" video/x-raw,format=I420,width=320,height=240,framerate=30/1 "$d" negcamsink
+	unset GST_PLUGIN_PATH
+	echo 0 > "$cfs/f/enable"; rmdir "$cfs/f"
+	rm -f "$d/i420.mkv"
+}
+
+# A producer importing dma-bufs (v4l2-ctl --stream-out-dmabuf, exported by
+# negcam.ko's plain capture node) streams red frames into the loop (case 5).
+sink_loop_dmabuf() {
+	local out=$1 cap=$2 exp=$3 d=$4 log st red prod
+	red=$(ffmpeg -nostdin -hide_banner -loglevel error -f lavfi -i color=red:size=16x16 -frames:v 1 \
+		-pix_fmt yuyv422 -f rawvideo - | head -c 4 | od -An -tx1 | tr -d ' \n')
+	ffmpeg -nostdin -hide_banner -loglevel error -f lavfi -i color=red:size=640x480 -frames:v 1 \
+		-pix_fmt yuyv422 -f rawvideo -y "$d/red.yuv"
+	v4l2-ctl -d "$exp" --set-fmt-video=width=640,height=480,pixelformat=YUYV > /dev/null
+	"$BIN/vm-v4l2" fmt "$cap" 640x480 YUYV > /dev/null
+	log=$(logname "v4l2-ctl --stream-out-dmabuf")
+	# unpaced: v4l2-ctl queues as fast as the loop hands buffers back
+	v4l2-ctl -d "$out" --set-fmt-video-out=width=640,height=480,pixelformat=YUYV \
+		--stream-out-dmabuf --export-device "$exp" --stream-from "$d/red.yuv" --stream-loop \
+		--stream-count=1000000 > "$log" 2>&1 &
+	prod=$!
+	sleep 3
+	"$BIN/vm-v4l2" consume "$cap" 60 "$red" > "$d/dmabuf.log" 2>&1
+	st=$?
+	if kill -0 "$prod" 2>/dev/null; then
+		kill "$prod"; wait "$prod"
+		note "v4l2-ctl --stream-out-dmabuf (exporter $exp) ran until stopped"
+	else
+		wait "$prod"
+		note "v4l2-ctl --stream-out-dmabuf (exporter $exp) ended early: exit $?"
+	fi
+	sink_kinds "DMABUF import on the output node (v4l2-ctl --stream-out-dmabuf): the consumer reads the red frames" \
+		$st "$d/dmabuf.log"
+	rm -f "$d/red.yuv"
+}
+
+# negcamsink makes no VIDIOC_DQEVENT per frame when no event waits (it
+# polls for POLLPRI first): counted with strace on the loop's output node.
+sink_loop_dqevent() {
+	local out=$1 log n q
+	"$BIN/vm-v4l2" fmt "$out" 640x480 YUYV > /dev/null
+	log=$(logname "negcamsink strace ioctl")
+	GST_PLUGIN_PATH="$NEGCAM_BUILD/gst" timeout -k 5 180 strace -f -qq -e trace=ioctl -o "$log.strace" \
+		gst-launch-1.0 -q videotestsrc num-buffers=60 ! video/x-raw,format=YUY2,width=640,height=480 ! \
+		negcamsink device="$out" > "$log" 2>&1
+	n=$(grep -c 'VIDIOC_DQEVENT' "$log.strace")
+	q=$(grep -c 'VIDIOC_QBUF' "$log.strace")
+	note "negcamsink, 60 frames into $out: $q QBUF, $n DQEVENT ioctls"
+	echo "negcamsink: 60 frames into a loop's output node: $q QBUF, $n DQEVENT ioctls (strace)" >> "$GST_NUMBERS"
+	if [ "$q" -ge 60 ] && [ "$n" -le 2 ]; then
+		pass "negcamsink: no DQEVENT per frame without events ($n DQEVENT for $q QBUF)"
+	else
+		fail "negcamsink: $n DQEVENT ioctls for $q QBUF (log $log.strace)"
+	fi
+}
+
+sink_loop() {
+	local out cap exp d=/tmp/sink-loop
+	rmmod negcam 2> /dev/null
+	check "insmod negcam.ko loops=1 loop_captures=2" 60 negcam_load loops=1 loop_captures=2 || return
+	mkdir -p "$d"
+	for _ in $(seq 50); do
+		out=$(node_by_card "negcam loop 0 output") && cap=$(node_by_card "negcam loop 0 capture 0") && break
+		sleep 0.1
+	done
+	exp=$(for n in $(nodes_of_driver negcam); do
+		v4l2-ctl -d "$n" -D | grep -q 'Bus info *: platform:negcam-0$' && echo "$n"; done | head -n1)
+	note "loop 0: output $out, capture $cap; plain negcam capture node $exp"
+	sink_loop_dqevent "$out"
+	sink_loop_follow "$out" "$cap" "$d"
+	sink_loop_producers "$out" "$cap" "$d"
+	sink_loop_dmabuf "$out" "$cap" "$exp" "$d"
+	rm -rf "$d"
+	negcam_unload
+	dmesg_clean "negcamsink on a negcam.ko loop"
+}
+
 suite_sink_checks() {
 	rmmod vivid 2> /dev/null
 	if check "modprobe vivid n_devs=1 node_types=0x101" 60 \
@@ -145,4 +394,5 @@ suite_sink_checks() {
 	# back to the capture-only vivid the other suites load
 	rmmod vivid 2> /dev/null
 	modprobe vivid n_devs=1 node_types=0x1
+	sink_loop
 }

@@ -4,11 +4,19 @@
  * of raw frames, e.g. what `ffmpeg -f v4l2 ... -f rawvideo` wrote, using the
  * engine's own reader negcam_stamp_read().
  *
- *   vm-stamp FORMAT WIDTH HEIGHT FILE
+ *   vm-stamp [--split] FORMAT WIDTH HEIGHT FILE
  *
  * FORMAT: yuyv422, uyvy422, gray, yuv420p, nv12, rgb24, bgr24. Prints one
  * line per frame: "frame I: stamp N" (or "no stamp"), then a summary; exits
  * 0 when every frame has a stamp and the stamps strictly increase, else 1.
+ *
+ * --split: the file mixes two sources, told apart by the luma-like sample
+ * at the top right corner (line 1, 4 pixels from the right edge): dark
+ * (below 64) is a loop's placeholder, whose colour bars end in black, light
+ * is a producer drawing the solid grey pattern. Each frame line ends with
+ * its kind (g or P), a "kinds: gg..PP.." line follows, and only the light
+ * frames are judged: exit 0 when there is at least one, all have stamps
+ * and their stamps strictly increase.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,11 +48,17 @@ int main(int argc, char **argv)
 	size_t frame_bytes;
 	unsigned char *buf;
 	long prev = -1;
-	int frames = 0, stamped = 0, increasing = 1;
+	int frames = 0, judged = 0, stamped = 0, increasing = 1, split = 0;
+	char kinds[4096] = "";
 	FILE *f;
 
+	if (argc == 6 && !strcmp(argv[1], "--split")) {
+		split = 1;
+		argc--;
+		argv++;
+	}
 	if (argc != 5) {
-		fprintf(stderr, "usage: vm-stamp FORMAT WIDTH HEIGHT FILE\n");
+		fprintf(stderr, "usage: vm-stamp [--split] FORMAT WIDTH HEIGHT FILE\n");
 		return 2;
 	}
 	for (i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++)
@@ -66,22 +80,33 @@ int main(int argc, char **argv)
 	if (!buf)
 		return 2;
 	while (fread(buf, 1, frame_bytes, f) == frame_bytes) {
-		long n = negcam_stamp_read(buf + l->first, l->step, w * l->stride_num, w, h);
+		const unsigned char *luma = buf + l->first;
+		long n = negcam_stamp_read(luma, l->step, w * l->stride_num, w, h);
+		int light = !split ||
+			luma[w * l->stride_num + (w > 4 ? w - 4 : 0) * l->step] >= 64;
 
-		if (n < 0) {
-			printf("frame %d: no stamp\n", frames);
-		} else {
-			printf("frame %d: stamp %ld\n", frames, n);
-			stamped++;
-			if (prev >= 0 && n <= prev)
-				increasing = 0;
-			prev = n;
-		}
+		if (split && frames < (int)sizeof(kinds) - 1)
+			kinds[frames] = light ? 'P' : 'g';
+		if (n < 0)
+			printf("frame %d: no stamp%s\n", frames, split ? (light ? " P" : " g") : "");
+		else
+			printf("frame %d: stamp %ld%s\n", frames, n, split ? (light ? " P" : " g") : "");
 		frames++;
+		if (!light)
+			continue;
+		judged++;
+		if (n < 0)
+			continue;
+		stamped++;
+		if (prev >= 0 && n <= prev)
+			increasing = 0;
+		prev = n;
 	}
 	fclose(f);
 	free(buf);
-	printf("vm-stamp: %d frames, %d stamped, stamps %s\n", frames, stamped,
-	       increasing ? "strictly increasing" : "NOT increasing");
-	return (frames > 0 && stamped == frames && increasing) ? 0 : 1;
+	if (split)
+		printf("kinds: %s\n", kinds);
+	printf("vm-stamp: %d frames, %d judged, %d stamped, stamps %s\n", frames, judged,
+	       stamped, increasing ? "strictly increasing" : "NOT increasing");
+	return (judged > 0 && stamped == judged && increasing) ? 0 : 1;
 }
