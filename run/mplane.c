@@ -16,32 +16,23 @@
 #define CAPTURE V4L2_BUF_TYPE_VIDEO_CAPTURE
 #define CAPTURE_MP V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE
 
+/* The fields both format structs have, under the same names. */
+#define COMMON_FIELDS(X) \
+	X(width) X(height) X(pixelformat) X(field) X(colorspace) X(ycbcr_enc) X(quantization) \
+	X(xfer_func) X(flags)
+#define TO_SP(name) sp->name = mp->name;
+#define TO_MP(name) mp->name = (__typeof__(mp->name))sp->name;
+
 static void pix_from_mp(struct v4l2_pix_format *sp, const struct v4l2_pix_format_mplane *mp)
 {
-	sp->width = mp->width;
-	sp->height = mp->height;
-	sp->pixelformat = mp->pixelformat;
-	sp->field = mp->field;
-	sp->colorspace = mp->colorspace;
-	sp->ycbcr_enc = mp->ycbcr_enc;
-	sp->quantization = mp->quantization;
-	sp->xfer_func = mp->xfer_func;
-	sp->flags = mp->flags;
+	COMMON_FIELDS(TO_SP)
 	sp->priv = V4L2_PIX_FMT_PRIV_MAGIC;
 }
 
 static void mp_from_pix(struct v4l2_pix_format_mplane *mp, const struct v4l2_pix_format *sp)
 {
 	memset(mp, 0, sizeof(*mp));
-	mp->width = sp->width;
-	mp->height = sp->height;
-	mp->pixelformat = sp->pixelformat;
-	mp->field = sp->field;
-	mp->colorspace = sp->colorspace;
-	mp->ycbcr_enc = sp->ycbcr_enc;
-	mp->quantization = sp->quantization;
-	mp->xfer_func = sp->xfer_func;
-	mp->flags = sp->flags;
+	COMMON_FIELDS(TO_MP)
 	mp->num_planes = 1;
 	mp->plane_fmt[0].bytesperline = sp->bytesperline;
 	mp->plane_fmt[0].sizeimage = sp->sizeimage;

@@ -27,26 +27,19 @@ preload_node (gchar **path, gchar **profile)
   return TRUE;
 }
 
-/* The same, kept for the whole run: the path, or NULL without the library. */
+/* The same, kept for the whole run: part 0 the path, 1 the profile; NULL
+ * without the library. */
 static inline const gchar *
-preload_node_path (void)
+preload_node_part (guint i)
 {
-  static gchar *path, *profile;
+  static gchar *part[2];
 
-  if (!path && !preload_node (&path, &profile))
+  if (!part[0] && !preload_node (&part[0], &part[1]))
     return NULL;
-  return path;
+  return part[i];
 }
 
-/* Its profile, or NULL without the library. */
-static inline const gchar *
-preload_node_profile (void)
-{
-  static gchar *path, *profile;
-
-  if (!path && !preload_node (&path, &profile))
-    return NULL;
-  return profile;
-}
+#define preload_node_path() preload_node_part (0)
+#define preload_node_profile() preload_node_part (1)
 
 #endif /* NEGCAM_TEST_PRELOAD_NODE_H */
