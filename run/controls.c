@@ -114,7 +114,7 @@ static int ctrl_value(struct nc_node *n, __u32 id, __s32 *val, bool set, bool co
 		return -ERANGE;
 	if (commit) {
 		n->pattern = *val;
-		n->vbq.pattern = (__u32)*val;
+		nc_vbq_set_pattern(&n->vbq, (__u32)*val);
 	}
 	return 0;
 }

@@ -34,6 +34,7 @@ struct nc_node nc_nodes[NC_RUN_MAX_NODES];
 unsigned int nc_nnodes;
 static pthread_once_t config_once = PTHREAD_ONCE_INIT;
 static bool trace; /* NEGCAM_RUN_TRACE=1: every request on stderr */
+bool nc_mplane;
 
 void *nc_real(const char *name)
 {
@@ -80,8 +81,10 @@ static void read_config(void)
 {
 	const char *s = getenv("NEGCAM_RUN_NODES");
 	const char *t = getenv("NEGCAM_RUN_TRACE");
+	const char *m = getenv("NEGCAM_RUN_MPLANE");
 
 	trace = t && *t == '1';
+	nc_mplane = m && *m == '1';
 	while (s && *s && nc_nnodes < NC_RUN_MAX_NODES) {
 		const char *eq = strchr(s, '='), *end = strchr(s, ';');
 		struct nc_node *n = &nc_nodes[nc_nnodes];
@@ -114,8 +117,8 @@ int nc_node_of_path(const char *path)
 {
 	unsigned int i;
 
-	if (!path || strncmp(path, "/dev/", 5))
-		return -1;
+	if (!path || path[0] != '/')
+		return -1; /* nodes are configured by absolute path */
 	nc_config();
 	for (i = 0; i < nc_nnodes; i++)
 		if (!strcmp(path, nc_nodes[i].path))
@@ -438,7 +441,8 @@ static int node_ioctl(struct nc_node *n, struct nc_file *f, unsigned long reques
 		if (n->vbq.owner && n->vbq.owner != f && request == VIDIOC_S_FMT)
 			return -EBUSY;
 	}
-	ret = negcam_engine_ioctl(&n->engine, request, arg);
+	ret = nc_mplane ? nc_mplane_ioctl(&n->engine, request, arg)
+			: negcam_engine_ioctl(&n->engine, request, arg);
 	if (!ret && request == VIDIOC_S_PARM && n->vbq.streaming) {
 		n->vbq.resync = true; /* from the next frame on */
 		pthread_cond_broadcast(&n->vbq.tick_cond);

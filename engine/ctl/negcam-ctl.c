@@ -24,6 +24,8 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "profile-load.h"
+#include "vbuf.h"
 
 #define CTL_MAX_FILE (64u << 20) /* a profile or listing larger than this is a mistake */
 /* A FIFO or device silent this long (ms) has no writer: give up, do not hang. */
@@ -422,26 +424,12 @@ static const char *read_error(int err)
 	return msg;
 }
 
-/* Parses profile text; prints "LABEL:LINE:COL: message" on error. */
-static int parse_profile(struct negcam_profile *p, const char *label, const char *text,
-			 __u32 len)
-{
-	struct negcam_parse_error err;
-
-	memset(&err, 0, sizeof(err));
-	if (negcam_profile_parse(p, text, len, &err) == 0)
-		return 0;
-	err.message[sizeof(err.message) - 1] = '\0';
-	ctl_warn("%s:%u:%u: %s\n", label, err.line, err.column,
-		 err.message[0] ? err.message : "invalid profile (the parser gave no message)");
-	return -1;
-}
-
-/* --profile: a built-in name first, else a file. Exits on failure. */
+/* --profile: a built-in name first, else a file ("-": standard input), by
+ * the one user-space loader. Exits on failure. */
 static void load_profile(struct ctl *c, const char *spec)
 {
-	const struct negcam_builtin *b = negcam_builtin_find(spec);
-	int err;
+	char msg[1024];
+	int ret, err;
 
 	c->profile = calloc(1, sizeof(*c->profile));
 	if (!c->profile) {
@@ -449,26 +437,29 @@ static void load_profile(struct ctl *c, const char *spec)
 		exit(CTL_EXIT_FAIL);
 	}
 	snprintf(c->profile_label, sizeof(c->profile_label), "%s", spec);
-	if (b) {
-		if (parse_profile(c->profile, spec, b->text, (__u32)strlen(b->text)))
-			exit(CTL_EXIT_FAIL);
-	} else {
+	if (!strcmp(spec, "-")) {
 		__u32 len = 0;
 		char *text = read_file(spec, &len, &err);
 
 		if (!text) {
-			ctl_warn("%s: --profile '%s': not a built-in profile "
-				 "(see --list-profiles) and not a readable file: %s\n",
-				 prog, spec, read_error(err));
+			ctl_warn("%s: --profile -: %s\n", prog, read_error(err));
 			exit(CTL_EXIT_FAIL);
 		}
-		if (parse_profile(c->profile, strcmp(spec, "-") ? spec : "<stdin>", text, len)) {
-			free(text);
-			exit(CTL_EXIT_FAIL);
-		}
+		ret = negcam_profile_load_text("<stdin>", text, len, c->profile, msg, sizeof(msg));
 		free(text);
+	} else {
+		ret = negcam_profile_load(spec, c->profile, msg, sizeof(msg));
 	}
+	if (ret == NC_LOAD_EPARSE)
+		ctl_warn("%s\n", msg);
+	else if (ret)
+		ctl_warn("%s: --profile: %s\n", prog, msg);
+	if (ret)
+		exit(CTL_EXIT_FAIL);
 	negcam_engine_init(&c->engine, c->profile);
+	/* read() as negcam.ko and negcam-run's nodes have it: QUERYCAP says
+	 * V4L2_CAP_READWRITE, G_PARM its read buffers */
+	c->engine.readbuffers = NC_VB_READ_BUFFERS;
 }
 
 int ctl_ioctl(struct ctl *c, unsigned long request, void *arg)
@@ -751,17 +742,19 @@ static void validate(struct ctl *c, const char *path)
 	const char *label = strcmp(path, "-") ? path : "<stdin>";
 	__u32 len = 0;
 	int err;
-	char *text = read_file(path, &len, &err);
+	char *text = read_file(path, &len, &err), msg[1024];
 
 	if (!text) {
 		ctl_warn("%s: %s\n", label, read_error(err));
 		fail(c);
 		return;
 	}
-	if (parse_profile(&p, label, text, len))
+	if (negcam_profile_load_text(label, text, len, &p, msg, sizeof(msg))) {
+		ctl_warn("%s\n", msg);
 		fail(c);
-	else
+	} else {
 		printf("%s: ok\n", label);
+	}
 	free(text);
 }
 

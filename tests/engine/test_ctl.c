@@ -772,29 +772,31 @@ static void test_order(void)
 
 /*
  * The reference: the real v4l2-ctl, its open/ioctl calls routed to an
- * in-process engine by engine/ctl/v4l2-shim.c (LD_PRELOAD), must print
- * what negcam-ctl prints for the same options, byte for byte. The one
- * difference allowed: negcam-ctl adds "(why)" to a failure line, and
- * sends unknown fourccs to the engine where v4l2-ctl refuses them (not
- * compared here). v4l2-ctl runs all sets before all gets, so each
- * command line below puts its sets first.
+ * in-process engine by libnegcam-preload.so (negcam-run's library, built
+ * once by meson; docs/negcam-run.md), must print what negcam-ctl prints
+ * for the same options, byte for byte. The one difference allowed:
+ * negcam-ctl adds "(why)" to a failure line, and sends unknown fourccs to
+ * the engine where v4l2-ctl refuses them (not compared here). v4l2-ctl
+ * runs all sets before all gets, so each command line below puts its sets
+ * first. The node is /dev/negcam-test/video0, a path no real device has
+ * (v4l2-ctl wants a basename video*).
  */
-static bool build_shim(char *so, size_t len)
+static bool find_preload(char *so, size_t len)
 {
-	char ctl_dir[512], cmd[2048];
-	const char *slash = strrchr(NEGCAM_CTL, '/');
-	int st;
+	bool ok;
 
-	snprintf(ctl_dir, sizeof(ctl_dir), "%.*s", slash ? (int)(slash - NEGCAM_CTL) : 1,
-		 slash ? NEGCAM_CTL : ".");
-	snprintf(so, len, "/tmp/negcam-test-ctl-shim-%d.so", (int)getpid());
-	snprintf(cmd, sizeof(cmd),
-		 "cc -shared -fPIC -O1 -I'%s/engine' '%s/engine/ctl/v4l2-shim.c' "
-		 "'%s/libnegcam-engine.a' -ldl -o '%s'",
-		 NEGCAM_SOURCE_ROOT, NEGCAM_SOURCE_ROOT, ctl_dir, so);
-	st = system(cmd);
-	CHECK(st == 0, "building the v4l2-ctl shim: %s", cmd);
-	return st == 0;
+	snprintf(so, len, "%s", NEGCAM_PRELOAD);
+	ok = access(so, R_OK) == 0;
+	CHECK(ok, "libnegcam-preload.so is built: %s", so);
+	return ok;
+}
+
+/* The environment that gives a program /dev/negcam-test/video0 on @profile. */
+static void node_env(const char *so, const char *profile, char *preload, size_t plen,
+		     char *nodes, size_t nlen)
+{
+	snprintf(preload, plen, "LD_PRELOAD=%s", so);
+	snprintf(nodes, nlen, "NEGCAM_RUN_NODES=/dev/negcam-test/video0=%s", profile);
 }
 
 /* Drops negcam-ctl's " (explanation)" from "VIDIOC_...: failed: ..." lines. */
@@ -825,15 +827,14 @@ static void strip_explanations(char *text)
 static void compare_with_v4l2ctl(const char *so, const char *profile, const char *const *args)
 {
 	char preload[600], prof[300];
-	const char *env[] = { preload, prof, "NEGCAM_SHIM_DEV=/dev/negcam-shim", NULL };
-	const char *vargs[40] = { "-d", "/dev/negcam-shim" };
+	const char *env[] = { preload, prof, NULL };
+	const char *vargs[40] = { "-d", "/dev/negcam-test/video0" };
 	const char *nargs[40] = { "--profile", profile };
 	unsigned int n;
 	struct run v, c;
 	char what[512] = "";
 
-	snprintf(preload, sizeof(preload), "LD_PRELOAD=%s", so);
-	snprintf(prof, sizeof(prof), "NEGCAM_SHIM_PROFILE=%s", profile);
+	node_env(so, profile, preload, sizeof(preload), prof, sizeof(prof));
 	for (n = 0; args[n] && n < 36; n++) {
 		vargs[2 + n] = nargs[2 + n] = args[n];
 		snprintf(what + strlen(what), sizeof(what) - strlen(what), " %s", args[n]);
@@ -1244,31 +1245,30 @@ static void test_import(void)
 
 
 /*
- * --dump: the real negcam-ctl queries /dev/negcam-shim (the engine behind
- * the LD_PRELOAD shim, on a built-in profile) by open() and ioctl(), as it
+ * --dump: the real negcam-ctl queries /dev/negcam-test/video0 (the engine behind
+ * libnegcam-preload.so, on a built-in profile; NEGCAM_RUN_MPLANE=1 makes it
+ * a multiplanar node) by open() and ioctl(), as it
  * would a camera. The dumped profile must enumerate exactly as the
  * built-in does, and answer G_FMT, G_PARM, TRY_FMT and QUERYCAP alike.
  */
-static struct run dump_shim_env(const char *so, const char *profile, bool mplane,
+static struct run dump_node_env(const char *so, const char *profile, bool mplane,
 				const char *const *extra)
 {
 	char preload[600], prof[300];
-	const char *env[] = { preload, prof, "NEGCAM_SHIM_DEV=/dev/negcam-shim",
-			      mplane ? "NEGCAM_SHIM_MPLANE=1" : NULL, NULL };
-	const char *args[16] = { "--dump", "/dev/negcam-shim" };
+	const char *env[] = { preload, prof, mplane ? "NEGCAM_RUN_MPLANE=1" : NULL, NULL };
+	const char *args[16] = { "--dump", "/dev/negcam-test/video0" };
 	unsigned int n = 2;
 
-	snprintf(preload, sizeof(preload), "LD_PRELOAD=%s", so);
-	snprintf(prof, sizeof(prof), "NEGCAM_SHIM_PROFILE=%s", profile);
+	node_env(so, profile, preload, sizeof(preload), prof, sizeof(prof));
 	while (extra && *extra && n < 15)
 		args[n++] = *extra++;
 	args[n] = NULL;
 	return run_prog(NEGCAM_CTL, env, false, NULL, args);
 }
 
-static struct run dump_shim(const char *so, const char *profile, const char *const *extra)
+static struct run dump_node(const char *so, const char *profile, const char *const *extra)
 {
-	return dump_shim_env(so, profile, false, extra);
+	return dump_node_env(so, profile, false, extra);
 }
 
 static void same_answers(const char *what, const char *builtin, const char *dumped,
@@ -1299,7 +1299,7 @@ static void test_dump_builtin(const char *so, const struct negcam_builtin *b,
 			      const struct negcam_profile *p)
 {
 	char what[96];
-	struct run d = dump_shim(so, b->name, (const char *const[]){ "--name", b->name, NULL });
+	struct run d = dump_node(so, b->name, (const char *const[]){ "--name", b->name, NULL });
 
 	snprintf(what, sizeof(what), "dump %s", b->name);
 	CHECK_EQ(d.status, 0, "%s: exit status (stderr: %s)", what, d.err);
@@ -1338,7 +1338,7 @@ static void test_dump_builtin(const char *so, const struct negcam_builtin *b,
 
 	/* The same device behind a multiplanar capture queue (a codec, an ISP). */
 	snprintf(what, sizeof(what), "dump %s (multiplanar)", b->name);
-	d = dump_shim_env(so, b->name, true, (const char *const[]){ "--name", b->name, NULL });
+	d = dump_node_env(so, b->name, true, (const char *const[]){ "--name", b->name, NULL });
 	CHECK_EQ(d.status, 0, "%s: exit status (stderr: %s)", what, d.err);
 	CHECK(strstr(d.err, "capture formats are multiplanar: written as single-planar") != NULL,
 	      "%s: warned: %s", what, d.err);
@@ -1354,7 +1354,7 @@ static void test_dump_builtin(const char *so, const struct negcam_builtin *b,
 
 /*
  * ENUM_FMT CSC flags: the listing prints them as v4l2-ctl 1.22 does (the
- * real v4l2-ctl on the shim), --dump records them, --import reads them
+ * real v4l2-ctl on libnegcam-preload.so), --dump records them, --import reads them
  * back; each copy lists byte for byte as the original. Flags a profile
  * cannot state (on output, on compressed formats) are warned about.
  */
@@ -1390,7 +1390,7 @@ static void test_csc_flags(const char *so)
 		/* v4l2-ctl itself on the engine: same text */
 		compare_with_v4l2ctl(so, path, (const char *const[]){ "--list-formats-ext", NULL });
 		test_against_v4l2ctl(path, p, so);
-		d = dump_shim(so, path, (const char *const[]){ "--name", "csc", NULL });
+		d = dump_node(so, path, (const char *const[]){ "--name", "csc", NULL });
 		CHECK_EQ(d.status, 0, "dump csc: exit status (%s)", d.err);
 		CHECK(strstr(d.out, "\nformat YUYV\n  flags csc-colorspace csc-ycbcr-enc "
 				    "csc-quantization csc-xfer-func\n") != NULL,
@@ -1449,7 +1449,7 @@ static void test_dump_errors(const char *so)
 	CHECK(strstr(r.err, "VIDIOC_QUERYCAP failed") != NULL, "--dump says why: %s", r.err);
 	run_free(&r);
 	/* The default name, and the dump's own header comment. */
-	r = dump_shim(so, "vga", NULL);
+	r = dump_node(so, "vga", NULL);
 	CHECK(strstr(r.out, "\nname dumped\n") && strstr(r.out, "# Dumped by negcam-ctl --dump"),
 	      "--dump without --name: 'dumped':\n%s", r.out);
 	run_free(&r);
@@ -1743,9 +1743,9 @@ int main(void)
 	struct negcam_profile *webcam = NULL, *tuner = NULL;
 	unsigned int i;
 
-	char shim[256];
+	char lib[256];
 	bool have_v4l2ctl = !system("v4l2-ctl --version >/dev/null 2>&1");
-	bool have_shim = have_v4l2ctl && build_shim(shim, sizeof(shim));
+	bool have_lib = have_v4l2ctl && find_preload(lib, sizeof(lib));
 
 	if (!have_v4l2ctl)
 		printf("test_ctl: v4l2-ctl not installed, reference comparison skipped\n");
@@ -1757,11 +1757,11 @@ int main(void)
 			continue;
 		test_listing(b, p);
 		test_set_then_get(b, p);
-		if (have_shim)
-			test_against_v4l2ctl(b->name, p, shim);
+		if (have_lib)
+			test_against_v4l2ctl(b->name, p, lib);
 		test_import_builtin(b, p);
-		if (have_shim)
-			test_dump_builtin(shim, b, p);
+		if (have_lib)
+			test_dump_builtin(lib, b, p);
 		if (!strcmp(b->name, "webcam"))
 			webcam = p;
 		else if (!strcmp(b->name, "tv-tuner"))
@@ -1786,10 +1786,10 @@ int main(void)
 	test_ctl_bad_input();
 	test_output_fmt();
 	test_cameras();
-	if (have_shim)
-		test_dump_errors(shim);
-	test_csc_flags(have_shim ? shim : NULL);
-	if (have_shim) {
+	if (have_lib)
+		test_dump_errors(lib);
+	test_csc_flags(have_lib ? lib : NULL);
+	if (have_lib) {
 		/* Every interval kind, NTSC and fractional rates, an output queue. */
 		char path[] = "/tmp/negcam-test-ctl-rates-XXXXXX";
 		int fd = mkstemp(path);
@@ -1797,10 +1797,10 @@ int main(void)
 
 		if (fd >= 0 && rates &&
 		    write(fd, rates_profile, strlen(rates_profile)) == (ssize_t)strlen(rates_profile)) {
-			test_against_v4l2ctl(path, rates, shim);
-			compare_with_v4l2ctl(shim, path, (const char *const[]){
+			test_against_v4l2ctl(path, rates, lib);
+			compare_with_v4l2ctl(lib, path, (const char *const[]){
 						     "--list-formats-out-ext", NULL });
-			test_output_against_v4l2ctl(shim, path);
+			test_output_against_v4l2ctl(lib, path);
 		}
 		if (fd >= 0) {
 			close(fd);
@@ -1810,7 +1810,5 @@ int main(void)
 	}
 	free(webcam);
 	free(tuner);
-	if (have_shim)
-		unlink(shim);
 	return check_done("test_ctl");
 }

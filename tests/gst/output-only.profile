@@ -1,7 +1,7 @@
 # output-only.profile: a node with an output queue and no capture queue,
 # as a loop's output side or vivid's video output looks, for the device
-# provider's Video/Sink entry (tests/gst/test_negcamsink.c, through the
-# v4l2 shim).
+# provider's Video/Sink entry (tests/gst/test_negcamsink.c, through
+# libnegcam-preload.so).
 name output-only
 card "Negcam Output Only"
 format YUYV output

@@ -5,9 +5,9 @@
  * negcamsrc offers for them; create_element() gives a working source;
  * junk in the device directory is skipped; V4L2 nodes are listed only
  * when asked (then v4l2deviceprovider is hidden), and followed through
- * hotplug. The node is negcam-ctl's V4L2 shim
- * (LD_PRELOADed by meson with NEGCAM_SHIM_DEV set to a path in a
- * directory of the build tree): the shim answers the ioctls of that path
+ * hotplug. The node is served by libnegcam-preload.so (LD_PRELOADed by
+ * meson with NEGCAM_RUN_NODES naming a path in a directory of the build
+ * tree; preload-node.h): the library answers the ioctls of that path
  * whether or not a file is there, and the file's appearance and removal
  * is what the provider's directory monitor sees. Real nodes (negcam.ko,
  * vivid) are tested in the VM (tests/vm/provider-suite.sh).
@@ -20,6 +20,8 @@
 #include <gst/gst.h>
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
+
+#include "preload-node.h"
 
 #include "profile.h"
 
@@ -392,12 +394,12 @@ wait_device (GstBus *bus, GstMessageType type, const gchar *path)
   return NULL;
 }
 
-/* A V4L2 node (the shim): listed with negcamsrc's caps for it, added and
+/* A V4L2 node (the preloaded one): listed with negcamsrc's caps for it, added and
  * removed as its file appears and disappears. */
 GST_START_TEST (test_node_and_hotplug)
 {
-  const gchar *node = g_getenv ("NEGCAM_SHIM_DEV");
-  const gchar *profile = g_getenv ("NEGCAM_SHIM_PROFILE");
+  const gchar *node = preload_node_path ();
+  const gchar *profile = preload_node_profile ();
   gchar *dir, *tmp;
   GstDeviceProvider *p;
   GstDevice *d;
@@ -412,7 +414,7 @@ GST_START_TEST (test_node_and_hotplug)
   usable = profile && base && g_str_has_prefix (base, "video");
   g_free (base);
   if (!usable) {
-    GST_WARNING ("no shim node (NEGCAM_SHIM_DEV): node test skipped");
+    GST_WARNING ("no preloaded node (NEGCAM_RUN_NODES): node test skipped");
     return;
   }
   list_all_builtins ();
@@ -618,13 +620,13 @@ hides_v4l2 (GstDeviceProvider *p)
   return found;
 }
 
-/* One listing per node: by default the shim node is not listed and
+/* One listing per node: by default the preloaded node is not listed and
  * nothing is hidden (v4l2deviceprovider lists nodes); asked for nodes
  * (variable or provider.conf), it is listed once and v4l2deviceprovider
  * is hidden; the variable overrides the file. */
 GST_START_TEST (test_nodes_opt_in)
 {
-  const gchar *node = g_getenv ("NEGCAM_SHIM_DEV");
+  const gchar *node = preload_node_path ();
   gchar *home = make_tmpdir ();
   gchar *confdir = g_build_filename (home, "negcam", NULL);
   gchar *conf = g_build_filename (confdir, "provider.conf", NULL);
@@ -632,7 +634,7 @@ GST_START_TEST (test_nodes_opt_in)
   gchar *dir, *tmp;
 
   if (!node) {
-    GST_WARNING ("no shim node: test skipped");
+    GST_WARNING ("no preloaded node: test skipped");
     return;
   }
   g_setenv ("XDG_CONFIG_HOME", home, TRUE);

@@ -16,6 +16,8 @@
 #include <gst/gst.h>
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
+
+#include "preload-node.h"
 #include <gst/video/video.h>
 #include <glib/gstdio.h>
 
@@ -503,12 +505,12 @@ GST_START_TEST (test_convert_bin_follows)
 }
 GST_END_TEST;
 
-/* The device provider on an output-only node (the v4l2 shim on
+/* The device provider on an output-only node (libnegcam-preload.so on
  * output-only.profile, run as the negcamsink-provider test): a Video/Sink
  * device with the output queue's caps, creating negcamsink. */
 GST_START_TEST (test_provider_output_node)
 {
-  const gchar *node = g_getenv ("NEGCAM_SHIM_DEV");
+  const gchar *node = preload_node_path ();
   GstDeviceProvider *p;
   GstDevice *found = NULL;
   GstElement *sink;
@@ -516,8 +518,8 @@ GST_START_TEST (test_provider_output_node)
   GstCaps *caps, *want;
   gchar *dir, *path = NULL;
 
-  if (!node || !g_getenv ("NEGCAM_SHIM_PROFILE")) {
-    GST_INFO ("no shim node: run as the negcamsink-provider test");
+  if (!node || !preload_node_profile ()) {
+    GST_INFO ("no preloaded node: run as the negcamsink-provider test");
     return;
   }
   dir = g_path_get_dirname (node);

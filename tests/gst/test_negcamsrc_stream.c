@@ -1,15 +1,24 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Streaming through the kernel backend on the host: negcamsrc on a device
- * node emulated by tests/gst/v4l2-stream-shim.c (LD_PRELOADed by meson),
- * which streams like videobuf2 (MMAP, CREATE_BUFS, EXPBUF as memfds,
- * driver timestamps, dropped frames as sequence gaps, simulated unplug).
- * What needs a real kernel (real dma-bufs, vivid, negcam.ko) is tested in
- * the VM by test_negcamsrc_device.c.
+ * node served by libnegcam-preload.so (negcam-run's library, LD_PRELOADed
+ * by meson; preload-node.h), which streams like videobuf2 (MMAP,
+ * CREATE_BUFS, EXPBUF as memfds, driver timestamps, dropped frames as
+ * sequence gaps). The faults a real device has (unplug, a driver without
+ * CREATE_BUFS, a jumping sequence counter) are injected by this test's own
+ * ioctl() below, around the library's. What needs a real kernel (real
+ * dma-bufs, vivid, negcam.ko) is tested in the VM by
+ * test_negcamsrc_device.c.
  */
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
+#include <unistd.h>
+#include <linux/videodev2.h>
 #include <gst/gst.h>
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
@@ -19,19 +28,84 @@
 
 #include "framegen.h"
 #include "leakcheck.h"
+#include "preload-node.h"
 
-#define DEV "/dev/negcam-stream"
+#define DEV "/dev/negcam-test/video0" /* meson's NEGCAM_RUN_NODES */
 #define CAPS_320 "video/x-raw,format=YUY2,width=320,height=240"
 #define CAPS_640 "video/x-raw,format=YUY2,width=640,height=480"
 
-static void
-shim_counts (guint * create_bufs, guint * expbuf)
-{
-  void (*f) (unsigned *, unsigned *) =
-      dlsym (RTLD_DEFAULT, "negcam_stream_shim_counts");
+/* Faults, injected around the device: this executable exports ioctl()
+ * (export_dynamic), which the symbol lookup finds before the preloaded
+ * library's; it counts, fails or alters the V4L2 requests and passes the
+ * rest on (RTLD_NEXT). */
+static gint unplugged, seq_offset, dev_fd = -1;
+static guint n_create_bufs, n_expbuf;
 
-  fail_unless (f != NULL, "run with the stream shim preloaded (meson test)");
-  f (create_bufs, expbuf);
+int ioctl (int fd, unsigned long request, ...);
+int
+ioctl (int fd, unsigned long request, ...)
+{
+  static int (*next) (int, unsigned long, void *);
+  void *arg;
+  va_list ap;
+  int ret;
+
+  va_start (ap, request);
+  arg = va_arg (ap, void *);
+  va_end (ap);
+  if (!next)
+    next = (int (*)(int, unsigned long, void *)) dlsym (RTLD_NEXT, "ioctl");
+  if (_IOC_TYPE (request) != 'V')
+    return next (fd, request, arg);
+  g_atomic_int_set (&dev_fd, fd);
+  if (g_atomic_int_get (&unplugged)) {
+    errno = ENODEV; /* every request, as a driver's after unplug */
+    return -1;
+  }
+  /* a driver without CREATE_BUFS (most before vb2, many still) */
+  if (request == VIDIOC_CREATE_BUFS && g_getenv ("NEGCAM_STREAM_NO_CREATE_BUFS")) {
+    errno = ENOTTY;
+    return -1;
+  }
+  ret = next (fd, request, arg);
+  if (ret == 0 && request == VIDIOC_CREATE_BUFS
+      && ((struct v4l2_create_buffers *) arg)->count > 0)
+    g_atomic_int_inc (&n_create_bufs);
+  if (ret == 0 && request == VIDIOC_EXPBUF)
+    g_atomic_int_inc (&n_expbuf);
+  if (ret == 0 && request == VIDIOC_DQBUF)
+    ((struct v4l2_buffer *) arg)->sequence += g_atomic_int_get (&seq_offset);
+  return ret;
+}
+
+/* The device vanishes: every request fails with ENODEV, and a poll()
+ * waiting on it wakes up (its eventfd made readable). */
+static void
+unplug (void)
+{
+  guint64 one = 1;
+  gint fd = g_atomic_int_get (&dev_fd);
+
+  g_atomic_int_set (&unplugged, 1);
+  if (fd >= 0 && write (fd, &one, sizeof (one)) != sizeof (one))
+    GST_WARNING ("could not wake the device's poll: %s", g_strerror (errno));
+}
+
+/* The driver's sequence counter moves by @frames (forward: a gap, as lost
+ * frames show; back: a driver restarting its count). */
+static void
+skip (gint frames)
+{
+  g_atomic_int_add (&seq_offset, frames);
+}
+
+static void
+device_counts (guint * create_bufs, guint * expbuf)
+{
+  fail_unless (preload_node_path () != NULL,
+      "run with libnegcam-preload.so preloaded (meson test)");
+  *create_bufs = g_atomic_int_get (&n_create_bufs);
+  *expbuf = g_atomic_int_get (&n_expbuf);
 }
 
 static long
@@ -119,7 +193,7 @@ GST_START_TEST (test_stream_frames)
   fail_unless (metas >= 1 && metas <= nbuf, "%u metas for %"
       G_GUINT64_FORMAT " frames in %u buffers", metas, frames, nbuf);
   gst_structure_free (st);
-  shim_counts (&create_bufs, &expbuf);
+  device_counts (&create_bufs, &expbuf);
   fail_unless (expbuf > 0);
   gst_element_set_state (pipe, GST_STATE_NULL);
   gst_caps_unref (ref);
@@ -139,7 +213,7 @@ GST_START_TEST (test_stream_io_mode_mmap)
   guint i, create_bufs, expbuf, expbuf_before;
 
   /* (counts since load: other tests may have run in this process) */
-  shim_counts (&create_bufs, &expbuf_before);
+  device_counts (&create_bufs, &expbuf_before);
   gst_element_set_state (pipe, GST_STATE_PLAYING);
   for (i = 0; i < 3; i++) {
     GstSample *s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
@@ -152,7 +226,7 @@ GST_START_TEST (test_stream_io_mode_mmap)
     fail_unless_equals_int64 (stamp_yuy2 (b, 320, 240), GST_BUFFER_OFFSET (b));
     gst_sample_unref (s);
   }
-  shim_counts (&create_bufs, &expbuf);
+  device_counts (&create_bufs, &expbuf);
   fail_unless_equals_int (expbuf, expbuf_before);
   gst_element_set_state (pipe, GST_STATE_NULL);
   gst_object_unref (sink);
@@ -175,7 +249,7 @@ GST_START_TEST (test_stream_grows_never_copies)
   GstClockTime min, max;
   gboolean live;
 
-  shim_counts (&create_before, &expbuf);
+  device_counts (&create_before, &expbuf);
   gst_harness_set_sink_caps_str (h, CAPS_320);
   gst_harness_play (h);
   for (i = 0; i < G_N_ELEMENTS (held); i++) {
@@ -198,7 +272,7 @@ GST_START_TEST (test_stream_grows_never_copies)
   /* 12 held + at least one queued: more than the 5 it started with */
   fail_unless (nbufs > G_N_ELEMENTS (held), "%u buffers", nbufs);
   fail_unless (created > 0);
-  shim_counts (&create_bufs, &expbuf);
+  device_counts (&create_bufs, &expbuf);
   fail_unless_equals_int (create_bufs - create_before, created);
 
   q = gst_query_new_latency ();
@@ -315,7 +389,6 @@ GST_END_TEST;
  * message, DISCONT); a step back is a restart, not a loss. */
 GST_START_TEST (test_stream_sequence_gaps)
 {
-  void (*skip) (int) = dlsym (RTLD_DEFAULT, "negcam_stream_shim_skip");
   GstElement *pipe = gst_parse_launch ("negcamsrc name=src device=" DEV
       " ! " CAPS_320 " ! appsink name=sink", NULL);
   GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
@@ -327,7 +400,7 @@ GST_START_TEST (test_stream_sequence_gaps)
   guint64 lost = 0, processed, dropped;
   guint i, discont = 0;
 
-  fail_unless (skip != NULL);
+  fail_unless (preload_node_path () != NULL);
   gst_element_set_state (pipe, GST_STATE_PLAYING);
   for (i = 0; i < 12; i++) {
     GstSample *s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
@@ -349,7 +422,7 @@ GST_START_TEST (test_stream_sequence_gaps)
   st = stats_of (src);
   gst_structure_get_uint64 (st, "lost", &lost);
   gst_structure_free (st);
-  /* the forward jump: 7 lost; the step back: none (a frame the shim
+  /* the forward jump: 7 lost; the step back: none (a frame the device
    * dropped on a loaded machine adds to the first, never billions) */
   fail_unless (lost >= 7 && lost < 100, "lost %" G_GUINT64_FORMAT, lost);
   fail_unless (discont >= 2);
@@ -374,14 +447,17 @@ GST_END_TEST;
  * no descriptor left. */
 GST_START_TEST (test_stream_unplug)
 {
-  void (*unplug) (void) = dlsym (RTLD_DEFAULT, "negcam_stream_shim_unplug");
   GstElement *pipe, *sink;
   GstBus *bus;
   GstMessage *m;
   GError *err = NULL;
-  guint i, fds = count_fds ();
+  guint i, fds;
 
-  fail_unless (unplug != NULL);
+  fail_unless (preload_node_path () != NULL);
+  /* the library keeps one eventfd per node from the first open on: open
+   * it once, so that what is counted is the element's */
+  close (open (DEV, O_RDWR));
+  fds = count_fds ();
   pipe = gst_parse_launch ("negcamsrc device=" DEV " ! " CAPS_320
       " ! appsink name=sink", NULL);
   sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
@@ -420,7 +496,6 @@ GST_END_TEST;
  * fits. */
 GST_START_TEST (test_stream_unplug_before_negotiation)
 {
-  void (*unplug) (void) = dlsym (RTLD_DEFAULT, "negcam_stream_shim_unplug");
   GstElement *pipe = gst_parse_launch ("negcamsrc device=" DEV " ! "
       CAPS_320 " ! fakesink", NULL);
   GstBus *bus = gst_element_get_bus (pipe);
@@ -446,7 +521,7 @@ GST_START_TEST (test_stream_unplug_before_negotiation)
 GST_END_TEST;
 
 /* V4L2_FIELD_ALTERNATE through the kernel backend (run with
- * NEGCAM_SHIM_PROFILE=alternate.profile): the field of each buffer comes
+ * alternate.profile as the node's profile): the field of each buffer comes
  * from v4l2_buffer.field, two buffers per frame interval, the driver's
  * timestamps per field. */
 GST_START_TEST (test_stream_alternate_fields)
@@ -520,8 +595,8 @@ negcamsrc_stream_suite (void)
 
   tcase_set_timeout (tc, 120);
   suite_add_tcase (s, tc);
-  /* The shim plays one profile per run (meson runs this twice). */
-  if (g_str_has_suffix (g_getenv ("NEGCAM_SHIM_PROFILE"), "alternate.profile")) {
+  /* The node has one profile per run (meson runs this twice). */
+  if (g_str_has_suffix (preload_node_profile (), "alternate.profile")) {
     tcase_add_test (tc, test_stream_alternate_fields);
     return s;
   }

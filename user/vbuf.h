@@ -1,23 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
- * A user-space model of a videobuf2 MMAP capture queue with frame
- * pacing, for libnegcam-preload.so: REQBUFS, CREATE_BUFS, QUERYBUF,
+ * The one user-space model of a videobuf2 MMAP capture queue, shared by
+ * libnegcam-preload.so (run/) and negcamsrc's embedded device
+ * (gst/negcamdevice-embedded.c): REQBUFS, CREATE_BUFS, QUERYBUF,
  * PREPARE_BUF, QBUF, DQBUF, EXPBUF (the buffer's memfd stands in for a
  * dma-buf), STREAMON/STREAMOFF and read(). Buffers are memfds, so an
  * application's mapping is a real shared mapping (read-only or
  * read-write) and outlives REQBUFS(0) as vb2's orphaned buffers do.
  *
- * Pacing follows negcam.ko (kmod/negcam-thread.c): slot k ends at
- * start + (k + 1) * interval on CLOCK_MONOTONIC; a slot with no queued
- * buffer is dropped and uses up its sequence number; slots a late
- * wake-up missed are skipped and take none. Frames come from
- * negcam_framegen_draw_at() with the frame number = sequence and the
- * scene at the end-of-frame timestamp, as the module draws them.
+ * Two clocks, one queue:
+ * - paced (the preload): a thread paces the stream as negcam.ko does
+ *   (kmod/negcam-thread.c): slot k ends at start + (k + 1) * interval on
+ *   CLOCK_MONOTONIC; a slot with no queued buffer is dropped and uses up
+ *   its sequence number; slots a late wake-up missed are skipped and take
+ *   none.
+ * - on demand (@on_demand, the embedded device, whose frame clock is the
+ *   pipeline clock): a DQBUF is "the sensor delivered a frame now"; with
+ *   nothing queued that frame is lost (its sequence number is used up)
+ *   and DQBUF answers EAGAIN.
+ * Either way the frames come from negcam_framegen_draw_at() with the
+ * frame number = sequence and the scene at the frame's CLOCK_MONOTONIC
+ * timestamp, as the module draws them; a frame the generator cannot draw
+ * is delivered with V4L2_BUF_FLAG_ERROR, as negcam.ko does.
+ * V4L2_FIELD_ALTERNATE: one field per slot, TOP then BOTTOM, both with the
+ * frame's sequence and picture.
  *
  * Locking: every function is called with *lock (the device mutex) held;
- * the pacing thread takes it too and draws with it released.
- * @evfd (an EFD_SEMAPHORE eventfd) counts the done buffers, so poll() on
- * it is readable exactly when DQBUF would not block.
+ * the pacing thread takes it too; frames are drawn with it released.
+ * @done_cond is signalled on every change a waiter may want (a buffer
+ * queued or done, the stream stopped). @evfd (an EFD_SEMAPHORE eventfd,
+ * or -1) counts the done buffers, so poll() on it is readable exactly
+ * when DQBUF would not block.
  */
 #ifndef NEGCAM_RUN_VBUF_H
 #define NEGCAM_RUN_VBUF_H
@@ -29,7 +42,7 @@
 #include "engine.h"
 
 #define NC_VB_MAX 32
-#define NC_VB_MIN_BUFFERS 3 /* V4L2_CID_MIN_BUFFERS_FOR_CAPTURE, as negcam.ko */
+#define NC_VB_MIN_BUFFERS 3 /* V4L2_CID_MIN_BUFFERS_FOR_CAPTURE, as negcam.ko (the default) */
 #define NC_VB_READ_BUFFERS 2
 
 enum nc_vb_state { NC_VB_DEQUEUED, NC_VB_QUEUED, NC_VB_ACTIVE, NC_VB_DONE };
@@ -41,7 +54,7 @@ struct nc_vb {
 	uint32_t length, bytesused, sequence, field, prev;
 	uint64_t prev_scene, ts_ns, order;
 	enum nc_vb_state state;
-	bool prepared;
+	bool prepared, error;
 };
 
 struct nc_vbq {
@@ -54,16 +67,29 @@ struct nc_vbq {
 	const void *owner; /* the file that allocated, as vb2's owner */
 	bool streaming, thread_alive, reading;
 	bool resync; /* S_PARM while streaming */
+	bool on_demand; /* no pacing thread: DQBUF captures (see above) */
+	unsigned int min_buffers; /* REQBUFS allocates at least this many */
+	unsigned int drawing; /* deliveries drawing with the lock released */
 	pthread_t thread;
 	struct v4l2_pix_format fmt; /* the stream's format, fixed at STREAMON */
-	uint32_t sequence, pattern;
+	uint32_t count, pattern; /* slots since STREAMON (fields for ALTERNATE) */
 	uint64_t order;
 	uint64_t dropped, skipped;
 	int evfd;
 };
 
-/* @evfd is owned by the caller. */
+/* @evfd (or -1) is owned by the caller. Paced, NC_VB_MIN_BUFFERS. */
 void nc_vbq_init(struct nc_vbq *q, pthread_mutex_t *lock, struct negcam_engine *e, int evfd);
+
+/* A new memfd of @size bytes (page aligned), or -1 with errno set. */
+int nc_vb_memfd(size_t size);
+
+/* V4L2_CID_TEST_PATTERN: frames from now on draw @pattern whole. */
+void nc_vbq_set_pattern(struct nc_vbq *q, uint32_t pattern);
+
+/* True when a DQBUF would deliver a frame now (a done buffer, or on
+ * demand a queued one). */
+bool nc_vbq_ready(const struct nc_vbq *q);
 
 /* The buffer ioctls for @file; -ENOTTY for any other request. */
 int nc_vbq_ioctl(struct nc_vbq *q, const void *file, bool nonblock, unsigned long request,

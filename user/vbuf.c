@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
-/* A user-space vb2 capture queue with pacing (see vbuf.h). */
+/* The user-space vb2 capture queue with pacing (see vbuf.h). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -22,19 +22,38 @@ static uint64_t mono_ns(void)
 	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
-void nc_vbq_init(struct nc_vbq *q, pthread_mutex_t *lock, struct negcam_engine *e, int evfd)
+static void init_conds(struct nc_vbq *q)
 {
 	pthread_condattr_t a;
 
-	memset(q, 0, sizeof(*q));
-	q->lock = lock;
-	q->engine = e;
-	q->evfd = evfd;
 	pthread_condattr_init(&a);
 	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
 	pthread_cond_init(&q->done_cond, &a);
 	pthread_cond_init(&q->tick_cond, &a);
 	pthread_condattr_destroy(&a);
+}
+
+void nc_vbq_init(struct nc_vbq *q, pthread_mutex_t *lock, struct negcam_engine *e, int evfd)
+{
+	memset(q, 0, sizeof(*q));
+	q->lock = lock;
+	q->engine = e;
+	q->evfd = evfd;
+	q->min_buffers = NC_VB_MIN_BUFFERS;
+	init_conds(q);
+}
+
+/* One more (@n 1) or one less (@n -1) done buffer on the eventfd. */
+static void count_done(struct nc_vbq *q, int n)
+{
+	uint64_t v = 1;
+
+	q->ndone += (unsigned int)n;
+	if (q->evfd < 0)
+		return;
+	if ((n > 0 ? write(q->evfd, &v, sizeof(v)) : read(q->evfd, &v, sizeof(v))) < 0) {
+		/* cannot fail: at most NC_VB_MAX are counted, and only those */
+	}
 }
 
 /* ---- pacing ---- */
@@ -67,7 +86,6 @@ static void deliver(struct nc_vbq *q, uint32_t count, uint64_t ts)
 	bool alt = q->fmt.field == V4L2_FIELD_ALTERNATE;
 	uint32_t frame = alt ? count / 2 : count;
 	struct nc_vb *b = oldest(q, NC_VB_QUEUED);
-	uint64_t one = 1;
 	long used;
 
 	if (!b) {
@@ -76,31 +94,31 @@ static void deliver(struct nc_vbq *q, uint32_t count, uint64_t ts)
 	}
 	b->state = NC_VB_ACTIVE;
 	/* Drawing takes long at large sizes: not under the device lock. */
+	q->drawing++;
 	pthread_mutex_unlock(q->lock);
 	used = negcam_framegen_draw_at(&q->fmt, q->pattern, frame, ts, b->prev, b->prev_scene,
 				       b->data, b->length);
 	pthread_mutex_lock(q->lock);
+	q->drawing--;
 	b->prev = used < 0 ? NC_FRAME_NONE : frame;
 	b->prev_scene = ts;
-	if (!q->streaming)
+	pthread_cond_broadcast(&q->done_cond);
+	if (!q->streaming || b->state != NC_VB_ACTIVE)
 		return; /* STREAMOFF returns it to the application */
 	b->bytesused = used < 0 ? 0 : (uint32_t)used;
+	b->error = used < 0;
 	b->sequence = frame;
 	b->field = !alt ? q->fmt.field : count % 2 ? V4L2_FIELD_BOTTOM : V4L2_FIELD_TOP;
 	b->ts_ns = ts;
 	b->order = ++q->order;
 	b->state = NC_VB_DONE;
-	q->ndone++;
-	if (write(q->evfd, &one, sizeof(one)) < 0) {
-		/* cannot overflow: at most NC_VB_MAX are counted */
-	}
-	pthread_cond_broadcast(&q->done_cond);
+	count_done(q, 1);
 }
 
 static void *pace(void *data)
 {
 	struct nc_vbq *q = data;
-	uint64_t start, ival, next = 0, count = 0;
+	uint64_t start, ival, next = 0;
 
 	pthread_mutex_lock(q->lock);
 	start = mono_ns();
@@ -118,7 +136,7 @@ static void *pace(void *data)
 		ended = now > start ? (now - start) / ival : 0;
 		if (ended > next) {
 			q->skipped += ended - 1 - next;
-			deliver(q, (uint32_t)count++, start + ended * ival);
+			deliver(q, q->count++, start + ended * ival);
 			next = ended;
 			continue;
 		}
@@ -143,9 +161,11 @@ static int stream_on(struct nc_vbq *q)
 		pthread_cond_wait(&q->done_cond, q->lock);
 	negcam_engine_ioctl(q->engine, VIDIOC_G_FMT, &f);
 	q->fmt = f.fmt.pix;
-	q->sequence = 0;
+	q->count = 0;
 	q->streaming = true;
 	q->resync = false;
+	if (q->on_demand)
+		return 0;
 	if (pthread_create(&q->thread, NULL, pace, q)) {
 		q->streaming = false;
 		return -ENOMEM;
@@ -156,27 +176,25 @@ static int stream_on(struct nc_vbq *q)
 
 static void stream_off(struct nc_vbq *q)
 {
-	uint64_t v;
+	bool join = q->streaming && !q->on_demand;
 	unsigned int i;
 
-	if (q->streaming) {
-		q->streaming = false;
-		pthread_cond_broadcast(&q->tick_cond);
-		pthread_cond_broadcast(&q->done_cond);
+	q->streaming = false;
+	pthread_cond_broadcast(&q->tick_cond);
+	pthread_cond_broadcast(&q->done_cond);
+	if (join) {
 		pthread_mutex_unlock(q->lock);
 		pthread_join(q->thread, NULL);
 		pthread_mutex_lock(q->lock);
 		q->thread_alive = false;
 		pthread_cond_broadcast(&q->done_cond);
 	}
-	while (q->thread_alive)
+	while (q->thread_alive || q->drawing)
 		pthread_cond_wait(&q->done_cond, q->lock);
 	for (i = 0; i < q->nbufs; i++)
 		q->bufs[i].state = NC_VB_DEQUEUED;
-	for (; q->ndone; q->ndone--)
-		if (read(q->evfd, &v, sizeof(v)) < 0)
-			break;
-	q->ndone = 0;
+	while (q->ndone)
+		count_done(q, -1);
 }
 
 /* ---- buffers ---- */
@@ -195,6 +213,19 @@ static void free_bufs(struct nc_vbq *q)
 	negcam_engine_set_busy(q->engine, CAPTURE, false);
 }
 
+int nc_vb_memfd(size_t size)
+{
+	int fd = memfd_create("negcam-buffer", MFD_CLOEXEC), err;
+
+	if (fd >= 0 && ftruncate(fd, (off_t)PAGE_ALIGN(size))) {
+		err = errno;
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	return fd;
+}
+
 static int add_bufs(struct nc_vbq *q, unsigned int count, uint32_t size)
 {
 	unsigned int i;
@@ -204,12 +235,11 @@ static int add_bufs(struct nc_vbq *q, unsigned int count, uint32_t size)
 		const struct nc_vb *prev = q->nbufs ? b - 1 : NULL;
 
 		memset(b, 0, sizeof(*b));
-		b->memfd = memfd_create("negcam-buffer", MFD_CLOEXEC);
+		b->memfd = nc_vb_memfd(size);
 		if (b->memfd < 0)
 			return -ENOMEM;
-		if (ftruncate(b->memfd, PAGE_ALIGN(size)) ||
-		    (b->data = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, b->memfd, 0)) ==
-			    MAP_FAILED) {
+		if ((b->data = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, b->memfd, 0)) ==
+		    MAP_FAILED) {
 			close(b->memfd);
 			return -ENOMEM;
 		}
@@ -246,6 +276,8 @@ static void fill(const struct nc_vbq *q, unsigned int i, struct v4l2_buffer *v)
 	v->timestamp.tv_sec = (long)(b->ts_ns / 1000000000ull);
 	v->timestamp.tv_usec = (long)(b->ts_ns % 1000000000ull / 1000);
 	v->flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC | V4L2_BUF_FLAG_TSTAMP_SRC_EOF;
+	if (b->error)
+		v->flags |= V4L2_BUF_FLAG_ERROR;
 	if (b->state == NC_VB_QUEUED || b->state == NC_VB_ACTIVE)
 		v->flags |= V4L2_BUF_FLAG_QUEUED;
 	else if (b->state == NC_VB_DONE)
@@ -268,7 +300,7 @@ static int reqbufs(struct nc_vbq *q, const void *file, struct v4l2_requestbuffer
 	free_bufs(q);
 	if (r->count == 0)
 		return 0;
-	if (add_bufs(q, r->count < NC_VB_MIN_BUFFERS ? NC_VB_MIN_BUFFERS : r->count,
+	if (add_bufs(q, r->count < q->min_buffers ? q->min_buffers : r->count,
 		     cur_sizeimage(q)))
 		return -ENOMEM;
 	q->owner = file;
@@ -304,7 +336,6 @@ static int create_bufs(struct nc_vbq *q, const void *file, struct v4l2_create_bu
 static int qdq(struct nc_vbq *q, bool nonblock, unsigned long request, struct v4l2_buffer *v)
 {
 	struct nc_vb *b;
-	uint64_t one;
 
 	if (v->type != CAPTURE || v->memory != V4L2_MEMORY_MMAP)
 		return -EINVAL;
@@ -317,24 +348,25 @@ static int qdq(struct nc_vbq *q, bool nonblock, unsigned long request, struct v4
 		b->prepared = true;
 		if (request == VIDIOC_QBUF) {
 			b->state = NC_VB_QUEUED;
+			b->error = false;
 			b->order = ++q->order;
+			pthread_cond_broadcast(&q->done_cond);
 		}
 		fill(q, v->index, v);
 		return 0;
 	}
+	if (q->on_demand && q->streaming && !oldest(q, NC_VB_DONE))
+		deliver(q, q->count++, mono_ns()); /* a frame now, or lost */
 	while (!(b = oldest(q, NC_VB_DONE))) {
 		if (!q->streaming)
 			return -EINVAL;
-		if (nonblock)
+		if (nonblock || q->on_demand)
 			return -EAGAIN;
 		pthread_cond_wait(&q->done_cond, q->lock);
 	}
 	b->state = NC_VB_DEQUEUED;
 	b->prepared = false;
-	q->ndone--;
-	if (read(q->evfd, &one, sizeof(one)) < 0) {
-		/* counted: cannot be empty */
-	}
+	count_done(q, -1);
 	fill(q, (unsigned int)(b - q->bufs), v);
 	return 0;
 }
@@ -438,16 +470,33 @@ void nc_vbq_release(struct nc_vbq *q, const void *file)
 
 void nc_vbq_forget_thread(struct nc_vbq *q)
 {
-	pthread_condattr_t a;
 	unsigned int i;
 
 	q->streaming = q->thread_alive = q->reading = false;
-	q->ndone = 0;
+	q->ndone = q->drawing = 0;
 	for (i = 0; i < q->nbufs; i++)
 		q->bufs[i].state = NC_VB_DEQUEUED;
-	pthread_condattr_init(&a);
-	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-	pthread_cond_init(&q->done_cond, &a);
-	pthread_cond_init(&q->tick_cond, &a);
-	pthread_condattr_destroy(&a);
+	init_conds(q);
+}
+
+void nc_vbq_set_pattern(struct nc_vbq *q, uint32_t pattern)
+{
+	unsigned int i;
+
+	if (pattern == q->pattern)
+		return;
+	q->pattern = pattern;
+	for (i = 0; i < q->nbufs; i++)
+		q->bufs[i].prev = NC_FRAME_NONE; /* drawn whole, not from the old picture */
+}
+
+bool nc_vbq_ready(const struct nc_vbq *q)
+{
+	unsigned int i;
+
+	for (i = 0; i < q->nbufs; i++)
+		if (q->bufs[i].state == NC_VB_DONE ||
+		    (q->on_demand && q->bufs[i].state == NC_VB_QUEUED))
+			return true;
+	return false;
 }

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/* The user-space profile loader (see profile-load.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "profile-load.h"
+
+/* "webcam, vga, ...": every built-in profile's name, into @out. */
+static void builtin_names(char *out, size_t len)
+{
+	const struct negcam_builtin *b;
+	size_t n = 0;
+	unsigned int i;
+
+	out[0] = '\0';
+	for (i = 0; (b = negcam_builtin_at(i)) && n < len; i++)
+		n += (size_t)snprintf(out + n, len - n, "%s%s", i ? ", " : "", b->name);
+}
+
+static void not_found(const char *spec, int err, char *msg, size_t msglen)
+{
+	char names[256];
+
+	builtin_names(names, sizeof(names));
+	snprintf(msg, msglen, "%s: not a built-in profile (%s) and not a readable file: %s", spec,
+		 names, strerror(err));
+}
+
+static const char *file_kind(mode_t mode)
+{
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode) || S_ISBLK(mode))
+		return "a device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a regular file";
+}
+
+/* Reads regular file @path whole (NUL-terminated); NULL with @msg set. */
+static char *read_regular(const char *path, size_t *len, char *msg, size_t msglen)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	size_t n = 0, cap;
+	struct stat st;
+	char *buf = NULL;
+
+	if (fd < 0 || fstat(fd, &st) || S_ISDIR(st.st_mode)) {
+		not_found(path, fd < 0 ? errno : EISDIR, msg, msglen);
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(msg, msglen, "%s: %s, not a profile file (a profile is a regular text file, "
+			 "see docs/profiles.md)", path, file_kind(st.st_mode));
+		goto fail;
+	}
+	if ((unsigned long long)st.st_size > NC_LOAD_MAX_BYTES)
+		goto too_big;
+	/* Up to one byte past the cap, whatever st_size said (a file may grow while read). */
+	cap = (size_t)st.st_size + 4096;
+	buf = malloc(cap + 1);
+	while (buf) {
+		ssize_t got = read(fd, buf + n, cap - n);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			snprintf(msg, msglen, "%s: cannot read: %s", path, strerror(errno));
+			goto fail;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+		if (n > NC_LOAD_MAX_BYTES)
+			goto too_big;
+		if (n == cap) {
+			char *nb = realloc(buf, 2 * cap + 1);
+
+			if (!nb)
+				free(buf);
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	if (!buf) {
+		snprintf(msg, msglen, "%s: out of memory", path);
+		goto fail;
+	}
+	close(fd);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+too_big:
+	snprintf(msg, msglen, "%s: larger than %u MiB; a profile file is at most %u MiB", path,
+		 NC_LOAD_MAX_BYTES >> 20, NC_LOAD_MAX_BYTES >> 20);
+fail:
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+/* No NUL byte and valid UTF-8 (no overlong form, surrogate or value past U+10FFFF). */
+static bool is_text(const unsigned char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned int c = s[i], need, k;
+		unsigned long v;
+
+		if (c == 0)
+			return false;
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		need = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
+		if (!need || c > 0xf4 || len - i <= need)
+			return false;
+		v = c & (0x3fu >> need);
+		for (k = 1; k <= need; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return false;
+			v = v << 6 | (s[i + k] & 0x3fu);
+		}
+		if (v < (need == 1 ? 0x80ul : need == 2 ? 0x800ul : 0x10000ul) || v > 0x10fffful ||
+		    (v >= 0xd800 && v <= 0xdfff))
+			return false;
+		i += need + 1;
+	}
+	return true;
+}
+
+int negcam_profile_load_text(const char *label, const char *text, size_t len,
+			     struct negcam_profile *out, char *msg, size_t msglen)
+{
+	struct negcam_parse_error err;
+
+	if (!is_text((const unsigned char *)text, len)) {
+		snprintf(msg, msglen, "%s: not a profile (binary data); a profile is a text file, "
+			 "see docs/profiles.md", label);
+		return NC_LOAD_EFILE;
+	}
+	memset(&err, 0, sizeof(err));
+	if (negcam_profile_parse(out, text, (__u32)len, &err) == 0)
+		return 0;
+	err.message[sizeof(err.message) - 1] = '\0';
+	snprintf(msg, msglen, "%s:%u:%u: %s", label, err.line, err.column,
+		 err.message[0] ? err.message : "invalid profile (the parser gave no message)");
+	return NC_LOAD_EPARSE;
+}
+
+int negcam_profile_load(const char *spec, struct negcam_profile *out, char *msg, size_t msglen)
+{
+	const struct negcam_builtin *b = negcam_builtin_find(spec);
+	char *text, names[256];
+	size_t len;
+	int ret;
+
+	if (b)
+		return negcam_profile_load_text(spec, b->text, strlen(b->text), out, msg, msglen);
+	if (!spec[0]) {
+		builtin_names(names, sizeof(names));
+		snprintf(msg, msglen, "profile is empty: name a built-in profile (%s) or a profile file",
+			 names);
+		return NC_LOAD_EFILE;
+	}
+	if (!(text = read_regular(spec, &len, msg, msglen)))
+		return NC_LOAD_EFILE;
+	ret = negcam_profile_load_text(spec, text, len, out, msg, msglen);
+	free(text);
+	return ret;
+}
