@@ -38,8 +38,8 @@
  *
  * Frames. The output node's buf_queue copies the producer's buffer at
  * once into the next queued buffer of every capture node streaming its
- * format (one memcpy per consumer, in the producer's QBUF) and hands it
- * back to the producer: no frame is held, no thread is woken. A consumer
+ * format (one copy per consumer, in the producer's QBUF) and hands it
+ * back to the producer at its next QBUF: no thread is woken. A consumer
  * whose format differs, or whose producer is absent or silent for
  * loop_timeout_ms, gets the generated picture (the placeholder) from its
  * pacing thread at its own format and rate instead. No buffer of a wrong
@@ -117,7 +117,7 @@ static const char negcam_follow_text[] =
  * @pdev: platform device negcam-loop.N, parent of every node
  * @lock: vdev->lock and q->lock of every node: serialises every ioctl
  *	and file operation of the loop; guards @out, @cap, @want*, the
- *	nodes' engines, @out_count and @narrow*. Never taken by the pacing
+ *	nodes' engines, @out_count, @held and @narrow*. Never taken by the pacing
  *	threads.
  * @profile: the loop's profile (kvzalloc'd), shared by the node engines
  * @profile_name: its name as asked ("webcam", "follow")
@@ -134,6 +134,8 @@ static const char negcam_follow_text[] =
  * @narrowed: the capture nodes present @narrow now
  * @copies: producer frames copied into consumers' buffers since load
  *	(the Frame Copies control)
+ * @held: the producer's newest buffer, copied already, handed back at its
+ *	next QBUF or STREAMOFF
  * @flock: spinlock for @cur_*; taken by the output node's queue ops and
  *	by the capture threads. Nothing sleeps, copies or calls vb2 under it.
  * @cur_on: the producer streams: @cur_* describe its newest frame
@@ -159,6 +161,7 @@ struct negcam_loop {
 	struct negcam_profile *narrow;
 	bool narrowed;
 	atomic64_t copies;
+	struct negcam_buffer *held;
 
 	spinlock_t flock;
 	bool cur_on;
@@ -518,11 +521,11 @@ void negcam_loop_fmt_set(struct negcam_dev *dev)
 
 /*
  * A consumer starts streaming: it leads from now on; the producer is asked.
- * Its first producer frame is the next one the producer queues (nothing is
- * held), so a stream's first buffer is not there at once, as on a plain
- * node (a non-blocking read() right after opening answers EAGAIN, which
- * v4l2-compliance's read/write test requires of two opens in a row). Its
- * sequence numbers start from 0 (negcam_done).
+ * Its first producer frame is the next one the producer queues (frames
+ * are copied when queued), so a stream's first buffer is not there at
+ * once, as on a plain node (a non-blocking read() right after opening
+ * answers EAGAIN, which v4l2-compliance's read/write test requires of two
+ * opens in a row). Its sequence numbers start from 0 (negcam_done).
  */
 void negcam_loop_cap_start(struct negcam_dev *cap)
 {
@@ -617,10 +620,29 @@ static void negcam_loop_mark(struct negcam_loop *loop,
 }
 
 /*
+ * Keep @buf (NULL: none) until the next frame, and hand the one kept
+ * before back to the producer in @state. Not @buf itself at once: a
+ * buffer done before its QBUF returns is one v4l2-compliance warns about
+ * ("QBUF returned the buffer as DONE"). Under loop->lock.
+ */
+static void negcam_loop_hold(struct negcam_loop *loop,
+			     struct negcam_buffer *buf,
+			     enum vb2_buffer_state state)
+{
+	struct negcam_buffer *prev = loop->held;
+
+	loop->held = buf;
+	if (!prev)
+		return;
+	prev->vb.vb2_buf.timestamp = ktime_get_ns();
+	vb2_buffer_done(&prev->vb.vb2_buf, state);
+}
+
+/*
  * The output node's buf_queue: @buf is the producer's newest frame. It is
  * copied at once, in the producer's QBUF, into the next queued buffer of
- * every capture node that streams its format (one memcpy per consumer,
- * nothing held, no thread woken), and handed back to the producer. The
+ * every capture node that streams its format (one copy per consumer, no
+ * thread woken), and handed back to the producer at its next QBUF. The
  * capture threads see that the producer is live and draw no placeholder.
  * Under loop->lock (vb2 calls buf_queue with q->lock held), which keeps
  * every capture queue from starting or stopping meanwhile; no spinlock is
@@ -654,20 +676,20 @@ void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf)
 			atomic64_inc(&loop->copies);
 	}
 	buf->vb.sequence = loop->out_count++;
-	vb->timestamp = ktime_get_ns();
-	vb2_buffer_done(vb, VB2_BUF_STATE_DONE);
+	negcam_loop_hold(loop, buf, VB2_BUF_STATE_DONE);
 }
 
 /*
- * The output node's stop_streaming: the producer is gone; its buffers
- * were handed back in buf_queue already. Consumers fall back to the
- * placeholder, and in follow mode their formats widen again.
+ * The output node's stop_streaming: the producer is gone; the buffer kept
+ * goes back to vb2 (the others went back in buf_queue). Consumers fall
+ * back to the placeholder, and in follow mode their formats widen again.
  */
 void negcam_loop_out_stop(struct negcam_dev *out)
 {
 	struct negcam_loop *loop = out->loop;
 
 	negcam_loop_mark(loop, NULL, 0, 0);
+	negcam_loop_hold(loop, NULL, VB2_BUF_STATE_ERROR);
 	loop->out_count = 0;
 	if (loop->follow)
 		negcam_loop_widen(loop);

@@ -34,8 +34,8 @@
  * frame (vivid allocates at least 2, uvcvideo what it is asked).
  */
 #define NEGCAM_ALLOC_BUFFERS (NEGCAM_MIN_BUFFERS + 2)
-/* Output buffers a loop's producer needs: the loop holds none (it copies). */
-#define NEGCAM_OUT_MIN_BUFFERS 1
+/* Output buffers a loop's producer needs: the loop keeps its newest one. */
+#define NEGCAM_OUT_MIN_BUFFERS 2
 /* read() depth reported by G_PARM (vb2's file I/O emulation). */
 #define NEGCAM_READ_BUFFERS 2
 
