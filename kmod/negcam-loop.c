@@ -595,13 +595,20 @@ static u64 negcam_loop_timeout_ns(const struct negcam_loop *loop)
 	return max(t, 2 * loop->cur_ival_ns);
 }
 
+/* A producer frame of @fmt fits @cap's stream byte for byte. */
+static bool negcam_loop_match(const struct v4l2_pix_format *fmt,
+			      const struct negcam_dev *cap)
+{
+	return cap->stream_fmt.field != V4L2_FIELD_ALTERNATE &&
+	       negcam_same_frame(fmt, &cap->stream_fmt);
+}
+
 /* Under flock: the producer's last frame is recent and of @cap's format. */
 static bool negcam_loop_fits(const struct negcam_loop *loop,
 			     const struct negcam_dev *cap, u64 now)
 {
 	return loop->cur_on && now - loop->cur_ns < negcam_loop_timeout_ns(loop) &&
-	       cap->stream_fmt.field != V4L2_FIELD_ALTERNATE &&
-	       negcam_same_frame(&loop->cur_fmt, &cap->stream_fmt);
+	       negcam_loop_match(&loop->cur_fmt, cap);
 }
 
 /* Note the producer's frame of @fmt queued at @ts (@fmt NULL: it stopped). */
@@ -610,7 +617,7 @@ static void negcam_loop_mark(struct negcam_loop *loop,
 			     u64 ival_ns)
 {
 	spin_lock(&loop->flock);
-	loop->cur_on = fmt;
+	loop->cur_on = fmt != NULL;
 	if (fmt) {
 		loop->cur_ns = ts;
 		loop->cur_fmt = *fmt;
@@ -669,8 +676,7 @@ void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf)
 		struct negcam_dev *cap = loop->cap[i];
 
 		if (!cap || !vb2_start_streaming_called(&cap->queue) ||
-		    cap->stream_fmt.field == V4L2_FIELD_ALTERNATE ||
-		    !negcam_same_frame(fmt, &cap->stream_fmt))
+		    !negcam_loop_match(fmt, cap))
 			continue;
 		if (negcam_deliver_frame(cap, src, n, now))
 			atomic64_inc(&loop->copies);
