@@ -29,15 +29,22 @@
  *    node whose format differs gets V4L2_EVENT_SOURCE_CHANGE;
  *  - a capture node's ENUM_FMT lists the output node's format first.
  *
- * Frames. The output node's buf_queue makes the newest buffer the loop's
- * current frame, and hands the previous one back to the producer once no
- * capture thread is copying it (a reference count under loop->flock).
- * Each capture node's pacing thread is woken and copies the frame into
- * its next buffer when the formats agree: one memcpy per consumer. A
- * consumer whose format differs, or whose producer is absent or silent
- * for loop_timeout_ms, gets the generated picture (the placeholder) at
- * its own format and rate instead. No buffer of a wrong size is ever
- * handed to a consumer, and nothing is converted in the kernel.
+ * Follow mode narrows: while the producer streams, every capture node
+ * presents a one-format profile built from the producer's format and
+ * rate (one fourcc, one discrete size, one interval), so ENUM_*, TRY_FMT,
+ * S_FMT and S_PARM answer the producer's format, as v4l2loopback does; a
+ * consumer with no format of its own (ffmpeg, v4l2src) takes it. When the
+ * producer stops, the whole follow profile is back.
+ *
+ * Frames. The output node's buf_queue copies the producer's buffer at
+ * once into the next queued buffer of every capture node streaming its
+ * format (one copy per consumer, in the producer's QBUF) and hands it
+ * back to the producer at its next QBUF: no thread is woken. A consumer
+ * whose format differs, or whose producer is absent or silent for
+ * loop_timeout_ms, gets the generated picture (the placeholder) from its
+ * pacing thread at its own format and rate instead. No buffer of a wrong
+ * size is ever handed to a consumer, and nothing is converted in the
+ * kernel.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -61,6 +68,7 @@
 #define NEGCAM_CID_WANTED_WIDTH (NEGCAM_CID_FORMAT_REQUESTS + 1)
 #define NEGCAM_CID_WANTED_HEIGHT (NEGCAM_CID_FORMAT_REQUESTS + 2)
 #define NEGCAM_CID_WANTED_FOURCC (NEGCAM_CID_FORMAT_REQUESTS + 3)
+#define NEGCAM_CID_FRAME_COPIES (NEGCAM_CID_FORMAT_REQUESTS + 4)
 #define NEGCAM_LOOP_MAX_CAPTURES 4
 #define NEGCAM_LOOP_PDEV "negcam-loop"
 
@@ -109,7 +117,8 @@ static const char negcam_follow_text[] =
  * @pdev: platform device negcam-loop.N, parent of every node
  * @lock: vdev->lock and q->lock of every node: serialises every ioctl
  *	and file operation of the loop; guards @out, @cap, @want*, the
- *	nodes' engines and @out_count. Never taken by the pacing threads.
+ *	nodes' engines, @out_count, @held and @narrow*. Never taken by the pacing
+ *	threads.
  * @profile: the loop's profile (kvzalloc'd), shared by the node engines
  * @profile_name: its name as asked ("webcam", "follow")
  * @out: the output node, NULL once removed
@@ -120,16 +129,19 @@ static const char negcam_follow_text[] =
  * @follow: the profile is "follow": the producer decides, never a consumer
  * @starts: counts consumers' STREAMONs (negcam_dev.loop_order)
  * @out_count: sequence of the next output buffer
- * @flock: spinlock for @cur, @cur_*, @held and negcam_buffer.refs of the
- *	output buffers; taken by the output node's queue ops and by the
- *	capture threads. Nothing sleeps, copies or calls vb2 under it.
- * @cur: the producer's newest frame (one reference), NULL when none
- * @cur_seq: incremented with every new @cur
- * @cur_ns: CLOCK_MONOTONIC time @cur was queued
- * @cur_fmt: the output format @cur was written in
+ * @narrow: follow mode: the one-format profile the capture nodes present
+ *	while the producer streams (kvzalloc'd), else NULL
+ * @narrowed: the capture nodes present @narrow now
+ * @copies: producer frames copied into consumers' buffers since load
+ *	(the Frame Copies control)
+ * @held: the producer's newest buffer, copied already, handed back at its
+ *	next QBUF or STREAMOFF
+ * @flock: spinlock for @cur_*; taken by the output node's queue ops and
+ *	by the capture threads. Nothing sleeps, copies or calls vb2 under it.
+ * @cur_on: the producer streams: @cur_* describe its newest frame
+ * @cur_ns: CLOCK_MONOTONIC time that frame was queued
+ * @cur_fmt: the output format it was written in
  * @cur_ival_ns: the producer's frame interval then
- * @held: output buffers not yet handed back to vb2 (current or copied)
- * @wq: woken when @held falls
  */
 struct negcam_loop {
 	struct kref ref;
@@ -146,15 +158,16 @@ struct negcam_loop {
 	bool follow;
 	u64 starts;
 	u32 out_count;
+	struct negcam_profile *narrow;
+	bool narrowed;
+	atomic64_t copies;
+	struct negcam_buffer *held;
 
 	spinlock_t flock;
-	struct negcam_buffer *cur;
-	u64 cur_seq;
+	bool cur_on;
 	u64 cur_ns;
 	struct v4l2_pix_format cur_fmt;
 	u64 cur_ival_ns;
-	unsigned int held;
-	wait_queue_head_t wq;
 };
 
 static struct negcam_loop *negcam_loops[NEGCAM_MAX_LOOPS];
@@ -204,6 +217,126 @@ static struct negcam_dev *negcam_loop_lead(struct negcam_loop *loop)
 	return lead;
 }
 
+/* The producer's frame interval. */
+static struct v4l2_fract negcam_loop_out_ival(const struct negcam_loop *loop)
+{
+	return loop->out->engine.interval[NC_OUTPUT];
+}
+
+/*
+ * A capture node with no buffers takes the producer's format (and in
+ * follow mode its rate): what its G_FMT and G_PARM answer from now on.
+ * Under loop->lock.
+ */
+static void negcam_loop_take(struct negcam_dev *cap)
+{
+	struct v4l2_streamparm parm = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+
+	cap->loop_stale = false;
+	negcam_loop_set(cap, &cap->loop->out->engine.fmt[NC_OUTPUT]);
+	if (!cap->loop->follow)
+		return;
+	parm.parm.capture.timeperframe = negcam_loop_out_ival(cap->loop);
+	negcam_engine_s_parm(&cap->engine, &parm);
+}
+
+/*
+ * Follow mode, the producer streams: @n becomes a profile of one capture
+ * format, the producer's, at one discrete size and one interval. The rest
+ * (description, flags, colorimetry, stride) is the follow profile's.
+ */
+static void negcam_loop_build_narrow(struct negcam_loop *loop,
+				     const struct v4l2_pix_format *pix,
+				     struct v4l2_fract ival)
+{
+	const struct negcam_profile *p = loop->profile;
+	struct negcam_profile *n = loop->narrow;
+	struct negcam_format *f = &n->formats[0];
+	unsigned int i;
+
+	memset(n, 0, sizeof(*n));
+	memcpy(n->name, p->name, sizeof(n->name));
+	memcpy(n->card, p->card, sizeof(n->card));
+	n->quirks = p->quirks;
+	n->adjust = p->adjust;
+	for (i = 0; i < p->nformats; i++)
+		if (p->formats[i].buf_type == V4L2_BUF_TYPE_VIDEO_CAPTURE &&
+		    p->formats[i].fourcc == pix->pixelformat)
+			*f = p->formats[i];
+	f->fourcc = pix->pixelformat;
+	f->buf_type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	f->fields[0] = pix->field;
+	f->nfields = 1;
+	f->size_kind = V4L2_FRMSIZE_TYPE_DISCRETE;
+	f->size_first = 0;
+	f->size_count = 1;
+	n->nformats = 1;
+	n->sizes[0] = (struct negcam_size){
+		.min_w = pix->width, .max_w = pix->width,
+		.min_h = pix->height, .max_h = pix->height,
+		.ival_count = 1, .ival_kind = V4L2_FRMIVAL_TYPE_DISCRETE,
+	};
+	n->nsizes = 1;
+	n->intervals[0].min = ival;
+	n->nintervals = 1;
+	n->def[NC_CAPTURE] = (struct negcam_default){
+		.fourcc = pix->pixelformat, .width = pix->width,
+		.height = pix->height, .interval = ival,
+	};
+}
+
+/* Every capture node presents profile @p (the engine keeps its format). */
+static void negcam_loop_present(struct negcam_loop *loop,
+				const struct negcam_profile *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < loop->ncap; i++)
+		if (loop->cap[i])
+			loop->cap[i]->engine.profile = p;
+}
+
+/*
+ * Follow mode, at each producer frame: the capture nodes present the
+ * producer's format alone (rebuilt when its format or rate changed);
+ * those without buffers take it, the others once they have none
+ * (negcam_loop_sync). Under loop->lock.
+ */
+static void negcam_loop_narrow(struct negcam_loop *loop)
+{
+	const struct v4l2_pix_format *pix = &loop->out->engine.fmt[NC_OUTPUT];
+	struct v4l2_fract ival = negcam_loop_out_ival(loop);
+	const struct negcam_default *d = &loop->narrow->def[NC_CAPTURE];
+	unsigned int i;
+
+	if (loop->narrowed && d->fourcc == pix->pixelformat &&
+	    d->width == pix->width && d->height == pix->height &&
+	    loop->narrow->formats[0].fields[0] == pix->field &&
+	    d->interval.numerator == ival.numerator &&
+	    d->interval.denominator == ival.denominator)
+		return;
+	negcam_loop_build_narrow(loop, pix, ival);
+	negcam_loop_present(loop, loop->narrow);
+	loop->narrowed = true;
+	for (i = 0; i < loop->ncap; i++) {
+		struct negcam_dev *cap = loop->cap[i];
+
+		if (!cap)
+			continue;
+		if (vb2_is_busy(&cap->queue))
+			cap->loop_stale = true;
+		else
+			negcam_loop_take(cap);
+	}
+}
+
+/* Follow mode, the producer stopped: the whole profile is back. */
+static void negcam_loop_widen(struct negcam_loop *loop)
+{
+	negcam_loop_present(loop, loop->profile);
+	loop->narrowed = false;
+}
+
 /*
  * The output node: a consumer's wanted format becomes its format once
  * the producer's queue is free (no buffers).
@@ -239,15 +372,29 @@ void negcam_loop_sync(struct negcam_dev *dev)
 	}
 	if (!dev->loop_stale || vb2_is_busy(&dev->queue) || !out)
 		return;
-	dev->loop_stale = false;
-	negcam_loop_set(dev, &out->engine.fmt[NC_OUTPUT]);
+	negcam_loop_take(dev);
 }
+
+/* Frame Copies: the producer's frames copied into consumers' buffers. */
+static int negcam_loop_g_volatile_ctrl(struct v4l2_ctrl *ctrl)
+{
+	struct negcam_dev *out =
+		container_of(ctrl->handler, struct negcam_dev, ctrl_handler);
+
+	ctrl->val = atomic64_read(&out->loop->copies) & S32_MAX;
+	return 0;
+}
+
+static const struct v4l2_ctrl_ops negcam_loop_ctrl_ops = {
+	.g_volatile_ctrl = negcam_loop_g_volatile_ctrl,
+};
 
 /*
  * The output node's controls that tell the producer what the consumers
  * want, whether or not its queue is busy: Format Requests counts the
  * requests (subscribe to its V4L2_EVENT_CTRL), the others hold the last
- * one. Read-only; set by the loop only.
+ * one. Read-only; set by the loop only. Frame Copies counts the copies
+ * made of the producer's frames (one per consumer and frame at most).
  */
 void negcam_loop_out_ctrls(struct negcam_dev *out)
 {
@@ -272,6 +419,12 @@ void negcam_loop_out_ctrls(struct negcam_dev *out)
 		out->ctrl_want[i] = v4l2_ctrl_new_custom(&out->ctrl_handler,
 							 &cfg, NULL);
 	}
+	cfg.id = NEGCAM_CID_FRAME_COPIES;
+	cfg.name = "Frame Copies";
+	cfg.def = 0;
+	cfg.ops = &negcam_loop_ctrl_ops;
+	cfg.flags |= V4L2_CTRL_FLAG_VOLATILE;
+	v4l2_ctrl_new_custom(&out->ctrl_handler, &cfg, NULL);
 }
 
 /* Tell the producer: the wanted format, then one more request (its event). */
@@ -368,20 +521,20 @@ void negcam_loop_fmt_set(struct negcam_dev *dev)
 
 /*
  * A consumer starts streaming: it leads from now on; the producer is asked.
- * Its first producer frame is the next one to come, never the one already
- * held: a stream's first buffer is then due a frame interval after
- * STREAMON, as on a plain node, and not at once (a non-blocking read()
- * right after opening answers EAGAIN every time, which v4l2-compliance's
- * read/write test requires of two opens in a row).
+ * Its first producer frame is the next one the producer queues (frames
+ * are copied when queued), so a stream's first buffer is not there at
+ * once, as on a plain node (a non-blocking read() right after opening
+ * answers EAGAIN, which v4l2-compliance's read/write test requires of two
+ * opens in a row). Its sequence numbers start from 0 (negcam_done).
  */
 void negcam_loop_cap_start(struct negcam_dev *cap)
 {
 	struct negcam_loop *loop = cap->loop;
 
 	cap->loop_order = ++loop->starts;
-	spin_lock(&loop->flock);
-	cap->loop_seen = loop->cur_seq;
-	spin_unlock(&loop->flock);
+	spin_lock(&cap->slock);
+	cap->loop_seq = 0;
+	spin_unlock(&cap->slock);
 	negcam_loop_consumer_set(cap);
 }
 
@@ -434,106 +587,6 @@ int negcam_loop_enum_fmt(struct negcam_dev *dev, struct v4l2_fmtdesc *f)
 
 /* ---- frames ---- */
 
-/* Hand an output buffer nobody holds any more back to the producer. */
-static void negcam_loop_release(struct negcam_loop *loop,
-				struct negcam_buffer *buf,
-				enum vb2_buffer_state state)
-{
-	buf->vb.vb2_buf.timestamp = ktime_get_ns();
-	vb2_buffer_done(&buf->vb.vb2_buf, state);
-	/* Only now: stop_streaming waits for @held to reach 0. */
-	spin_lock(&loop->flock);
-	loop->held--;
-	spin_unlock(&loop->flock);
-	wake_up(&loop->wq);
-}
-
-/* Drop one reference to @buf, an output buffer. Any context but flock. */
-void negcam_loop_put(struct negcam_loop *loop, struct negcam_buffer *buf)
-{
-	bool last;
-
-	spin_lock(&loop->flock);
-	last = --buf->refs == 0;
-	spin_unlock(&loop->flock);
-	if (last)
-		negcam_loop_release(loop, buf, VB2_BUF_STATE_DONE);
-}
-
-/* Replace the current frame by @buf (NULL: none); drop the old one. */
-static void negcam_loop_set_cur(struct negcam_loop *loop,
-				struct negcam_buffer *buf,
-				const struct v4l2_pix_format *fmt, u64 ival_ns,
-				enum vb2_buffer_state state)
-{
-	struct negcam_buffer *old;
-	bool last;
-
-	spin_lock(&loop->flock);
-	old = loop->cur;
-	loop->cur = buf;
-	if (buf) {
-		buf->refs = 1;
-		loop->held++;
-		loop->cur_seq++;
-		loop->cur_ns = buf->vb.vb2_buf.timestamp;
-		loop->cur_fmt = *fmt;
-		loop->cur_ival_ns = ival_ns;
-	}
-	last = old && --old->refs == 0;
-	spin_unlock(&loop->flock);
-	if (last)
-		negcam_loop_release(loop, old, state);
-}
-
-/*
- * The output node's buf_queue: @buf is the producer's newest frame. It
- * becomes the current one and every streaming capture node is woken to
- * copy it. Under loop->lock (vb2 calls buf_queue with q->lock held).
- */
-void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf)
-{
-	struct negcam_loop *loop = out->loop;
-	struct v4l2_fract ival = out->engine.interval[NC_OUTPUT];
-	u64 ival_ns = 0;
-	unsigned int i;
-
-	if (ival.denominator)
-		ival_ns = div_u64((u64)ival.numerator * NSEC_PER_SEC,
-				  ival.denominator);
-	buf->vb.sequence = loop->out_count++;
-	buf->vb.vb2_buf.timestamp = ktime_get_ns();
-	negcam_loop_set_cur(loop, buf, &out->engine.fmt[NC_OUTPUT], ival_ns,
-			    VB2_BUF_STATE_DONE);
-	for (i = 0; i < loop->ncap; i++)
-		if (loop->cap[i] && loop->cap[i]->thread)
-			wake_up_process(loop->cap[i]->thread);
-}
-
-static unsigned int negcam_loop_held(struct negcam_loop *loop)
-{
-	unsigned int n;
-
-	spin_lock(&loop->flock);
-	n = loop->held;
-	spin_unlock(&loop->flock);
-	return n;
-}
-
-/*
- * The output node's stop_streaming: no current frame any more, and every
- * buffer back to vb2 before returning, as vb2 requires. A capture thread
- * copying one finishes its memcpy first; it never waits for this lock.
- */
-void negcam_loop_out_stop(struct negcam_dev *out)
-{
-	struct negcam_loop *loop = out->loop;
-
-	negcam_loop_set_cur(loop, NULL, NULL, 0, VB2_BUF_STATE_ERROR);
-	wait_event(loop->wq, negcam_loop_held(loop) == 0);
-	loop->out_count = 0;
-}
-
 /* How long a producer may be silent before the placeholder takes over. */
 static u64 negcam_loop_timeout_ns(const struct negcam_loop *loop)
 {
@@ -542,13 +595,110 @@ static u64 negcam_loop_timeout_ns(const struct negcam_loop *loop)
 	return max(t, 2 * loop->cur_ival_ns);
 }
 
-/* Under flock: the current frame is recent and of @cap's stream format. */
+/* A producer frame of @fmt fits @cap's stream byte for byte. */
+static bool negcam_loop_match(const struct v4l2_pix_format *fmt,
+			      const struct negcam_dev *cap)
+{
+	return cap->stream_fmt.field != V4L2_FIELD_ALTERNATE &&
+	       negcam_same_frame(fmt, &cap->stream_fmt);
+}
+
+/* Under flock: the producer's last frame is recent and of @cap's format. */
 static bool negcam_loop_fits(const struct negcam_loop *loop,
 			     const struct negcam_dev *cap, u64 now)
 {
-	return loop->cur && now - loop->cur_ns < negcam_loop_timeout_ns(loop) &&
-	       cap->stream_fmt.field != V4L2_FIELD_ALTERNATE &&
-	       negcam_same_frame(&loop->cur_fmt, &cap->stream_fmt);
+	return loop->cur_on && now - loop->cur_ns < negcam_loop_timeout_ns(loop) &&
+	       negcam_loop_match(&loop->cur_fmt, cap);
+}
+
+/* Note the producer's frame of @fmt queued at @ts (@fmt NULL: it stopped). */
+static void negcam_loop_mark(struct negcam_loop *loop,
+			     const struct v4l2_pix_format *fmt, u64 ts,
+			     u64 ival_ns)
+{
+	spin_lock(&loop->flock);
+	loop->cur_on = fmt != NULL;
+	if (fmt) {
+		loop->cur_ns = ts;
+		loop->cur_fmt = *fmt;
+		loop->cur_ival_ns = ival_ns;
+	}
+	spin_unlock(&loop->flock);
+}
+
+/*
+ * Keep @buf (NULL: none) until the next frame, and hand the one kept
+ * before back to the producer in @state. Not @buf itself at once: a
+ * buffer done before its QBUF returns is one v4l2-compliance warns about
+ * ("QBUF returned the buffer as DONE"). Under loop->lock.
+ */
+static void negcam_loop_hold(struct negcam_loop *loop,
+			     struct negcam_buffer *buf,
+			     enum vb2_buffer_state state)
+{
+	struct negcam_buffer *prev = loop->held;
+
+	loop->held = buf;
+	if (!prev)
+		return;
+	prev->vb.vb2_buf.timestamp = ktime_get_ns();
+	vb2_buffer_done(&prev->vb.vb2_buf, state);
+}
+
+/*
+ * The output node's buf_queue: @buf is the producer's newest frame. It is
+ * copied at once, in the producer's QBUF, into the next queued buffer of
+ * every capture node that streams its format (one copy per consumer, no
+ * thread woken), and handed back to the producer at its next QBUF. The
+ * capture threads see that the producer is live and draw no placeholder.
+ * Under loop->lock (vb2 calls buf_queue with q->lock held), which keeps
+ * every capture queue from starting or stopping meanwhile; no spinlock is
+ * held across a copy.
+ */
+void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf)
+{
+	struct negcam_loop *loop = out->loop;
+	const struct v4l2_pix_format *fmt = &out->engine.fmt[NC_OUTPUT];
+	struct v4l2_fract ival = out->engine.interval[NC_OUTPUT];
+	struct vb2_buffer *vb = &buf->vb.vb2_buf;
+	unsigned long n = vb2_get_plane_payload(vb, 0);
+	const void *src = vb2_plane_vaddr(vb, 0);
+	u64 now = ktime_get_ns(), ival_ns = 0;
+	unsigned int i;
+
+	if (loop->follow)
+		negcam_loop_narrow(loop);
+	if (ival.denominator)
+		ival_ns = div_u64((u64)ival.numerator * NSEC_PER_SEC,
+				  ival.denominator);
+	negcam_loop_mark(loop, fmt, now, ival_ns);
+	for (i = 0; src && i < loop->ncap; i++) {
+		struct negcam_dev *cap = loop->cap[i];
+
+		if (!cap || !vb2_start_streaming_called(&cap->queue) ||
+		    !negcam_loop_match(fmt, cap))
+			continue;
+		if (negcam_deliver_frame(cap, src, n, now))
+			atomic64_inc(&loop->copies);
+	}
+	buf->vb.sequence = loop->out_count++;
+	negcam_loop_hold(loop, buf, VB2_BUF_STATE_DONE);
+}
+
+/*
+ * The output node's stop_streaming: the producer is gone; the buffer kept
+ * goes back to vb2 (the others went back in buf_queue). Consumers fall
+ * back to the placeholder, and in follow mode their formats widen again.
+ */
+void negcam_loop_out_stop(struct negcam_dev *out)
+{
+	struct negcam_loop *loop = out->loop;
+
+	negcam_loop_mark(loop, NULL, 0, 0);
+	negcam_loop_hold(loop, NULL, VB2_BUF_STATE_ERROR);
+	loop->out_count = 0;
+	if (loop->follow)
+		negcam_loop_widen(loop);
 }
 
 /*
@@ -564,40 +714,6 @@ bool negcam_loop_live(struct negcam_dev *cap, u64 now)
 	live = negcam_loop_fits(loop, cap, now);
 	spin_unlock(&loop->flock);
 	return live;
-}
-
-/* Capture thread: a producer frame has come that it has not looked at. */
-bool negcam_loop_pending(struct negcam_dev *cap)
-{
-	struct negcam_loop *loop = cap->loop;
-	bool pending;
-
-	spin_lock(&loop->flock);
-	pending = loop->cur && loop->cur_seq != cap->loop_seen;
-	spin_unlock(&loop->flock);
-	return pending;
-}
-
-/*
- * Capture thread: the producer's newest frame with a reference (release
- * it with negcam_loop_put), when it is new to @cap and fits its stream;
- * else NULL. A frame that does not fit is looked at once only.
- */
-struct negcam_buffer *negcam_loop_get(struct negcam_dev *cap, u64 now)
-{
-	struct negcam_loop *loop = cap->loop;
-	struct negcam_buffer *buf = NULL;
-
-	spin_lock(&loop->flock);
-	if (loop->cur && loop->cur_seq != cap->loop_seen) {
-		cap->loop_seen = loop->cur_seq;
-		if (negcam_loop_fits(loop, cap, now)) {
-			buf = loop->cur;
-			buf->refs++;
-		}
-	}
-	spin_unlock(&loop->flock);
-	return buf;
 }
 
 /* ---- creation and removal ---- */
@@ -664,6 +780,12 @@ static int negcam_loop_profile(struct negcam_loop *loop, const char *name)
 		}
 		p->def[NC_OUTPUT] = p->def[NC_CAPTURE];
 	}
+	if (!b) {
+		loop->narrow = kvzalloc(sizeof(*loop->narrow), GFP_KERNEL);
+		ret = -ENOMEM;
+		if (!loop->narrow)
+			goto out;
+	}
 	strscpy(loop->profile_name, name, sizeof(loop->profile_name));
 	loop->follow = !b;
 	loop->profile = p;
@@ -680,6 +802,7 @@ static void negcam_loop_free(struct kref *ref)
 	struct negcam_loop *loop = container_of(ref, struct negcam_loop, ref);
 
 	kvfree(loop->profile);
+	kvfree(loop->narrow);
 	mutex_destroy(&loop->lock);
 	kfree(loop);
 }
@@ -791,7 +914,7 @@ static struct negcam_loop *negcam_loop_create(unsigned int index,
 	kref_init(&loop->ref);
 	mutex_init(&loop->lock);
 	spin_lock_init(&loop->flock);
-	init_waitqueue_head(&loop->wq);
+	atomic64_set(&loop->copies, 0);
 	loop->index = index;
 	ret = negcam_loop_profile(loop, name);
 	if (ret) {

@@ -17,12 +17,13 @@
  *    produces nothing. They take no sequence number; the timestamps show
  *    the gap (sysfs skipped_slots).
  *
- * A capture node of a loop (negcam-loop.c) delivers the producer's frames
- * instead: the output node wakes the thread on each new frame, which is
- * copied at once into the next queued buffer when its format is the
- * stream's. The generated picture fills the slots only while no producer
- * frame of that format came within loop_timeout_ms (the placeholder).
- * Sequence numbers and timestamps run on across both kinds of frame.
+ * A capture node of a loop (negcam-loop.c) is handed the producer's
+ * frames by the producer's own QBUF (negcam_deliver_frame, one copy into
+ * the next queued buffer); its thread only paces the generated picture
+ * for the slots no producer frame of its format fills within
+ * loop_timeout_ms (the placeholder). Sequence numbers and timestamps run
+ * on across both kinds of frame: they are given under dev->slock, in the
+ * order buffers are handed back.
  */
 #include <linux/kthread.h>
 #include <linux/freezer.h>
@@ -133,50 +134,72 @@ static struct negcam_buffer *negcam_next_buffer(struct negcam_dev *dev,
 
 /*
  * Hand @buf back with sequence @seq at @ts, at least a microsecond (what
- * struct timeval shows) after the last: a loop's producer frame may have
- * been queued before the placeholder slot delivered just ahead of it.
+ * struct timeval shows) after the last. On a loop's capture node frames
+ * come from two contexts (its thread, the producer's QBUF): the node
+ * numbers them itself, in the order they are handed back, so sequence
+ * and timestamps increase across both kinds. Under dev->slock so that
+ * this order is vb2's done order too.
  */
 static void negcam_done(struct negcam_dev *dev, struct negcam_buffer *buf,
 			u32 seq, u64 ts, bool ok)
 {
+	spin_lock(&dev->slock);
 	if (dev->last_ts && ts < dev->last_ts + NSEC_PER_USEC)
 		ts = dev->last_ts + NSEC_PER_USEC;
 	dev->last_ts = ts;
-	buf->vb.sequence = seq;
+	buf->vb.sequence = dev->loop ? dev->loop_seq++ : seq;
 	buf->vb.vb2_buf.timestamp = ts;
 	vb2_buffer_done(&buf->vb.vb2_buf,
 			ok ? VB2_BUF_STATE_DONE : VB2_BUF_STATE_ERROR);
+	spin_unlock(&dev->slock);
 	atomic64_inc(&dev->frames);
 }
 
 /*
- * Copy the producer's frame @src (of the stream's format, checked by
- * negcam_loop_get) into the next queued buffer as frame @count: the one
- * copy a consumer costs. A raw frame is sizeimage bytes, a compressed one
- * what the producer wrote.
+ * Copy @n bytes of a frame. Whole pages go through copy_page() when both
+ * ends are page-aligned (vmalloc'd MMAP buffers always are): the kernel's
+ * memcpy() is "rep movsb" on CPUs that report ERMS, and an emulated CPU
+ * (qemu TCG, where the loop benchmarks run) executes that one byte per
+ * step, several times slower than copy_page()'s 8-byte steps. On real
+ * hardware both run at memory speed.
  */
-static void negcam_deliver_copy(struct negcam_dev *dev,
-				struct negcam_buffer *src, u64 count, u64 ts)
+static void negcam_copy(void *to, const void *from, unsigned long n)
 {
-	struct vb2_buffer *svb = &src->vb.vb2_buf;
-	unsigned long n = vb2_get_plane_payload(svb, 0);
+	unsigned long done = 0;
+
+	if (PAGE_ALIGNED(to) && PAGE_ALIGNED(from))
+		for (; done + PAGE_SIZE <= n; done += PAGE_SIZE)
+			copy_page(to + done, (void *)from + done);
+	memcpy(to + done, from + done, n - done);
+}
+
+/*
+ * A loop's producer frame @src, @n bytes of the stream's format (checked
+ * by the caller), queued at @ts: copied into the next queued buffer, the
+ * one copy a consumer costs. Called from the output node's buf_queue,
+ * under the loop's lock but no spinlock. False when no buffer was queued
+ * (a drop, counted as on a plain device).
+ */
+bool negcam_deliver_frame(struct negcam_dev *dev, const void *src,
+			  unsigned long n, u64 ts)
+{
 	struct negcam_buffer *buf;
-	void *from, *to;
 	u32 pattern;
+	void *to;
 
 	buf = negcam_next_buffer(dev, &pattern);
 	if (!buf)
-		return;
-	from = vb2_plane_vaddr(svb, 0);
+		return false;
 	to = vb2_plane_vaddr(&buf->vb.vb2_buf, 0);
 	n = min_t(unsigned long, n, dev->stream_fmt.sizeimage);
-	if (from && to)
-		memcpy(to, from, n);
+	if (to)
+		negcam_copy(to, src, n);
 	/* Not the generator's picture any more. */
 	buf->last_frame = NC_FRAME_NONE;
-	vb2_set_plane_payload(&buf->vb.vb2_buf, 0, from && to ? n : 0);
+	vb2_set_plane_payload(&buf->vb.vb2_buf, 0, to ? n : 0);
 	buf->vb.field = dev->stream_fmt.field;
-	negcam_done(dev, buf, (u32)count, ts, from && to);
+	negcam_done(dev, buf, 0, ts, to != NULL);
+	return to != NULL;
 }
 
 /*
@@ -207,19 +230,6 @@ static void negcam_deliver(struct negcam_dev *dev, u64 count, u64 ts)
 	else
 		buf->vb.field = fmt->field;
 	negcam_done(dev, buf, seq, ts, !ret);
-}
-
-/* A loop's capture node: deliver the producer's newest frame, if new. */
-static bool negcam_pull(struct negcam_dev *dev, u64 count, u64 now)
-{
-	struct negcam_buffer *src = negcam_loop_get(dev, now);
-
-	if (!src)
-		return false;
-	/* Its time is when the producer queued it (negcam_loop_out_queue). */
-	negcam_deliver_copy(dev, src, count, src->vb.vb2_buf.timestamp);
-	negcam_loop_put(dev->loop, src);
-	return true;
 }
 
 static int negcam_thread_fn(void *data)
@@ -260,8 +270,6 @@ static int negcam_thread_fn(void *data)
 		}
 
 		now = ktime_get_ns();
-		if (dev->loop && negcam_pull(dev, count, now))
-			count++;
 		ended = negcam_clock_ended(&clk, now);
 		if (ended > next) {
 			/* The placeholder fills the slots a producer leaves. */
@@ -280,11 +288,6 @@ static int negcam_thread_fn(void *data)
 		if (kthread_should_stop()) {
 			__set_current_state(TASK_RUNNING);
 			break;
-		}
-		/* After the state change: a wake-up from now on is not lost. */
-		if (dev->loop && negcam_loop_pending(dev)) {
-			__set_current_state(TASK_RUNNING);
-			continue;
 		}
 		schedule_hrtimeout_range(&deadline, NEGCAM_TIMER_SLACK_NS,
 					 HRTIMER_MODE_ABS);

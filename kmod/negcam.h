@@ -36,7 +36,7 @@
 #define NEGCAM_ALLOC_BUFFERS (NEGCAM_MIN_BUFFERS + 2)
 /* Largest CREATE_BUFS buffer beyond twice the current frame (64 MiB). */
 #define NEGCAM_CREATE_MAX (64UL << 20)
-/* Output buffers a loop's producer needs: one is held as the current frame. */
+/* Output buffers a loop's producer needs: the loop keeps its newest one. */
 #define NEGCAM_OUT_MIN_BUFFERS 2
 /* read() depth reported by G_PARM (vb2's file I/O emulation). */
 #define NEGCAM_READ_BUFFERS 2
@@ -52,8 +52,6 @@ struct negcam_loop;
  * @last_scene_ns: scene time of that frame (its timestamp)
  * @last_pattern: pattern of that frame
  * @last_gen: format generation of that frame (negcam_dev.fmt_gen)
- * @refs: output buffers of a loop: holders (the loop while it is the
- *	current frame, each capture thread copying it), under loop->flock
  *
  * The generator redraws only what changed since @last_frame, so it is
  * kept only for MMAP memory, which nobody but this driver writes to.
@@ -65,7 +63,6 @@ struct negcam_buffer {
 	u64 last_scene_ns;
 	u32 last_pattern;
 	u32 last_gen;
-	unsigned int refs;
 };
 
 /**
@@ -87,9 +84,9 @@ struct negcam_buffer {
  *	while this node was busy; it takes the new one once free
  * @loop_order: capture node of a loop: which STREAMON of the loop started
  *	its stream (the newest streaming consumer leads), 0 when stopped
- * @loop_seen: capture node of a loop: sequence of the last producer frame
- *	looked at (thread only)
- * @last_ts: timestamp of the last frame delivered (thread only)
+ * @loop_seq: capture node of a loop: sequence of the next buffer handed
+ *	back, from the thread or the producer's QBUF (under @slock)
+ * @last_ts: timestamp of the last frame delivered (under @slock)
  * @ctrl_handler: controls (min buffers, test pattern)
  * @ctrl_pattern: the test pattern control
  * @index: N in negcam-N, platform:negcam-N
@@ -126,7 +123,7 @@ struct negcam_dev {
 	struct v4l2_ctrl *ctrl_want[4];
 	bool loop_stale;
 	u64 loop_order;
-	u64 loop_seen;
+	u32 loop_seq;
 	u64 last_ts;
 	struct v4l2_ctrl_handler ctrl_handler;
 	struct v4l2_ctrl *ctrl_pattern;
@@ -174,6 +171,8 @@ void negcam_vid_source_changed(struct negcam_dev *dev);
 /* negcam-thread.c */
 int negcam_thread_start(struct negcam_dev *dev);
 void negcam_thread_stop(struct negcam_dev *dev);
+bool negcam_deliver_frame(struct negcam_dev *dev, const void *src,
+			  unsigned long n, u64 ts);
 
 /* negcam-loop.c */
 int negcam_loops_init(void);
@@ -191,9 +190,6 @@ void negcam_loop_fmt_set(struct negcam_dev *dev);
 void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf);
 void negcam_loop_out_stop(struct negcam_dev *out);
 bool negcam_loop_live(struct negcam_dev *cap, u64 now);
-struct negcam_buffer *negcam_loop_get(struct negcam_dev *cap, u64 now);
-bool negcam_loop_pending(struct negcam_dev *cap);
-void negcam_loop_put(struct negcam_loop *loop, struct negcam_buffer *buf);
 
 /* negcam-configfs.c */
 int negcam_configfs_init(void);

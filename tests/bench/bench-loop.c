@@ -17,7 +17,9 @@
  * from the consumer's sizeimage). CPU per frame over the measured frames:
  * the producer thread and the consumer thread (getrusage RUSAGE_THREAD),
  * and the whole machine (busy jiffies of /proc/stat, which catches kernel
- * threads and work done in interrupts). Prints key=value lines.
+ * threads and work done in interrupts). Copies per frame: the negcam
+ * loop's Frame Copies control on OUT (docs/loopback.md) over the producer's
+ * frames; absent for a loopback without it. Prints key=value lines.
  *
  * produce: the producer alone for SECONDS (for the ioctl count of a
  * v4l2src consumer, taken by strace around gst-launch-1.0).
@@ -41,6 +43,8 @@
 #define NBUF 4
 #define FPS 30
 #define MAGIC 0x6e65676c6f6f7021ULL /* "neglop!" */
+/* negcam loop output node: copies made of the producer's frames. */
+#define CID_FRAME_COPIES (V4L2_CID_USER_BASE | 0xf104)
 
 /* What the producer writes at the start of each frame. */
 struct stamp {
@@ -263,6 +267,14 @@ static void *producer_run(void *arg)
 	return NULL;
 }
 
+/* The Frame Copies control of OUT (a handle of its own), -1 without it. */
+static long long frame_copies(int fd)
+{
+	struct v4l2_control c = { .id = CID_FRAME_COPIES };
+
+	return fd >= 0 && !xioctl(fd, VIDIOC_G_CTRL, &c) ? c.value : -1;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -326,7 +338,8 @@ static int consumer_start(struct node *c, const char *dev)
 }
 
 static void report(const struct producer *p, const struct node *c, struct tally *t,
-		   const struct rusage *cons, unsigned long long busy, unsigned int dq)
+		   const struct rusage *cons, unsigned long long busy, unsigned int dq,
+		   const long long copies[2], const uint64_t pframes[2])
 {
 	double pf = p->ru_frames_end - p->ru_frames_start;
 	double tick_us = 1e6 / sysconf(_SC_CLK_TCK);
@@ -348,6 +361,9 @@ static void report(const struct producer *p, const struct node *c, struct tally 
 		printf("consumer_us_per_frame=%.1f\n", rusage_us(&cons[0], &cons[1]) / dq);
 		printf("machine_us_per_frame=%.1f\n", busy * tick_us / dq);
 	}
+	if (copies[0] >= 0 && copies[1] >= copies[0] && pframes[1] > pframes[0])
+		printf("copies_per_frame=%.2f\n",
+		       (double)(copies[1] - copies[0]) / (pframes[1] - pframes[0]));
 }
 
 static int cmd_run(const char *out, const char *cap, unsigned int w, unsigned int h,
@@ -357,6 +373,9 @@ static int cmd_run(const char *out, const char *cap, unsigned int w, unsigned in
 	struct tally t = { .lat_ns = calloc(frames, sizeof(uint64_t)) };
 	struct node c = { 0 };
 	struct rusage cons[2];
+	long long copies[2] = { -1, -1 };
+	uint64_t pframes[2] = { 0, 0 };
+	int ctl = open(out, O_RDWR | O_NONBLOCK);
 	unsigned long long busy0 = 0;
 	unsigned int dq = 0, i;
 	pthread_t th;
@@ -376,6 +395,8 @@ static int cmd_run(const char *out, const char *cap, unsigned int w, unsigned in
 			p.mark = 1;
 			getrusage(RUSAGE_THREAD, &cons[0]);
 			busy0 = machine_busy();
+			copies[0] = frame_copies(ctl);
+			pframes[0] = p.frames;
 		}
 		if (node_dqbuf(&c, &b, 2000)) {
 			fprintf(stderr, "bench-loop: consumer DQBUF after %u: %s\n", i, strerror(errno));
@@ -390,14 +411,18 @@ static int cmd_run(const char *out, const char *cap, unsigned int w, unsigned in
 	}
 	getrusage(RUSAGE_THREAD, &cons[1]);
 	busy0 = machine_busy() - busy0;
+	copies[1] = frame_copies(ctl);
+	pframes[1] = p.frames;
 	p.mark = 2;
 	while (p.mark && !p.done)
 		usleep(10000);
-	report(&p, &c, &t, cons, busy0, dq);
+	report(&p, &c, &t, cons, busy0, dq, copies, pframes);
 	rc = dq == frames ? 0 : 1;
 out:
 	p.stop = 1;
 	pthread_join(th, NULL);
+	if (ctl >= 0)
+		close(ctl);
 	free(t.lat_ns);
 	return rc;
 }

@@ -506,8 +506,10 @@ out += ['## 7. Loopback: negcam loop against v4l2loopback', '',
         'coarse). v4l2loopback is Debian\'s v4l2loopback-dkms built for the VM kernel, one',
         'node for both directions; the negcam loop follows its producer (`loop_profile=follow`).',
         'In the VM (emulated CPU): compare the two peers, not absolute numbers.', '',
-        '| size | loop | consumer format | frames | lost | repeated | placeholders | wrong-sized | latency median / p99 ms | producer µs/frame | consumer µs/frame | machine µs/frame | cmd |',
-        '|---|---|---|---|---|---|---|---|---|---|---|---|---|']
+        'Copies = kernel copies per producer frame (the negcam loop\'s Frame Copies control;',
+        'v4l2loopback shares one buffer between both sides and has no such count).', '',
+        '| size | loop | consumer format | frames | lost | repeated | placeholders | wrong-sized | latency median / p99 ms | producer µs/frame | consumer µs/frame | machine µs/frame | copies | cmd |',
+        '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|']
 loop = {}
 for size in ('640x480', '1280x720'):
     for peer, pname in (('v4l2loopback', 'v4l2loopback'), ('negcam', 'negcam loop')):
@@ -517,13 +519,13 @@ for size in ('640x480', '1280x720'):
         loop[(peer, size)] = d
         if 'frames' not in d:
             err = open(os.path.join(RES, f'loop-{peer}-{size}.err'), errors='replace').read().strip().split('\n')[0]
-            out.append(f'| YUYV {size} | {pname} | failed: {err[:100]} | | | | | | | | | | {cmd_ref(d)} |')
+            out.append(f'| YUYV {size} | {pname} | failed: {err[:100]} | | | | | | | | | | | {cmd_ref(d)} |')
             continue
         out.append(f"| YUYV {size} | {pname} | {d.get('consumer_format', '-')} | {d.get('frames', '-')} | "
                    f"{d.get('lost', '-')} | {d.get('backwards', '-')} | {d.get('placeholders', '-')} | {d.get('wrong_size', '-')} | "
                    f"{fmt(ms(d, 'lat_median_us'), 2)} / {fmt(ms(d, 'lat_p99_us'), 2)} | "
                    f"{fmt(num(d, 'producer_us_per_frame'), 1)} | {fmt(num(d, 'consumer_us_per_frame'), 1)} | "
-                   f"{fmt(num(d, 'machine_us_per_frame'), 1)} | {cmd_ref(d)} |")
+                   f"{fmt(num(d, 'machine_us_per_frame'), 1)} | {d.get('copies_per_frame', '-')} | {cmd_ref(d)} |")
     n, v = loop.get(('negcam', size)), loop.get(('v4l2loopback', size))
     if n and v and 'frames' in n and 'frames' in v:
         out.append(f"| YUYV {size} | negcam / v4l2loopback | | | | | | | "
@@ -531,7 +533,7 @@ for size in ('640x480', '1280x720'):
                    f"{ratio(num(n, 'lat_p99_us'), num(v, 'lat_p99_us'))} | "
                    f"{ratio(num(n, 'producer_us_per_frame'), num(v, 'producer_us_per_frame'))} | "
                    f"{ratio(num(n, 'consumer_us_per_frame'), num(v, 'consumer_us_per_frame'))} | "
-                   f"{ratio(num(n, 'machine_us_per_frame'), num(v, 'machine_us_per_frame'))} | |")
+                   f"{ratio(num(n, 'machine_us_per_frame'), num(v, 'machine_us_per_frame'))} | | |")
         worse = [k for k in ('lat_median_us', 'lat_p99_us', 'producer_us_per_frame', 'machine_us_per_frame')
                  if None not in (num(n, k), num(v, k)) and num(n, k) > num(v, k)]
         targets.append((f'Loop YUYV {size}: latency and CPU per frame no worse than v4l2loopback\'s',

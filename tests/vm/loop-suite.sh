@@ -6,8 +6,10 @@
 # the placeholder without a producer (v4l2-ctl, ffmpeg, timestamps), an
 # ffmpeg producer read back by ffmpeg and by a plain consumer, negotiation
 # both ways with SOURCE_CHANGE events, a killed and restarted producer, two
-# consumers, follow mode with a size change mid-stream, rmmod in every
-# state and 100 open/S_FMT/REQBUFS/STREAMON/close cycles from both sides.
+# consumers, follow mode with a size change mid-stream and its narrowing to
+# the producer's format while it streams (enumeration, TRY_FMT, compliance,
+# ffmpeg and v4l2src without a format), rmmod in every state and 100
+# open/S_FMT/REQBUFS/STREAMON/close cycles from both sides.
 #   tests/vm/run.sh loop          (also: suites.sh quick|full)
 # Prints PASS/FAIL lines and "loop: N passed, N failed"; exit status 1 on
 # any failure.
@@ -244,12 +246,14 @@ judge_stream $? "$OUT/v4l2sink.log" 'P{10}' "v4l2sink producer: the consumer rea
 # The consumer asks first (320x240), the producer pipeline is written once
 # with no size of its own and ends up writing 320x240; then a consumer asks
 # 1280x720 and the same running producer follows (Format Requests control
-# event -> RECONFIGURE upstream -> new caps), no restart.
+# event -> RECONFIGURE upstream -> new caps), no restart. 3600 buffers
+# (2 minutes): the two consumers take over 30 s under TCG on a loaded
+# host, and the producer must still be running when they are done.
 "$V" fmt "$CAP0" 320x240 YUYV > /dev/null
 "$V" consume "$CAP0" 400 "$BLACK" > "$OUT/sink-a.log" 2>&1 &
 CA=$!
 sleep 1
-GST_PLUGIN_PATH=$NEGCAM_BUILD/gst gst-launch-1.0 -q videotestsrc pattern=black is-live=true num-buffers=900 ! \
+GST_PLUGIN_PATH=$NEGCAM_BUILD/gst gst-launch-1.0 -q videotestsrc pattern=black is-live=true num-buffers=3600 ! \
 	negcamconvertsink device="$OUTN" > "$OUT/negcamsink.log" 2>&1 &
 PS=$!
 PIDS+=($PS)
@@ -357,6 +361,64 @@ rmdir "$CFSL/cam" 2>/dev/null
 unload
 check "rmmod after the configfs loop" 30 bash -c "! [ -d /sys/module/negcam ]"
 
+# Follow mode narrows the capture side to the producer's format while it
+# streams (v4l2loopback's model): one fourcc, one discrete size, its rate;
+# S_FMT answers it whatever is asked, so consumers with no format of
+# their own (ffmpeg tries YU12 first, v4l2src fixates the largest size)
+# get the producer's frames, not the placeholder at another format. With
+# the producer gone the whole list is back.
+follow_narrow() {
+	local list nf sizes ivals pix ff caps log
+	"$V" fmt "$OUTN" 640x480 YUYV > /dev/null
+	"$V" produce "$OUTN" 0 "$RED" > "$OUT/narrow-producer.log" 2>&1 &
+	PIDS+=($!)
+	sleep 1
+	list=$(v4l2-ctl -d "$CAP0" --list-formats-ext)
+	nf=$(echo "$list" | grep -c "^[[:space:]]*\[[0-9]*\]: '")
+	sizes=$(echo "$list" | grep 'Size:' | sed 's/^[[:space:]]*//' | paste -sd, -)
+	ivals=$(echo "$list" | grep 'Interval:' | sed 's/^[[:space:]]*//' | paste -sd, -)
+	note "capture node while the producer streams: $nf format(s), sizes '$sizes', intervals '$ivals'"
+	if [ "$nf" = 1 ] && echo "$list" | grep -q "\[0\]: 'YUYV'" && [ "$sizes" = "Size: Discrete 640x480" ] &&
+	   echo "$ivals" | grep -qx 'Interval: Discrete 0.033s (30.000 fps)'; then
+		pass "follow, producer streaming: capture ENUM_FMT lists YUYV alone, one discrete size 640x480, its 30 fps"
+	else
+		fail "follow, producer streaming: capture lists $nf format(s), sizes '$sizes', intervals '$ivals'"
+	fi
+	# S_FMT (v4l2-ctl refuses to ask for a fourcc ENUM_FMT does not list)
+	pix=$("$V" fmt "$CAP0" 3840x2160 YU12)
+	if [ "${pix% *}" = "640x480 YUYV" ]; then
+		pass "follow, producer streaming: capture S_FMT 3840x2160 YU12 answers the producer's 640x480 YUYV"
+	else
+		fail "follow, producer streaming: capture S_FMT 3840x2160 YU12 answers '$pix'"
+	fi
+	log=$(logname "v4l2-compliance -s follow capture narrowed")
+	compliance_retry "follow capture node, producer streaming (narrowed): v4l2-compliance -s" "$log" 600 -d "$CAP0" -s
+	compliance_check "follow capture node, producer streaming (narrowed): v4l2-compliance -s" "$log"
+	rm -f "$OUT/narrow.yuv"
+	ff=$(ffmpeg -nostdin -hide_banner -f v4l2 -i "$CAP0" -frames:v 10 -f rawvideo -y "$OUT/narrow.yuv" 2>&1 |
+		tr '\r' '\n' | grep -m1 'Stream #0:0: Video:' | sed -E 's/.*Video: //; s/, [0-9.]+ fps.*//')
+	pix=$(head -c 4 "$OUT/narrow.yuv" 2>/dev/null | od -An -tx1 | tr -d ' \n')
+	if echo "$ff" | grep -q 'yuyv422.*640x480' && [ "$pix" = "$RED" ]; then
+		pass "follow, producer streaming: ffmpeg -f v4l2 with no format reads the producer's red 640x480 YUYV ($ff)"
+	else
+		fail "follow, producer streaming: ffmpeg with no format got '$ff', first pixel '$pix' (red $RED)"
+	fi
+	caps=$(timeout -k 5 120 gst-launch-1.0 -v v4l2src device="$CAP0" num-buffers=5 ! fakesink 2>&1 |
+		grep -m1 -o 'v4l2src0.GstPad:src: caps = .*' | sed 's/.*caps = //; s/([a-z]*)//g')
+	if echo "$caps" | grep -q 'format=YUY2, width=640, height=480'; then
+		pass "follow, producer streaming: v4l2src with no caps negotiates the producer's YUY2 640x480"
+	else
+		fail "follow, producer streaming: v4l2src caps '$caps'"
+	fi
+	reap
+	if v4l2-ctl -d "$CAP0" --list-formats-ext | grep -q 'Size: Stepwise'; then
+		pass "follow, producer stopped: the capture node lists the whole follow profile again"
+	else
+		fail "follow, producer stopped: capture sizes $(v4l2-ctl -d "$CAP0" --list-formats-ext | grep Size | head -n 2 | tr '\n' ' ')"
+	fi
+	rm -f "$OUT/narrow.yuv"
+}
+
 # ---- follow mode: the producer changes size mid-stream ----
 if check "insmod loops=1 loop_profile=follow devices=0" 60 load_loops loops=1 loop_profile=follow devices=0; then
 	OUTN=$(node_by_card "negcam loop 0 output") CAP0=$(node_by_card "negcam loop 0 capture 0")
@@ -387,6 +449,7 @@ if check "insmod loops=1 loop_profile=follow devices=0" 60 load_loops loops=1 lo
 	else
 		fail "follow: capture G_FMT '$got' after the producer's change, want 320x240 YUYV"
 	fi
+	follow_narrow
 	unload
 fi
 finish
