@@ -216,9 +216,9 @@ static void negcam_loop_sync_out(struct negcam_dev *out)
 	if (vb2_is_busy(&out->queue))
 		return;
 	lead = negcam_loop_lead(loop);
-	if (lead && !negcam_same_frame(&out->engine.fmt[NC_OUTPUT],
-				       &lead->engine.fmt[NC_CAPTURE]))
-		negcam_loop_set(out, &lead->engine.fmt[NC_CAPTURE]);
+	if (lead && !negcam_same_frame(negcam_engine_fmt(&out->engine, NC_OUTPUT),
+				       negcam_engine_fmt(&lead->engine, NC_CAPTURE)))
+		negcam_loop_set(out, negcam_engine_fmt(&lead->engine, NC_CAPTURE));
 	else if (!lead && loop->want_pending)
 		negcam_loop_set(out, &loop->want);
 	loop->want_pending = false;
@@ -240,7 +240,7 @@ void negcam_loop_sync(struct negcam_dev *dev)
 	if (!dev->loop_stale || vb2_is_busy(&dev->queue) || !out)
 		return;
 	dev->loop_stale = false;
-	negcam_loop_set(dev, &out->engine.fmt[NC_OUTPUT]);
+	negcam_loop_set(dev, negcam_engine_fmt(&out->engine, NC_OUTPUT));
 }
 
 /*
@@ -255,7 +255,7 @@ void negcam_loop_out_ctrls(struct negcam_dev *out)
 		"Format Requests", "Wanted Width", "Wanted Height",
 		"Wanted Pixel Format",
 	};
-	const struct v4l2_pix_format *pix = &out->engine.fmt[NC_OUTPUT];
+	const struct v4l2_pix_format *pix = negcam_engine_fmt(&out->engine, NC_OUTPUT);
 	s64 def[] = { 0, pix->width, pix->height, pix->pixelformat };
 	struct v4l2_ctrl_config cfg = {
 		.type = V4L2_CTRL_TYPE_INTEGER,
@@ -300,7 +300,7 @@ void negcam_loop_out_request(struct negcam_dev *out, struct v4l2_format *f)
 
 	if (!lead)
 		return;
-	pix = &lead->engine.fmt[NC_CAPTURE];
+	pix = negcam_engine_fmt(&lead->engine, NC_CAPTURE);
 	f->fmt.pix.pixelformat = pix->pixelformat;
 	f->fmt.pix.width = pix->width;
 	f->fmt.pix.height = pix->height;
@@ -311,18 +311,18 @@ void negcam_loop_out_request(struct negcam_dev *out, struct v4l2_format *f)
 static void negcam_loop_consumer_set(struct negcam_dev *cap)
 {
 	struct negcam_loop *loop = cap->loop;
-	const struct v4l2_pix_format *want = &cap->engine.fmt[NC_CAPTURE];
+	const struct v4l2_pix_format *want = negcam_engine_fmt(&cap->engine, NC_CAPTURE);
 	struct negcam_dev *out = loop->out;
 
 	if (!out)
 		return;
 	if (!vb2_is_busy(&out->queue)) {
 		loop->want_pending = false;
-		if (negcam_same_frame(&out->engine.fmt[NC_OUTPUT], want))
+		if (negcam_same_frame(negcam_engine_fmt(&out->engine, NC_OUTPUT), want))
 			return;
 		negcam_loop_set(out, want);
 	} else {
-		if (negcam_same_frame(&out->engine.fmt[NC_OUTPUT], want)) {
+		if (negcam_same_frame(negcam_engine_fmt(&out->engine, NC_OUTPUT), want)) {
 			loop->want_pending = false;
 			return;
 		}
@@ -336,7 +336,7 @@ static void negcam_loop_consumer_set(struct negcam_dev *cap)
 static void negcam_loop_producer_set(struct negcam_dev *out)
 {
 	struct negcam_loop *loop = out->loop;
-	const struct v4l2_pix_format *fmt = &out->engine.fmt[NC_OUTPUT];
+	const struct v4l2_pix_format *fmt = negcam_engine_fmt(&out->engine, NC_OUTPUT);
 	struct v4l2_pix_format old;
 	unsigned int i;
 
@@ -346,7 +346,7 @@ static void negcam_loop_producer_set(struct negcam_dev *out)
 
 		if (!cap)
 			continue;
-		old = cap->engine.fmt[NC_CAPTURE];
+		old = *negcam_engine_fmt(&cap->engine, NC_CAPTURE);
 		cap->loop_stale = vb2_is_busy(&cap->queue);
 		if (!cap->loop_stale)
 			negcam_loop_set(cap, fmt);
@@ -423,7 +423,7 @@ int negcam_loop_enum_fmt(struct negcam_dev *dev, struct v4l2_fmtdesc *f)
 	if (dev->qi == NC_OUTPUT)
 		return negcam_engine_enum_fmt(&dev->engine, f);
 	first = loop->out ? negcam_loop_fmt_index(&dev->engine,
-				loop->out->engine.fmt[NC_OUTPUT].pixelformat) : -1;
+				negcam_engine_fmt(&loop->out->engine, NC_OUTPUT)->pixelformat) : -1;
 	if (first <= 0 || index > first)
 		return negcam_engine_enum_fmt(&dev->engine, f);
 	f->index = index == 0 ? first : index - 1;
@@ -494,7 +494,7 @@ static void negcam_loop_set_cur(struct negcam_loop *loop,
 void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf)
 {
 	struct negcam_loop *loop = out->loop;
-	struct v4l2_fract ival = out->engine.interval[NC_OUTPUT];
+	struct v4l2_fract ival = negcam_engine_interval(&out->engine, NC_OUTPUT);
 	u64 ival_ns = 0;
 	unsigned int i;
 
@@ -503,7 +503,7 @@ void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf)
 				  ival.denominator);
 	buf->vb.sequence = loop->out_count++;
 	buf->vb.vb2_buf.timestamp = ktime_get_ns();
-	negcam_loop_set_cur(loop, buf, &out->engine.fmt[NC_OUTPUT], ival_ns,
+	negcam_loop_set_cur(loop, buf, negcam_engine_fmt(&out->engine, NC_OUTPUT), ival_ns,
 			    VB2_BUF_STATE_DONE);
 	for (i = 0; i < loop->ncap; i++)
 		if (loop->cap[i] && loop->cap[i]->thread)
@@ -734,7 +734,7 @@ static struct negcam_dev *negcam_loop_node(struct negcam_loop *loop, int qi,
 	kref_get(&loop->ref);
 	dev->v4l2_dev.release = negcam_loop_node_release;
 	negcam_engine_init(&dev->engine, loop->profile);
-	dev->engine.readbuffers = NEGCAM_READ_BUFFERS;
+	negcam_engine_set_readbuffers(&dev->engine, NEGCAM_READ_BUFFERS);
 	ret = negcam_vid_register(dev);
 	if (ret) {
 		negcam_vid_unregister(dev);
