@@ -612,6 +612,26 @@ int negcam_engine_set_profile(struct negcam_engine *e, const struct negcam_profi
 	return 0;
 }
 
+void negcam_engine_present(struct negcam_engine *e, const struct negcam_profile *p)
+{
+	e->profile = p;
+}
+
+void negcam_engine_set_readbuffers(struct negcam_engine *e, __u32 n)
+{
+	e->readbuffers = n;
+}
+
+const struct v4l2_pix_format *negcam_engine_fmt(const struct negcam_engine *e, int q)
+{
+	return &e->fmt[q];
+}
+
+struct v4l2_fract negcam_engine_interval(const struct negcam_engine *e, int q)
+{
+	return e->interval[q];
+}
+
 void negcam_engine_set_busy(struct negcam_engine *e, __u32 buf_type, bool busy)
 {
 	int q = negcam_queue_of(buf_type);
@@ -638,25 +658,27 @@ static void nc_strlcpy(char *dst, const char *src, size_t size)
 	memset(dst + n, 0, size - n);
 }
 
-int negcam_engine_querycap(const struct negcam_engine *e, struct v4l2_capability *cap)
+int negcam_engine_querycap(const struct negcam_engine *e, const struct negcam_identity *id,
+			   struct v4l2_capability *cap)
 {
 	const struct negcam_profile *p = e->profile;
+	const char *card = p && p->card[0] ? p->card : p && p->name[0] ? p->name : NC_DRIVER_NAME;
 	__u32 caps = V4L2_CAP_STREAMING;
 
-	memset(cap, 0, sizeof(*cap));
-	nc_strlcpy((char *)cap->driver, NC_DRIVER_NAME, sizeof(cap->driver));
-	nc_strlcpy((char *)cap->card, p && p->card[0] ? p->card :
-		   p && p->name[0] ? p->name : NC_DRIVER_NAME, sizeof(cap->card));
-	nc_strlcpy((char *)cap->bus_info, NC_BUS_INFO, sizeof(cap->bus_info));
-	cap->version = LINUX_VERSION_CODE;
 	if (nc_queue(e, V4L2_BUF_TYPE_VIDEO_CAPTURE) >= 0)
 		caps |= V4L2_CAP_VIDEO_CAPTURE;
 	if (nc_queue(e, V4L2_BUF_TYPE_VIDEO_OUTPUT) >= 0)
 		caps |= V4L2_CAP_VIDEO_OUTPUT;
 	if (e->readbuffers)
 		caps |= V4L2_CAP_READWRITE;
-	cap->device_caps = caps;
-	cap->capabilities = caps | V4L2_CAP_DEVICE_CAPS;
+	memset(cap, 0, sizeof(*cap));
+	nc_strlcpy((char *)cap->driver, NC_DRIVER_NAME, sizeof(cap->driver));
+	nc_strlcpy((char *)cap->card, id && id->card ? id->card : card, sizeof(cap->card));
+	nc_strlcpy((char *)cap->bus_info, id && id->bus_info ? id->bus_info : NC_BUS_INFO,
+		   sizeof(cap->bus_info));
+	cap->version = LINUX_VERSION_CODE;
+	cap->device_caps = id && id->device_caps ? id->device_caps : caps;
+	cap->capabilities = cap->device_caps | V4L2_CAP_DEVICE_CAPS;
 	return 0;
 }
 
@@ -947,7 +969,7 @@ static int nc_ioctl_dispatch(struct negcam_engine *e, unsigned long request, voi
 	switch (request) {
 	case VIDIOC_QUERYCAP: {
 		struct v4l2_capability *cap = arg;
-		int ret = negcam_engine_querycap(e, cap);
+		int ret = negcam_engine_querycap(e, NULL, cap);
 
 		/* added by the core for every driver */
 		cap->capabilities |= V4L2_CAP_EXT_PIX_FORMAT;

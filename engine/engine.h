@@ -31,11 +31,40 @@ void negcam_engine_init(struct negcam_engine *e, const struct negcam_profile *p)
 /* Swap the profile and reset to its defaults; -EBUSY while any queue is busy. */
 int negcam_engine_set_profile(struct negcam_engine *e, const struct negcam_profile *p);
 
+/*
+ * Answer from @p from now on, keeping the current formats and intervals
+ * (a loop's capture node narrowed to its producer's format and back). The
+ * caller makes sure they are valid under @p; @p must outlive its use.
+ */
+void negcam_engine_present(struct negcam_engine *e, const struct negcam_profile *p);
+
 /* The caller tells the engine when a queue has buffers or streams (S_FMT is then EBUSY). */
 void negcam_engine_set_busy(struct negcam_engine *e, __u32 buf_type, bool busy);
 
-/* Per operation, as v4l2_ioctl_ops calls them. */
-int negcam_engine_querycap(const struct negcam_engine *e, struct v4l2_capability *cap);
+/* The depth of the caller's read() queue, for G_PARM and QUERYCAP; 0 without read(). */
+void negcam_engine_set_readbuffers(struct negcam_engine *e, __u32 n);
+
+/* The current format and frame interval of queue @q (enum negcam_queue). */
+const struct v4l2_pix_format *negcam_engine_fmt(const struct negcam_engine *e, int q);
+struct v4l2_fract negcam_engine_interval(const struct negcam_engine *e, int q);
+
+/*
+ * What QUERYCAP says that the profile cannot: a driver's per-node
+ * identity. A NULL or 0 member is the engine's: the card is the
+ * profile's card, else its name, else "negcam"; the bus "platform:negcam";
+ * the device caps those of the profile's queues (and read() when
+ * readbuffers is set). A kernel driver passes its video_device's caps,
+ * which the V4L2 core requires QUERYCAP to keep.
+ */
+struct negcam_identity {
+	const char *card;
+	const char *bus_info;
+	__u32 device_caps;
+};
+
+/* Per operation, as v4l2_ioctl_ops calls them. @id may be NULL. */
+int negcam_engine_querycap(const struct negcam_engine *e, const struct negcam_identity *id,
+			   struct v4l2_capability *cap);
 int negcam_engine_enum_fmt(const struct negcam_engine *e, struct v4l2_fmtdesc *f);
 int negcam_engine_g_fmt(const struct negcam_engine *e, struct v4l2_format *f);
 int negcam_engine_try_fmt(const struct negcam_engine *e, struct v4l2_format *f);

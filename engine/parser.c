@@ -1500,9 +1500,9 @@ static int nc_rate_range(struct nc_parser *p, const struct nc_tok *t,
 }
 
 /* Store the size's intervals once: an identical run already in the pool is
- * shared and the new one given back. */
-static void nc_share_intervals(struct negcam_profile *out,
-			       struct negcam_size *sz, __u32 first)
+ * shared and the new one given back (profile.h). */
+void negcam_profile_share_intervals(struct negcam_profile *out,
+				    struct negcam_size *sz, __u32 first)
 {
 	__u32 i;
 
@@ -1564,7 +1564,7 @@ static int nc_parse_rates(struct nc_parser *p, const struct nc_tok *size_tok,
 	}
 	if (ret < 0)
 		return ret;
-	nc_share_intervals(out, sz, first);
+	negcam_profile_share_intervals(out, sz, first);
 	return 0;
 }
 

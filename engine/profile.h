@@ -114,14 +114,51 @@ int negcam_profile_parse(struct negcam_profile *out, const char *text,
 			 __u32 len, struct negcam_parse_error *err);
 
 /*
+ * Close size @sz (not yet counted in @p->nsizes) whose intervals are the
+ * pool's run from @first to @p->nintervals: an identical run already in
+ * the pool is shared and the new one given back, as the parser stores
+ * them. For tools that build a profile without text (negcam-ctl).
+ */
+void negcam_profile_share_intervals(struct negcam_profile *p, struct negcam_size *sz,
+				    __u32 first);
+
+/* How negcam_profile_write() writes; NULL (or all zero) is the canonical form. */
+struct negcam_write_opts {
+	__u32 flags;        /* NC_WRITE_* */
+	const char *header; /* written first: comment lines, each "# ...\n" */
+	/*
+	 * A comment for format @format: with @size -1, a line of its own
+	 * before its sizes ("# ..."); else the end of the line of its size
+	 * @size ("   # placeholder"). NULL for none; @note itself may be NULL.
+	 */
+	const char *(*note)(const void *ctx, unsigned int format, int size);
+	const void *ctx;
+};
+
+/*
+ * NC_WRITE_MINIMAL: what a tool learnt about a device, and no more
+ * (negcam-ctl --import and --dump). A zero value is left to the parser's
+ * default: an empty description, card or field list, DEFAULT colorimetry,
+ * a `default` without size (width 0) or interval; so are a [none] field
+ * list and `adjust downward` (unless NC_WRITE_ADJUST). A field list or a
+ * colorimetry every format shares is written once, before the formats.
+ * Discrete intervals are written as rates (fps 30 15/2). Such a struct
+ * need not be a parsed one, and parsing the text fills in the defaults.
+ */
+#define NC_WRITE_MINIMAL (1u << 0)
+#define NC_WRITE_ADJUST (1u << 1) /* minimal: write the adjustment even when downward */
+
+/*
  * Write @p as profile text into @buf (@size bytes, NUL-terminated when
  * @size > 0, cut short when too small). Returns the length of the whole
  * text, as snprintf does, so a caller can size its buffer; -EINVAL when
  * @p holds a value the language cannot express (a name with '"', a field
- * or quirk with no name). negcam_profile_parse() reads the text back to
- * the same struct, byte for byte. Freestanding: no allocation.
+ * or quirk with no name). In the canonical form (@opts NULL)
+ * negcam_profile_parse() reads the text back to the same struct, byte for
+ * byte. Freestanding: no allocation.
  */
-long negcam_profile_write(const struct negcam_profile *p, char *buf, __u32 size);
+long negcam_profile_write(const struct negcam_profile *p,
+			  const struct negcam_write_opts *opts, char *buf, __u32 size);
 
 /* The profile language's name of a V4L2 field ("none", "interlaced",
  * "seq-tb", "alternate", ...), as the `field` keyword writes it; NULL for

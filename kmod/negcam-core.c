@@ -67,6 +67,57 @@ static void negcam_profile_name(struct negcam_dev *dev, char *name, size_t len)
 	mutex_unlock(&dev->lock);
 }
 
+/*
+ * The one way a profile gets into negcam.ko (module parameter, configfs,
+ * a built-in by name): parse @len bytes of @text into a new profile and
+ * refuse what a capture node cannot present. On success *@pp and *@textp
+ * (a NUL-terminated copy of the text) are the caller's to free; on error
+ * both are NULL and @why says what is wrong.
+ */
+static int negcam_profile_load(const char *text, size_t len,
+			       struct negcam_profile **pp, char **textp,
+			       char *why, size_t why_len)
+{
+	struct negcam_parse_error *err = NULL;
+	struct negcam_profile *p = NULL;
+	char *copy = NULL;
+	int ret;
+
+	*pp = NULL;
+	*textp = NULL;
+	if (len > NEGCAM_PROFILE_TEXT_MAX) {
+		snprintf(why, why_len, "profile text of %zu bytes, limit %u",
+			 len, NEGCAM_PROFILE_TEXT_MAX);
+		return -EFBIG;
+	}
+	p = kvzalloc(sizeof(*p), GFP_KERNEL);
+	copy = kvmalloc(len + 1, GFP_KERNEL);
+	err = kzalloc(sizeof(*err), GFP_KERNEL);
+	if (!p || !copy || !err) {
+		ret = -ENOMEM;
+		snprintf(why, why_len, "out of memory");
+		goto out;
+	}
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	ret = negcam_profile_parse(p, copy, len, err);
+	if (ret)
+		snprintf(why, why_len, "line %u, column %u: %s", err->line,
+			 err->column, err->message);
+	else
+		ret = negcam_check_profile(p, why, why_len);
+out:
+	kfree(err);
+	if (ret) {
+		kvfree(copy);
+		kvfree(p);
+		return ret;
+	}
+	*pp = p;
+	*textp = copy;
+	return 0;
+}
+
 /**
  * negcam_apply_profile_text - parse a profile and make it the device's
  * @dev: the device
@@ -83,37 +134,13 @@ static void negcam_profile_name(struct negcam_dev *dev, char *name, size_t len)
 int negcam_apply_profile_text(struct negcam_dev *dev, const char *text,
 			      size_t len, char *status, size_t status_len)
 {
-	struct negcam_parse_error *err = NULL;
 	struct negcam_profile *p = NULL;
 	char name[NC_NAME_LEN], card[NC_NAME_LEN];
 	char *copy = NULL;
 	char why[160];
 	int ret;
 
-	if (len > NEGCAM_PROFILE_TEXT_MAX) {
-		ret = -EFBIG;
-		snprintf(why, sizeof(why), "profile text of %zu bytes, limit %u",
-			 len, NEGCAM_PROFILE_TEXT_MAX);
-		goto fail;
-	}
-	p = kvzalloc(sizeof(*p), GFP_KERNEL);
-	copy = kvmalloc(len + 1, GFP_KERNEL);
-	err = kzalloc(sizeof(*err), GFP_KERNEL);
-	if (!p || !copy || !err) {
-		ret = -ENOMEM;
-		snprintf(why, sizeof(why), "out of memory");
-		goto fail;
-	}
-	memcpy(copy, text, len);
-	copy[len] = '\0';
-
-	ret = negcam_profile_parse(p, copy, len, err);
-	if (ret) {
-		snprintf(why, sizeof(why), "line %u, column %u: %s",
-			 err->line, err->column, err->message);
-		goto fail;
-	}
-	ret = negcam_check_profile(p, why, sizeof(why));
+	ret = negcam_profile_load(text, len, &p, &copy, why, sizeof(why));
 	if (ret)
 		goto fail;
 
@@ -125,7 +152,6 @@ int negcam_apply_profile_text(struct negcam_dev *dev, const char *text,
 		swap(dev->profile, p);
 		swap(dev->profile_text, copy);
 		dev->profile_len = len;
-		dev->engine.readbuffers = NEGCAM_READ_BUFFERS;
 		dev->fmt_gen++;
 		/* Copies: once unlocked, another swap may free the profile. */
 		strscpy(name, dev->profile->name, sizeof(name));
@@ -154,7 +180,6 @@ fail:
 	if (status)
 		snprintf(status, status_len, "error %d: %s\n", ret, why);
 out:
-	kfree(err);
 	kvfree(copy);
 	kvfree(p);
 	return ret;
@@ -183,35 +208,20 @@ int negcam_apply_builtin(struct negcam_dev *dev, const char *name,
 static int negcam_load_initial(struct negcam_dev *dev,
 			       const struct negcam_builtin *b)
 {
-	struct negcam_parse_error *err;
 	size_t len = strlen(b->text);
 	char why[160];
 	int ret;
 
-	dev->profile = kvzalloc(sizeof(*dev->profile), GFP_KERNEL);
-	dev->profile_text = kvmalloc(len + 1, GFP_KERNEL);
-	err = kzalloc(sizeof(*err), GFP_KERNEL);
-	if (!dev->profile || !dev->profile_text || !err) {
-		kfree(err);
-		return -ENOMEM;
-	}
-	memcpy(dev->profile_text, b->text, len + 1);
-	dev->profile_len = len;
-	ret = negcam_profile_parse(dev->profile, dev->profile_text, len, err);
+	ret = negcam_profile_load(b->text, len, &dev->profile,
+				  &dev->profile_text, why, sizeof(why));
 	if (ret) {
-		pr_err("negcam-%u: built-in profile '%s': line %u, column %u: %s\n",
-		       dev->index, b->name, err->line, err->column,
-		       err->message);
-	} else {
-		ret = negcam_check_profile(dev->profile, why, sizeof(why));
-		if (ret)
-			pr_err("negcam-%u: %s\n", dev->index, why);
-	}
-	kfree(err);
-	if (ret)
+		pr_err("negcam-%u: built-in profile '%s': %s\n", dev->index,
+		       b->name, why);
 		return ret;
+	}
+	dev->profile_len = len;
 	negcam_engine_init(&dev->engine, dev->profile);
-	dev->engine.readbuffers = NEGCAM_READ_BUFFERS;
+	negcam_engine_set_readbuffers(&dev->engine, NEGCAM_READ_BUFFERS);
 	return 0;
 }
 

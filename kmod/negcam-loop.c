@@ -220,7 +220,7 @@ static struct negcam_dev *negcam_loop_lead(struct negcam_loop *loop)
 /* The producer's frame interval. */
 static struct v4l2_fract negcam_loop_out_ival(const struct negcam_loop *loop)
 {
-	return loop->out->engine.interval[NC_OUTPUT];
+	return negcam_engine_interval(&loop->out->engine, NC_OUTPUT);
 }
 
 /*
@@ -233,7 +233,7 @@ static void negcam_loop_take(struct negcam_dev *cap)
 	struct v4l2_streamparm parm = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
 
 	cap->loop_stale = false;
-	negcam_loop_set(cap, &cap->loop->out->engine.fmt[NC_OUTPUT]);
+	negcam_loop_set(cap, negcam_engine_fmt(&cap->loop->out->engine, NC_OUTPUT));
 	if (!cap->loop->follow)
 		return;
 	parm.parm.capture.timeperframe = negcam_loop_out_ival(cap->loop);
@@ -293,7 +293,7 @@ static void negcam_loop_present(struct negcam_loop *loop,
 
 	for (i = 0; i < loop->ncap; i++)
 		if (loop->cap[i])
-			loop->cap[i]->engine.profile = p;
+			negcam_engine_present(&loop->cap[i]->engine, p);
 }
 
 /*
@@ -304,7 +304,7 @@ static void negcam_loop_present(struct negcam_loop *loop,
  */
 static void negcam_loop_narrow(struct negcam_loop *loop)
 {
-	const struct v4l2_pix_format *pix = &loop->out->engine.fmt[NC_OUTPUT];
+	const struct v4l2_pix_format *pix = negcam_engine_fmt(&loop->out->engine, NC_OUTPUT);
 	struct v4l2_fract ival = negcam_loop_out_ival(loop);
 	const struct negcam_default *d = &loop->narrow->def[NC_CAPTURE];
 	unsigned int i;
@@ -349,9 +349,9 @@ static void negcam_loop_sync_out(struct negcam_dev *out)
 	if (vb2_is_busy(&out->queue))
 		return;
 	lead = negcam_loop_lead(loop);
-	if (lead && !negcam_same_frame(&out->engine.fmt[NC_OUTPUT],
-				       &lead->engine.fmt[NC_CAPTURE]))
-		negcam_loop_set(out, &lead->engine.fmt[NC_CAPTURE]);
+	if (lead && !negcam_same_frame(negcam_engine_fmt(&out->engine, NC_OUTPUT),
+				       negcam_engine_fmt(&lead->engine, NC_CAPTURE)))
+		negcam_loop_set(out, negcam_engine_fmt(&lead->engine, NC_CAPTURE));
 	else if (!lead && loop->want_pending)
 		negcam_loop_set(out, &loop->want);
 	loop->want_pending = false;
@@ -402,7 +402,7 @@ void negcam_loop_out_ctrls(struct negcam_dev *out)
 		"Format Requests", "Wanted Width", "Wanted Height",
 		"Wanted Pixel Format",
 	};
-	const struct v4l2_pix_format *pix = &out->engine.fmt[NC_OUTPUT];
+	const struct v4l2_pix_format *pix = negcam_engine_fmt(&out->engine, NC_OUTPUT);
 	s64 def[] = { 0, pix->width, pix->height, pix->pixelformat };
 	struct v4l2_ctrl_config cfg = {
 		.type = V4L2_CTRL_TYPE_INTEGER,
@@ -453,7 +453,7 @@ void negcam_loop_out_request(struct negcam_dev *out, struct v4l2_format *f)
 
 	if (!lead)
 		return;
-	pix = &lead->engine.fmt[NC_CAPTURE];
+	pix = negcam_engine_fmt(&lead->engine, NC_CAPTURE);
 	f->fmt.pix.pixelformat = pix->pixelformat;
 	f->fmt.pix.width = pix->width;
 	f->fmt.pix.height = pix->height;
@@ -464,18 +464,18 @@ void negcam_loop_out_request(struct negcam_dev *out, struct v4l2_format *f)
 static void negcam_loop_consumer_set(struct negcam_dev *cap)
 {
 	struct negcam_loop *loop = cap->loop;
-	const struct v4l2_pix_format *want = &cap->engine.fmt[NC_CAPTURE];
+	const struct v4l2_pix_format *want = negcam_engine_fmt(&cap->engine, NC_CAPTURE);
 	struct negcam_dev *out = loop->out;
 
 	if (!out)
 		return;
 	if (!vb2_is_busy(&out->queue)) {
 		loop->want_pending = false;
-		if (negcam_same_frame(&out->engine.fmt[NC_OUTPUT], want))
+		if (negcam_same_frame(negcam_engine_fmt(&out->engine, NC_OUTPUT), want))
 			return;
 		negcam_loop_set(out, want);
 	} else {
-		if (negcam_same_frame(&out->engine.fmt[NC_OUTPUT], want)) {
+		if (negcam_same_frame(negcam_engine_fmt(&out->engine, NC_OUTPUT), want)) {
 			loop->want_pending = false;
 			return;
 		}
@@ -489,7 +489,7 @@ static void negcam_loop_consumer_set(struct negcam_dev *cap)
 static void negcam_loop_producer_set(struct negcam_dev *out)
 {
 	struct negcam_loop *loop = out->loop;
-	const struct v4l2_pix_format *fmt = &out->engine.fmt[NC_OUTPUT];
+	const struct v4l2_pix_format *fmt = negcam_engine_fmt(&out->engine, NC_OUTPUT);
 	struct v4l2_pix_format old;
 	unsigned int i;
 
@@ -499,7 +499,7 @@ static void negcam_loop_producer_set(struct negcam_dev *out)
 
 		if (!cap)
 			continue;
-		old = cap->engine.fmt[NC_CAPTURE];
+		old = *negcam_engine_fmt(&cap->engine, NC_CAPTURE);
 		cap->loop_stale = vb2_is_busy(&cap->queue);
 		if (!cap->loop_stale)
 			negcam_loop_set(cap, fmt);
@@ -576,7 +576,7 @@ int negcam_loop_enum_fmt(struct negcam_dev *dev, struct v4l2_fmtdesc *f)
 	if (dev->qi == NC_OUTPUT)
 		return negcam_engine_enum_fmt(&dev->engine, f);
 	first = loop->out ? negcam_loop_fmt_index(&dev->engine,
-				loop->out->engine.fmt[NC_OUTPUT].pixelformat) : -1;
+				negcam_engine_fmt(&loop->out->engine, NC_OUTPUT)->pixelformat) : -1;
 	if (first <= 0 || index > first)
 		return negcam_engine_enum_fmt(&dev->engine, f);
 	f->index = index == 0 ? first : index - 1;
@@ -658,8 +658,8 @@ static void negcam_loop_hold(struct negcam_loop *loop,
 void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf)
 {
 	struct negcam_loop *loop = out->loop;
-	const struct v4l2_pix_format *fmt = &out->engine.fmt[NC_OUTPUT];
-	struct v4l2_fract ival = out->engine.interval[NC_OUTPUT];
+	const struct v4l2_pix_format *fmt = negcam_engine_fmt(&out->engine, NC_OUTPUT);
+	struct v4l2_fract ival = negcam_engine_interval(&out->engine, NC_OUTPUT);
 	struct vb2_buffer *vb = &buf->vb.vb2_buf;
 	unsigned long n = vb2_get_plane_payload(vb, 0);
 	const void *src = vb2_plane_vaddr(vb, 0);
@@ -857,7 +857,7 @@ static struct negcam_dev *negcam_loop_node(struct negcam_loop *loop, int qi,
 	kref_get(&loop->ref);
 	dev->v4l2_dev.release = negcam_loop_node_release;
 	negcam_engine_init(&dev->engine, loop->profile);
-	dev->engine.readbuffers = NEGCAM_READ_BUFFERS;
+	negcam_engine_set_readbuffers(&dev->engine, NEGCAM_READ_BUFFERS);
 	ret = negcam_vid_register(dev);
 	if (ret) {
 		negcam_vid_unregister(dev);

@@ -28,23 +28,28 @@ static struct negcam_dev *negcam_file_dev(struct file *file)
 
 /* ---- ioctls ---- */
 
+/* A loop node's own name, else the profile's card, else "negcam". */
+static const char *negcam_card(const struct negcam_dev *dev)
+{
+	if (dev->loop)
+		return dev->card;
+	return dev->profile->card[0] ? dev->profile->card : "negcam";
+}
+
+/* The engine answers; the node says who it is (bus_info per device). */
 static int negcam_querycap(struct file *file, void *priv,
 			   struct v4l2_capability *cap)
 {
 	struct negcam_dev *dev = negcam_file_dev(file);
+	struct video_device *vdev = video_devdata(file);
+	struct negcam_identity id = { negcam_card(dev), NULL,
+				      vdev->device_caps };
+	char bus[sizeof(cap->bus_info)];
 
-	strscpy(cap->driver, NEGCAM_DRV_NAME, sizeof(cap->driver));
-	if (dev->loop) {
-		strscpy(cap->card, dev->card, sizeof(cap->card));
-		snprintf(cap->bus_info, sizeof(cap->bus_info),
-			 "platform:negcam-loop-%u", dev->index);
-		return 0;
-	}
-	strscpy(cap->card, dev->profile->card[0] ? dev->profile->card : "negcam",
-		sizeof(cap->card));
-	snprintf(cap->bus_info, sizeof(cap->bus_info), "platform:negcam-%u",
-		 dev->index);
-	return 0;
+	snprintf(bus, sizeof(bus), dev->loop ? "platform:negcam-loop-%u" :
+		 "platform:negcam-%u", dev->index);
+	id.bus_info = bus;
+	return negcam_engine_querycap(&dev->engine, &id, cap);
 }
 
 static int negcam_enum_fmt_vid_cap(struct file *file, void *priv,
@@ -130,7 +135,7 @@ static int negcam_s_parm(struct file *file, void *priv,
 	if (ret)
 		return ret;
 	spin_lock(&dev->slock);
-	dev->stream_ival = dev->engine.interval[dev->qi];
+	dev->stream_ival = negcam_engine_interval(&dev->engine, dev->qi);
 	dev->stream_resync = true;
 	spin_unlock(&dev->slock);
 	return 0;
@@ -257,7 +262,7 @@ static int negcam_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 			      struct device *alloc_devs[])
 {
 	struct negcam_dev *dev = vb2_get_drv_priv(vq);
-	unsigned int size = dev->engine.fmt[dev->qi].sizeimage;
+	unsigned int size = negcam_engine_fmt(&dev->engine, dev->qi)->sizeimage;
 
 	if (!size)
 		return -EINVAL;
@@ -284,7 +289,7 @@ static int negcam_buf_out_validate(struct vb2_buffer *vb)
 	struct vb2_v4l2_buffer *vbuf = to_vb2_v4l2_buffer(vb);
 
 	if (vbuf->field == V4L2_FIELD_ANY)
-		vbuf->field = dev->engine.fmt[dev->qi].field;
+		vbuf->field = negcam_engine_fmt(&dev->engine, dev->qi)->field;
 	return 0;
 }
 
@@ -304,7 +309,7 @@ static int negcam_buf_init(struct vb2_buffer *vb)
 static int negcam_buf_prepare(struct vb2_buffer *vb)
 {
 	struct negcam_dev *dev = vb2_get_drv_priv(vb->vb2_queue);
-	const struct v4l2_pix_format *fmt = &dev->engine.fmt[dev->qi];
+	const struct v4l2_pix_format *fmt = negcam_engine_fmt(&dev->engine, dev->qi);
 	const struct negcam_fourcc_info *fi;
 	unsigned long used;
 
@@ -367,8 +372,8 @@ static int negcam_start_streaming(struct vb2_queue *vq, unsigned int count)
 	if (dev->qi == NC_OUTPUT)
 		return 0;
 	spin_lock(&dev->slock);
-	dev->stream_fmt = dev->engine.fmt[NC_CAPTURE];
-	dev->stream_ival = dev->engine.interval[NC_CAPTURE];
+	dev->stream_fmt = *negcam_engine_fmt(&dev->engine, NC_CAPTURE);
+	dev->stream_ival = negcam_engine_interval(&dev->engine, NC_CAPTURE);
 	dev->stream_resync = false;
 	dev->stream_gen = dev->fmt_gen;
 	dev->last_ts = 0;
@@ -495,11 +500,7 @@ int negcam_vid_register(struct negcam_dev *dev)
 	if (ret)
 		return ret;
 
-	if (dev->loop)
-		strscpy(vdev->name, dev->card, sizeof(vdev->name));
-	else
-		strscpy(vdev->name, dev->profile->card[0] ? dev->profile->card :
-			"negcam", sizeof(vdev->name));
+	strscpy(vdev->name, negcam_card(dev), sizeof(vdev->name));
 	vdev->fops = &negcam_fops;
 	vdev->ioctl_ops = &negcam_ioctl_ops;
 	vdev->release = video_device_release_empty;

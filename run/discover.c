@@ -157,7 +157,7 @@ static int sysfs_text(const char *path, char *out, size_t len)
 
 			pthread_mutex_lock(&nc_lock);
 			if (nc_node_load(n) == 0)
-				negcam_engine_querycap(&n->engine, &cap);
+				negcam_engine_querycap(&n->engine, NULL, &cap);
 			else
 				strcpy((char *)cap.card, "negcam");
 			pthread_mutex_unlock(&nc_lock);

@@ -111,17 +111,6 @@ static int xioctl(struct dump *d, unsigned long request, void *arg)
 	return r < 0 ? -errno : 0;
 }
 
-static __u64 dump_gcd(__u64 a, __u64 b)
-{
-	while (b) {
-		__u64 t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /*
  * Reduced, and within the profile language's terms (1 to 1000000). A
  * driver's fraction with larger terms is scaled down with a warning: the
@@ -136,7 +125,7 @@ static int fix_fract(struct dump *d, struct v4l2_fract *f, const char *what)
 			   f->denominator);
 		return -1;
 	}
-	g = dump_gcd(n, m);
+	g = ctl_gcd(n, m);
 	n /= g;
 	m /= g;
 	if (n > DUMP_MAX_TERM || m > DUMP_MAX_TERM) {
@@ -147,7 +136,7 @@ static int fix_fract(struct dump *d, struct v4l2_fract *f, const char *what)
 			n2 = 1;
 		if (!m2)
 			m2 = 1;
-		g = dump_gcd(n2, m2);
+		g = ctl_gcd(n2, m2);
 		dump_warn(d, "%s: interval %llu/%llu has terms above %u: written as %llu/%llu", what,
 			  (unsigned long long)n, (unsigned long long)m, DUMP_MAX_TERM,
 			  (unsigned long long)(n2 / g), (unsigned long long)(m2 / g));
@@ -499,169 +488,6 @@ static void enum_formats(struct dump *d, int queue, bool drop_unknown)
 	}
 }
 
-/* Names of the profile language (docs/profiles.md), NULL when it has none. */
-static const char *colorspace_name(__u32 v)
-{
-	static const char *const n[] = {
-		[V4L2_COLORSPACE_SMPTE170M] = "smpte170m", [V4L2_COLORSPACE_SMPTE240M] = "smpte240m",
-		[V4L2_COLORSPACE_REC709] = "rec709",       [V4L2_COLORSPACE_470_SYSTEM_M] = "470m",
-		[V4L2_COLORSPACE_470_SYSTEM_BG] = "470bg", [V4L2_COLORSPACE_JPEG] = "jpeg",
-		[V4L2_COLORSPACE_SRGB] = "srgb",           [V4L2_COLORSPACE_OPRGB] = "oprgb",
-		[V4L2_COLORSPACE_BT2020] = "bt2020",       [V4L2_COLORSPACE_RAW] = "raw",
-		[V4L2_COLORSPACE_DCI_P3] = "dcip3",
-	};
-	return v < NC_ARRAY_SIZE(n) ? n[v] : NULL;
-}
-
-static const char *ycbcr_name(__u32 v)
-{
-	static const char *const n[] = {
-		[V4L2_YCBCR_ENC_601] = "601",       [V4L2_YCBCR_ENC_709] = "709",
-		[V4L2_YCBCR_ENC_XV601] = "xv601",   [V4L2_YCBCR_ENC_XV709] = "xv709",
-		[V4L2_YCBCR_ENC_BT2020] = "bt2020", [V4L2_YCBCR_ENC_BT2020_CONST_LUM] = "bt2020c",
-		[V4L2_YCBCR_ENC_SMPTE240M] = "smpte240m",
-	};
-	return v < NC_ARRAY_SIZE(n) ? n[v] : NULL;
-}
-
-static const char *quant_name(__u32 v)
-{
-	return v == V4L2_QUANTIZATION_FULL_RANGE ? "full" :
-	       v == V4L2_QUANTIZATION_LIM_RANGE  ? "limited" : NULL;
-}
-
-static const char *xfer_name(__u32 v)
-{
-	static const char *const n[] = {
-		[V4L2_XFER_FUNC_709] = "709",           [V4L2_XFER_FUNC_SRGB] = "srgb",
-		[V4L2_XFER_FUNC_OPRGB] = "oprgb",       [V4L2_XFER_FUNC_SMPTE240M] = "smpte240m",
-		[V4L2_XFER_FUNC_NONE] = "none",         [V4L2_XFER_FUNC_DCI_P3] = "dcip3",
-		[V4L2_XFER_FUNC_SMPTE2084] = "smpte2084",
-	};
-	return v < NC_ARRAY_SIZE(n) ? n[v] : NULL;
-}
-
-static const char *field_name(__u32 v)
-{
-	static const char *const n[] = {
-		[V4L2_FIELD_NONE] = "none",           [V4L2_FIELD_TOP] = "top",
-		[V4L2_FIELD_BOTTOM] = "bottom",       [V4L2_FIELD_INTERLACED] = "interlaced",
-		[V4L2_FIELD_SEQ_TB] = "seq-tb",       [V4L2_FIELD_SEQ_BT] = "seq-bt",
-		[V4L2_FIELD_ALTERNATE] = "alternate", [V4L2_FIELD_INTERLACED_TB] = "interlaced-tb",
-		[V4L2_FIELD_INTERLACED_BT] = "interlaced-bt",
-	};
-	return v < NC_ARRAY_SIZE(n) ? n[v] : NULL;
-}
-
-/* Growing text buffer. */
-struct dump_out {
-	char *s;
-	size_t len, cap;
-};
-
-static void __attribute__((format(printf, 2, 3))) put(struct dump_out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(o->s ? o->s + o->len : NULL, o->s ? o->cap - o->len : 0, fmt, ap);
-		va_end(ap);
-		if (n < 0)
-			return;
-		if (o->s && o->len + (size_t)n < o->cap)
-			break;
-		o->cap = (o->cap + (size_t)n) * 2 + 4096;
-		o->s = realloc(o->s, o->cap);
-		if (!o->s) {
-			fprintf(stderr, "negcam-ctl: --dump: out of memory\n");
-			exit(CTL_EXIT_FAIL);
-		}
-	}
-	o->len += (size_t)n;
-}
-
-static void put_colorimetry(struct dump_out *o, const char *indent, const struct dump_format *f)
-{
-	if (colorspace_name(f->colorspace))
-		put(o, "%scolorspace %s\n", indent, colorspace_name(f->colorspace));
-	if (ycbcr_name(f->ycbcr_enc))
-		put(o, "%sycbcr-enc %s\n", indent, ycbcr_name(f->ycbcr_enc));
-	if (quant_name(f->quantization))
-		put(o, "%squantization %s\n", indent, quant_name(f->quantization));
-	if (xfer_name(f->xfer_func))
-		put(o, "%sxfer-func %s\n", indent, xfer_name(f->xfer_func));
-}
-
-static bool same_colorimetry(const struct dump_format *a, const struct dump_format *b)
-{
-	return a->colorspace == b->colorspace && a->ycbcr_enc == b->ycbcr_enc &&
-	       a->quantization == b->quantization && a->xfer_func == b->xfer_func;
-}
-
-static bool same_fields(const struct dump_format *a, const struct dump_format *b)
-{
-	return a->nfields == b->nfields && !memcmp(a->fields, b->fields, a->nfields);
-}
-
-static void put_fields(struct dump_out *o, const char *indent, const struct dump_format *f)
-{
-	unsigned int i;
-
-	if (!f->nfields || (f->nfields == 1 && f->fields[0] == V4L2_FIELD_NONE))
-		return;
-	put(o, "%sfield", indent);
-	for (i = 0; i < f->nfields; i++)
-		put(o, " %s", field_name(f->fields[i]));
-	put(o, "\n");
-}
-
-static void put_fract_fps(struct dump_out *o, const struct v4l2_fract *iv)
-{
-	if (iv->numerator == 1)
-		put(o, " %u", iv->denominator);
-	else
-		put(o, " %u/%u", iv->denominator, iv->numerator);
-}
-
-static void put_size(struct dump *d, struct dump_out *o, const struct dump_size *sz,
-		     __u32 fourcc)
-{
-	unsigned int i;
-	char f4[8];
-
-	if (sz->kind == V4L2_FRMSIZE_TYPE_DISCRETE)
-		put(o, "  size %ux%u", sz->min_w, sz->min_h);
-	else if (sz->step_w == 1 && sz->step_h == 1)
-		put(o, "  size %ux%u-%ux%u", sz->min_w, sz->min_h, sz->max_w, sz->max_h);
-	else
-		put(o, "  size %ux%u-%ux%u step %ux%u", sz->min_w, sz->min_h, sz->max_w, sz->max_h,
-		    sz->step_w, sz->step_h);
-	if (!sz->nivals) {
-		if (!d->no_ivals)
-			dump_warn(d, "'%s' %ux%u: ENUM_FRAMEINTERVALS gives nothing: wrote fps 30 "
-				  "as a placeholder", ctl_fcc(fourcc, f4), sz->min_w, sz->min_h);
-		put(o, " fps 30          # placeholder\n");
-		return;
-	}
-	if (sz->ivals[0].kind == V4L2_FRMIVAL_TYPE_DISCRETE) {
-		put(o, " fps");
-		for (i = 0; i < sz->nivals; i++)
-			put_fract_fps(o, &sz->ivals[i].min);
-	} else {
-		const struct dump_ival *iv = &sz->ivals[0];
-
-		put(o, " interval %u/%u-%u/%u", iv->min.numerator, iv->min.denominator,
-		    iv->max.numerator, iv->max.denominator);
-		if (iv->kind == V4L2_FRMIVAL_TYPE_STEPWISE &&
-		    !(iv->step.numerator == 1 && iv->step.denominator == 1) &&
-		    !(iv->step.numerator == 0))
-			put(o, " step %u/%u", iv->step.numerator, iv->step.denominator);
-	}
-	put(o, "\n");
-}
-
 /* Does this format offer w x h (and, when iv is given, that interval there)? */
 static bool offers(const struct dump_format *f, __u32 w, __u32 h, const struct v4l2_fract *iv)
 {
@@ -678,31 +504,17 @@ static bool offers(const struct dump_format *f, __u32 w, __u32 h, const struct v
 			return true;
 		for (j = 0; j < sz->nivals; j++) {
 			const struct dump_ival *v = &sz->ivals[j];
-			/* Cross products: iv vs min, iv vs max. */
-			__u64 a = (__u64)iv->numerator * v->min.denominator;
-			__u64 b = (__u64)v->min.numerator * iv->denominator;
-			__u64 c = (__u64)iv->numerator * v->max.denominator;
-			__u64 e = (__u64)v->max.numerator * iv->denominator;
 
 			if (v->kind == V4L2_FRMIVAL_TYPE_DISCRETE) {
-				if (a == b)
+				if (!nc_fract_cmp(*iv, v->min))
 					return true;
 				continue;
 			}
-			if (a < b || c > e)
+			if (nc_fract_cmp(*iv, v->min) < 0 || nc_fract_cmp(*iv, v->max) > 0)
 				return false;
-			if (v->kind == V4L2_FRMIVAL_TYPE_CONTINUOUS || !v->step.numerator)
-				return true;
-			/* (iv - min) / step must be whole: exact in 128-bit-free form. */
-			{
-				__u64 num = (__u64)iv->numerator * v->min.denominator -
-					    (__u64)v->min.numerator * iv->denominator;
-				__u64 den = (__u64)iv->denominator * v->min.denominator;
-
-				/* num/den / (sn/sd) = num*sd / (den*sn) */
-				return den && (num * v->step.denominator) %
-						      (den * v->step.numerator) == 0;
-			}
+			/* fractions fix_fract() reduced, terms at most 1e6 */
+			return v->kind == V4L2_FRMIVAL_TYPE_CONTINUOUS || !v->step.numerator ||
+			       nc_fract_on_step(*iv, v->min, v->step);
 		}
 		return false;
 	}
@@ -710,15 +522,15 @@ static bool offers(const struct dump_format *f, __u32 w, __u32 h, const struct v
 }
 
 /* The device's current format and rate, when the profile can name them. */
-static void put_default(struct dump *d, struct dump_out *o, int queue)
+static void build_default(struct dump *d, struct negcam_profile *p, int queue)
 {
 	struct v4l2_format f;
 	struct v4l2_streamparm parm;
 	struct dump_pix cur, zero = { 0 };
 	const struct dump_format *df = NULL;
 	struct v4l2_fract iv = { 0, 0 };
+	struct negcam_default *def = &p->def[queue];
 	unsigned int i;
-	char f4[8];
 
 	fmt_set(d, queue, &f, &zero);
 	if (xioctl(d, VIDIOC_G_FMT, &f))
@@ -737,17 +549,13 @@ static void put_default(struct dump *d, struct dump_out *o, int queue)
 		if (!iv.numerator || !iv.denominator || fix_fract(d, &iv, "G_PARM"))
 			iv.numerator = 0;
 	}
-	ctl_fcc(cur.pixelformat, f4);
-	put(o, strchr(f4, ' ') ? "default \"%s\"%s" : "default %s%s", f4,
-	    queue == NC_OUTPUT ? " output" : "");
-	if (!df->nsizes || !offers(df, cur.width, cur.height, NULL)) {
-		put(o, "\n");
-		return;
-	}
-	put(o, " %ux%u", cur.width, cur.height);
+	def->fourcc = cur.pixelformat;
+	if (!df->nsizes || !offers(df, cur.width, cur.height, NULL))
+		return; /* the parser's default size */
+	def->width = cur.width;
+	def->height = cur.height;
 	if (iv.numerator && offers(df, cur.width, cur.height, &iv))
-		put(o, " interval %u/%u", iv.numerator, iv.denominator);
-	put(o, "\n");
+		def->interval = iv;
 }
 
 /*
@@ -814,83 +622,92 @@ static bool probe_fixed_rate(struct dump *d)
 	return r == -ENOTTY || (!r && !(parm.parm.capture.capability & V4L2_CAP_TIMEPERFRAME));
 }
 
-static void generate(struct dump *d, struct dump_out *o, const char *name,
-		     const struct v4l2_capability *cap)
+/* One size and its rates (fps 30 as a placeholder when it has none): 0, or -1 (b->why). */
+static int build_size(struct dump *d, struct ctl_build *b, const struct dump_size *sz,
+		      __u32 fourcc)
 {
-	bool all_same_color = true, all_same_fields = true, sizes_missing = false;
+	static const struct v4l2_fract fps30 = { 1, 30 };
+	struct negcam_size dims = { .min_w = sz->min_w, .max_w = sz->max_w, .step_w = sz->step_w,
+				    .min_h = sz->min_h, .max_h = sz->max_h, .step_h = sz->step_h };
+	const struct dump_ival *iv = sz->ivals;
+	__u8 kind = (__u8)sz->kind;
+	unsigned int i;
+	char f4[8];
+
+	if (kind != V4L2_FRMSIZE_TYPE_DISCRETE)
+		kind = sz->step_w == 1 && sz->step_h == 1 ? V4L2_FRMSIZE_TYPE_CONTINUOUS :
+							    V4L2_FRMSIZE_TYPE_STEPWISE;
+	if (ctl_build_size(b, &dims, kind, 0))
+		return -1;
+	if (!sz->nivals) {
+		if (!d->no_ivals)
+			dump_warn(d, "'%s' %ux%u: ENUM_FRAMEINTERVALS gives nothing: wrote fps 30 "
+				  "as a placeholder", ctl_fcc(fourcc, f4), sz->min_w, sz->min_h);
+		if (ctl_build_rate(b, V4L2_FRMIVAL_TYPE_DISCRETE, fps30, fps30, fps30))
+			return -1;
+	} else if (iv->kind == V4L2_FRMIVAL_TYPE_DISCRETE) {
+		for (i = 0; i < sz->nivals; i++)
+			if (ctl_build_rate(b, V4L2_FRMIVAL_TYPE_DISCRETE, iv[i].min, iv[i].min,
+					   iv[i].min))
+				return -1;
+	} else if (ctl_build_rate(b, iv->kind == V4L2_FRMIVAL_TYPE_STEPWISE && iv->step.numerator &&
+					     !(iv->step.numerator == 1 && iv->step.denominator == 1) ?
+					     V4L2_FRMIVAL_TYPE_STEPWISE : V4L2_FRMIVAL_TYPE_CONTINUOUS,
+				  iv->min, iv->max, iv->step)) {
+		return -1;
+	}
+	ctl_build_size_end(b, !sz->nivals);
+	return 0;
+}
+
+/* A format as the device answers it; what the parser would default stays zero. */
+static int build_format(struct dump *d, struct ctl_build *b, const struct dump_format *f)
+{
+	const struct negcam_fourcc_info *fi = negcam_fourcc_lookup(f->fourcc);
+	struct negcam_format *nf = ctl_build_format(b, f->fourcc, f->queue, 0);
+	unsigned int j;
+
+	if (!nf)
+		return -1;
+	if (fi && f->desc[0] && strcmp(fi->description, f->desc) && !strchr(f->desc, '"'))
+		snprintf(nf->description, sizeof(nf->description), "%s", f->desc);
+	nf->flags = f->flags;
+	memcpy(nf->fields, f->fields, f->nfields);
+	nf->nfields = (__u8)f->nfields;
+	/* the driver's values: unnamed ones (DEFAULT) are not written */
+	nf->colorspace = (__u8)(f->colorspace > 0xff ? 0xff : f->colorspace);
+	nf->ycbcr_enc = (__u8)(f->ycbcr_enc > 0xff ? 0xff : f->ycbcr_enc);
+	nf->quantization = (__u8)(f->quantization > 0xff ? 0xff : f->quantization);
+	nf->xfer_func = (__u8)(f->xfer_func > 0xff ? 0xff : f->xfer_func);
+	if (f->placeholder)
+		b->format_note[b->p->nformats - 1] =
+			"# no ENUM_FRAMESIZES: the size TRY_FMT settles on, G_PARM's rate";
+	for (j = 0; j < f->nsizes; j++)
+		if (build_size(d, b, &f->sizes[j], f->fourcc))
+			return -1;
+	return 0;
+}
+
+/* The profile the device answers as; 0, or -1 when a profile cannot hold it (b->why). */
+static int generate(struct dump *d, struct ctl_build *b, bool *adjust_probed)
+{
 	const char *adjust = probe_adjust(d);
-	bool legacy = probe_legacy_einval(d), fixed = probe_fixed_rate(d);
-	char card[32], f4[8];
-	unsigned int i, j;
+	bool legacy = probe_legacy_einval(d), fixed = probe_fixed_rate(d), sizes_missing = false;
+	unsigned int i;
 	int q;
 
-	for (i = 1; i < d->nformats; i++) {
-		all_same_color &= same_colorimetry(&d->formats[0], &d->formats[i]);
-		all_same_fields &= same_fields(&d->formats[0], &d->formats[i]);
-	}
-	snprintf(card, sizeof(card), "%.31s", (const char *)cap->card);
-	for (i = 0; card[i]; i++)
-		if (card[i] == '"' || (unsigned char)card[i] < ' ')
-			card[i] = '\'';
-
-	put(o, "# Dumped by negcam-ctl --dump from %s (driver '%.16s', card '%s').\n", d->path,
-	    (const char *)cap->driver, card);
-	put(o, "# Sizes and intervals are the driver's own fractions; field and colorimetry\n");
-	put(o, "# come from TRY_FMT, the default from G_FMT/G_PARM at the time of the dump.\n");
-	put(o, "name %s\n", name);
-	if (card[0])
-		put(o, "card \"%s\"\n", card);
-	if (adjust)
-		put(o, "adjust %s\n", adjust);
-	if (d->no_sizes || d->no_ivals || d->no_try || legacy || fixed) {
-		put(o, "quirks");
-		if (legacy)
-			put(o, " legacy-einval");
-		if (d->no_try)
-			put(o, " no-try-fmt");
-		if (d->no_sizes)
-			put(o, " no-enum-framesizes");
-		if (d->no_ivals)
-			put(o, " no-enum-frameintervals");
-		if (fixed)
-			put(o, " fixed-rate");
-		put(o, "\n");
-	}
-	if (d->nformats && all_same_fields)
-		put_fields(o, "", &d->formats[0]);
-	if (d->nformats && all_same_color)
-		put_colorimetry(o, "", &d->formats[0]);
+	*adjust_probed = adjust != NULL;
+	b->p->adjust = adjust && !strcmp(adjust, "nearest") ? NC_ADJUST_NEAREST : NC_ADJUST_DOWN;
+	b->p->quirks = (legacy ? NC_QUIRK_LEGACY_EINVAL : 0) | (d->no_try ? NC_QUIRK_NO_TRY_FMT : 0) |
+		       (d->no_sizes ? NC_QUIRK_NO_ENUM_FRAMESIZES : 0) |
+		       (d->no_ivals ? NC_QUIRK_NO_ENUM_FRAMEINTERVALS : 0) |
+		       (fixed ? NC_QUIRK_FIXED_RATE : 0);
 	for (q = 0; q < NC_NQUEUES; q++)
-		put_default(d, o, q);
-
+		build_default(d, b->p, q);
 	for (i = 0; i < d->nformats; i++) {
-		const struct dump_format *f = &d->formats[i];
-		const struct negcam_fourcc_info *fi = negcam_fourcc_lookup(f->fourcc);
-
-		ctl_fcc(f->fourcc, f4);
-		put(o, strchr(f4, ' ') ? "\nformat \"%s\"%s\n" : "\nformat %s%s\n", f4,
-		    f->queue == NC_OUTPUT ? " output" : "");
-		if (fi && f->desc[0] && strcmp(fi->description, f->desc) && !strchr(f->desc, '"'))
-			put(o, "  description \"%s\"\n", f->desc);
-		if (f->flags) {
-			/* in v4l2-ctl's order; the encoding bit is the hue's on HSV */
-			put(o, "  flags%s%s%s%s\n",
-			    f->flags & V4L2_FMT_FLAG_CSC_COLORSPACE ? " csc-colorspace" : "",
-			    !(f->flags & V4L2_FMT_FLAG_CSC_YCBCR_ENC) ? "" :
-			    fi && fi->color == NC_COLOR_OTHER ? " csc-hsv" : " csc-ycbcr-enc",
-			    f->flags & V4L2_FMT_FLAG_CSC_QUANTIZATION ? " csc-quantization" : "",
-			    f->flags & V4L2_FMT_FLAG_CSC_XFER_FUNC ? " csc-xfer-func" : "");
-		}
-		if (!all_same_fields)
-			put_fields(o, "  ", f);
-		if (!all_same_color)
-			put_colorimetry(o, "  ", f);
-		if (f->placeholder) {
-			sizes_missing = true;
-			put(o, "  # no ENUM_FRAMESIZES: the size TRY_FMT settles on, G_PARM's rate\n");
-		}
-		for (j = 0; j < f->nsizes; j++)
-			put_size(d, o, &f->sizes[j], f->fourcc);
+		sizes_missing |= d->formats[i].placeholder;
+		if (build_format(d, b, &d->formats[i]))
+			return -1;
 	}
 	if (sizes_missing && !d->no_sizes)
 		dump_warn(d, "some formats enumerate no frame sizes: wrote the size TRY_FMT "
@@ -898,13 +715,51 @@ static void generate(struct dump *d, struct dump_out *o, const char *name,
 	else if (d->no_sizes)
 		dump_warn(d, "no VIDIOC_ENUM_FRAMESIZES: wrote quirk no-enum-framesizes and, per "
 			  "format, the one size TRY_FMT settles on; add the others the device takes");
+	return 0;
+}
+
+/* The profile's text, parsed again before it is written: NULL on an error said. */
+static char *dump_text(struct dump *d, const char *name, const struct v4l2_capability *cap,
+		       size_t *len)
+{
+	static struct negcam_profile p; /* large: not on the stack */
+	struct negcam_parse_error err;
+	struct ctl_build b;
+	char header[512], *text = NULL;
+	bool adjust;
+	unsigned int i;
+
+	ctl_build_init(&b, name);
+	snprintf(b.p->card, sizeof(b.p->card), "%.31s", (const char *)cap->card);
+	for (i = 0; b.p->card[i]; i++)
+		if (b.p->card[i] == '"' || (unsigned char)b.p->card[i] < ' ')
+			b.p->card[i] = '\'';
+	snprintf(header, sizeof(header),
+		 "# Dumped by negcam-ctl --dump from %s (driver '%.16s', card '%s').\n"
+		 "# Sizes and intervals are the driver's own fractions; field and colorimetry\n"
+		 "# come from TRY_FMT, the default from G_FMT/G_PARM at the time of the dump.\n",
+		 d->path, (const char *)cap->driver, b.p->card);
+	if (generate(d, &b, &adjust))
+		dump_error(d, "the dumped profile does not load: %s", b.why);
+	else if (!(text = ctl_build_write(&b, header, adjust ? NC_WRITE_ADJUST : 0, len, NULL, NULL)))
+		dump_error(d, "the dumped profile cannot be written");
+	else if (negcam_profile_parse(&p, text, (__u32)*len, &err))
+		dump_error(d, "the dumped profile does not load: %u:%u: %s", err.line, err.column,
+			   err.message);
+	ctl_build_free(&b);
+	if (d->errors) {
+		free(text);
+		return NULL;
+	}
+	return text;
 }
 
 int ctl_dump(const char *path, FILE *out, const char *name, bool drop_unknown)
 {
 	struct v4l2_capability cap;
 	struct dump d;
-	struct dump_out o = { 0 };
+	char *text = NULL;
+	size_t len = 0;
 	__u32 caps;
 	unsigned int i, j;
 	int ret = -1, q;
@@ -953,17 +808,9 @@ int ctl_dump(const char *path, FILE *out, const char *name, bool drop_unknown)
 	if (!d.errors && !d.nformats)
 		dump_error(&d, "the device enumerates no formats negcam can hold");
 	if (!d.errors)
-		generate(&d, &o, name, &cap);
-	if (!d.errors) {
-		static struct negcam_profile p; /* large: not on the stack */
-		struct negcam_parse_error err;
-
-		if (negcam_profile_parse(&p, o.s, (__u32)o.len, &err))
-			dump_error(&d, "the dumped profile does not load: %u:%u: %s", err.line,
-				   err.column, err.message);
-	}
-	if (!d.errors) {
-		fwrite(o.s, 1, o.len, out);
+		text = dump_text(&d, name, &cap, &len);
+	if (text) {
+		fwrite(text, 1, len, out);
 		ret = fflush(out) ? -1 : 0;
 	}
 	close(d.fd);
@@ -973,6 +820,6 @@ int ctl_dump(const char *path, FILE *out, const char *name, bool drop_unknown)
 		free(d.formats[i].sizes);
 	}
 	free(d.formats);
-	free(o.s);
+	free(text);
 	return ret;
 }

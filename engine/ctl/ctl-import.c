@@ -76,14 +76,7 @@ struct imp {
 	__u32 old_fourcc;
 	char old_flags[64];
 	unsigned int old_line;
-};
-
-/* The text being generated, with the listing line each output line came from. */
-struct imp_out {
-	char *text;
-	size_t len, cap;
-	unsigned int *src; /* src[i]: listing line of output line i + 1, 0 for none */
-	unsigned int nlines, lcap;
+	unsigned int build_line; /* where the profile could hold no more (ctl_build's why) */
 };
 
 static void __attribute__((format(printf, 3, 4)))
@@ -132,17 +125,6 @@ static void *grow(void *p, unsigned int n, size_t elem)
 	return p;
 }
 
-static __u64 gcd64(__u64 a, __u64 b)
-{
-	while (b) {
-		__u64 t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /* v4l2-ctl's "%.3f" of a double quotient, compared with the listing's text. */
 static bool prints_as(__u32 num, __u32 den, const char *text)
 {
@@ -187,7 +169,7 @@ static int recover_step(const struct fraction_rule *r, struct v4l2_fract *out)
 	if (khi - klo > 100000)
 		khi = klo + 100000; /* bounds a contradictory listing */
 	for (k = (__u64)klo; k <= (__u64)khi + 1; k++) {
-		__u64 n = a, d = b * k, g = gcd64(n, d);
+		__u64 n = a, d = b * k, g = ctl_gcd(n, d);
 
 		n /= g;
 		d /= g;
@@ -232,7 +214,7 @@ static int recover_fraction(const struct fraction_rule *r, struct v4l2_fract *ou
 
 		if (nn >= 1 && nn * 1000 <= IMP_MAX_RATE) {
 			__u32 num = 1001, den = (__u32)nn * 1000; /* (__u32) truncates: floor */
-			__u64 g = gcd64(num, den);
+			__u64 g = ctl_gcd(num, den);
 
 			if (fraction_fits(r, (__u32)(num / g), (__u32)(den / g))) {
 				out->numerator = (__u32)(num / g);
@@ -266,7 +248,7 @@ static int recover_fraction(const struct fraction_rule *r, struct v4l2_fract *ou
 		for (; n <= nhi && n <= IMP_MAX_RATE; n++) {
 			if (++tried > 100000)
 				return -1;
-			if (gcd64(n, d) != 1 || !fraction_fits(r, n, d))
+			if (ctl_gcd(n, d) != 1 || !fraction_fits(r, n, d))
 				continue;
 			out->numerator = n;
 			out->denominator = d;
@@ -755,196 +737,204 @@ static void parse_line(struct imp *im, char *raw)
 	imp_error(im, im->line, "cannot understand this line: '%s'", s);
 }
 
-static void __attribute__((format(printf, 3, 4)))
-out_line(struct imp_out *o, unsigned int src, const char *fmt, ...)
+/* The rates of the discrete size @sz into @b: 0, or -1 (an error said, or b->why). */
+static int import_rates(struct imp *im, struct ctl_build *b, const struct imp_size *sz)
 {
-	va_list ap;
-	int n;
+	const struct imp_ival *iv = &sz->ivals[0];
+	size_t used = 3; /* the text of "fps 30 15/2 ...", within v4l2-ctl's line budget */
+	unsigned int k;
+	char one[32];
 
-	for (;;) {
-		size_t room = o->cap - o->len;
+	if (iv->kind != IV_DISCRETE)
+		return ctl_build_rate(b, iv->kind == IV_CONTINUOUS ? V4L2_FRMIVAL_TYPE_CONTINUOUS :
+				      V4L2_FRMIVAL_TYPE_STEPWISE, iv->min, iv->max, iv->step);
+	for (k = 0; k < sz->nivals; k++) {
+		const struct v4l2_fract *f = &sz->ivals[k].min;
 
-		va_start(ap, fmt);
-		n = vsnprintf(o->text ? o->text + o->len : NULL, room, fmt, ap);
-		va_end(ap);
-		if (n >= 0 && (size_t)n + 1 < room)
-			break;
-		o->cap = o->cap * 2 + (size_t)n + 4096;
-		o->text = realloc(o->text, o->cap);
-		if (!o->text) {
-			fprintf(stderr, "negcam-ctl: --import: out of memory\n");
-			exit(CTL_EXIT_FAIL);
+		used += (size_t)snprintf(one, sizeof(one), f->numerator == 1 ? " %u" : " %u/%u",
+					 f->denominator, f->numerator);
+		if (used + 1 >= 8192) {
+			imp_error(im, sz->ivals[k].line, "too many intervals for one size");
+			return -1;
+		}
+		if (ctl_build_rate(b, V4L2_FRMIVAL_TYPE_DISCRETE, *f, *f, *f))
+			return -1;
+	}
+	return 0;
+}
+
+/* Size @sz into @b, its rates or a placeholder's fps 30: 0, or -1 (said, or b->why). */
+static int import_build_size(struct imp *im, struct ctl_build *b, const struct imp_size *sz,
+			     bool placeholder)
+{
+	static const struct v4l2_fract fps30 = { 1, 30 };
+	struct negcam_size dims = { .min_w = sz->min_w, .max_w = sz->max_w, .step_w = sz->step_w,
+				    .min_h = sz->min_h, .max_h = sz->max_h, .step_h = sz->step_h };
+	__u8 kind = V4L2_FRMSIZE_TYPE_DISCRETE;
+
+	if (sz->kind == V4L2_FRMSIZE_TYPE_STEPWISE && (sz->step_w != 1 || sz->step_h != 1))
+		kind = V4L2_FRMSIZE_TYPE_STEPWISE;
+	else if (sz->kind != V4L2_FRMSIZE_TYPE_DISCRETE)
+		kind = V4L2_FRMSIZE_TYPE_CONTINUOUS; /* a step of 1x1 reads as continuous */
+	if (ctl_build_size(b, &dims, kind, sz->line) ||
+	    (placeholder ? ctl_build_rate(b, V4L2_FRMIVAL_TYPE_DISCRETE, fps30, fps30, fps30) :
+			   import_rates(im, b, sz))) {
+		im->build_line = sz->line;
+		return -1;
+	}
+	ctl_build_size_end(b, placeholder);
+	return 0;
+}
+
+/*
+ * One size of a listing, or its placeholder, into @b when @build: 0, or
+ * -1 when it was not built (an error said, or b->why set).
+ */
+static int import_size(struct imp *im, struct ctl_build *b, const struct imp_size *sz,
+		       bool no_ivals, bool build)
+{
+	if (sz->kind != V4L2_FRMSIZE_TYPE_DISCRETE) {
+		imp_warn(im, sz->line, "v4l2-ctl lists no intervals for a size range: wrote fps 30 "
+			 "as a placeholder");
+	} else if (!sz->nivals && !no_ivals) {
+		imp_error(im, sz->line, "%ux%u lists no intervals while other sizes do: a profile "
+			  "cannot express that", sz->min_w, sz->min_h);
+		return -1;
+	} else if (!sz->nivals) {
+		imp_warn(im, sz->line, "%ux%u lists no intervals (no VIDIOC_ENUM_FRAMEINTERVALS): "
+			 "wrote quirk no-enum-frameintervals and fps 30 as a placeholder",
+			 sz->min_w, sz->min_h);
+	}
+	if (!build)
+		return -1;
+	return import_build_size(im, b, sz, sz->kind != V4L2_FRMSIZE_TYPE_DISCRETE || !sz->nivals);
+}
+
+/* One format of a listing into @b when @build: 0, or -1 when it was not built. */
+static int import_format(struct imp *im, struct ctl_build *b, const struct imp_format *f,
+			 bool some_sizes, bool no_ivals, bool build)
+{
+	static const struct imp_size none = { .kind = V4L2_FRMSIZE_TYPE_DISCRETE, .min_w = 640,
+					      .min_h = 480 };
+	const struct negcam_fourcc_info *fi = negcam_fourcc_lookup(f->fourcc);
+	struct negcam_format *nf = NULL;
+	struct imp_size placeholder = none;
+	unsigned int j;
+	char f4[8];
+
+	ctl_fcc(f->fourcc, f4);
+	if (build) {
+		nf = ctl_build_format(b, f->fourcc, f->queue, f->line);
+		if (!nf) {
+			im->build_line = f->line;
+			build = false;
+		} else {
+			nf->flags = f->flags;
 		}
 	}
-	o->len += (size_t)n;
-	o->text[o->len++] = '\n';
-	o->text[o->len] = '\0';
-	o->src = grow(o->src, o->nlines, sizeof(*o->src));
-	o->src[o->nlines++] = src;
+	/*
+	 * The Linux core overwrites the description of every fourcc it
+	 * knows and negcam does the same, so a listing's own description
+	 * (an old kernel's "YUV 4:2:2 (YUYV)") cannot come back.
+	 */
+	if (fi && strcmp(fi->description, f->desc))
+		imp_warn(im, f->line, "'%s' is described as '%s'; Linux (and negcam) report '%s' "
+			 "for it today", f4, f->desc, fi->description);
+	if (!f->nsizes) {
+		if (some_sizes) {
+			imp_error(im, f->line, "'%s' lists no sizes while other formats do: a "
+				  "profile cannot express that", f4);
+			return -1;
+		}
+		imp_warn(im, f->line, "'%s' lists no sizes (no VIDIOC_ENUM_FRAMESIZES): wrote quirk "
+			 "no-enum-framesizes and a placeholder size 640x480 at 30 fps; set them to "
+			 "what the device's G_FMT reports", f4);
+		placeholder.line = f->line;
+		return build ? import_build_size(im, b, &placeholder, true) : -1;
+	}
+	for (j = 0; j < f->nsizes; j++)
+		if (f->sizes[j].kind >= 0) /* else a duplicate, dropped */
+			build = !import_size(im, b, &f->sizes[j], no_ivals, build) && build;
+	return build ? 0 : -1;
 }
 
-static void fps_text(const struct v4l2_fract *iv, char *buf, size_t len)
+static void generate(struct imp *im, struct ctl_build *b)
 {
-	if (iv->numerator == 1)
-		snprintf(buf, len, "%u", iv->denominator);
-	else
-		snprintf(buf, len, "%u/%u", iv->denominator, iv->numerator);
-}
-
-static void write_size(struct imp_out *o, const struct imp_size *sz, const char *rates)
-{
-	char dims[96];
-
-	if (sz->kind == V4L2_FRMSIZE_TYPE_DISCRETE)
-		snprintf(dims, sizeof(dims), "%ux%u", sz->min_w, sz->min_h);
-	else if (sz->kind == V4L2_FRMSIZE_TYPE_STEPWISE && (sz->step_w != 1 || sz->step_h != 1))
-		snprintf(dims, sizeof(dims), "%ux%u-%ux%u step %ux%u", sz->min_w, sz->min_h,
-			 sz->max_w, sz->max_h, sz->step_w, sz->step_h);
-	else
-		snprintf(dims, sizeof(dims), "%ux%u-%ux%u", sz->min_w, sz->min_h, sz->max_w,
-			 sz->max_h);
-	out_line(o, sz->line, "  size %s %s", dims, rates);
-}
-
-static void generate(struct imp *im, struct imp_out *o, const char *name)
-{
-	bool no_sizes, some_sizes = false, no_ivals, some_ivals = false, some_discrete = false;
-	unsigned int i, j, k;
-	char f4[8];
+	bool some_sizes = false, some_ivals = false, some_discrete = false, build = true;
+	unsigned int i, j;
 
 	/* A device without ENUM_FRAMESIZES/INTERVALS shows no sizes/intervals at all. */
 	for (i = 0; i < im->nformats; i++) {
 		const struct imp_format *f = &im->formats[i];
 
-		if (f->nsizes)
-			some_sizes = true;
+		some_sizes |= f->nsizes > 0;
 		for (j = 0; j < f->nsizes; j++) {
 			if (f->sizes[j].kind != V4L2_FRMSIZE_TYPE_DISCRETE)
 				continue;
 			some_discrete = true;
-			if (f->sizes[j].nivals)
-				some_ivals = true;
-			else
-				no_ivals = false;
+			some_ivals |= f->sizes[j].nivals > 0;
 		}
 	}
-	no_sizes = !some_sizes;
-	no_ivals = some_discrete && !some_ivals;
+	if (!some_sizes)
+		b->p->quirks |= NC_QUIRK_NO_ENUM_FRAMESIZES;
+	if (some_discrete && !some_ivals)
+		b->p->quirks |= NC_QUIRK_NO_ENUM_FRAMEINTERVALS;
+	for (i = 0; i < im->nformats; i++)
+		build = !import_format(im, b, &im->formats[i], some_sizes,
+				       some_discrete && !some_ivals, build) && build;
+}
 
-	out_line(o, 0, "# Imported by negcam-ctl --import from %s.", im->label);
-	out_line(o, 0, "# A --list-formats-ext listing does not show the colorimetry, the field,");
-	out_line(o, 0, "# the default format or how the driver adjusts sizes: they keep the");
-	out_line(o, 0, "# defaults of docs/profiles.md (add colorspace, field, default, adjust).");
-	out_line(o, 0, "name %s", name);
-	if (no_sizes || no_ivals)
-		out_line(o, 0, "quirks%s%s", no_sizes ? " no-enum-framesizes" : "",
-			 no_ivals ? " no-enum-frameintervals" : "");
-	for (i = 0; i < im->nformats; i++) {
-		const struct imp_format *f = &im->formats[i];
-		const struct negcam_fourcc_info *fi = negcam_fourcc_lookup(f->fourcc);
+/* The generated profile, parsed again: errors in it point at the listing's lines. */
+static char *import_text(struct imp *im, struct ctl_build *b, size_t *len)
+{
+	static struct negcam_profile p; /* large: not on the stack */
+	struct negcam_parse_error err;
+	unsigned int *src = NULL, nlines = 0, line;
+	char header[512], *text;
 
-		out_line(o, 0, "%s", "");
-		ctl_fcc(f->fourcc, f4);
-		out_line(o, f->line, strchr(f4, ' ') ? "format \"%s\"%s" : "format %s%s", f4,
-			 f->queue == NC_OUTPUT ? " output" : "");
-		/*
-		 * The Linux core overwrites the description of every fourcc it
-		 * knows and negcam does the same, so a listing's own description
-		 * (an old kernel's "YUV 4:2:2 (YUYV)") cannot come back.
-		 */
-		if (fi && strcmp(fi->description, f->desc))
-			imp_warn(im, f->line, "'%s' is described as '%s'; Linux (and negcam) "
-				 "report '%s' for it today", f4, f->desc, fi->description);
-		if (f->flags)
-			out_line(o, f->line, "  flags%s%s%s%s",
-				 f->flags & V4L2_FMT_FLAG_CSC_COLORSPACE ? " csc-colorspace" : "",
-				 !(f->flags & V4L2_FMT_FLAG_CSC_YCBCR_ENC) ? "" :
-				 fi && fi->color == NC_COLOR_OTHER ? " csc-hsv" : " csc-ycbcr-enc",
-				 f->flags & V4L2_FMT_FLAG_CSC_QUANTIZATION ? " csc-quantization" : "",
-				 f->flags & V4L2_FMT_FLAG_CSC_XFER_FUNC ? " csc-xfer-func" : "");
-		if (!f->nsizes) {
-			if (some_sizes) {
-				imp_error(im, f->line, "'%s' lists no sizes while other formats do: "
-					  "a profile cannot express that", f4);
-				continue;
-			}
-			imp_warn(im, f->line, "'%s' lists no sizes (no VIDIOC_ENUM_FRAMESIZES): "
-				 "wrote quirk no-enum-framesizes and a placeholder size 640x480 at "
-				 "30 fps; set them to what the device's G_FMT reports", f4);
-			out_line(o, f->line, "  size 640x480 fps 30          # placeholder");
-			continue;
-		}
-		for (j = 0; j < f->nsizes; j++) {
-			const struct imp_size *sz = &f->sizes[j];
-			char rates[8192] = "", one[64];
-			size_t used = 0;
-
-			if (sz->kind < 0)
-				continue; /* duplicate, dropped */
-			if (sz->kind != V4L2_FRMSIZE_TYPE_DISCRETE) {
-				imp_warn(im, sz->line, "v4l2-ctl lists no intervals for a size "
-					 "range: wrote fps 30 as a placeholder");
-				write_size(o, sz, "fps 30          # placeholder");
-				continue;
-			}
-			if (!sz->nivals) {
-				if (!no_ivals) {
-					imp_error(im, sz->line, "%ux%u lists no intervals while other "
-						  "sizes do: a profile cannot express that",
-						  sz->min_w, sz->min_h);
-					continue;
-				}
-				imp_warn(im, sz->line, "%ux%u lists no intervals (no "
-					 "VIDIOC_ENUM_FRAMEINTERVALS): wrote quirk "
-					 "no-enum-frameintervals and fps 30 as a placeholder",
-					 sz->min_w, sz->min_h);
-				write_size(o, sz, "fps 30          # placeholder");
-				continue;
-			}
-			if (sz->ivals[0].kind == IV_CONTINUOUS) {
-				snprintf(rates, sizeof(rates), "interval %u/%u-%u/%u",
-					 sz->ivals[0].min.numerator, sz->ivals[0].min.denominator,
-					 sz->ivals[0].max.numerator, sz->ivals[0].max.denominator);
-			} else if (sz->ivals[0].kind == IV_STEPWISE) {
-				snprintf(rates, sizeof(rates), "interval %u/%u-%u/%u step %u/%u",
-					 sz->ivals[0].min.numerator, sz->ivals[0].min.denominator,
-					 sz->ivals[0].max.numerator, sz->ivals[0].max.denominator,
-					 sz->ivals[0].step.numerator, sz->ivals[0].step.denominator);
-			} else {
-				used = (size_t)snprintf(rates, sizeof(rates), "fps");
-				for (k = 0; k < sz->nivals; k++) {
-					fps_text(&sz->ivals[k].min, one, sizeof(one));
-					if (used + strlen(one) + 2 >= sizeof(rates)) {
-						imp_error(im, sz->ivals[k].line, "too many intervals "
-							  "for one size");
-						break;
-					}
-					used += (size_t)snprintf(rates + used, sizeof(rates) - used,
-								 " %s", one);
-				}
-			}
-			write_size(o, sz, rates);
-		}
+	snprintf(header, sizeof(header),
+		 "# Imported by negcam-ctl --import from %s.\n"
+		 "# A --list-formats-ext listing does not show the colorimetry, the field,\n"
+		 "# the default format or how the driver adjusts sizes: they keep the\n"
+		 "# defaults of docs/profiles.md (add colorspace, field, default, adjust).\n",
+		 im->label);
+	text = ctl_build_write(b, header, 0, len, &src, &nlines);
+	if (!text) {
+		ctl_warn("%s: the imported profile cannot be written\n", im->label);
+		im->errors++;
+		return NULL;
 	}
+	if (negcam_profile_parse(&p, text, (__u32)*len, &err)) {
+		line = err.line >= 1 && err.line <= nlines ? src[err.line - 1] : 0;
+		if (line)
+			imp_error(im, line, "%s", err.message);
+		else
+			ctl_warn("%s: the imported profile does not load: %u:%u: %s\n", im->label,
+				 err.line, err.column, err.message);
+		im->errors++;
+		free(text);
+		text = NULL;
+	}
+	free(src);
+	return text;
 }
 
 int ctl_import(FILE *in, const char *label, FILE *out, const char *name)
 {
 	struct imp im;
-	struct imp_out o;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
+	struct ctl_build b;
+	char *line = NULL, *text = NULL;
+	size_t cap = 0, len = 0;
+	ssize_t n;
 	int ret = -1;
 	unsigned int i, j;
 
 	memset(&im, 0, sizeof(im));
-	memset(&o, 0, sizeof(o));
 	im.label = label;
 	im.queue = NC_CAPTURE; /* a listing pasted without its "Type:" line */
-	while ((len = getline(&line, &cap, in)) >= 0) {
+	while ((n = getline(&line, &cap, in)) >= 0) {
 		im.line++;
-		if (memchr(line, '\0', (size_t)len)) {
+		if (memchr(line, '\0', (size_t)n)) {
 			imp_error(&im, im.line, "a NUL byte: this is not v4l2-ctl output");
 			continue;
 		}
@@ -957,29 +947,19 @@ int ctl_import(FILE *in, const char *label, FILE *out, const char *name)
 	if (!im.errors && !im.nformats)
 		imp_error(&im, im.line ? im.line : 1, "no formats found: is this the output of "
 			  "v4l2-ctl --list-formats-ext?");
+	ctl_build_init(&b, name);
 	if (!im.errors)
-		generate(&im, &o, name);
-	if (!im.errors) {
-		static struct negcam_profile p; /* large: not on the stack */
-		struct negcam_parse_error err;
-
-		if (negcam_profile_parse(&p, o.text, (__u32)o.len, &err)) {
-			unsigned int src = err.line >= 1 && err.line <= o.nlines ? o.src[err.line - 1] : 0;
-
-			if (src)
-				imp_error(&im, src, "%s", err.message);
-			else
-				ctl_warn("%s: the imported profile does not load: %u:%u: %s\n",
-					 label, err.line, err.column, err.message);
-			im.errors++;
-		}
-	}
+		generate(&im, &b);
+	if (!im.errors && b.why[0])
+		imp_error(&im, im.build_line, "%s", b.why);
+	else if (!im.errors)
+		text = import_text(&im, &b, &len);
 	if (im.warnings > IMP_MAX_WARNINGS)
 		ctl_warn("%s: ... %u more warnings\n", label, im.warnings - IMP_MAX_WARNINGS);
 	if (im.errors > IMP_MAX_ERRORS)
 		ctl_warn("%s: ... %u more errors\n", label, im.errors - IMP_MAX_ERRORS);
-	if (!im.errors) {
-		fputs(o.text, out);
+	if (!im.errors && text) {
+		fputs(text, out);
 		ret = fflush(out) ? -1 : 0;
 	}
 	for (i = 0; i < im.nformats; i++) {
@@ -987,9 +967,9 @@ int ctl_import(FILE *in, const char *label, FILE *out, const char *name)
 			free(im.formats[i].sizes[j].ivals);
 		free(im.formats[i].sizes);
 	}
+	ctl_build_free(&b);
 	free(im.formats);
-	free(o.text);
-	free(o.src);
+	free(text);
 	free(line);
 	return ret;
 }

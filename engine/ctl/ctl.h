@@ -13,6 +13,7 @@
 
 #include "engine.h"
 #include "formats.h"
+#include "fract.h"
 #include "profile.h"
 
 /* Exit statuses, documented in docs/negcam-ctl.md. */
@@ -68,6 +69,49 @@ void ctl_print_parm(const struct v4l2_streamparm *p);
 
 /* "Driver Info:" block, as --info prints it. */
 void ctl_print_querycap(const struct v4l2_capability *cap);
+
+/* The greatest common divisor, by the engine's exact arithmetic (fract.h). */
+static inline __u64 ctl_gcd(__u64 a, __u64 b)
+{
+	return nc_u128_gcd(nc_u128_from(a), nc_u128_from(b)).lo;
+}
+
+/*
+ * A profile as --import and --dump learn it (ctl-build.c), written by
+ * negcam_profile_write() in its minimal form. Build in order: a format,
+ * then per size ctl_build_size(), its ctl_build_rate()s and
+ * ctl_build_size_end(). A -1 or NULL answer means the profile cannot
+ * hold it: @why says so in the parser's words.
+ */
+struct ctl_build {
+	struct negcam_profile *p; /* heap; name set, everything else zero */
+	struct negcam_size size;  /* the size being built */
+	__u32 first;              /* its first interval in the pool */
+	unsigned int range_line;  /* the current format's size range, its line */
+	char why[160];
+	/* Where each format and size came from (a listing's line), for messages. */
+	unsigned int format_line[NC_MAX_FORMATS], size_line[NC_MAX_SIZES];
+	/* Notes in the text: a line before a format's sizes, a size's rates a placeholder. */
+	const char *format_note[NC_MAX_FORMATS];
+	bool placeholder[NC_MAX_SIZES];
+};
+void ctl_build_init(struct ctl_build *b, const char *name);
+void ctl_build_free(struct ctl_build *b);
+struct negcam_format *ctl_build_format(struct ctl_build *b, __u32 fourcc, int queue,
+				       unsigned int line);
+int ctl_build_size(struct ctl_build *b, const struct negcam_size *dims, __u8 kind,
+		   unsigned int line);
+int ctl_build_rate(struct ctl_build *b, __u8 kind, struct v4l2_fract min, struct v4l2_fract max,
+		   struct v4l2_fract step);
+void ctl_build_size_end(struct ctl_build *b, bool placeholder);
+/*
+ * The text (minimal form, after @header, with the notes), malloc'd: *@len
+ * bytes and a NUL; NULL when the writer refuses the profile. @src, when
+ * not NULL, gets a malloc'd array: the line each text line came from (0
+ * for none), *@nlines entries.
+ */
+char *ctl_build_write(struct ctl_build *b, const char *header, __u32 flags, size_t *len,
+		      unsigned int **src, unsigned int *nlines);
 
 /* --import: v4l2-ctl --list-formats-ext text to profile text (ctl-import.c). */
 int ctl_import(FILE *in, const char *label, FILE *out, const char *name);

@@ -1000,9 +1000,47 @@ static void test_ioctl_entry(void)
 	CHECK(cap.device_caps == (V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING | V4L2_CAP_EXT_PIX_FORMAT) &&
 	      cap.capabilities == (cap.device_caps | V4L2_CAP_DEVICE_CAPS) && !cap.reserved[0],
 	      "caps 0x%x 0x%x", cap.capabilities, cap.device_caps);
-	eng.readbuffers = 2;
+	negcam_engine_set_readbuffers(&eng, 2);
 	negcam_engine_ioctl(&eng, VIDIOC_QUERYCAP, &cap);
 	CHECK(cap.device_caps & V4L2_CAP_READWRITE, "read() offered when the caller has it");
+	{
+		/* a driver's node: its own card, bus and caps (negcam.ko's loops) */
+		const struct negcam_identity id = { "negcam loop 0 output", "platform:negcam-loop-0",
+						    V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_STREAMING };
+		const struct negcam_identity bus_only = { NULL, "platform:negcam-3", 0 };
+
+		memset(&cap, 0xff, sizeof(cap));
+		CHECK_EQ(negcam_engine_querycap(&eng, &id, &cap), 0, "QUERYCAP with an identity");
+		CHECK(!strcmp((char *)cap.card, "negcam loop 0 output") &&
+		      !strcmp((char *)cap.bus_info, "platform:negcam-loop-0") &&
+		      cap.device_caps == (V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_STREAMING) &&
+		      cap.capabilities == (cap.device_caps | V4L2_CAP_DEVICE_CAPS) && !cap.reserved[0],
+		      "the identity's card, bus and caps: %s %s 0x%x", (char *)cap.card,
+		      (char *)cap.bus_info, cap.device_caps);
+		negcam_engine_querycap(&eng, &bus_only, &cap);
+		CHECK(!strcmp((char *)cap.card, "Card sizes") &&
+		      !strcmp((char *)cap.bus_info, "platform:negcam-3") &&
+		      (cap.device_caps & V4L2_CAP_READWRITE), "a bus alone: the rest from the profile");
+	}
+	{
+		/* the accessors read what G_FMT and G_PARM answer */
+		struct v4l2_format g = { .type = CAP };
+		struct v4l2_streamparm gp = { .type = CAP };
+		const struct v4l2_pix_format *cur;
+
+		CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_G_FMT, &g), 0, "G_FMT");
+		CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_G_PARM, &gp), 0, "G_PARM");
+		cur = negcam_engine_fmt(&eng, NC_CAPTURE);
+		CHECK(cur->width == g.fmt.pix.width && cur->height == g.fmt.pix.height &&
+		      cur->pixelformat == g.fmt.pix.pixelformat &&
+		      cur->sizeimage == g.fmt.pix.sizeimage && cur->field == g.fmt.pix.field,
+		      "negcam_engine_fmt is G_FMT's");
+		CHECK(negcam_engine_interval(&eng, NC_CAPTURE).numerator ==
+			      gp.parm.capture.timeperframe.numerator &&
+		      negcam_engine_interval(&eng, NC_CAPTURE).denominator ==
+			      gp.parm.capture.timeperframe.denominator,
+		      "negcam_engine_interval is G_PARM's");
+	}
 
 	/* ENUM_FMT clears what the kernel clears */
 	memset(&fd, 0xff, sizeof(fd));

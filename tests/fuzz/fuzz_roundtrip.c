@@ -23,12 +23,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > UINT32_MAX ||
 	    negcam_profile_parse(&first, (const char *)data, (__u32)size, &err))
 		return 0;
-	n1 = negcam_profile_write(&first, text1, sizeof(text1));
+	n1 = negcam_profile_write(&first, NULL, text1, sizeof(text1));
 	FUZZ_ASSERT(n1 > 0 && n1 < (long)sizeof(text1), "an accepted profile is written (%ld)", n1);
 	FUZZ_ASSERT(!negcam_profile_parse(&second, text1, (__u32)n1, &err),
 		    "the written text parses: %u:%u: %s", err.line, err.column, err.message);
 	FUZZ_ASSERT(!memcmp(&first, &second, sizeof(first)), "parse(write(p)) == p");
-	n2 = negcam_profile_write(&second, text2, sizeof(text2));
+	n2 = negcam_profile_write(&second, NULL, text2, sizeof(text2));
 	FUZZ_ASSERT(n2 == n1 && !memcmp(text1, text2, (size_t)n1), "the written text is a fixed point");
 	return 0;
 }
