@@ -11,14 +11,9 @@ SRC=$1 BUILD=$2
 CTL=$BUILD/engine/negcam-ctl
 fails=0 checks=0
 
-check() {	# DESCRIPTION, then a command that must succeed
-	what=$1; shift
-	checks=$((checks + 1))
-	if ! "$@"; then
-		echo "test_docs: FAIL: $what" >&2
-		fails=$((fails + 1))
-	fi
-}
+NAME=test_docs
+# check, has, contains
+. "$SRC/tests/check.sh"
 
 # Lines of FILE matching PATTERN (grep -e) must name `PROFILE` in backquotes.
 names_in() {	# FILE PATTERN PROFILE

@@ -21,7 +21,7 @@ trap 'rm -rf "$T"' EXIT
 fails=0 checks=0
 FF="ffmpeg -nostdin -hide_banner -loglevel error -f v4l2 -i /dev/video0 -frames:v 5 -f null -"
 
-. "$SRC/tests/run/check.sh"
+. "$SRC/tests/check.sh"
 # col FILE PROFILE COLUMN: a column of PROFILE's row (counted from the end
 # for the numbers, as the format is "-" when CMD never opened the node)
 col() {

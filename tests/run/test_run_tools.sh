@@ -18,7 +18,7 @@ T=$(mktemp -d "${TMPDIR:-/var/tmp}/negcam-run-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 fails=0 checks=0
 
-. "$SRC/tests/run/check.sh"
+. "$SRC/tests/check.sh"
 
 check "this host has no /dev/video0 (the case negcam-run is for)" [ ! -e /dev/video0 ]
 

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
-# Sourced by the run suite's scripts (test_run_tools.sh, test_run_matrix.sh):
+# Sourced by the host test scripts (tests/run/test_run_tools.sh,
+# tests/run/test_run_matrix.sh, tests/engine/test_docs.sh):
 # check counts and reports, with $NAME, $checks and $fails set by the caller.
 check() {	# DESCRIPTION, then a command that must succeed
 	what=$1; shift
