@@ -23,6 +23,10 @@
 #
 # Everything runs under nice -n 19 (the machine is shared); NEGCAM_DEBUG_KERNEL_JOBS
 # sets make -j (default 2).
+
+# Braces: bash reads the whole script before running it, so editing this
+# file while a build is under way cannot break that build.
+{
 set -u
 set -o pipefail
 
@@ -125,6 +129,16 @@ if print_paths > /dev/null; then
 	exit 0
 fi
 
+# One build at a time per cache directory (make debug-kernel while another
+# build runs waits for it, then finds it done).
+mkdir -p "$DIR" || die "cannot create $DIR"
+exec 9> "$DIR/lock"
+if ! flock -n 9; then
+	echo "debug-kernel.sh: another build is running in $DIR; waiting for it" >&2
+	flock 9
+	print_paths > /dev/null && { print_paths; exit 0; }
+fi
+
 # --- the source --------------------------------------------------------------
 if [ ! -f "$TARBALL" ]; then
 	[ "$(id -u)" = 0 ] || die "$TARBALL missing: apt-get install linux-source-6.1 bison flex (as root)"
@@ -172,3 +186,5 @@ kmake -s INSTALL_MOD_PATH="$DIR/install" modules_install >> "$DIR/build.log" 2>&
 echo "$hash" > "$DIR/done"
 echo "debug-kernel.sh: built $(release) in $(( $(date +%s) - start ))s (this run); $(grep -c '^CONFIG_.*=[ym]' "$BUILD/.config") options set" >&2
 print_paths
+exit
+}
