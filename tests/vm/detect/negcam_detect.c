@@ -47,6 +47,15 @@ static void detect_uaf(void)
 	pr_info("negcam_detect: read after free: %d\n", READ_ONCE(p[8]));
 }
 
+/* Overwrites the stack below the caller, so no stale copy of the leaked
+ * pointer is left there for kmemleak's scan to find. */
+static noinline void detect_scrub_stack(void)
+{
+	char buf[1024];
+
+	memzero_explicit(buf, sizeof(buf));
+}
+
 static void detect_leak(void)
 {
 	char *p = kmalloc(256, GFP_KERNEL);
@@ -58,6 +67,7 @@ static void detect_leak(void)
 	pr_info("negcam_detect: leaked a 256-byte object\n");
 	p = NULL;
 	OPTIMIZER_HIDE_VAR(p);
+	detect_scrub_stack();
 }
 
 static ssize_t detect_write(struct file *file, const char __user *buf,
