@@ -35,13 +35,23 @@ static void detect_abba(void)
 	mutex_unlock(&detect_b);
 }
 
+/* A filled kmalloc'ed object whose pointer the compiler cannot follow. */
+static char *detect_alloc(size_t size)
+{
+	char *p = kmalloc(size, GFP_KERNEL);
+
+	if (p)
+		memset(p, 0x5a, size);
+	OPTIMIZER_HIDE_VAR(p);
+	return p;
+}
+
 static void detect_uaf(void)
 {
-	char *p = kmalloc(64, GFP_KERNEL);
+	char *p = detect_alloc(64);
 
 	if (!p)
 		return;
-	memset(p, 0x5a, 64);
 	kfree(p);
 	OPTIMIZER_HIDE_VAR(p);
 	pr_info("negcam_detect: read after free: %d\n", READ_ONCE(p[8]));
@@ -58,12 +68,10 @@ static noinline void detect_scrub_stack(void)
 
 static void detect_leak(void)
 {
-	char *p = kmalloc(256, GFP_KERNEL);
+	char *p = detect_alloc(256);
 
 	if (!p)
 		return;
-	memset(p, 0x5a, 256);
-	OPTIMIZER_HIDE_VAR(p);
 	pr_info("negcam_detect: leaked a 256-byte object\n");
 	p = NULL;
 	OPTIMIZER_HIDE_VAR(p);
