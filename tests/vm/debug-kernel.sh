@@ -12,7 +12,8 @@
 # Cache: $NEGCAM_DEBUG_KERNEL_DIR, default ${XDG_CACHE_HOME:-$HOME/.cache}/negcam/debug-kernel:
 #   linux-source-6.1/   the unpacked source (never written to)
 #   build/              the object tree (O=); KDIR for out-of-tree modules;
-#                       build/vmlinux is the ELF image qemu boots (PVH entry)
+#                       build/arch/x86/boot/bzImage is what qemu boots (the
+#                       PVH entry of build/vmlinux does not boot with KASAN)
 #   install/lib/modules/RELEASE/   the modules, with modules.dep
 #   build.log, done     the last build's log; the configuration hash once built
 # The build is incremental: an interrupted run picks up where it stopped.
@@ -44,7 +45,7 @@ die() { echo "debug-kernel.sh: $*" >&2; exit 1; }
 # (scripts/config: -e enable, -d disable, -m module, --set-val). Changing a
 # line changes the hash and reconfigures the build (make rebuilds what changed).
 CONFIG_LINES=(
-	# The harness: PVH boot of the ELF vmlinux, serial console, initramfs,
+	# The harness: serial console, initramfs, PVH (unused: see above),
 	# virtio-pci + 9p built in (the initramfs then loads nothing), tmpfs, sysrq.
 	"-e PVH" "-e SERIAL_8250_CONSOLE" "-e BLK_DEV_INITRD" "-e RD_GZIP"
 	"-e VIRTIO_PCI" "-e NET_9P" "-e NET_9P_VIRTIO" "-e 9P_FS" "-e 9P_FS_POSIX_ACL"
@@ -112,8 +113,8 @@ print_paths() {
 	local rel
 	rel=$(release)
 	[ -n "$rel" ] && [ "$(cat "$DIR/done" 2>/dev/null)" = "$hash" ] &&
-		[ -s "$BUILD/vmlinux" ] && [ -f "$DIR/install/lib/modules/$rel/modules.dep" ] || return 1
-	echo "KERNEL=$BUILD/vmlinux"
+		[ -s "$BUILD/arch/x86/boot/bzImage" ] && [ -f "$DIR/install/lib/modules/$rel/modules.dep" ] || return 1
+	echo "KERNEL=$BUILD/arch/x86/boot/bzImage"
 	echo "MODDIR=$DIR/install/lib/modules/$rel"
 	echo "KDIR=$BUILD"
 	echo "RELEASE=$rel"

@@ -59,7 +59,7 @@ pick_kver() {
 }
 
 # select_kernel default|debug: sets KVER, MODDIR, KDIR and KERNEL (the debug
-# kernel's ELF vmlinux; empty: unpack Debian's bzImage, see kernel_image).
+# kernel's bzImage; empty: unpack Debian's bzImage, see kernel_image).
 select_kernel() {
 	case "$1" in
 	default)
