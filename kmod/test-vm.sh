@@ -11,7 +11,7 @@
 set -u
 [ "${NEGCAM_IN_VM:-}" = 1 ] || { echo "run it in the VM: tests/vm/run.sh kmod/test-vm.sh" >&2; exit 2; }
 cd "$NEGCAM_TREE" || exit 2
-KO=kmod/negcam.ko
+KO=${NEGCAM_KO:-kmod/negcam.ko}
 CFS=/sys/kernel/config/negcam/negcam-0
 SYS=/sys/devices/platform/negcam.0
 PASSED=0
