@@ -44,6 +44,12 @@ if [ -n "${negcam_timeout:-}" ] && [ "$negcam_timeout" -gt 40 ] && [ "$negcam_in
 		echo o > /proc/sysrq-trigger
 	) &
 fi
+# The kernel-log check (klog_check) and, on the debug kernel, kmemleak:
+# boot-time suspects are cleared so only the command's leaks are reported.
+. "$NEGCAM_TREE/tests/vm/klog.sh"
+kmemleak_clear
+# Settings run.sh passes to every command (NEGCAM_KO for the debug kernel).
+[ -f "$NEGCAM_RUN/env" ] && . "$NEGCAM_RUN/env"
 echo "negcam-vm: command starts" > /dev/kmsg
 if [ "$negcam_interactive" = 1 ]; then
 	bash -i
@@ -53,11 +59,17 @@ else
 	status=$?
 fi
 
+# kmemleak (debug kernel): what the command leaked, after its rmmod.
+leaks=$(kmemleak_scan)
 dmesg > "$NEGCAM_RUN/dmesg" 2>&1
-bad=$(grep -E 'WARNING:|BUG:|Oops|general protection' "$NEGCAM_RUN/dmesg")
-if [ -n "$bad" ]; then
-	echo "NEGCAM-VM: FAIL: the kernel log has warnings or oopses:"
+if [ -n "$leaks" ]; then
+	printf '%s\n' "$leaks" > "$NEGCAM_RUN/kmemleak"
+	printf 'negcam-vm: kmemleak report:\n%s\n' "$leaks" >> "$NEGCAM_RUN/dmesg"
+fi
+if ! bad=$(klog_check "$NEGCAM_RUN/dmesg"); then
+	echo "NEGCAM-VM: FAIL: the kernel log has warnings, oopses or detector reports:"
 	printf '%s\n' "$bad"
+	[ -n "$leaks" ] && printf 'kmemleak:\n%s\n' "$leaks" | head -n 60
 	[ "$status" = 0 ] && status=70
 fi
 read -r up _ < /proc/uptime

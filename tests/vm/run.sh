@@ -11,10 +11,19 @@
 #   tests/vm/run.sh [--timeout S] -c 'CMD'          run a bash command line
 #   tests/vm/run.sh quick|full|vivid|negcam|kmod|loop|sink|peer|storm  run a suite (see docs/testing-vm.md)
 #   tests/vm/run.sh shell                           interactive shell (needs a tty)
+#   tests/vm/run.sh --kernel debug ...              any of these on the debug kernel
+#   tests/vm/run.sh --kernel debug detect           prove the harness sees its detectors
 # SCRIPT paths are relative to the checkout (or absolute under it); the
 # command runs as root in the checkout's top directory, with a writable /tmp.
 # Exit status: the command's; 124 on timeout; 125 harness error; if the
-# command passed but dmesg shows WARNING:/BUG:/Oops/general protection, 70.
+# command passed but dmesg shows WARNING:/BUG:/Oops/general protection or a
+# detector's report (tests/vm/klog.sh), or kmemleak reports a leak, 70.
+#
+# --kernel debug (or NEGCAM_VM_KERNEL=debug): boot the debug kernel built by
+# tests/vm/debug-kernel.sh (KASAN, lockdep, kmemleak, UBSAN, KFENCE...), with
+# its own modules, negcam.ko built against it (tests/vm/out/kmod-RELEASE/, the
+# suites get it as NEGCAM_KO), the suites' default timeouts times
+# NEGCAM_VM_SLOW (default 4 there) and 2048 MiB. --kernel default: Debian's.
 #
 # Environment: NEGCAM_BUILD (meson build dir, default build), NEGCAM_VM_MEM
 # (MiB, default 1536), NEGCAM_VM_SMP (default 2), NEGCAM_VM_KVER (kernel
@@ -32,7 +41,7 @@ set -o pipefail
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 TREE=$(cd "$VM_DIR/../.." && pwd -P)
 OUT="$VM_DIR/out"
-MEM=${NEGCAM_VM_MEM:-1536}
+MEM=${NEGCAM_VM_MEM:-}
 SMP=${NEGCAM_VM_SMP:-2}
 TIMEOUT=
 INTERACTIVE=0
@@ -48,10 +57,26 @@ pick_kver() {
 	done
 	echo "$best"
 }
-KVER=${NEGCAM_VM_KVER:-$(pick_kver)}
-[ -n "$KVER" ] || die "no kernel with both /boot/vmlinuz-V and /lib/modules/V/build"
-VMLINUZ=/boot/vmlinuz-$KVER
-MODDIR=/lib/modules/$KVER
+
+# select_kernel default|debug: sets KVER, MODDIR, KDIR and KERNEL (the debug
+# kernel's bzImage; empty: unpack Debian's bzImage, see kernel_image).
+select_kernel() {
+	case "$1" in
+	default)
+		KVER=${NEGCAM_VM_KVER:-$(pick_kver)}
+		[ -n "$KVER" ] || die "no kernel with both /boot/vmlinuz-V and /lib/modules/V/build"
+		MODDIR=/lib/modules/$KVER KDIR=$MODDIR/build KERNEL= ;;
+	debug)
+		local paths
+		paths=$(bash "$VM_DIR/debug-kernel.sh" --paths) || exit 125
+		KERNEL=$(sed -n 's/^KERNEL=//p' <<< "$paths")
+		MODDIR=$(sed -n 's/^MODDIR=//p' <<< "$paths")
+		KDIR=$(sed -n 's/^KDIR=//p' <<< "$paths")
+		KVER=$(sed -n 's/^RELEASE=//p' <<< "$paths") ;;
+	*) die "--kernel: '$1' is neither default nor debug" ;;
+	esac
+	VMLINUZ=/boot/vmlinuz-$KVER
+}
 
 # Unpack the compressed payload of the bzImage once into an ELF vmlinux;
 # qemu boots it through its PVH entry point, skipping the in-guest
@@ -100,6 +125,8 @@ module_order() {
 	}
 	for m in $INITRD_MODULES; do
 		local p
+		# Built in (the debug kernel): nothing to load.
+		grep -qE "(^|/)${m}\.ko$" "$MODDIR/modules.builtin" 2>/dev/null && continue
 		p=$(grep -E "^([^:]*/)?${m}\.ko(\.[a-z]+)?:" "$MODDIR/modules.dep" | cut -d: -f1 | head -n1)
 		[ -n "$p" ] || { echo "missing module $m in $MODDIR" >&2; return 1; }
 		resolve "$p"
@@ -118,6 +145,7 @@ initramfs() {
 	local root m
 	root=$(mktemp -d "$OUT/initramfs.XXXXXX")
 	mkdir -p "$root"/{bin,dev,proc,sys,newroot,mods}
+	: > "$root/mods/order"
 	cp "$(command -v busybox)" "$root/bin/busybox"
 	cp "$VM_DIR/init" "$root/init"
 	chmod 755 "$root/init"
@@ -145,11 +173,22 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--timeout) TIMEOUT=$2; shift 2 ;;
 	--timeout=*) TIMEOUT=${1#*=}; shift ;;
+	--kernel) VM_KERNEL=$2; shift 2 ;;
+	--kernel=*) VM_KERNEL=${1#*=}; shift ;;
 	-h|--help) usage 0 ;;
 	*) break ;;
 	esac
 done
 [ $# -gt 0 ] || usage
+VM_KERNEL=${VM_KERNEL:-${NEGCAM_VM_KERNEL:-default}}
+select_kernel "$VM_KERNEL"
+if [ "$VM_KERNEL" = debug ]; then
+	SLOW=${NEGCAM_VM_SLOW:-4}
+	: "${MEM:=2048}"
+else
+	SLOW=${NEGCAM_VM_SLOW:-1}
+fi
+: "${MEM:=1536}"
 
 CMDLINE=
 case "$1" in
@@ -162,16 +201,21 @@ quick|full|vivid|negcam|kmod|loop|provider|profiles|gst|sink|peer|storm)
 		[ -n "${!v:-}" ] && CMDLINE="$v=$(printf '%q' "${!v}") $CMDLINE"
 	done
 	case "$suite" in
-	quick) : "${TIMEOUT:=2700}" ;;
-	full) : "${TIMEOUT:=14400}" ;;
-	vivid) : "${TIMEOUT:=900}" ;;
-	negcam) : "${TIMEOUT:=1500}" ;;
-	kmod) : "${TIMEOUT:=900}" ;;
-	sink) : "${TIMEOUT:=1200}" ;;
-	gst) : "${TIMEOUT:=1500}" ;;
-	loop) : "${TIMEOUT:=1500}" ;;
-	storm) : "${TIMEOUT:=$((${NEGCAM_STORM_SECONDS:-60} * 3 + 600))}" ;;
+	quick) : "${TIMEOUT:=$((2700 * SLOW))}" ;;
+	full) : "${TIMEOUT:=$((14400 * SLOW))}" ;;
+	vivid) : "${TIMEOUT:=$((900 * SLOW))}" ;;
+	negcam) : "${TIMEOUT:=$((1500 * SLOW))}" ;;
+	kmod) : "${TIMEOUT:=$((900 * SLOW))}" ;;
+	sink) : "${TIMEOUT:=$((1200 * SLOW))}" ;;
+	gst) : "${TIMEOUT:=$((1500 * SLOW))}" ;;
+	loop) : "${TIMEOUT:=$((1500 * SLOW))}" ;;
+	storm) : "${TIMEOUT:=$(((${NEGCAM_STORM_SECONDS:-60} * 3 + 600) * SLOW))}" ;;
 	esac ;;
+detect)
+	# The detector proof (tests/vm/detect-suite.sh); needs --kernel debug.
+	shift
+	CMDLINE="bash tests/vm/detect-suite.sh"
+	: "${TIMEOUT:=$((300 * SLOW))}" ;;
 shell)
 	[ -t 0 ] || die "shell needs a terminal"
 	INTERACTIVE=1
@@ -191,13 +235,13 @@ shell)
 	CMDLINE="bash $(printf '%q' "$abs")"
 	for a in "$@"; do CMDLINE="$CMDLINE $(printf '%q' "$a")"; done ;;
 esac
-: "${TIMEOUT:=600}"
+: "${TIMEOUT:=$((600 * SLOW))}"
 
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (apt-get install qemu-system-x86)"
 command -v busybox >/dev/null || die "busybox missing (apt-get install busybox-static)"
 mkdir -p "$OUT/runs" || die "cannot create $OUT"
 
-KERNEL=$(kernel_image) || die "cannot unpack $VMLINUZ"
+[ -n "$KERNEL" ] || KERNEL=$(kernel_image) || die "cannot unpack $VMLINUZ"
 INITRD=$(initramfs) || die "cannot build the initramfs"
 
 # Helper programs (tests/vm/*.c) are built on the host; the guest only runs.
@@ -206,19 +250,31 @@ if [ -x "$VM_DIR/build-helpers.sh" ] || [ -f "$VM_DIR/build-helpers.sh" ]; then
 fi
 # The loopback peer (Debian's v4l2loopback, built for $KVER into out/): the
 # peer suite compares against it and reports SKIP when it is missing.
-bash "$VM_DIR/v4l2loopback.sh" "$KVER" > /dev/null ||
+NEGCAM_VM_KDIR=$KDIR bash "$VM_DIR/v4l2loopback.sh" "$KVER" > /dev/null ||
 	echo "run.sh: v4l2loopback.ko not built; the peer comparison will be skipped" >&2
 
 RUN_ID=$(date +%Y%m%d-%H%M%S)-$$
 RUN="$OUT/runs/$RUN_ID"
 mkdir -p "$RUN"
 printf '%s\n' "$CMDLINE" > "$RUN/cmd"
+: > "$RUN/env"
+if [ "$VM_KERNEL" = debug ]; then
+	# negcam.ko and the detector-test module built against the debug kernel,
+	# outside kmod/ (the production negcam.ko stays as it is).
+	nice -n 10 make -s -C "$TREE/kmod" KDIR="$KDIR" OUT="$OUT/kmod-$KVER" > "$RUN/kmod-build.log" 2>&1 ||
+		{ tail -n 20 "$RUN/kmod-build.log" >&2; die "building negcam.ko for $KVER failed (log $RUN/kmod-build.log)"; }
+	nice -n 10 make -s -C "$KDIR" M="$VM_DIR/detect" modules > "$RUN/detect-build.log" 2>&1 ||
+		{ tail -n 20 "$RUN/detect-build.log" >&2; die "building tests/vm/detect for $KVER failed"; }
+	echo ": \"\${NEGCAM_KO:=$OUT/kmod-$KVER/kmod/negcam.ko}\"; export NEGCAM_KO" >> "$RUN/env"
+fi
 # Keep the last 20 runs.
 ls -1d "$OUT/runs/"*/ 2>/dev/null | head -n -20 | xargs -r rm -rf
 
 APPEND="console=ttyS0 loglevel=5 panic=-1 tsc=reliable"
 APPEND="$APPEND negcam_tree=$TREE negcam_run=$RUN negcam_build=${NEGCAM_BUILD:-build} negcam_timeout=$TIMEOUT"
 [ "$INTERACTIVE" = 1 ] && APPEND="$APPEND negcam_interactive=1"
+# Every KASAN report, not only the first; the modules' directory for init.
+[ "$VM_KERNEL" = debug ] && APPEND="$APPEND kasan_multi_shot negcam_moddir=$MODDIR"
 
 QEMU=(qemu-system-x86_64 -accel tcg -cpu max -m "$MEM" -smp "$SMP"
 	-nographic -no-reboot -nodefaults -serial mon:stdio
@@ -226,7 +282,7 @@ QEMU=(qemu-system-x86_64 -accel tcg -cpu max -m "$MEM" -smp "$SMP"
 	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 	-virtfs "local,path=$TREE,mount_tag=tree,security_model=none,multidevs=remap")
 
-echo "run.sh: kernel $KVER, ${MEM} MiB, $SMP CPUs, timeout ${TIMEOUT}s, run $RUN" >&2
+echo "run.sh: kernel $KVER ($VM_KERNEL), ${MEM} MiB, $SMP CPUs, timeout ${TIMEOUT}s, run $RUN" >&2
 start=$(date +%s.%N)
 if [ "$INTERACTIVE" = 1 ]; then
 	"${QEMU[@]}"

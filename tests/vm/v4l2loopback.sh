@@ -8,7 +8,8 @@
 # No v4l2loopback source is kept in this tree. Rebuilt only when the
 # source or the kernel's build tree is newer than the cached module.
 # KVER: as tests/vm/run.sh picks it (newest kernel with an image and a build
-# tree; never uname -r, the host may run another kernel).
+# tree; never uname -r, the host may run another kernel). NEGCAM_VM_KDIR: its
+# build tree when not /lib/modules/KVER/build (run.sh --kernel debug).
 set -u
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 die() { echo "v4l2loopback.sh: $*" >&2; exit 1; }
@@ -23,12 +24,13 @@ fi
 SRC=$(ls -d /usr/src/v4l2loopback-* 2>/dev/null | sort -V | tail -n1)
 [ -n "$SRC" ] && [ -f "$SRC/v4l2loopback.c" ] ||
 	die "no /usr/src/v4l2loopback-*/v4l2loopback.c: install Debian's v4l2loopback-dkms (make deps)"
+KDIR=${NEGCAM_VM_KDIR:-/lib/modules/$KVER/build}
 OUT=$VM_DIR/out/v4l2loopback-$KVER
 KO=$OUT/v4l2loopback.ko
 
 stale=0
 [ -s "$KO" ] || stale=1
-for f in "$SRC"/* "/lib/modules/$KVER/build/Makefile"; do
+for f in "$SRC"/* "$KDIR/Makefile"; do
 	[ "$f" -nt "$KO" ] && stale=1
 done
 if [ $stale = 1 ]; then
@@ -36,7 +38,7 @@ if [ $stale = 1 ]; then
 	mkdir -p "$OUT" || die "cannot create $OUT"
 	cp "$SRC"/*.c "$SRC"/*.h "$OUT"/ || die "cannot copy $SRC"
 	echo "obj-m := v4l2loopback.o" > "$OUT/Kbuild"
-	make -s -C "/lib/modules/$KVER/build" M="$OUT" modules > "$OUT/build.log" 2>&1 ||
+	make -s -C "$KDIR" M="$OUT" modules > "$OUT/build.log" 2>&1 ||
 		{ tail -n 20 "$OUT/build.log" >&2; die "building $SRC for $KVER failed (log $OUT/build.log)"; }
 	basename "$SRC" > "$OUT/version"
 fi

@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# Host test of klog_check (tests/vm/klog.sh), the kernel-log check the VM
+# harness applies to every run: each report below (first lines as Linux 6.1
+# prints them) must fail the check, the clean boot lines of the debug kernel
+# must pass it. The VM proof on real reports is tests/vm/detect-suite.sh.
+# Usage: klog-test.sh [TREE]
+TREE=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$TREE/tests/vm/klog.sh"
+fails=0 n=0
+
+bad() {
+	n=$((n + 1))
+	if printf '%s\n' "[   12.345678] $1" | klog_check > /dev/null; then
+		echo "FAIL: not detected: $1"; fails=$((fails + 1))
+	fi
+}
+good() {
+	n=$((n + 1))
+	if ! printf '%s\n' "[    0.123456] $1" | klog_check > /dev/null; then
+		echo "FAIL: a clean line detected: $1"; fails=$((fails + 1))
+	fi
+}
+
+bad 'BUG: KASAN: slab-use-after-free in detect_uaf+0x9d/0xc0 [negcam_detect]'
+bad 'BUG: KASAN: use-after-free in detect_uaf+0x9d/0xc0 [negcam_detect]'
+bad 'BUG: KFENCE: out-of-bounds read in negcam_fill+0x42/0x80 [negcam]'
+bad 'UBSAN: shift-out-of-bounds in drivers/media/test-drivers/vivid/vivid-core.c:12:5'
+bad 'WARNING: possible circular locking dependency detected'
+bad 'WARNING: inconsistent lock state'
+bad 'WARNING: possible recursive locking detected'
+bad 'WARNING: suspicious RCU usage'
+bad 'BUG: sleeping function called from invalid context at kernel/locking/mutex.c:580'
+bad 'WARNING: CPU: 1 PID: 300 at lib/debugobjects.c:505 debug_print_object+0x8f/0xb0'
+bad 'kernel BUG at lib/list_debug.c:53!'
+bad 'list_del corruption, ffff888004c3e800->next is LIST_POISON1 (dead000000000100)'
+bad 'INFO: task v4l2-ctl:312 blocked for more than 60 seconds.'
+bad 'watchdog: BUG: soft lockup - CPU#0 stuck for 26s! [negcam-thread:210]'
+bad 'general protection fault, probably for non-canonical address 0xdffffc0000000001: 0000 [#1] PREEMPT SMP KASAN'
+bad 'Oops: 0000 [#1] PREEMPT SMP'
+bad 'unreferenced object 0xffff888004c3e800 (size 256):'
+
+good 'kasan: KernelAddressSanitizer initialized (generic)'
+good 'kfence: initialized - using 2097152 bytes for 255 objects at 0x(____ptrval____)-0x(____ptrval____)'
+good 'kmemleak: Kernel memory leak detector initialized (mem pool available: 31698)'
+good 'Lock dependency validator: Copyright (c) 2006 Red Hat, Inc., Ingo Molnar'
+good 'negcam: loaded, 1 device(s)'
+good 'hung_task: watchdog enabled'
+
+echo "klog: $((n - fails)) passed, $fails failed"
+[ "$fails" = 0 ]
