@@ -117,7 +117,10 @@ int main(int argc, char **argv)
 	printf("vm-stamp: %d frames, ", frames);
 	if (split)
 		printf("%d judged, %d restart(s) at 0, ", judged, restarts);
-	printf("%d stamped, stamps %s\n", stamped,
-	       increasing ? "strictly increasing" : "NOT increasing");
+	if (split)
+		printf("%d stamped, stamps %s\n", stamped, increasing ? "in order" : "NOT in order");
+	else
+		printf("%d stamped, stamps %s\n", stamped,
+		       increasing ? "strictly increasing" : "NOT increasing");
 	return (judged > 0 && stamped == judged && increasing) ? 0 : 1;
 }
