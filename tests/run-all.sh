@@ -66,6 +66,7 @@ if wanted layers; then
 fi
 wanted engine && meson_suite engine
 wanted run && meson_suite run
+wanted vm-host && meson_suite vm-host	# tests/vm/klog.sh: the kernel-log check judges real report lines
 if wanted gst; then
 	if meson test -C "$build" --list 2>/dev/null | grep -q '^negcam:gst '; then
 		meson_suite gst
