@@ -268,7 +268,7 @@ suite_gst() {
 		fi
 		v4l2-ctl -d "$viv" -i 0 > /dev/null 2>&1
 		v4l2-ctl -d "$viv" -v width=640,height=360,pixelformat=YUYV,field=none > /dev/null 2>&1
-		dmesg_clean "gst on vivid"
+		dmesg_peer "gst on vivid" vivid
 	else
 		fail "vivid: no node"
 	fi

@@ -48,5 +48,34 @@ good 'Lock dependency validator: Copyright (c) 2006 Red Hat, Inc., Ingo Molnar'
 good 'negcam: loaded, 1 device(s)'
 good 'hung_task: watchdog enabled'
 
+# klog_new: each check sees only the lines since the previous one (a report
+# fails one window, not every later check); klog_exclude drops the peers'
+# findings already noted.
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+same() {
+	n=$((n + 1))
+	if [ "$2" != "$3" ]; then
+		echo "FAIL: $1: got '$2', want '$3'"; fails=$((fails + 1))
+	fi
+}
+window() { NEGCAM_KLOG_STDIN=1 klog_new "$T/state" < "$1" | tr '\n' '|'; }
+printf '%s\n' '[    1.000000] boot' '[  147.801372] UBSAN: shift-out-of-bounds in v4l2-ctrls-api.c:1187:35' \
+	'shift exponent 64 is too large' > "$T/log"
+same "first window: the whole log" "$(window "$T/log")" \
+	'[    1.000000] boot|[  147.801372] UBSAN: shift-out-of-bounds in v4l2-ctrls-api.c:1187:35|shift exponent 64 is too large|'
+printf '%s\n' '[  147.801373] negcam: loaded' '[  150.000000] WARNING: CPU: 0 PID: 1 at x.c:1' >> "$T/log"
+same "second window: only what came after (to the microsecond)" "$(window "$T/log")" \
+	'[  147.801373] negcam: loaded|[  150.000000] WARNING: CPU: 0 PID: 1 at x.c:1|'
+same "third window: empty" "$(window "$T/log")" ''
+printf '%s\n' 'no stamp' 'UBSAN: x' > "$T/bare"
+rm -f "$T/state"
+window "$T/bare" > /dev/null
+same "no timestamps: judged whole every time" "$(window "$T/bare")" 'no stamp|UBSAN: x|'
+grep UBSAN "$T/log" > "$T/peer"
+same "klog_exclude leaves the noted finding out" "$(klog_exclude "$T/peer" < "$T/log" | klog_check)" \
+	'[  150.000000] WARNING: CPU: 0 PID: 1 at x.c:1'
+same "klog_exclude with no peer file keeps everything" "$(klog_exclude "$T/none" < "$T/log" | klog_check | wc -l)" 2
+
 echo "klog: $((n - fails)) passed, $fails failed"
 [ "$fails" = 0 ]

@@ -18,6 +18,33 @@ KLOG_BAD="$KLOG_BAD|suspicious RCU usage|list_add corruption|list_del corruption
 KLOG_BAD="$KLOG_BAD|blocked for more than [0-9]+ seconds|soft lockup|hard LOCKUP"
 KLOG_BAD="$KLOG_BAD|unreferenced object 0x"
 
+# klog_new STATE: the kernel log lines logged since the last klog_new with
+# the same STATE file (all of it the first time), judged by their printk
+# timestamps; lines without one go with the line before. Each check then
+# judges only its own window, so one report, already failed or noted, does
+# not fail every check after it. A kernel without printk timestamps is
+# judged whole every time. Reads dmesg, or stdin with NEGCAM_KLOG_STDIN=1
+# (the host test).
+klog_new() {
+	local state=$1 seen=-1
+	[ -s "$state" ] && read -r seen < "$state"
+	{ if [ "${NEGCAM_KLOG_STDIN:-0}" = 1 ]; then cat; else dmesg; fi; } |
+		awk -v seen="$seen" -v state="$state" '
+		match($0, /^\[ *[0-9]+\.[0-9]+\]/) {
+			ts = substr($0, 2, RLENGTH - 2) + 0
+			if (ts > last) last = ts
+			stamped = 1
+		}
+		ts > seen || seen < 0 { print }
+		END { if (stamped && last > seen) printf "%.6f\n", last > state }'
+}
+
+# klog_exclude FILE: stdin without the lines listed in FILE (exact lines;
+# the peers' findings a suite already reported as information).
+klog_exclude() {
+	if [ -s "$1" ]; then grep -vxF -f "$1"; else cat; fi
+}
+
 # klog_check [FILE]: prints the lines of the kernel log FILE (default: stdin)
 # that report a problem; exit status 1 when there is one, 0 when clean.
 klog_check() {

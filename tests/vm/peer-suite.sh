@@ -105,7 +105,7 @@ suite_peer() {
 		else
 			fail "insmod v4l2loopback.ko exclusive_caps=1"
 		fi
-		dmesg_clean "v4l2loopback"
+		dmesg_peer "v4l2loopback" v4l2loopback
 	fi
 
 	if [ -f "$PEER_NEGCAM_KO" ] && modinfo -p "$PEER_NEGCAM_KO" | grep -q '^loops:'; then

@@ -68,7 +68,7 @@ suite_vivid() {
 			-i $dev -frames:v 5 -fps_mode passthrough -f rawvideo -y /tmp/vivid.yuv &&
 			s=\$(stat -c %s /tmp/vivid.yuv) && echo \"\$s bytes\" && [ \"\$s\" = $((640 * 480 * 2 * 5)) ]"
 	rm -f /tmp/vivid.yuv
-	dmesg_clean "vivid"
+	dmesg_peer "vivid" vivid
 	suite_end
 }
 
