@@ -171,7 +171,13 @@ struct negcam_loop {
 };
 
 static struct negcam_loop *negcam_loops[NEGCAM_MAX_LOOPS];
-/* Guards negcam_loops[]: creation and removal of loops. */
+/*
+ * A slot stays taken while its loop is being destroyed: the loop's
+ * platform device negcam-loop.N is still registered until then, and a new
+ * loop taking N would fail on the duplicate sysfs name (the storm found it).
+ */
+static bool negcam_loops_dying[NEGCAM_MAX_LOOPS];
+/* Guards negcam_loops[] and negcam_loops_dying[]: creation and removal. */
 static DEFINE_MUTEX(negcam_loops_lock);
 
 /* ---- formats ---- */
@@ -964,8 +970,9 @@ static struct negcam_loop *negcam_loop_add(const char *name,
 	unsigned int i;
 
 	lockdep_assert_held(&negcam_loops_lock);
-	for (i = 0; i < NEGCAM_MAX_LOOPS && negcam_loops[i]; i++)
-		;
+	for (i = 0; i < NEGCAM_MAX_LOOPS; i++)
+		if (!negcam_loops[i] && !negcam_loops_dying[i])
+			break;
 	if (i == NEGCAM_MAX_LOOPS)
 		return ERR_PTR(-ENOSPC);
 	loop = negcam_loop_create(i, name, ncap);
@@ -974,14 +981,25 @@ static struct negcam_loop *negcam_loop_add(const char *name,
 	return loop;
 }
 
-/* Take @loop out of its slot and remove it. */
+/* Take @loop out of its slot and remove it; the slot is free again after. */
 static void negcam_loop_remove(struct negcam_loop *loop)
 {
+	unsigned int index = loop->index;
+	bool owned;
+
 	mutex_lock(&negcam_loops_lock);
-	if (negcam_loops[loop->index] == loop)
-		negcam_loops[loop->index] = NULL;
+	owned = negcam_loops[index] == loop;
+	if (owned) {
+		negcam_loops[index] = NULL;
+		negcam_loops_dying[index] = true;
+	}
 	mutex_unlock(&negcam_loops_lock);
 	negcam_loop_destroy(loop);
+	if (!owned)
+		return;
+	mutex_lock(&negcam_loops_lock);
+	negcam_loops_dying[index] = false;
+	mutex_unlock(&negcam_loops_lock);
 }
 
 /* Remove the loops of the module parameter; module exit. */

@@ -40,6 +40,8 @@ bad 'watchdog: BUG: soft lockup - CPU#0 stuck for 26s! [negcam-thread:210]'
 bad 'general protection fault, probably for non-canonical address 0xdffffc0000000001: 0000 [#1] PREEMPT SMP KASAN'
 bad 'Oops: 0000 [#1] PREEMPT SMP'
 bad 'unreferenced object 0xffff888004c3e800 (size 256):'
+bad "sysfs: cannot create duplicate filename '/devices/platform/negcam-loop.1'"
+bad 'kobject_add_internal failed for negcam-loop.1 with -EEXIST, don'"'"'t try to register things with the same name in the same directory.'
 
 good 'kasan: KernelAddressSanitizer initialized (generic)'
 good 'kfence: initialized - using 2097152 bytes for 255 objects at 0x(____ptrval____)-0x(____ptrval____)'

@@ -17,6 +17,8 @@ KLOG_BAD="$KLOG_BAD|possible circular locking|inconsistent lock state|possible r
 KLOG_BAD="$KLOG_BAD|suspicious RCU usage|list_add corruption|list_del corruption"
 KLOG_BAD="$KLOG_BAD|blocked for more than [0-9]+ seconds|soft lockup|hard LOCKUP"
 KLOG_BAD="$KLOG_BAD|unreferenced object 0x"
+# A driver registering a device under a name still in use (sysfs's dump).
+KLOG_BAD="$KLOG_BAD|cannot create duplicate filename|kobject_add_internal failed"
 
 # klog_new STATE: the kernel log lines logged since the last klog_new with
 # the same STATE file (all of it the first time), judged by their printk

@@ -355,9 +355,33 @@ cfs_loop() {
 }
 export CFSL V
 export -f cfs_loop
+# Two configfs loops switched on and off at once: one's enable may come while
+# the other's removal still holds its platform device negcam-loop.N. Every
+# enable must succeed, with no "duplicate filename" in the kernel log (the
+# storm's finding: a slot was reused before its device was gone).
+cfs_churn_one() {
+	local d=$CFSL/$1 i
+	mkdir "$d" || return 1
+	for i in $(seq 1 "$2"); do
+		echo 1 > "$d/enable" || { echo "$1: enable $i failed"; return 1; }
+		echo 0 > "$d/enable" || { echo "$1: disable $i failed"; return 1; }
+	done
+	rmdir "$d"
+}
+cfs_churn() {
+	local a b
+	cfs_churn_one churn-a 40 & a=$!
+	cfs_churn_one churn-b 40 & b=$!
+	wait $a || return 1
+	wait $b || return 1
+	! dmesg | grep -E 'duplicate filename|kobject_add_internal failed|cannot create it'
+}
+export -f cfs_churn_one cfs_churn
 load_loops loops=1
 check "configfs: mkdir loops/cam, captures=2, profile=vga, enable=1 -> loop 1 with 2 capture nodes, streams; enable=0, rmdir" 120 cfs_loop
 rmdir "$CFSL/cam" 2>/dev/null
+check "configfs: two loops enabled and disabled at once, 40 rounds each: every enable succeeds, no duplicate device name" 600 cfs_churn
+rmdir "$CFSL/churn-a" "$CFSL/churn-b" 2>/dev/null
 unload
 check "rmmod after the configfs loop" 30 bash -c "! [ -d /sys/module/negcam ]"
 

@@ -41,7 +41,7 @@ ARGS=(--procs "${NEGCAM_STORM_PROCS:-3}" --threads "${NEGCAM_STORM_THREADS:-3}"
 	--hang "${NEGCAM_STORM_HANG:-8}")
 
 # What the kernel must never say (the debug kernel's detectors included).
-BAD='WARNING:|BUG:|Oops|general protection|KASAN|UBSAN|KFENCE|kfence|circular locking|possible recursive locking|inconsistent lock state|lock held when returning|hung task|blocked for more than|kmemleak|refcount_t|list_add corruption|list_del corruption|stack-protector|exceeds total pages|wrong timeout value|segfault at .* in storm'
+BAD='WARNING:|BUG:|Oops|general protection|KASAN|UBSAN|KFENCE|kfence|circular locking|possible recursive locking|inconsistent lock state|lock held when returning|hung task|blocked for more than|kmemleak|refcount_t|list_add corruption|list_del corruption|stack-protector|exceeds total pages|wrong timeout value|duplicate filename|kobject_add_internal failed|segfault at .* in storm'
 
 # CREATE_BUFS with a sizeimage of 2 GiB on node $1: EINVAL, and no vmalloc
 # stack dump; twice the frame size is still accepted (v4l2-compliance asks
