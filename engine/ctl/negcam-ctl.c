@@ -58,6 +58,8 @@ enum ctl_opt {
 	OPT_NAME,
 	OPT_DUMP,
 	OPT_DROP_UNKNOWN,
+	OPT_ALL,
+	OPT_LIST_DEVICES,
 };
 
 static const struct option long_options[] = {
@@ -90,6 +92,8 @@ static const struct option long_options[] = {
 	{ "name", required_argument, NULL, OPT_NAME },
 	{ "dump", required_argument, NULL, OPT_DUMP },
 	{ "drop-unknown", no_argument, NULL, OPT_DROP_UNKNOWN },
+	{ "all", no_argument, NULL, OPT_ALL },
+	{ "list-devices", no_argument, NULL, OPT_LIST_DEVICES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -106,6 +110,10 @@ static void usage(FILE *f)
 "  --show-profile NAME   print the text of built-in profile NAME\n"
 "  --validate FILE       check a profile file: 'FILE: ok' or 'FILE:LINE:COL: message'\n"
 "  -D, --info            show the driver info [VIDIOC_QUERYCAP]\n"
+"  --all                 what 'v4l2-ctl --all' shows: driver info, priority, input,\n"
+"                        formats, streaming parameters, controls\n"
+"  --list-devices        what 'v4l2-ctl --list-devices' shows for the device\n"
+"                        negcam-run makes at /dev/video0 [VIDIOC_QUERYCAP]\n"
 "  --list-formats        list the capture formats [VIDIOC_ENUM_FMT]\n"
 "  --list-formats-ext    list the capture formats with frame sizes and intervals\n"
 "                        [VIDIOC_ENUM_FMT, _FRAMESIZES, _FRAMEINTERVALS]\n"
@@ -814,6 +822,8 @@ static bool needs_engine(int opt)
 	case OPT_SET_PARM:
 	case OPT_BUSY:
 	case OPT_IDLE:
+	case OPT_ALL:
+	case OPT_LIST_DEVICES:
 		return true;
 	}
 	return false;
@@ -845,6 +855,12 @@ static void run(struct ctl *c, const struct action *a, const char *import_name)
 		memset(&cap, 0, sizeof(cap));
 		if (!do_ioctl(c, VIDIOC_QUERYCAP, &cap))
 			ctl_print_querycap(&cap);
+		break;
+	case OPT_ALL:
+		ctl_all(c);
+		break;
+	case OPT_LIST_DEVICES:
+		ctl_list_devices(c, "/dev/video0");
 		break;
 	case OPT_LIST_FORMATS:
 	case OPT_LIST_FORMATS_EXT:

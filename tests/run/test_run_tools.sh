@@ -24,14 +24,25 @@ check "this host has no /dev/video0 (the case negcam-run is for)" [ ! -e /dev/vi
 
 if [ "$PART" = tools ]; then
 
-# --list-formats-ext, byte for byte, for every built-in profile
-for p in $("$CTL" --list-profiles | awk '{print $1}'); do
-	timeout 30 "$RUN" --profile "$p" -- v4l2-ctl -d /dev/video0 --list-formats-ext >"$T/v" 2>&1
-	"$CTL" --profile "$p" --list-formats-ext >"$T/c" 2>&1
-	check "$p: v4l2-ctl --list-formats-ext through negcam-run equals negcam-ctl's" \
-		cmp -s "$T/v" "$T/c"
+# --list-formats-ext, --all and --list-devices, byte for byte, for every
+# built-in profile and the output test profiles (an output queue, no capture)
+same_as_ctl() {	# PROFILE OPTION...: v4l2-ctl through negcam-run, then negcam-ctl
+	p=$1; shift
+	timeout 30 "$RUN" --profile "$p" -- v4l2-ctl -d /dev/video0 "$@" >"$T/v" 2>&1
+	"$CTL" --profile "$p" "$@" >"$T/c" 2>&1
+	check "$p: v4l2-ctl $* through negcam-run equals negcam-ctl's" cmp -s "$T/v" "$T/c"
 	cmp -s "$T/v" "$T/c" || diff "$T/c" "$T/v" | head -n 10 >&2
+}
+for p in $("$CTL" --list-profiles | awk '{print $1}'); do
+	same_as_ctl "$p" --list-formats-ext
+	same_as_ctl "$p" --all
+	same_as_ctl "$p" --list-devices
 done
+for p in "$SRC/tests/gst/output.profile" "$SRC/tests/gst/output-only.profile"; do
+	same_as_ctl "$p" --all
+done
+check "--all lists the controls (not an empty comparison)" \
+	contains "$T/c" "test_pattern 0x009f0903 (menu)   : min=0 max=2 default=0 value=0 (Colour Bars)"
 
 timeout 30 "$RUN" --profile vga -- v4l2-ctl -d /dev/video0 -D >"$T/d" 2>&1
 check "v4l2-ctl -D shows the card" contains "$T/d" "Card type        : Negcam VGA"
