@@ -70,6 +70,18 @@ timeout 10 "$RUN" --profile "$T/fifo" -- true >"$T/f" 2>&1; rc=$?
 check "a FIFO profile is refused at once, not waited on (rc $rc)" [ "$rc" = 2 ]
 
 # streaming
+# A frame the generator cannot draw (Y41P) is dequeued with
+# V4L2_BUF_FLAG_ERROR and 0 bytes (user/vbuf.c), a drawn one without it.
+# v4l2-ctl counts no error frame, so grep stops it after three.
+timeout 60 "$RUN" --profile "$SRC/tests/run/profiles/undrawable.profile" -- \
+	v4l2-ctl -d /dev/video0 --stream-mmap --stream-count=3 --verbose 2>&1 |
+	grep -m 3 "cap dqbuf" >"$T/e"
+check "an undrawable frame: DQBUF flags it error, bytesused 0" \
+	[ "$(grep -c 'bytesused: 0 .*(error, ts-monotonic, ts-src-eof)$' "$T/e")" = 3 ]
+timeout 60 "$RUN" --profile vga -- v4l2-ctl -d /dev/video0 --stream-mmap --stream-count=3 \
+	--verbose 2>&1 | grep "cap dqbuf" >"$T/e"
+check "a drawn frame: DQBUF flags no error" \
+	[ "$(grep -c 'bytesused: 614400 .*(ts-monotonic, ts-src-eof)$' "$T/e")" = 3 ]
 timeout 60 "$RUN" -- v4l2-ctl -d /dev/video0 --stream-mmap --stream-count=30 >"$T/s" 2>&1
 check "v4l2-ctl --stream-mmap gets 30 frames" [ "$(tr -cd '<' <"$T/s" | wc -c)" = 30 ]
 timeout 60 "$RUN" -- v4l2-ctl -d /dev/video0 --stream-mmap --stream-count=10 \
