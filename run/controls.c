@@ -2,103 +2,22 @@
 /*
  * libnegcam-preload.so: the controls, input and priorities negcam.ko
  * has (kmod/negcam-vid.c), answered as the kernel's control framework
- * would: the class controls, V4L2_CID_MIN_BUFFERS_FOR_CAPTURE (read-only,
- * 3) and V4L2_CID_TEST_PATTERN (a menu of the frame generator's patterns).
+ * would. The controls and the input themselves are user/controls.c's
+ * data (negcam-ctl --all prints the same); here their values, events and
+ * the open files' priorities.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <string.h>
 #include <time.h>
 
-#include "framegen.h"
+#include "controls.h"
 #include "preload.h"
-
-struct ctrl {
-	__u32 id, type;
-	const char *name;
-	__s32 min, max, def;
-	__u32 flags;
-};
-
-#define CLASS_FLAGS (V4L2_CTRL_FLAG_READ_ONLY | V4L2_CTRL_FLAG_WRITE_ONLY)
-static const struct ctrl ctrls[] = {
-	/* sorted by id */
-	{V4L2_CID_USER_CLASS, V4L2_CTRL_TYPE_CTRL_CLASS, "User Controls", 0, 0, 0, CLASS_FLAGS},
-	{V4L2_CID_MIN_BUFFERS_FOR_CAPTURE, V4L2_CTRL_TYPE_INTEGER, "Min Number of Capture Buffers",
-	 NC_VB_MIN_BUFFERS, NC_VB_MIN_BUFFERS, NC_VB_MIN_BUFFERS, V4L2_CTRL_FLAG_READ_ONLY},
-	{V4L2_CID_IMAGE_PROC_CLASS, V4L2_CTRL_TYPE_CTRL_CLASS, "Image Processing Controls", 0, 0, 0,
-	 CLASS_FLAGS},
-	{V4L2_CID_TEST_PATTERN, V4L2_CTRL_TYPE_MENU, "Test Pattern", 0, NC_PATTERN_COUNT - 1, 0, 0},
-};
-#define NCTRLS (sizeof(ctrls) / sizeof(ctrls[0]))
-static const char *const pattern_names[] = {"Colour Bars", "Gradient", "Solid Grey"};
-
-/* The control @id, or with V4L2_CTRL_FLAG_NEXT_CTRL the first after it. */
-static const struct ctrl *find(__u32 id)
-{
-	bool next = id & V4L2_CTRL_FLAG_NEXT_CTRL;
-	unsigned int i;
-
-	id &= ~(__u32)(V4L2_CTRL_FLAG_NEXT_CTRL | V4L2_CTRL_FLAG_NEXT_COMPOUND);
-	for (i = 0; i < NCTRLS; i++)
-		if (next ? ctrls[i].id > id : ctrls[i].id == id)
-			return &ctrls[i];
-	return NULL;
-}
-
-static int query_ext(struct v4l2_query_ext_ctrl *q)
-{
-	const struct ctrl *c = find(q->id);
-
-	if (!c)
-		return -EINVAL;
-	memset(q, 0, sizeof(*q));
-	q->id = c->id;
-	q->type = c->type;
-	strncpy(q->name, c->name, sizeof(q->name) - 1);
-	q->minimum = c->min;
-	q->maximum = c->max;
-	q->default_value = c->def;
-	q->step = c->type == V4L2_CTRL_TYPE_CTRL_CLASS ? 0 : 1;
-	q->flags = c->flags;
-	q->elem_size = c->type == V4L2_CTRL_TYPE_CTRL_CLASS ? 0 : 4;
-	q->elems = 1;
-	return 0;
-}
-
-static int queryctrl(struct v4l2_queryctrl *q)
-{
-	struct v4l2_query_ext_ctrl x = {.id = q->id};
-	int ret = query_ext(&x);
-
-	if (ret)
-		return ret;
-	memset(q, 0, sizeof(*q));
-	q->id = x.id;
-	q->type = x.type;
-	memcpy(q->name, x.name, sizeof(q->name));
-	q->minimum = (__s32)x.minimum;
-	q->maximum = (__s32)x.maximum;
-	q->step = (__s32)x.step;
-	q->default_value = (__s32)x.default_value;
-	q->flags = x.flags;
-	return 0;
-}
-
-static int querymenu(struct v4l2_querymenu *m)
-{
-	if (m->id != V4L2_CID_TEST_PATTERN || m->index >= NC_PATTERN_COUNT)
-		return -EINVAL;
-	memset(m->name, 0, sizeof(m->name));
-	strncpy((char *)m->name, pattern_names[m->index], sizeof(m->name) - 1);
-	m->reserved = 0;
-	return 0;
-}
 
 /* One control's value: get (@set false) or check and, when @commit, set. */
 static int ctrl_value(struct nc_node *n, __u32 id, __s32 *val, bool set, bool commit, bool def)
 {
-	const struct ctrl *c = find(id);
+	const struct nc_ctrl *c = nc_ctrl_find(id);
 
 	if (!c || (id & V4L2_CTRL_FLAG_NEXT_CTRL))
 		return -EINVAL;
@@ -183,7 +102,7 @@ static void queue_event(struct nc_file *f, const struct v4l2_event *ev)
 	e->sequence = f->ev_seq++;
 }
 
-static void ctrl_event(const struct nc_node *n, const struct ctrl *c, struct v4l2_event *ev)
+static void ctrl_event(const struct nc_node *n, const struct nc_ctrl *c, struct v4l2_event *ev)
 {
 	struct timespec t;
 
@@ -205,8 +124,8 @@ static void ctrl_event(const struct nc_node *n, const struct ctrl *c, struct v4l
 static int subscribe(struct nc_node *n, struct nc_file *f, unsigned long request,
 		     struct v4l2_event_subscription *sub)
 {
-	const struct ctrl *c = sub->type == V4L2_EVENT_CTRL ? find(sub->id) : NULL;
-	unsigned int bit = c ? (unsigned int)(c - ctrls) : NCTRLS;
+	const struct nc_ctrl *c = sub->type == V4L2_EVENT_CTRL ? nc_ctrl_find(sub->id) : NULL;
+	unsigned int bit = c ? (unsigned int)(c - nc_ctrls) : NC_NCTRLS;
 	struct v4l2_event ev;
 
 	if (request == VIDIOC_UNSUBSCRIBE_EVENT && sub->type == V4L2_EVENT_ALL) {
@@ -244,10 +163,10 @@ static int dqevent(struct nc_file *f, struct v4l2_event *ev)
 /* The test pattern changed: tell every subscriber (@from only with feedback). */
 static void pattern_changed(struct nc_node *n, struct nc_file *from)
 {
-	unsigned int bit = NCTRLS - 1, i;
+	unsigned int bit = NC_NCTRLS - 1, i;
 	struct v4l2_event ev;
 
-	ctrl_event(n, &ctrls[bit], &ev);
+	ctrl_event(n, &nc_ctrls[bit], &ev);
 	ev.u.ctrl.changes = V4L2_EVENT_CTRL_CH_VALUE;
 	for (i = 0; i < NC_RUN_MAX_FILES; i++) {
 		struct nc_file *f = nc_file_at(i);
@@ -276,33 +195,18 @@ static int prio(struct nc_node *n, struct nc_file *f, unsigned long request, __u
 	return 0;
 }
 
-static int input(unsigned long request, void *arg)
-{
-	struct v4l2_input *in = arg;
-
-	if (request == VIDIOC_G_INPUT)
-		*(__u32 *)arg = 0;
-	if (request != VIDIOC_ENUMINPUT)
-		return request == VIDIOC_S_INPUT && *(__u32 *)arg ? -EINVAL : 0;
-	if (in->index)
-		return -EINVAL;
-	memset(in, 0, sizeof(*in));
-	in->type = V4L2_INPUT_TYPE_CAMERA;
-	strncpy((char *)in->name, "Camera", sizeof(in->name) - 1);
-	return 0;
-}
-
 int nc_controls_ioctl(struct nc_node *n, struct nc_file *f, unsigned long request, void *arg)
 {
 	struct v4l2_control *c = arg;
 
 	switch (request) {
 	case VIDIOC_QUERYCTRL:
-		return queryctrl(arg);
 	case VIDIOC_QUERY_EXT_CTRL:
-		return query_ext(arg);
 	case VIDIOC_QUERYMENU:
-		return querymenu(arg);
+	case VIDIOC_ENUMINPUT:
+	case VIDIOC_G_INPUT:
+	case VIDIOC_S_INPUT:
+		return nc_ctrl_query_ioctl(request, arg);
 	case VIDIOC_G_CTRL:
 		return ctrl_value(n, c->id, &c->value, false, false, false);
 	case VIDIOC_S_CTRL:
@@ -327,10 +231,6 @@ int nc_controls_ioctl(struct nc_node *n, struct nc_file *f, unsigned long reques
 	case VIDIOC_G_PRIORITY:
 	case VIDIOC_S_PRIORITY:
 		return prio(n, f, request, arg);
-	case VIDIOC_ENUMINPUT:
-	case VIDIOC_G_INPUT:
-	case VIDIOC_S_INPUT:
-		return input(request, arg);
 	case VIDIOC_LOG_STATUS:
 		return 0;
 	}

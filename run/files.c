@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "preload.h"
+#include "record.h"
 
 static struct nc_file files[NC_RUN_MAX_FILES];
 static _Atomic unsigned short fdmap[NC_RUN_FDMAX]; /* file index + 1 */
@@ -71,4 +72,5 @@ void nc_fd_detach(int fd)
 	n = &nc_nodes[f->node];
 	n->priority[f->prio]--;
 	nc_vbq_release(&n->vbq, f);
+	nc_record_close(f->node);
 }

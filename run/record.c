@@ -2,8 +2,15 @@
 /*
  * The request record of libnegcam-preload.so (record.h): counts and
  * formats per node, written to NEGCAM_RUN_RECORD's directory for
- * `negcam-run --each-profile`. Every function is called under nc_lock.
- * Without NEGCAM_RUN_RECORD nothing is counted or written.
+ * `negcam-run --each-profile`. Every function is called under nc_lock
+ * (nc_record_exit takes it itself). Without NEGCAM_RUN_RECORD nothing is
+ * counted or written.
+ *
+ * The counts live in memory and reach the file at most once per
+ * NC_REC_PERIOD_NS of counted calls, and at once on what the table shows
+ * apart from counts: the first open, a format or rate set, STREAMON and
+ * STREAMOFF, the first read(), a file of the node closed, and the exit of
+ * the process image. A DQBUF costs no system call of its own.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -18,8 +25,12 @@
 #include "preload.h"
 #include "record.h"
 
+#define NC_REC_PERIOD_NS 1000000000ull
+
 static struct nc_record recs[NC_RUN_MAX_NODES];
 static bool streamed[NC_RUN_MAX_NODES];
+static bool dirty[NC_RUN_MAX_NODES];          /* counts the file lacks */
+static uint64_t written_ns[NC_RUN_MAX_NODES]; /* CLOCK_MONOTONIC of the last write */
 static int rec_state; /* 0: not looked yet, 1: recording, -1: off or failed */
 static char rec_path[4096];
 static int (*real_openat)(int, const char *, int, ...);
@@ -92,13 +103,33 @@ static void record_write(const struct nc_record *r)
 	real_close(fd);
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+/* @r changed: written @now, else when a period has passed since the last write. */
+static void record_changed(struct nc_record *r, bool now)
+{
+	uint64_t t = mono_ns();
+
+	dirty[r->node] = true;
+	if (!now && t - written_ns[r->node] < NC_REC_PERIOD_NS)
+		return;
+	record_write(r);
+	written_ns[r->node] = t;
+	dirty[r->node] = false;
+}
+
 /* The node's current format and rate, reached at @stage. */
 static void record_format(struct nc_record *r, enum nc_rec_stage stage)
 {
 	const struct negcam_engine *e = &nc_nodes[r->node].engine;
 	struct v4l2_format f = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE};
 	struct v4l2_streamparm p = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE};
-	struct timespec now;
 
 	if (!negcam_engine_g_fmt(e, &f))
 		r->pix = f.fmt.pix;
@@ -106,8 +137,7 @@ static void record_format(struct nc_record *r, enum nc_rec_stage stage)
 		r->interval = p.parm.capture.timeperframe;
 	if (stage > r->stage)
 		r->stage = stage;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	r->when_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	r->when_ns = mono_ns();
 }
 
 static void record_error(struct nc_record *r, unsigned long request, int err)
@@ -136,7 +166,7 @@ void nc_record_open(int node)
 	if (!r)
 		return;
 	record_format(r, NC_REC_OPENED);
-	record_write(r);
+	record_changed(r, true);
 }
 
 void nc_record_ioctl(int node, unsigned long request, int ret)
@@ -144,6 +174,8 @@ void nc_record_ioctl(int node, unsigned long request, int ret)
 	struct nc_record *r = record_of(node);
 	unsigned int nr = _IOC_NR(request);
 	bool v4l2 = _IOC_TYPE(request) == 'V' && nr < NC_REC_NR;
+	bool now = ret >= 0 && (request == VIDIOC_S_FMT || request == VIDIOC_S_PARM ||
+				request == VIDIOC_STREAMON || request == VIDIOC_STREAMOFF);
 
 	if (!r)
 		return;
@@ -168,12 +200,13 @@ void nc_record_ioctl(int node, unsigned long request, int ret)
 		if (v4l2)
 			r->count_before[nr]++;
 	}
-	record_write(r);
+	record_changed(r, now);
 }
 
 void nc_record_read(int node, long ret)
 {
 	struct nc_record *r = record_of(node);
+	bool first = ret >= 0 && r && !streamed[node];
 
 	if (!r)
 		return;
@@ -181,11 +214,33 @@ void nc_record_read(int node, long ret)
 		record_error(r, 0, (int)-ret);
 	} else {
 		r->frames++;
-		if (!streamed[node])
+		if (first)
 			record_format(r, NC_REC_STREAMED);
 		streamed[node] = true;
 	}
-	record_write(r);
+	record_changed(r, first);
+}
+
+void nc_record_close(int node)
+{
+	if (rec_state > 0 && node >= 0 && node < NC_RUN_MAX_NODES && dirty[node])
+		record_changed(&recs[node], true);
+}
+
+/*
+ * At exit (exit() or a return from main; not _exit, a signal or exec):
+ * what the last period counted. Without waiting for nc_lock, which a
+ * thread stopped inside a call may hold: a count may then miss that call.
+ */
+static void __attribute__((destructor)) nc_record_exit(void)
+{
+	bool locked = pthread_mutex_trylock(&nc_lock) == 0;
+	int i;
+
+	for (i = 0; i < NC_RUN_MAX_NODES; i++)
+		nc_record_close(i);
+	if (locked)
+		pthread_mutex_unlock(&nc_lock);
 }
 
 void nc_record_forget(void)
@@ -193,6 +248,8 @@ void nc_record_forget(void)
 	unsigned int i;
 
 	rec_state = 0; /* the child's own file, made on its first counted call */
+	memset(dirty, 0, sizeof(dirty));
+	memset(written_ns, 0, sizeof(written_ns));
 	for (i = 0; i < NC_RUN_MAX_NODES; i++) {
 		struct nc_record keep = recs[i]; /* the format carries over, the counts not */
 

@@ -8,8 +8,11 @@
  * writes DIR/rec-PID-K (K is the first free number, so an image started
  * by exec in the same process gets a file of its own), one struct
  * nc_record per node at offset node * sizeof(struct nc_record). The
- * record is rewritten after every counted call, so a process killed by a
- * timeout leaves what it had done. A forked child starts with zero counts.
+ * record is rewritten at most once a second while only counts change
+ * (DQBUF, QBUF, enumerations ...), at once when the format, the stage or
+ * the streaming state changes, when a file of the node is closed and at
+ * exit. So a process killed by a timeout leaves what it had done up to
+ * its last second of counts. A forked child starts with zero counts.
  * The layout is shared by the library and negcam-run, built together:
  * not a stable format.
  */
@@ -52,6 +55,8 @@ void nc_record_open(int node);
 void nc_record_ioctl(int node, unsigned long request, int ret);
 /* @ret: read()'s result, or -errno. */
 void nc_record_read(int node, long ret);
+/* A file of @node was closed: the counts not yet written, now. */
+void nc_record_close(int node);
 /* In a forked child: a file of its own, counts from zero. */
 void nc_record_forget(void);
 

@@ -2,15 +2,14 @@
 /* The user-space profile loader (see profile-load.h). */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "profile-load.h"
+#include "read-file.h"
 
 /* "webcam, vga, ...": every built-in profile's name, into @out. */
 static void builtin_names(char *out, size_t len)
@@ -44,66 +43,27 @@ static const char *file_kind(mode_t mode)
 	return "not a regular file";
 }
 
-/* Reads regular file @path whole (NUL-terminated); NULL with @msg set. */
+/* Reads regular file @path whole (NUL-terminated), by the one reader; NULL with @msg set. */
 static char *read_regular(const char *path, size_t *len, char *msg, size_t msglen)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	size_t n = 0, cap;
-	struct stat st;
-	char *buf = NULL;
+	struct nc_read r;
 
-	if (fd < 0 || fstat(fd, &st) || S_ISDIR(st.st_mode)) {
-		not_found(path, fd < 0 ? errno : EISDIR, msg, msglen);
-		goto fail;
+	if (!nc_read_file(path, 0, 0, &r)) {
+		*len = r.len;
+		return r.text;
 	}
-	if (!S_ISREG(st.st_mode)) {
+	if (r.stage == NC_READ_OPEN)
+		not_found(path, r.err, msg, msglen);
+	else if (r.stage == NC_READ_NOT_REGULAR)
 		snprintf(msg, msglen, "%s: %s, not a profile file (a profile is a regular text file, "
-			 "see docs/profiles.md)", path, file_kind(st.st_mode));
-		goto fail;
-	}
-	if ((unsigned long long)st.st_size > NC_LOAD_MAX_BYTES)
-		goto too_big;
-	/* Up to one byte past the cap, whatever st_size said (a file may grow while read). */
-	cap = (size_t)st.st_size + 4096;
-	buf = malloc(cap + 1);
-	while (buf) {
-		ssize_t got = read(fd, buf + n, cap - n);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			snprintf(msg, msglen, "%s: cannot read: %s", path, strerror(errno));
-			goto fail;
-		}
-		if (got == 0)
-			break;
-		n += (size_t)got;
-		if (n > NC_LOAD_MAX_BYTES)
-			goto too_big;
-		if (n == cap) {
-			char *nb = realloc(buf, 2 * cap + 1);
-
-			if (!nb)
-				free(buf);
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	if (!buf) {
+			 "see docs/profiles.md)", path, file_kind(r.mode));
+	else if (r.err == EFBIG)
+		snprintf(msg, msglen, "%s: larger than %u MiB; a profile file is at most %u MiB", path,
+			 NC_LOAD_MAX_BYTES >> 20, NC_LOAD_MAX_BYTES >> 20);
+	else if (r.err == ENOMEM)
 		snprintf(msg, msglen, "%s: out of memory", path);
-		goto fail;
-	}
-	close(fd);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-too_big:
-	snprintf(msg, msglen, "%s: larger than %u MiB; a profile file is at most %u MiB", path,
-		 NC_LOAD_MAX_BYTES >> 20, NC_LOAD_MAX_BYTES >> 20);
-fail:
-	free(buf);
-	if (fd >= 0)
-		close(fd);
+	else
+		snprintf(msg, msglen, "%s: cannot read: %s", path, strerror(r.err));
 	return NULL;
 }
 

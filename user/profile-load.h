@@ -2,9 +2,9 @@
 /*
  * The one profile loader of every user-space program (negcam-ctl,
  * negcam-run, libnegcam-preload.so, negcamsrc's embedded device): "a
- * built-in name, else a file". Files are opened non-blocking (a FIFO
- * nobody writes to is refused at once, never waited on), must be regular
- * files of at most NC_LOAD_MAX_BYTES, and text: no NUL byte, valid UTF-8
+ * built-in name, else a file". Files are read by read-file.h's one
+ * reader, regular files only (a FIFO nobody writes to is refused at once,
+ * never waited on), of at most NC_LOAD_MAX_BYTES, and text: no NUL byte, valid UTF-8
  * (binary data is never quoted back in a message).
  */
 #ifndef NEGCAM_PROFILE_LOAD_H
@@ -13,8 +13,9 @@
 #include <stddef.h>
 
 #include "profile.h"
+#include "read-file.h"
 
-#define NC_LOAD_MAX_BYTES (64u << 20)
+#define NC_LOAD_MAX_BYTES NC_READ_MAX_BYTES
 
 /* What went wrong: the file (or the name), or the text. */
 #define NC_LOAD_EFILE (-1)

@@ -201,13 +201,7 @@ int ctl_parse_xfer(const char *s, __u32 *out)
 	return parse_name(xfer_names, s, out);
 }
 
-struct ctl_flag {
-	__u32 flag;
-	const char *name;
-};
-
-/* v4l2-ctl's flags2s(): known names in table order, then the rest in hex. */
-static void print_flags(__u32 val, const struct ctl_flag *t)
+void ctl_print_flags(__u32 val, const struct ctl_flag *t)
 {
 	bool first = true;
 
@@ -374,7 +368,7 @@ void ctl_list_formats(struct ctl *c, __u32 type, bool ext)
 		       (const char *)fd.description);
 		if (fd.flags) {
 			printf(", ");
-			print_flags(fd.flags, hsv ? fmtdesc_hsv_flags : fmtdesc_ycbcr_flags);
+			ctl_print_flags(fd.flags, hsv ? fmtdesc_hsv_flags : fmtdesc_ycbcr_flags);
 		}
 		printf(")\n");
 		if (ext)
@@ -445,7 +439,7 @@ void ctl_print_fmt(struct ctl *c, const struct v4l2_format *f)
 	printf("\n");
 	if (pix->priv == V4L2_PIX_FMT_PRIV_MAGIC) {
 		printf("\tFlags             : ");
-		print_flags(pix->flags, pix_flags);
+		ctl_print_flags(pix->flags, pix_flags);
 		printf("\n");
 	}
 }

@@ -67,8 +67,25 @@ void ctl_print_fmt(struct ctl *c, const struct v4l2_format *f);
 /* "Streaming Parameters Video Capture:" block, as --get-parm prints it. */
 void ctl_print_parm(const struct v4l2_streamparm *p);
 
+/* v4l2-ctl's flags2s(): the names of @val's flags in table order, then the
+ * rest in hex; the table ends with a zero flag. */
+struct ctl_flag {
+	__u32 flag;
+	const char *name;
+};
+void ctl_print_flags(__u32 val, const struct ctl_flag *t);
+
 /* "Driver Info:" block, as --info prints it. */
 void ctl_print_querycap(const struct v4l2_capability *cap);
+
+/*
+ * --all: what "v4l2-ctl --all" prints for a device on this engine, as
+ * libnegcam-preload.so serves it to one open file (ctl-all.c).
+ * --list-devices: what "v4l2-ctl --list-devices" prints for the one
+ * device negcam-run makes, at @node.
+ */
+void ctl_all(struct ctl *c);
+void ctl_list_devices(struct ctl *c, const char *node);
 
 /* The greatest common divisor, by the engine's exact arithmetic (fract.h). */
 static inline __u64 ctl_gcd(__u64 a, __u64 b)

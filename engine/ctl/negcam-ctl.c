@@ -11,7 +11,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -19,15 +18,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <poll.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ctl.h"
 #include "profile-load.h"
+#include "read-file.h"
 #include "vbuf.h"
 
-#define CTL_MAX_FILE (64u << 20) /* a profile or listing larger than this is a mistake */
 /* A FIFO or device silent this long (ms) has no writer: give up, do not hang. */
 #define CTL_READ_TIMEOUT_MS 10000
 
@@ -58,6 +55,8 @@ enum ctl_opt {
 	OPT_NAME,
 	OPT_DUMP,
 	OPT_DROP_UNKNOWN,
+	OPT_ALL,
+	OPT_LIST_DEVICES,
 };
 
 static const struct option long_options[] = {
@@ -90,6 +89,8 @@ static const struct option long_options[] = {
 	{ "name", required_argument, NULL, OPT_NAME },
 	{ "dump", required_argument, NULL, OPT_DUMP },
 	{ "drop-unknown", no_argument, NULL, OPT_DROP_UNKNOWN },
+	{ "all", no_argument, NULL, OPT_ALL },
+	{ "list-devices", no_argument, NULL, OPT_LIST_DEVICES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -106,6 +107,10 @@ static void usage(FILE *f)
 "  --show-profile NAME   print the text of built-in profile NAME\n"
 "  --validate FILE       check a profile file: 'FILE: ok' or 'FILE:LINE:COL: message'\n"
 "  -D, --info            show the driver info [VIDIOC_QUERYCAP]\n"
+"  --all                 what 'v4l2-ctl --all' shows: driver info, priority, input,\n"
+"                        formats, streaming parameters, controls\n"
+"  --list-devices        what 'v4l2-ctl --list-devices' shows for the device\n"
+"                        negcam-run makes at /dev/video0 [VIDIOC_QUERYCAP]\n"
 "  --list-formats        list the capture formats [VIDIOC_ENUM_FMT]\n"
 "  --list-formats-ext    list the capture formats with frame sizes and intervals\n"
 "                        [VIDIOC_ENUM_FMT, _FRAMESIZES, _FRAMEINTERVALS]\n"
@@ -317,10 +322,8 @@ static void parse_fmt_req(const char *opt, const char *arg, struct fmt_req *r,
 }
 
 /*
- * Waits until @fd, a FIFO or a device opened O_NONBLOCK, has data or its
- * writer left: -1 with errno ETIMEDOUT when nothing came for
- * CTL_READ_TIMEOUT_MS (NEGCAM_CTL_READ_TIMEOUT_MS overrides it, for
- * tests), so a FIFO nobody writes to cannot block forever.
+ * A FIFO or device silent for CTL_READ_TIMEOUT_MS (NEGCAM_CTL_READ_TIMEOUT_MS
+ * overrides it, for tests) has no writer: reading it fails with ETIMEDOUT.
  */
 static int read_timeout_ms(void)
 {
@@ -330,82 +333,19 @@ static int read_timeout_ms(void)
 	return ms > 0 ? ms : CTL_READ_TIMEOUT_MS;
 }
 
-static int wait_readable(int fd)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	int n;
-
-	do
-		n = poll(&pfd, 1, read_timeout_ms());
-	while (n < 0 && errno == EINTR);
-	if (n == 0)
-		errno = ETIMEDOUT;
-	return n > 0 ? 0 : -1;
-}
-
 /*
- * Reads a whole file ("-": standard input) into a malloc'd, NUL-terminated
- * buffer, at most CTL_MAX_FILE bytes (EFBIG past that: /dev/zero fails
- * fast). A FIFO or device is opened without blocking and read with a
- * timeout (ETIMEDOUT); standard input is read as given.
+ * Reads a whole file ("-": standard input) by the user-space layer's one
+ * reader (user/read-file.c), FIFOs and devices included with a timeout:
+ * a malloc'd, NUL-terminated buffer, or NULL with *@err an errno (EFBIG
+ * past NC_READ_MAX_BYTES, ETIMEDOUT for a silent FIFO).
  */
 static char *read_file(const char *path, __u32 *len, int *err)
 {
-	bool is_stdin = !strcmp(path, "-");
-	int fd = is_stdin ? 0 : open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	size_t cap = 65536, n = 0;
-	bool wait = false;
-	struct stat st;
-	char *buf = NULL;
-	ssize_t got;
+	struct nc_read r;
 
-	*err = 0;
-	if (fd < 0 || fstat(fd, &st)) {
-		*err = errno;
-		return NULL;
-	}
-	if (S_ISDIR(st.st_mode))
-		*err = EISDIR;
-	else if (!is_stdin && S_ISREG(st.st_mode))
-		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	else
-		wait = !is_stdin;
-	buf = *err ? NULL : malloc(cap + 1);
-	while (buf && !*err) {
-		if (n == cap) {
-			char *nb = cap >= CTL_MAX_FILE ? NULL : realloc(buf, 2 * cap + 1);
-
-			if (!nb) {
-				*err = cap >= CTL_MAX_FILE ? EFBIG : ENOMEM;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		/* a FIFO reads as empty until its writer comes: poll first */
-		if (wait && wait_readable(fd)) {
-			*err = errno;
-			break;
-		}
-		got = read(fd, buf + n, cap - n);
-		if (got > 0)
-			n += (size_t)got;
-		else if (got == 0)
-			break;
-		else if (errno != EINTR && errno != EAGAIN)
-			*err = errno;
-	}
-	if (!buf && !*err)
-		*err = ENOMEM;
-	if (!is_stdin)
-		close(fd);
-	if (*err) {
-		free(buf);
-		return NULL;
-	}
-	buf[n] = '\0';
-	*len = (__u32)n;
-	return buf;
+	*err = nc_read_file(path, NC_READ_STREAMS, read_timeout_ms(), &r) ? r.err : 0;
+	*len = (__u32)r.len;
+	return r.text;
 }
 
 /* Why read_file() failed, in words. */
@@ -415,7 +355,7 @@ static const char *read_error(int err)
 
 	if (err == EFBIG)
 		snprintf(msg, sizeof(msg), "larger than %u MiB, which no profile or listing is",
-			 CTL_MAX_FILE >> 20);
+			 NC_READ_MAX_BYTES >> 20);
 	else if (err == ETIMEDOUT)
 		snprintf(msg, sizeof(msg), "no data for %.1f s (a FIFO nobody writes to?)",
 			 read_timeout_ms() / 1000.0);
@@ -814,6 +754,8 @@ static bool needs_engine(int opt)
 	case OPT_SET_PARM:
 	case OPT_BUSY:
 	case OPT_IDLE:
+	case OPT_ALL:
+	case OPT_LIST_DEVICES:
 		return true;
 	}
 	return false;
@@ -845,6 +787,12 @@ static void run(struct ctl *c, const struct action *a, const char *import_name)
 		memset(&cap, 0, sizeof(cap));
 		if (!do_ioctl(c, VIDIOC_QUERYCAP, &cap))
 			ctl_print_querycap(&cap);
+		break;
+	case OPT_ALL:
+		ctl_all(c);
+		break;
+	case OPT_LIST_DEVICES:
+		ctl_list_devices(c, "/dev/video0");
 		break;
 	case OPT_LIST_FORMATS:
 	case OPT_LIST_FORMATS_EXT:

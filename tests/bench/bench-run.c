@@ -18,6 +18,13 @@
  * With tests/bench's bench-malloc.so also preloaded, the heap allocations
  * per frame while streaming too (-1 without it).
  * Prints key=value lines and the library/embedded ratios.
+ *
+ *   bench-run --device /dev/videoN [NAME]
+ * measures only the three round trips, on a kernel device (negcam.ko,
+ * vivid) or on a node the library serves, as NAME_g_fmt_ns=... (NAME
+ * "device" unless given): tests/bench/vm.sh's part "rt" runs it in the VM
+ * beside the library and the embedded backend, so the three compare
+ * inside one (emulated) machine.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -171,19 +178,39 @@ static void measure(const struct backend *b, unsigned int frames, struct result 
 	printf("%s_allocs_per_frame=%.3f\n", b->name, r->allocs);
 }
 
+/* --device PATH [NAME]: the round trips on one device node, no embedded backend. */
+static int device_only(const char *path, const char *name)
+{
+	struct backend dev = {name, open(path, O_RDWR), NULL};
+	struct result r;
+
+	if (dev.fd < 0) {
+		fprintf(stderr, "bench-run: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	measure(&dev, 0, &r);
+	close(dev.fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *profile = argc > 1 ? argv[1] : "tests/bench/unthrottled.profile";
 	unsigned int frames = argc > 2 ? (unsigned int)atoi(argv[2]) : 2000;
-	struct backend lib = {"library", open("/dev/video0", O_RDWR), NULL};
+	struct backend lib = {"library", -1, NULL};
 	struct backend emb = {"embedded", -1, NULL};
 	struct result l, e;
 	GError *error = NULL;
 
+	if (argc > 2 && !strcmp(argv[1], "--device"))
+		return device_only(argv[2], argc > 3 ? argv[3] : "device");
+	/* the library's node: /dev/video0, or BENCH_RUN_NODE where a kernel
+	 * device has that number (negcam-run --node in the VM) */
+	lib.fd = open(getenv("BENCH_RUN_NODE") ? getenv("BENCH_RUN_NODE") : "/dev/video0", O_RDWR);
 	gst_init(&argc, &argv);
 	malloc_count = (unsigned long (*)(void))dlsym(RTLD_DEFAULT, "bench_malloc_count");
 	if (lib.fd < 0) {
-		perror("bench-run: /dev/video0 (run it under negcam-run)");
+		perror("bench-run: the library's node (run it under negcam-run)");
 		return 1;
 	}
 	emb.dev = negcam_device_open(NULL, profile, &error);

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
-# make bench: tests/bench/run.sh [BUILD] [all|host|vm [neg|kgen|lat|cpu|loop]]
+# make bench: tests/bench/run.sh [BUILD] [all|host|vm [neg|kgen|lat|cpu|loop|rt]]
 #
 # Measures negcam against what users would pick instead (v4l2src, vivid,
 # videotestsrc, memcpy), on the host (embedded negcamsrc) and in the qemu VM

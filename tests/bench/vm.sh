@@ -6,7 +6,7 @@
 set -u
 TREE=${NEGCAM_TREE:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)}
 RES=$1
-ONLY=${2:-all}	# all, or one of neg kgen lat cpu loop (for reruns)
+ONLY=${2:-all}	# all, or one of neg kgen lat cpu loop rt (for reruns)
 . "$TREE/tests/bench/lib.sh"
 case ${NEGCAM_BUILD:=build} in /*) ;; *) NEGCAM_BUILD=$TREE/$NEGCAM_BUILD ;; esac
 export GST_PLUGIN_PATH=$NEGCAM_BUILD/gst
@@ -96,6 +96,22 @@ if [ "$ONLY" = all ] || [ "$ONLY" = cpu ]; then
 		"negcamsrc name=src device=$NEG ! $caps ! fakesink"
 	measure cpu-vm-vts $MALLOC $BIN/bench-gst -w 30 -n 300 \
 		"videotestsrc name=src is-live=true ! $caps ! fakesink"
+	echo
+fi
+
+# 8. ioctl round trips (issue 14): G_FMT, TRY_FMT, QUERYCAP on negcam.ko
+#    and vivid, and on libnegcam-preload.so's node and the embedded
+#    backend, all in this VM, so their ratios mean something under TCG.
+#    The library's node is /dev/video9: the kernel nodes hold the low numbers.
+RUNBIN=$NEGCAM_BUILD/tests/run/bench-run
+if [ "$ONLY" = all ] || [ "$ONLY" = rt ]; then
+	for i in 1 2 3; do
+		for dev in negcam vivid; do
+			measure rt-$dev-$i "$RUNBIN" --device "${DEV[$dev]}" $dev
+		done
+		measure rt-lib-$i env BENCH_RUN_NODE=/dev/video9 "$NEGCAM_BUILD/run/negcam-run" \
+			--node /dev/video9 --profile webcam -- "$RUNBIN" webcam 0
+	done
 	echo
 fi
 

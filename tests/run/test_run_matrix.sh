@@ -159,6 +159,27 @@ timeout 60 "$RUN" --each-profile --profiles vga -- python3 "$T/closeall.py" "$T/
 check "closing descriptors: the program's file holds what it wrote" [ "$(cat "$T/hello")" = hello ]
 check "closing every descriptor: the case passes" [ "$(col "$T/t" vga exit)" = 0 ]
 
+# The record is written at most once a second while only counts change,
+# and at STREAMOFF, close and exit: 300 frames as fast as the profile
+# gives them cost a handful of writes, not two per frame, and every frame
+# is in the table.
+if has strace; then
+	strace -f -qq -e trace=pwrite64 -o "$T/pw" "$RUN" --each-profile \
+		--profiles "$SRC/tests/bench/unthrottled.profile" -- \
+		v4l2-ctl -d /dev/video0 --stream-mmap --stream-count=300 >"$T/t" 2>/dev/null
+	writes=$(grep -c 'pwrite64(' "$T/pw")
+	check "300 frames: all in the table ($(col "$T/t" unthrottled frames))" \
+		[ "$(col "$T/t" unthrottled frames)" = 300 ]
+	check "300 frames: the record written $writes times, not per frame" [ "$writes" -lt 100 ]
+fi
+# A program killed by the timeout while streaming: what it reached is in
+# the table (the counts of its last second may be missing).
+timeout 60 "$RUN" --each-profile --timeout 3 --profiles vga -- \
+	v4l2-ctl -d /dev/video0 --stream-mmap >"$T/t" 2>/dev/null
+check "killed while streaming: timeout in the table" [ "$(col "$T/t" vga exit)" = timeout ]
+check "killed while streaming: its streaming format is in the table" \
+	grep -q '^vga .* YUYV 640x480 30fps none ' "$T/t"
+
 # Several processes (a shell, two v4l2-ctl): their counts add up.
 q() { timeout 60 "$RUN" --each-profile --profiles vga --requests -- sh -c "$1" >"$T/q" 2>&1; \
 	sed -n 's/.* in all: //p' "$T/q" | tr ',' '\n' | awk '$1 == "G_FMT" { print $2 }'; }

@@ -24,14 +24,25 @@ check "this host has no /dev/video0 (the case negcam-run is for)" [ ! -e /dev/vi
 
 if [ "$PART" = tools ]; then
 
-# --list-formats-ext, byte for byte, for every built-in profile
-for p in $("$CTL" --list-profiles | awk '{print $1}'); do
-	timeout 30 "$RUN" --profile "$p" -- v4l2-ctl -d /dev/video0 --list-formats-ext >"$T/v" 2>&1
-	"$CTL" --profile "$p" --list-formats-ext >"$T/c" 2>&1
-	check "$p: v4l2-ctl --list-formats-ext through negcam-run equals negcam-ctl's" \
-		cmp -s "$T/v" "$T/c"
+# --list-formats-ext, --all and --list-devices, byte for byte, for every
+# built-in profile and the output test profiles (an output queue, no capture)
+same_as_ctl() {	# PROFILE OPTION...: v4l2-ctl through negcam-run, then negcam-ctl
+	p=$1; shift
+	timeout 30 "$RUN" --profile "$p" -- v4l2-ctl -d /dev/video0 "$@" >"$T/v" 2>&1
+	"$CTL" --profile "$p" "$@" >"$T/c" 2>&1
+	check "$p: v4l2-ctl $* through negcam-run equals negcam-ctl's" cmp -s "$T/v" "$T/c"
 	cmp -s "$T/v" "$T/c" || diff "$T/c" "$T/v" | head -n 10 >&2
+}
+for p in $("$CTL" --list-profiles | awk '{print $1}'); do
+	same_as_ctl "$p" --list-formats-ext
+	same_as_ctl "$p" --all
+	same_as_ctl "$p" --list-devices
 done
+for p in "$SRC/tests/gst/output.profile" "$SRC/tests/gst/output-only.profile"; do
+	same_as_ctl "$p" --all
+done
+check "--all lists the controls (not an empty comparison)" \
+	contains "$T/c" "test_pattern 0x009f0903 (menu)   : min=0 max=2 default=0 value=0 (Colour Bars)"
 
 timeout 30 "$RUN" --profile vga -- v4l2-ctl -d /dev/video0 -D >"$T/d" 2>&1
 check "v4l2-ctl -D shows the card" contains "$T/d" "Card type        : Negcam VGA"
@@ -59,6 +70,18 @@ timeout 10 "$RUN" --profile "$T/fifo" -- true >"$T/f" 2>&1; rc=$?
 check "a FIFO profile is refused at once, not waited on (rc $rc)" [ "$rc" = 2 ]
 
 # streaming
+# A frame the generator cannot draw (Y41P) is dequeued with
+# V4L2_BUF_FLAG_ERROR and 0 bytes (user/vbuf.c), a drawn one without it.
+# v4l2-ctl counts no error frame, so grep stops it after three.
+timeout 60 "$RUN" --profile "$SRC/tests/run/profiles/undrawable.profile" -- \
+	v4l2-ctl -d /dev/video0 --stream-mmap --stream-count=3 --verbose 2>&1 |
+	grep -m 3 "cap dqbuf" >"$T/e"
+check "an undrawable frame: DQBUF flags it error, bytesused 0" \
+	[ "$(grep -c 'bytesused: 0 .*(error, ts-monotonic, ts-src-eof)$' "$T/e")" = 3 ]
+timeout 60 "$RUN" --profile vga -- v4l2-ctl -d /dev/video0 --stream-mmap --stream-count=3 \
+	--verbose 2>&1 | grep "cap dqbuf" >"$T/e"
+check "a drawn frame: DQBUF flags no error" \
+	[ "$(grep -c 'bytesused: 614400 .*(ts-monotonic, ts-src-eof)$' "$T/e")" = 3 ]
 timeout 60 "$RUN" -- v4l2-ctl -d /dev/video0 --stream-mmap --stream-count=30 >"$T/s" 2>&1
 check "v4l2-ctl --stream-mmap gets 30 frames" [ "$(tr -cd '<' <"$T/s" | wc -c)" = 30 ]
 timeout 60 "$RUN" -- v4l2-ctl -d /dev/video0 --stream-mmap --stream-count=10 \

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * user/ directly: the one profile loader (built-ins, files, and every way
+ * user/ directly: the one file reader (regular files only, or with
+ * NC_READ_STREAMS FIFOs and devices with a timeout; the 64 MiB cap), the
+ * one profile loader (built-ins, files, and every way
  * a file can be wrong, each refused at once and in words) and the vb2
  * queue in its on-demand mode (negcamsrc's embedded device): a DQBUF
  * captures now, one with nothing queued loses a frame and its sequence
@@ -12,12 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "framegen.h"
 #include "profile-load.h"
+#include "read-file.h"
 #include "vbuf.h"
 
 static struct negcam_profile prof;
@@ -109,6 +113,60 @@ static void test_loader(void)
 		 0, "text already read: %s", msg);
 }
 
+/* A child that writes @text into @fifo after a moment; its pid. */
+static pid_t fifo_writer(const char *fifo, const char *text)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int fd = open(fifo, O_WRONLY);
+
+		usleep(100 * 1000);
+		_exit(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text) ? 0 : 1);
+	}
+	return pid;
+}
+
+static void test_reader(void)
+{
+	struct nc_read r;
+	char fifo[64], *path;
+	int fd, status = -1;
+	pid_t pid;
+
+	path = temp_file("name x\n", 7);
+	CHECK(!nc_read_file(path, 0, 0, &r) && r.len == 7 && !strcmp(r.text, "name x\n"),
+	      "a regular file, read whole and NUL-terminated");
+	free(r.text);
+	fd = open(path, O_WRONLY);
+	CHECK(fd >= 0 && ftruncate(fd, (off_t)NC_READ_MAX_BYTES) == 0, "sparse, exactly 64 MiB");
+	if (fd >= 0)
+		close(fd);
+	CHECK(!nc_read_file(path, 0, 0, &r) && r.len == NC_READ_MAX_BYTES,
+	      "a file of exactly the cap is read (stage %d, %s)", r.stage, strerror(r.err));
+	free(r.text);
+	unlink(path);
+
+	snprintf(fifo, sizeof(fifo), "/tmp/negcam-test-reader-fifo-%d", (int)getpid());
+	CHECK_EQ(mkfifo(fifo, 0600), 0, "mkfifo");
+	CHECK(nc_read_file(fifo, 0, 0, &r) && r.stage == NC_READ_NOT_REGULAR && S_ISFIFO(r.mode),
+	      "a FIFO without NC_READ_STREAMS: refused, its type said");
+	CHECK(nc_read_file(fifo, NC_READ_STREAMS, 200, &r) && r.stage == NC_READ_DATA &&
+		      r.err == ETIMEDOUT,
+	      "a silent FIFO with NC_READ_STREAMS: ETIMEDOUT (%s)", strerror(r.err));
+	pid = fifo_writer(fifo, "listing\n");
+	CHECK(!nc_read_file(fifo, NC_READ_STREAMS, 5000, &r) && r.text && !strcmp(r.text, "listing\n"),
+	      "a FIFO with a writer: its text (stage %d, %s)", r.stage, strerror(r.err));
+	free(r.text);
+	waitpid(pid, &status, 0);
+	CHECK_EQ(status, 0, "the writer wrote");
+	unlink(fifo);
+	CHECK(nc_read_file("/dev/zero", NC_READ_STREAMS, 5000, &r) && r.err == EFBIG,
+	      "/dev/zero: EFBIG at the cap (%s)", strerror(r.err));
+	CHECK(nc_read_file("-", 0, 0, &r) && r.stage == NC_READ_OPEN && r.err == ENOENT,
+	      "'-' is a file name unless NC_READ_STREAMS");
+}
+
 static int vioctl(struct nc_vbq *q, unsigned long req, void *arg)
 {
 	return nc_vbq_ioctl(q, q, true, req, arg);
@@ -170,6 +228,7 @@ static void test_on_demand(void)
 
 int main(void)
 {
+	test_reader();
 	test_loader();
 	test_on_demand();
 	return check_done("test_user");
