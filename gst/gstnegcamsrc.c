@@ -947,8 +947,8 @@ gst_negcam_src_can_draw_downstream (GstNegcamSrc *src)
  * our size at least, downstream's counts. An active pool (a RECONFIGURE
  * that changed nothing) is taken as it is when its buffers are big enough. */
 static gboolean
-gst_negcam_src_configure_down_pool (GstNegcamSrc *src, GstBufferPool *pool,
-    guint size, guint min, guint max)
+gst_negcam_src_configure_down_pool (
+    GstNegcamSrc *src, GstBufferPool *pool, guint size, guint min, guint max)
 {
   GstStructure *config = gst_buffer_pool_get_config (pool);
   guint cur_size = 0;
@@ -989,13 +989,16 @@ gst_negcam_src_take_down_pool (GstNegcamSrc *src, GstQuery *query)
     return FALSE;
   size = MAX (size, src->fmt.fmt.pix.sizeimage);
   if (!gst_negcam_src_configure_down_pool (src, pool, size, min, max)) {
-    GST_INFO_OBJECT (src, "downstream's pool %" GST_PTR_FORMAT " does not "
-        "take our caps: frames go into our own buffers", pool);
+    GST_INFO_OBJECT (src,
+        "downstream's pool %" GST_PTR_FORMAT " does not "
+        "take our caps: frames go into our own buffers",
+        pool);
     gst_object_unref (pool);
     return FALSE;
   }
-  GST_INFO_OBJECT (src, "drawing frames into downstream's pool %"
-      GST_PTR_FORMAT " (no copy)", pool);
+  GST_INFO_OBJECT (src,
+      "drawing frames into downstream's pool %" GST_PTR_FORMAT " (no copy)",
+      pool);
   gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
   src->down_pool = pool;
   return TRUE;
@@ -1385,8 +1388,8 @@ gst_negcam_src_draw_downstream (GstNegcamSrc *src, GstBuffer **out)
   gst_buffer_unmap (buf, &map);
   if (err < 0) {
     gst_buffer_unref (buf);
-    GST_ERROR_OBJECT (src, "capturing into downstream's buffer: %s",
-        g_strerror (-err));
+    GST_ERROR_OBJECT (
+        src, "capturing into downstream's buffer: %s", g_strerror (-err));
     return err == -ENODEV ? NEGCAM_FLOW_GONE : GST_FLOW_ERROR;
   }
   gst_buffer_set_size (
@@ -1411,7 +1414,8 @@ gst_negcam_src_acquire (GstNegcamSrc *src, GstBuffer **buf)
 
     if (ret != NEGCAM_SRC_FLOW_OWN_POOL)
       return ret;
-    GST_INFO_OBJECT (src, "downstream's pool no longer takes our frames: "
+    GST_INFO_OBJECT (src,
+        "downstream's pool no longer takes our frames: "
         "back to our own buffers");
     gst_clear_object (&src->down_pool);
   }

@@ -28,8 +28,8 @@ typedef struct {
   gint (*events_pending) (NegcamDevice *dev);
   /* Optional: capture the next frame into @dst (the application's
    * memory), as negcam_device_capture_into() says; NULL: cannot. */
-  gint (*capture_into) (NegcamDevice *dev, gpointer dst, guint32 size,
-      struct v4l2_buffer *v);
+  gint (*capture_into) (
+      NegcamDevice *dev, gpointer dst, guint32 size, struct v4l2_buffer *v);
   void (*close) (NegcamDevice *dev);
 } NegcamDeviceOps;
 

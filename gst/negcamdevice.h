@@ -111,8 +111,8 @@ gint negcam_device_wait (NegcamDevice *dev, gint64 timeout_us);
  * copy. 0 or -errno (-EINVAL: not streaming).
  */
 gboolean negcam_device_can_capture_into (NegcamDevice *dev);
-gint negcam_device_capture_into (NegcamDevice *dev, gpointer dst,
-    guint32 size, struct v4l2_buffer *v);
+gint negcam_device_capture_into (
+    NegcamDevice *dev, gpointer dst, guint32 size, struct v4l2_buffer *v);
 void negcam_device_set_flushing (NegcamDevice *dev, gboolean flushing);
 
 /* Registers the negcamsrc debug category (idempotent). */

@@ -199,10 +199,10 @@ can_convert (GstNegcamConvertSink *self, GstPad *pad)
   if (is_jpeg (want) != (self->encoder != NULL)) {
     GstCapsFeatures *f = gst_caps_get_features (cur, 0);
 
-    ok = gst_structure_has_name (gst_caps_get_structure (cur, 0),
-             "video/x-raw")
-        && (!f || gst_caps_features_is_equal (f,
-                GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY));
+    ok = gst_structure_has_name (gst_caps_get_structure (cur, 0), "video/x-raw")
+        && (!f
+            || gst_caps_features_is_equal (
+                f, GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY));
   } else {
     GstCaps *chain = gst_pad_query_caps (pad, cur);
 
@@ -229,7 +229,8 @@ keep_upstream (GstPad *pad, GstPadProbeInfo *info, gpointer data)
   if (GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info)) != GST_EVENT_RECONFIGURE)
     return GST_PAD_PROBE_OK;
   if (!can_convert (self, pad)) {
-    GST_INFO_OBJECT (self, "the chain cannot convert upstream's format: "
+    GST_INFO_OBJECT (self,
+        "the chain cannot convert upstream's format: "
         "upstream renegotiates");
     return GST_PAD_PROBE_OK;
   }
