@@ -529,6 +529,33 @@ GST_START_TEST (test_negcamsrc_into_device_buffers)
 }
 GST_END_TEST;
 
+/* negcamsrc ! negcamconvertsink, the consumer asking 320x240 mid-stream:
+ * the bin scales, negcamsrc is not asked to renegotiate (one negotiation,
+ * its frame numbers run on), every frame arrives. */
+GST_START_TEST (test_convert_bin_negcamsrc_not_restarted)
+{
+  GstElement *bin, *sink, *src, *pipe = convert_pipeline (
+      "negcamsrc name=src is-live=false num-buffers=120 ! "
+      "negcamconvertsink name=bin",
+      &bin, &sink);
+  guint i;
+
+  src = gst_bin_get_by_name (GST_BIN (pipe), "src");
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  for (i = 0; i < 500 && stat_u64 (sink, "frames") < 5; i++)
+    g_usleep (10 * 1000);
+  fail_unless (stat_u64 (sink, "frames") >= 5);
+  source_change (sink, V4L2_PIX_FMT_YUYV, 320, 240);
+  run_to_eos (pipe);
+  assert_sink_format (sink, "video/x-raw", V4L2_PIX_FMT_YUYV, 320, 240);
+  fail_unless_equals_int (stat_u64 (src, "negotiations"), 1);
+  fail_unless_equals_int (stat_u64 (src, "frames"), 120);
+  fail_unless (stat_u64 (sink, "frames") >= 120);
+  gst_object_unref (src);
+  free_pipeline (pipe, bin, sink);
+}
+GST_END_TEST;
+
 /* negcamconvertsink in a harness (the harness is its upstream), playing,
  * its negcamsink on the test profile; *@sink: that negcamsink. */
 static GstHarness *
@@ -681,6 +708,7 @@ negcamsink_suite (void)
   tcase_add_test (tc, test_convert_bin_mjpeg);
   tcase_add_test (tc, test_convert_bin_follows);
   tcase_add_test (tc, test_convert_bin_keeps_upstream);
+  tcase_add_test (tc, test_convert_bin_negcamsrc_not_restarted);
   tcase_add_test (tc, test_negcamsrc_into_device_buffers);
   tcase_add_test (tc, test_provider_output_node);
   return s;
