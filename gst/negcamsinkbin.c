@@ -21,11 +21,7 @@
  * device is open then) and again whenever negcamsink asks upstream to
  * renegotiate (RECONFIGURE after a source change): the chain is re-linked
  * from an idle probe on videoscale's source pad, between two buffers, and
- * upstream's buffers go through the new chain.
- * Upstream itself is asked to renegotiate (the RECONFIGURE leaves the bin)
- * only when the chain cannot make the new format from what upstream sends
- * (keep_upstream): a producer keeps its format and frame numbers, the
- * converters inside follow. See docs/negcamsink.md.
+ * upstream renegotiates through the new chain. See docs/negcamsink.md.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -181,64 +177,6 @@ on_upstream_event (GstPad *pad, GstPadProbeInfo *info, gpointer data)
   return GST_PAD_PROBE_OK;
 }
 
-/* Can the chain make what the device wants now from what upstream sends
- * now? Raw video in system memory always can when the encoder is about to
- * be swapped (videoconvert feeds jpegenc); otherwise the chain's caps
- * (through the capsfilter, already set by follow()) must take upstream's
- * current caps. FALSE before upstream has caps. */
-static gboolean
-can_convert (GstNegcamConvertSink *self, GstPad *pad)
-{
-  GstCaps *cur = gst_pad_get_current_caps (pad);
-  GstCaps *want = wanted_caps (self);
-  gboolean ok = FALSE;
-
-  if (!cur) {
-    gst_clear_caps (&want);
-    return FALSE;
-  }
-  if (is_jpeg (want) != (self->encoder != NULL)) {
-    GstCapsFeatures *f = gst_caps_get_features (cur, 0);
-
-    ok = gst_structure_has_name (gst_caps_get_structure (cur, 0), "video/x-raw")
-        && (!f
-            || gst_caps_features_is_equal (
-                f, GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY));
-  } else {
-    GstCaps *chain = gst_pad_query_caps (pad, cur);
-
-    ok = !gst_caps_is_empty (chain);
-    gst_caps_unref (chain);
-  }
-  gst_caps_unref (cur);
-  gst_clear_caps (&want);
-  return ok;
-}
-
-/* A RECONFIGURE leaving the bin (negcamsink's after a source change,
- * the capsfilter's when follow() sets it): the converters inside have
- * their source pads marked and renegotiate on the next buffer, so when
- * they can reach the new format from upstream's current caps, upstream is
- * not asked: a producer (negcamsrc) keeps streaming, its frame numbers do
- * not restart. Only when the chain cannot convert does upstream
- * renegotiate. */
-static GstPadProbeReturn
-keep_upstream (GstPad *pad, GstPadProbeInfo *info, gpointer data)
-{
-  GstNegcamConvertSink *self = data;
-
-  if (GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info)) != GST_EVENT_RECONFIGURE)
-    return GST_PAD_PROBE_OK;
-  if (!can_convert (self, pad)) {
-    GST_INFO_OBJECT (self,
-        "the chain cannot convert upstream's format: "
-        "upstream renegotiates");
-    return GST_PAD_PROBE_OK;
-  }
-  GST_DEBUG_OBJECT (self, "RECONFIGURE kept inside: the chain converts");
-  return GST_PAD_PROBE_DROP;
-}
-
 /* An ALLOCATION query entering the bin is answered here, with no pool:
  * videorate pushes (shallow) copies of the buffers it keeps, so
  * negcamsink's device buffers offered upstream of it would reach
@@ -310,8 +248,6 @@ gst_negcam_convert_sink_init (GstNegcamConvertSink *self)
       pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, on_upstream_event, self, NULL);
   gst_object_unref (pad);
   pad = gst_element_get_static_pad (self->rate, "sink");
-  gst_pad_add_probe (
-      pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, keep_upstream, self, NULL);
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM,
       answer_allocation, self, NULL);
   ghost = gst_ghost_pad_new ("sink", pad);

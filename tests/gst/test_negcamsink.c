@@ -529,102 +529,6 @@ GST_START_TEST (test_negcamsrc_into_device_buffers)
 }
 GST_END_TEST;
 
-/* negcamsrc ! negcamconvertsink, the consumer asking 320x240 mid-stream:
- * the bin scales, negcamsrc is not asked to renegotiate (one negotiation,
- * its frame numbers run on), every frame arrives. */
-GST_START_TEST (test_convert_bin_negcamsrc_not_restarted)
-{
-  GstElement *bin, *sink, *src, *pipe = convert_pipeline (
-      "negcamsrc name=src is-live=false num-buffers=120 ! "
-      "negcamconvertsink name=bin",
-      &bin, &sink);
-  guint i;
-
-  src = gst_bin_get_by_name (GST_BIN (pipe), "src");
-  gst_element_set_state (pipe, GST_STATE_PLAYING);
-  for (i = 0; i < 500 && stat_u64 (sink, "frames") < 5; i++)
-    g_usleep (10 * 1000);
-  fail_unless (stat_u64 (sink, "frames") >= 5);
-  source_change (sink, V4L2_PIX_FMT_YUYV, 320, 240);
-  run_to_eos (pipe);
-  assert_sink_format (sink, "video/x-raw", V4L2_PIX_FMT_YUYV, 320, 240);
-  fail_unless_equals_int (stat_u64 (src, "negotiations"), 1);
-  fail_unless_equals_int (stat_u64 (src, "frames"), 120);
-  fail_unless (stat_u64 (sink, "frames") >= 120);
-  gst_object_unref (src);
-  free_pipeline (pipe, bin, sink);
-}
-GST_END_TEST;
-
-/* negcamconvertsink in a harness (the harness is its upstream), playing,
- * its negcamsink on the test profile; *@sink: that negcamsink. */
-static GstHarness *
-convert_harness (GstElement **sink)
-{
-  GstElement *bin = gst_element_factory_make ("negcamconvertsink", NULL);
-  GstHarness *h;
-
-  fail_unless (bin != NULL);
-  g_object_set (bin, "profile", profile_path, NULL);
-  *sink = gst_bin_get_by_name (GST_BIN (bin), "sink");
-  g_object_set (*sink, "sync", FALSE, "async", FALSE, NULL);
-  h = gst_harness_new_with_element (bin, "sink", NULL);
-  gst_object_unref (bin);
-  gst_harness_play (h);
-  return h;
-}
-
-/* @n frames of 30 fps, timed after the ones pushed before (videorate
- * needs times). */
-static void
-push_yuy2 (GstHarness *h, guint w, guint ht, guint n)
-{
-  static GstClockTime pts;
-
-  if (!n)
-    pts = 0;
-  while (n--) {
-    GstBuffer *buf = gst_buffer_new_allocate (NULL, w * ht * 2, NULL);
-
-    GST_BUFFER_PTS (buf) = pts;
-    GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
-    pts += GST_SECOND / 30;
-    fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
-  }
-}
-
-/* A consumer asks another size while upstream streams 640x480 YUY2: the
- * bin's converters can make it, so the RECONFIGURE stays inside the bin
- * (a negcamsrc upstream would restart its frame numbers) and videoscale
- * serves the new size. */
-GST_START_TEST (test_convert_bin_keeps_upstream)
-{
-  GstElement *sink;
-  GstHarness *h = convert_harness (&sink);
-
-  gst_harness_set_src_caps_str (h, YUY2_640);
-  push_yuy2 (h, 640, 480, 0);
-  push_yuy2 (h, 640, 480, 3);
-  while (pull_reconfigure (h))
-    ;
-  assert_sink_format (sink, "video/x-raw", V4L2_PIX_FMT_YUYV, 640, 480);
-
-  source_change (sink, V4L2_PIX_FMT_YUYV, 320, 240);
-  push_yuy2 (h, 640, 480, 3);
-  fail_unless_equals_int (stat_u64 (sink, "reconfigures"), 1);
-  assert_sink_format (sink, "video/x-raw", V4L2_PIX_FMT_YUYV, 320, 240);
-  fail_if (pull_reconfigure (h), "RECONFIGURE leaked upstream");
-
-  /* and MJPG: jpegenc is swapped in, upstream still not asked */
-  source_change (sink, V4L2_PIX_FMT_MJPEG, 640, 480);
-  push_yuy2 (h, 640, 480, 4);
-  assert_sink_format (sink, "image/jpeg", V4L2_PIX_FMT_MJPEG, 640, 480);
-  fail_if (pull_reconfigure (h), "RECONFIGURE leaked upstream");
-  gst_object_unref (sink);
-  gst_harness_teardown (h);
-}
-GST_END_TEST;
-
 /* The device provider on an output-only node (libnegcam-preload.so on
  * output-only.profile, run as the negcamsink-provider test): a Video/Sink
  * device with the output queue's caps, creating negcamsink. */
@@ -707,8 +611,6 @@ negcamsink_suite (void)
   tcase_add_test (tc, test_source_change_reconfigures);
   tcase_add_test (tc, test_convert_bin_mjpeg);
   tcase_add_test (tc, test_convert_bin_follows);
-  tcase_add_test (tc, test_convert_bin_keeps_upstream);
-  tcase_add_test (tc, test_convert_bin_negcamsrc_not_restarted);
   tcase_add_test (tc, test_negcamsrc_into_device_buffers);
   tcase_add_test (tc, test_provider_output_node);
   return s;
