@@ -106,6 +106,10 @@ struct _GstNegcamSrc {
   GstVideoInfo info;
   gboolean is_video;
   NegcamPool *pool;
+  /* Downstream's pool, when the device draws into its buffers
+   * (negcam_device_capture_into, the embedded engine): frames go there
+   * with no copy; src->pool stays the fallback. */
+  GstBufferPool *down_pool;
   gboolean need_copy; /* device strides, no GstVideoMeta downstream */
   gboolean streaming;
   guint neg_mark; /* request count at the end of the last negotiation */
@@ -382,6 +386,7 @@ gst_negcam_src_release_device (GstNegcamSrc *src)
   struct v4l2_requestbuffers req = { 0 };
   gint type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
 
+  gst_clear_object (&src->down_pool);
   if (!src->dev)
     return;
   if (src->pool)
@@ -927,6 +932,78 @@ gst_negcam_src_post_pool_error (GstNegcamSrc *src)
   g_error_free (err);
 }
 
+/* Can the device draw this stream into any memory, laid out as GStreamer
+ * lays out the caps? (Fields of V4L2_FIELD_ALTERNATE come from the queue's
+ * buffers.) */
+static gboolean
+gst_negcam_src_can_draw_downstream (GstNegcamSrc *src)
+{
+  return negcam_device_can_capture_into (src->dev) && !src->need_copy
+      && !negcam_pool_needs_video_meta (src->pool)
+      && src->fmt.fmt.pix.field != V4L2_FIELD_ALTERNATE;
+}
+
+/* Configure downstream's pool @pool for our caps, as videotestsrc does:
+ * our size at least, downstream's counts. An active pool (a RECONFIGURE
+ * that changed nothing) is taken as it is when its buffers are big enough. */
+static gboolean
+gst_negcam_src_configure_down_pool (
+    GstNegcamSrc *src, GstBufferPool *pool, guint size, guint min, guint max)
+{
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  guint cur_size = 0;
+
+  if (gst_buffer_pool_is_active (pool)) {
+    gst_buffer_pool_config_get_params (config, NULL, &cur_size, NULL, NULL);
+    gst_structure_free (config);
+    return cur_size >= src->fmt.fmt.pix.sizeimage;
+  }
+  gst_buffer_pool_config_set_params (config, src->configured, size, min, max);
+  if (gst_buffer_pool_set_config (pool, config))
+    return TRUE;
+  /* The pool may have adjusted the configuration: take it if it fits. */
+  config = gst_buffer_pool_get_config (pool);
+  if (gst_buffer_pool_config_validate_params (
+          config, src->configured, size, min, max))
+    return gst_buffer_pool_set_config (pool, config);
+  gst_structure_free (config);
+  return FALSE;
+}
+
+/* Use the first pool downstream offers, when the device can draw into it:
+ * the frames are then made in downstream's buffers (its device buffers,
+ * for negcamsink) and nobody copies them. GstBaseSrc activates the pool;
+ * src->pool stays running for STREAMON and as the fallback. */
+static gboolean
+gst_negcam_src_take_down_pool (GstNegcamSrc *src, GstQuery *query)
+{
+  GstBufferPool *pool = NULL;
+  guint size = 0, min = 0, max = 0;
+
+  gst_clear_object (&src->down_pool);
+  if (gst_query_get_n_allocation_pools (query) == 0
+      || !gst_negcam_src_can_draw_downstream (src))
+    return FALSE;
+  gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+  if (!pool)
+    return FALSE;
+  size = MAX (size, src->fmt.fmt.pix.sizeimage);
+  if (!gst_negcam_src_configure_down_pool (src, pool, size, min, max)) {
+    GST_INFO_OBJECT (src,
+        "downstream's pool %" GST_PTR_FORMAT " does not "
+        "take our caps: frames go into our own buffers",
+        pool);
+    gst_object_unref (pool);
+    return FALSE;
+  }
+  GST_INFO_OBJECT (src,
+      "drawing frames into downstream's pool %" GST_PTR_FORMAT " (no copy)",
+      pool);
+  gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  src->down_pool = pool;
+  return TRUE;
+}
+
 static gboolean
 gst_negcam_src_decide_allocation (GstBaseSrc *bsrc, GstQuery *query)
 {
@@ -1005,6 +1082,8 @@ gst_negcam_src_decide_allocation (GstBaseSrc *bsrc, GstQuery *query)
         "downstream has no GstVideoMeta: frames will be copied (counted)");
 
 set:
+  if (gst_negcam_src_take_down_pool (src, query))
+    return TRUE;
   if (gst_query_get_n_allocation_pools (query) > 0)
     gst_query_set_nth_allocation_pool (query, 0, GST_BUFFER_POOL (src->pool),
         src->fmt.fmt.pix.sizeimage, count, count);
@@ -1254,6 +1333,96 @@ gst_negcam_src_follow_liveness (GstNegcamSrc *src, gboolean live)
   return TRUE;
 }
 
+/* gst_negcam_src_draw_downstream(): downstream's pool cannot take this
+ * frame; use our own buffers from now on. */
+#define NEGCAM_SRC_FLOW_OWN_POOL GST_FLOW_CUSTOM_SUCCESS_1
+
+/* A buffer of downstream's pool we can draw into as it is: big enough,
+ * laid out as our caps say (no GstVideoMeta, or one that agrees). */
+static gboolean
+gst_negcam_src_fits_buffer (GstNegcamSrc *src, GstBuffer *buf)
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buf);
+  gsize maxsize = 0;
+  guint i;
+
+  gst_buffer_get_sizes (buf, NULL, &maxsize);
+  if (maxsize < src->fmt.fmt.pix.sizeimage)
+    return FALSE;
+  if (!meta)
+    return TRUE;
+  if (!src->is_video || meta->n_planes != GST_VIDEO_INFO_N_PLANES (&src->info))
+    return FALSE;
+  for (i = 0; i < meta->n_planes; i++)
+    if (meta->offset[i] != GST_VIDEO_INFO_PLANE_OFFSET (&src->info, i)
+        || meta->stride[i] != GST_VIDEO_INFO_PLANE_STRIDE (&src->info, i))
+      return FALSE;
+  return TRUE;
+}
+
+/* The next frame, drawn by the device straight into a buffer of
+ * downstream's pool (no copy anywhere). Acquiring may wait for
+ * downstream, as a buffer of ours may; an inactive pool (downstream
+ * renegotiated and dropped it) or a buffer that does not fit gives
+ * NEGCAM_SRC_FLOW_OWN_POOL. No lock held. */
+static GstFlowReturn
+gst_negcam_src_draw_downstream (GstNegcamSrc *src, GstBuffer **out)
+{
+  struct v4l2_buffer v;
+  GstBuffer *buf = NULL;
+  GstFlowReturn ret;
+  GstMapInfo map;
+  gint err;
+
+  ret = gst_buffer_pool_acquire_buffer (src->down_pool, &buf, NULL);
+  if (ret == GST_FLOW_FLUSHING && !gst_buffer_pool_is_active (src->down_pool))
+    return NEGCAM_SRC_FLOW_OWN_POOL;
+  if (ret != GST_FLOW_OK)
+    return ret;
+  if (!gst_negcam_src_fits_buffer (src, buf)
+      || !gst_buffer_map (buf, &map, GST_MAP_WRITE)) {
+    gst_buffer_unref (buf);
+    return NEGCAM_SRC_FLOW_OWN_POOL;
+  }
+  err = negcam_device_capture_into (src->dev, map.data, map.maxsize, &v);
+  gst_buffer_unmap (buf, &map);
+  if (err < 0) {
+    gst_buffer_unref (buf);
+    GST_ERROR_OBJECT (
+        src, "capturing into downstream's buffer: %s", g_strerror (-err));
+    return err == -ENODEV ? NEGCAM_FLOW_GONE : GST_FLOW_ERROR;
+  }
+  gst_buffer_set_size (
+      buf, src->is_video ? src->fmt.fmt.pix.sizeimage : v.bytesused);
+  GST_BUFFER_OFFSET (buf) = v.sequence;
+  GST_BUFFER_OFFSET_END (buf) = v.sequence + 1;
+  if (v.flags & V4L2_BUF_FLAG_ERROR)
+    GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_CORRUPTED);
+  else
+    GST_BUFFER_FLAG_UNSET (buf, GST_BUFFER_FLAG_CORRUPTED);
+  *out = buf;
+  return GST_FLOW_OK;
+}
+
+/* A frame in downstream's buffer when we may, else in ours (a DQBUF
+ * through src->pool). No lock held. */
+static GstFlowReturn
+gst_negcam_src_acquire (GstNegcamSrc *src, GstBuffer **buf)
+{
+  if (src->down_pool) {
+    GstFlowReturn ret = gst_negcam_src_draw_downstream (src, buf);
+
+    if (ret != NEGCAM_SRC_FLOW_OWN_POOL)
+      return ret;
+    GST_INFO_OBJECT (src,
+        "downstream's pool no longer takes our frames: "
+        "back to our own buffers");
+    gst_clear_object (&src->down_pool);
+  }
+  return gst_buffer_pool_acquire_buffer (
+      GST_BUFFER_POOL (src->pool), buf, NULL);
+}
+
 /* Phase 3a: wait until a frame can be taken, then take it (a DQBUF
  * through the pool). Embedded and live: on the pipeline clock, a frame
  * with no free buffer is dropped (counted under the object lock). Else on
@@ -1262,7 +1431,6 @@ gst_negcam_src_follow_liveness (GstNegcamSrc *src, gboolean live)
 static GstFlowReturn
 gst_negcam_src_take_frame (GstNegcamSrc *src, gboolean live, GstBuffer **buf)
 {
-  GstBufferPool *pool = GST_BUFFER_POOL (src->pool);
   GstFlowReturn ret;
   gint w;
 
@@ -1272,7 +1440,7 @@ gst_negcam_src_take_frame (GstNegcamSrc *src, gboolean live, GstBuffer **buf)
     ret = gst_negcam_src_wait_clock (src, src->next_time);
     if (ret != GST_FLOW_OK)
       return ret;
-    ret = gst_buffer_pool_acquire_buffer (pool, buf, NULL);
+    ret = gst_negcam_src_acquire (src, buf);
     if (ret == NEGCAM_FLOW_EMPTY) {
       /* Downstream holds every buffer: the device drops this frame (no
        * copy); the sequence gap is reported with the next frame. */
@@ -1297,7 +1465,7 @@ gst_negcam_src_take_frame (GstNegcamSrc *src, gboolean live, GstBuffer **buf)
         ("wait: %s", g_strerror (-w)));
     return GST_FLOW_ERROR;
   }
-  return gst_buffer_pool_acquire_buffer (pool, buf, NULL);
+  return gst_negcam_src_acquire (src, buf);
 }
 
 /* Phase 3: the next good frame. Frames the device flags broken
@@ -1721,6 +1889,7 @@ gst_negcam_src_finalize (GObject *object)
   gst_negcam_src_close (src);
   gst_clear_caps (&src->configured);
   gst_clear_caps (&src->reference_caps);
+  gst_clear_object (&src->down_pool);
   g_clear_pointer (&src->clock_id, gst_clock_id_unref);
   g_free (src->profile);
   g_free (src->device);

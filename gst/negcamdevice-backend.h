@@ -26,6 +26,10 @@ typedef struct {
   /* Optional: 1 when an event waits to be dequeued (POLLPRI), 0 when
    * none does, so the caller makes no DQEVENT; NULL: always try DQEVENT. */
   gint (*events_pending) (NegcamDevice *dev);
+  /* Optional: capture the next frame into @dst (the application's
+   * memory), as negcam_device_capture_into() says; NULL: cannot. */
+  gint (*capture_into) (
+      NegcamDevice *dev, gpointer dst, guint32 size, struct v4l2_buffer *v);
   void (*close) (NegcamDevice *dev);
 } NegcamDeviceOps;
 

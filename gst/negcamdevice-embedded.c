@@ -32,6 +32,9 @@
  *   the element's clock paces fields, two per frame interval.
  * - G_CTRL V4L2_CID_MIN_BUFFERS_FOR_CAPTURE (2) and
  *   G/S_CTRL V4L2_CID_TEST_PATTERN (enum negcam_pattern).
+ * - negcam_device_capture_into(): a DQBUF's frame drawn into the
+ *   element's memory instead of a queue buffer (nc_vbq_capture_into), so
+ *   negcamsrc can fill a downstream pool's buffer with no copy.
  * - The output queue (profiles with `format FOURCC output`, negcamsink):
  *   REQBUFS/QUERYBUF/QBUF/DQBUF/STREAMON/STREAMOFF on
  *   V4L2_BUF_TYPE_VIDEO_OUTPUT. The device consumes a queued buffer at
@@ -456,6 +459,19 @@ emb_wait (NegcamDevice *dev, gint64 timeout_us)
   return ret;
 }
 
+static gint
+emb_capture_into (
+    NegcamDevice *dev, gpointer dst, guint32 size, struct v4l2_buffer *v)
+{
+  NcEmb *emb = dev->backend;
+  gint ret;
+
+  pthread_mutex_lock (&emb->lock);
+  ret = nc_vbq_capture_into (&emb->cap, dst, size, v);
+  pthread_mutex_unlock (&emb->lock);
+  return ret;
+}
+
 static void
 emb_set_flushing (NegcamDevice *dev, gboolean flushing)
 {
@@ -490,6 +506,7 @@ static const NegcamDeviceOps emb_ops = {
   .munmap = emb_munmap,
   .wait = emb_wait,
   .set_flushing = emb_set_flushing,
+  .capture_into = emb_capture_into,
   .close = emb_close,
 };
 

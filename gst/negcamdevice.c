@@ -298,6 +298,22 @@ negcam_device_wait (NegcamDevice *dev, gint64 timeout_us)
   return ret;
 }
 
+gboolean
+negcam_device_can_capture_into (NegcamDevice *dev)
+{
+  return dev->ops->capture_into != NULL;
+}
+
+gint
+negcam_device_capture_into (
+    NegcamDevice *dev, gpointer dst, guint32 size, struct v4l2_buffer *v)
+{
+  if (!dev->ops->capture_into)
+    return -ENOTTY;
+  g_atomic_int_inc (&dev->counts[NEGCAM_REQ_DQBUF]);
+  return dev->ops->capture_into (dev, dst, size, v);
+}
+
 void
 negcam_device_set_flushing (NegcamDevice *dev, gboolean flushing)
 {

@@ -99,6 +99,20 @@ gint negcam_device_ioctl (
 gpointer negcam_device_mmap (NegcamDevice *dev, guint32 offset, guint32 length);
 void negcam_device_munmap (NegcamDevice *dev, gpointer addr, guint32 length);
 gint negcam_device_wait (NegcamDevice *dev, gint64 timeout_us);
+
+/*
+ * Capture the next frame of the streaming capture queue into @dst, @size
+ * bytes of memory the device did not allocate (a downstream element's
+ * buffer), as a DQBUF would deliver it: @v gets its sequence, field,
+ * timestamp, flags and bytesused (index and memory 0). Counted as a
+ * DQBUF. Only a device that draws its frames can (the embedded engine:
+ * negcam_device_can_capture_into()); a kernel device answers -ENOTTY,
+ * since its frames are in its own buffers and reaching @dst would take a
+ * copy. 0 or -errno (-EINVAL: not streaming).
+ */
+gboolean negcam_device_can_capture_into (NegcamDevice *dev);
+gint negcam_device_capture_into (
+    NegcamDevice *dev, gpointer dst, guint32 size, struct v4l2_buffer *v);
 void negcam_device_set_flushing (NegcamDevice *dev, gboolean flushing);
 
 /* Registers the negcamsrc debug category (idempotent). */

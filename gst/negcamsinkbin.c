@@ -28,6 +28,7 @@
 #endif
 
 #include <gst/gst.h>
+#include <gst/video/video.h>
 
 #include "gstnegcamsink.h"
 
@@ -176,6 +177,24 @@ on_upstream_event (GstPad *pad, GstPadProbeInfo *info, gpointer data)
   return GST_PAD_PROBE_OK;
 }
 
+/* An ALLOCATION query entering the bin is answered here, with no pool:
+ * videorate pushes (shallow) copies of the buffers it keeps, so
+ * negcamsink's device buffers offered upstream of it would reach
+ * negcamsink as foreign buffers and be copied all the same, while
+ * upstream held device buffers the chain needs (and a pool negcamsink
+ * drops when the format changes). The converters inside still get the
+ * pool: they ask for themselves. */
+static GstPadProbeReturn
+answer_allocation (GstPad *pad, GstPadProbeInfo *info, gpointer data)
+{
+  GstQuery *query = GST_PAD_PROBE_INFO_QUERY (info);
+
+  if (GST_QUERY_TYPE (query) != GST_QUERY_ALLOCATION)
+    return GST_PAD_PROBE_OK;
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  return GST_PAD_PROBE_HANDLED;
+}
+
 static GstStateChangeReturn
 gst_negcam_convert_sink_change_state (
     GstElement *element, GstStateChange transition)
@@ -229,6 +248,8 @@ gst_negcam_convert_sink_init (GstNegcamConvertSink *self)
       pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, on_upstream_event, self, NULL);
   gst_object_unref (pad);
   pad = gst_element_get_static_pad (self->rate, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM,
+      answer_allocation, self, NULL);
   ghost = gst_ghost_pad_new ("sink", pad);
   gst_element_add_pad (GST_ELEMENT (self), ghost);
   gst_object_unref (pad);

@@ -115,6 +115,37 @@ static void deliver(struct nc_vbq *q, uint32_t count, uint64_t ts)
 	count_done(q, 1);
 }
 
+int nc_vbq_capture_into(struct nc_vbq *q, void *dst, uint32_t size, struct v4l2_buffer *v)
+{
+	bool alt = q->fmt.field == V4L2_FIELD_ALTERNATE;
+	uint64_t ts = mono_ns();
+	uint32_t count, frame;
+	long used;
+
+	if (!q->on_demand || !q->streaming)
+		return -EINVAL;
+	count = q->count++;
+	frame = alt ? count / 2 : count;
+	/* STREAMOFF waits for q->drawing to drop to 0 */
+	q->drawing++;
+	pthread_mutex_unlock(q->lock);
+	used = negcam_framegen_draw_at(&q->fmt, q->pattern, frame, ts, NC_FRAME_NONE, 0, dst, size);
+	pthread_mutex_lock(q->lock);
+	q->drawing--;
+	pthread_cond_broadcast(&q->done_cond);
+	memset(v, 0, sizeof(*v));
+	v->type = CAPTURE;
+	v->bytesused = used < 0 ? 0 : (uint32_t)used;
+	v->sequence = frame;
+	v->field = !alt ? q->fmt.field : count % 2 ? V4L2_FIELD_BOTTOM : V4L2_FIELD_TOP;
+	v->timestamp.tv_sec = (long)(ts / 1000000000ull);
+	v->timestamp.tv_usec = (long)(ts % 1000000000ull / 1000);
+	v->flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC | V4L2_BUF_FLAG_TSTAMP_SRC_EOF;
+	if (used < 0)
+		v->flags |= V4L2_BUF_FLAG_ERROR;
+	return 0;
+}
+
 static void *pace(void *data)
 {
 	struct nc_vbq *q = data;

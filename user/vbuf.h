@@ -91,6 +91,16 @@ void nc_vbq_set_pattern(struct nc_vbq *q, uint32_t pattern);
  * demand a queued one). */
 bool nc_vbq_ready(const struct nc_vbq *q);
 
+/*
+ * On demand: capture the next frame, as a DQBUF would (the frame number,
+ * timestamp and field it would get, into @v; @v->index and the memory are
+ * left 0), but into @dst of @size bytes, the application's memory rather
+ * than a queue buffer, drawn whole (nothing is known of what @dst held)
+ * with the lock released. 0, or -EINVAL when the queue does not stream on
+ * demand; a frame the generator cannot draw has V4L2_BUF_FLAG_ERROR.
+ */
+int nc_vbq_capture_into(struct nc_vbq *q, void *dst, uint32_t size, struct v4l2_buffer *v);
+
 /* The buffer ioctls for @file; -ENOTTY for any other request. */
 int nc_vbq_ioctl(struct nc_vbq *q, const void *file, bool nonblock, unsigned long request,
 		 void *arg);

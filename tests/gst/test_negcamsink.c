@@ -505,6 +505,30 @@ GST_START_TEST (test_convert_bin_follows)
 }
 GST_END_TEST;
 
+/* negcamsrc (embedded) into negcamsink: negcamsrc takes the device pool
+ * negcamsink offers and draws its frames there, so negcamsink copies
+ * nothing (it copied every frame before). */
+GST_START_TEST (test_negcamsrc_into_device_buffers)
+{
+  GstElement *pipe = gst_parse_launch (
+      "negcamsrc is-live=false num-buffers=30 ! " YUY2_640
+      " ! negcamsink name=sink sync=false",
+      NULL);
+  GstElement *sink;
+
+  fail_unless (pipe != NULL);
+  sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  g_object_set (sink, "profile", profile_path, NULL);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  run_to_eos (pipe);
+  fail_unless_equals_int (stat_u64 (sink, "frames"), 30);
+  fail_unless_equals_int (stat_u64 (sink, "copies"), 0);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+}
+GST_END_TEST;
+
 /* The device provider on an output-only node (libnegcam-preload.so on
  * output-only.profile, run as the negcamsink-provider test): a Video/Sink
  * device with the output queue's caps, creating negcamsink. */
@@ -587,6 +611,7 @@ negcamsink_suite (void)
   tcase_add_test (tc, test_source_change_reconfigures);
   tcase_add_test (tc, test_convert_bin_mjpeg);
   tcase_add_test (tc, test_convert_bin_follows);
+  tcase_add_test (tc, test_negcamsrc_into_device_buffers);
   tcase_add_test (tc, test_provider_output_node);
   return s;
 }

@@ -1411,6 +1411,107 @@ first_frame (const gchar * caps)
   return b;
 }
 
+/* A downstream that offers its own pool in the ALLOCATION query (as
+ * negcamsink offers its device buffers): a probe on the harness's sink
+ * pad adds @data, a GstVideoBufferPool, before the harness answers. */
+static GstPadProbeReturn
+offer_pool_probe (GstPad *pad, GstPadProbeInfo *info, gpointer data)
+{
+  GstQuery *q = GST_PAD_PROBE_INFO_QUERY (info);
+  GstVideoInfo vinfo;
+  GstCaps *caps = NULL;
+
+  if (GST_QUERY_TYPE (q) != GST_QUERY_ALLOCATION)
+    return GST_PAD_PROBE_OK;
+  gst_query_parse_allocation (q, &caps, NULL);
+  fail_unless (caps && gst_video_info_from_caps (&vinfo, caps));
+  gst_query_add_allocation_pool (q, data, vinfo.size, 4, 4);
+  return GST_PAD_PROBE_OK;
+}
+
+/* A non-live negcamsrc playing 320x240 YUY2 into a harness whose sink
+ * pad offers @pool (offer_pool_probe). */
+static GstHarness *
+harness_offering (GstBufferPool *pool)
+{
+  GstHarness *h = gst_harness_new ("negcamsrc");
+
+  g_object_set (h->element, "is-live", FALSE, "pattern", 2 /* solid */,
+      NULL);
+  gst_pad_add_probe (h->sinkpad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM,
+      offer_pool_probe, pool, NULL);
+  gst_harness_set_sink_caps_str (h,
+      "video/x-raw,format=YUY2,width=320,height=240,framerate=30/1");
+  gst_harness_play (h);
+  return h;
+}
+
+/* Issue 12: with downstream's pool offered, the embedded device draws
+ * each frame straight into downstream's buffers: no copy in user space
+ * (negcamsrc's copies stay 0, the buffers are the offered pool's, which
+ * negcamsink would queue as they are), and each buffer holds the frame
+ * its offset names, stamp read back (docs/frames.md). */
+GST_START_TEST (test_draws_into_downstream_pool)
+{
+  GstBufferPool *pool = gst_video_buffer_pool_new ();
+  GstHarness *h = harness_offering (pool);
+  guint64 copies = 1;
+  guint i;
+
+  for (i = 0; i < 10; i++) {
+    GstBuffer *b = gst_harness_pull (h);
+    GstMapInfo m;
+
+    fail_unless (b != NULL);
+    fail_unless (b->pool == pool, "frame %u is not in downstream's pool", i);
+    fail_unless_equals_uint64 (GST_BUFFER_OFFSET (b), i);
+    fail_unless (gst_buffer_map (b, &m, GST_MAP_READ));
+    fail_unless_equals_uint64 (m.size, 320 * 240 * 2);
+    fail_unless_equals_int64 (negcam_stamp_read (m.data, 2, 640, 320, 240), i);
+    gst_buffer_unmap (b, &m);
+    gst_buffer_unref (b);
+  }
+  g_object_get (h->element, "copies", &copies, NULL);
+  fail_unless_equals_uint64 (copies, 0);
+  gst_harness_teardown (h);
+  gst_object_unref (pool);
+}
+
+GST_END_TEST;
+
+/* Downstream's pool goes away (downstream renegotiated and deactivated
+ * it): the frames continue in negcamsrc's own buffers, numbers in order. */
+GST_START_TEST (test_downstream_pool_deactivated)
+{
+  GstBufferPool *pool = gst_video_buffer_pool_new ();
+  GstHarness *h = harness_offering (pool);
+  GstBuffer *first = gst_harness_pull (h);
+  gboolean own = FALSE;
+  guint i;
+
+  /* negotiated, the pool active: now take it away (the source may wait in
+   * acquire, the harness holding the pool's 4 buffers) */
+  fail_unless (first->pool == pool);
+  gst_buffer_unref (first);
+  fail_unless (gst_buffer_pool_set_active (pool, FALSE));
+  for (i = 1; i < 20; i++) {
+    GstBuffer *b = gst_harness_pull (h);
+
+    fail_unless (b != NULL);
+    fail_unless_equals_uint64 (GST_BUFFER_OFFSET (b), i);
+    if (b->pool != pool)
+      own = TRUE;
+    else
+      fail_if (own, "frame %u back in the inactive pool", i);
+    gst_buffer_unref (b);
+  }
+  fail_unless (own, "still drawing into an inactive pool");
+  gst_harness_teardown (h);
+  gst_object_unref (pool);
+}
+
+GST_END_TEST;
+
 /* Issue 16 item 4: the scene follows device time, so two streams (two
  * stills of a camera app) are different pictures, while each stream's
  * first frame is still stamped 0. */
@@ -2710,6 +2811,8 @@ negcamsrc_suite (void)
   tcase_add_test (tc, test_alternate_live_latency);
   tcase_add_test (tc, test_alternate_progressive_refused);
   tcase_add_test (tc, test_field_top_refused);
+  tcase_add_test (tc, test_draws_into_downstream_pool);
+  tcase_add_test (tc, test_downstream_pool_deactivated);
   return s;
 }
 

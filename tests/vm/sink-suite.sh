@@ -363,6 +363,28 @@ sink_loop_dqevent() {
 	fi
 }
 
+# negcamsrc ! negcamsink into the loop: negcamsrc's embedded engine draws
+# each frame straight into negcamsink's device buffers (the pool it
+# offers), so no frame is copied in user space (negcamsink's "copies";
+# negcamsrc never copies a frame whose layout GStreamer reads as is). The
+# kernel copies once per consumer.
+sink_loop_zero_copy() {
+	local out=$1 log rc frames copies
+	"$BIN/vm-v4l2" fmt "$out" 640x480 YUYV > /dev/null
+	log=$(logname "negcamsrc ! negcamsink")
+	sink_run negcamsrc "$log" negcamsrc pattern=solid is-live=false num-buffers=60 ! \
+		video/x-raw,format=YUY2,width=640,height=480 ! negcamsink device="$out"
+	rc=$?
+	frames=$(stat_of "$log" frames)
+	copies=$(stat_of "$log" copies)
+	echo "negcamsink: negcamsrc ! negcamsink, 60 frames YUY2 640x480 into a loop: exit $rc, ${frames:-?} frames, ${copies:-?} user-space copies" >> "$GST_NUMBERS"
+	if [ $rc = 0 ] && [ "$frames" = 60 ] && [ "$copies" = 0 ]; then
+		pass "negcamsrc ! negcamsink into $out: 60 frames, 0 copies in user space (drawn into the device buffers)"
+	else
+		fail "negcamsrc ! negcamsink into $out: exit $rc, frames '$frames', copies '$copies' (log $log)"
+	fi
+}
+
 sink_loop() {
 	local out cap exp d=/tmp/sink-loop
 	rmmod negcam 2> /dev/null
@@ -376,6 +398,7 @@ sink_loop() {
 		v4l2-ctl -d "$n" -D | grep -q 'Bus info *: platform:negcam-0$' && echo "$n"; done | head -n1)
 	note "loop 0: output $out, capture $cap; plain negcam capture node $exp"
 	sink_loop_dqevent "$out"
+	sink_loop_zero_copy "$out"
 	sink_loop_follow "$out" "$cap" "$d"
 	sink_loop_producers "$out" "$cap" "$d"
 	sink_loop_dmabuf "$out" "$cap" "$exp" "$d"
