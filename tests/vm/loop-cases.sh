@@ -383,7 +383,8 @@ case_stress() {	# LABEL OUT CAP
 # (v4l2loopback: buffers of length 0 after a consumer without producer, a
 # node unusable after v4l2sink crashed) do not decide the next one.
 loop_cases() {
-	local label=$1 load=$2 mod=$3 c
+	local label=$1 load=$2 mod=$3 c d0
+	d0=$(dmesg | wc -l)
 	loop_fresh "$load" "$mod" || { loop_record "$label" "load" no "$load failed"; return; }
 	note "$label: output $OUT, capture $CAP, second capture $CAP2"
 	case_caps "$label" "$CAP" " (no producer)"
@@ -402,7 +403,21 @@ loop_cases() {
 		loop_fresh "$load" "$mod" || { loop_record "$label" "load" no "$load failed"; return; }
 		"$c" "$label" "$OUT" "$CAP" "$CAP2"
 	done
-	dmesg_clean "$label cases"
+	loop_dmesg "$label" "$d0"
+}
+
+# loop_dmesg LABEL D0: the kernel log after the cases: PASS/FAIL for
+# negcam; for a peer, its lines since line D0 as a row (a peer's WARNING or
+# Oops is a finding, not a failure of the suite).
+loop_dmesg() {
+	local bad
+	if loop_strict "$1"; then
+		dmesg_clean "$1 cases"
+		return
+	fi
+	bad=$(dmesg_since "$2" | klog_check) && bad=
+	loop_record "$1" "kernel log after the cases" "$([ -z "$bad" ] && echo yes || echo no)" \
+		"$([ -z "$bad" ] && echo "no WARNING/BUG/Oops" || printf '%s\n' "$bad" | grep -m1 -vE '^\s*$' | cut -c1-100)"
 }
 
 # ---------------------------------------------------------------- rmmod --

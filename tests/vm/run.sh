@@ -10,6 +10,7 @@
 #   tests/vm/run.sh [--timeout S] SCRIPT [ARGS...]  run SCRIPT (bash) in the VM
 #   tests/vm/run.sh [--timeout S] -c 'CMD'          run a bash command line
 #   tests/vm/run.sh quick|full|vivid|negcam|kmod|loop|sink|peer|storm  run a suite (see docs/testing-vm.md)
+#   tests/vm/run.sh peer [v4l2loopback|negcam|akvcam...]  the loopback peers, or some of them
 #   tests/vm/run.sh shell                           interactive shell (needs a tty)
 #   tests/vm/run.sh --kernel debug ...              any of these on the debug kernel
 #   tests/vm/run.sh --kernel debug detect           prove the harness sees its detectors
@@ -209,6 +210,7 @@ quick|full|vivid|negcam|kmod|loop|provider|profiles|gst|sink|peer|storm)
 	sink) : "${TIMEOUT:=$((1200 * SLOW))}" ;;
 	gst) : "${TIMEOUT:=$((1500 * SLOW))}" ;;
 	loop) : "${TIMEOUT:=$((1500 * SLOW))}" ;;
+	peer) : "${TIMEOUT:=$((2400 * SLOW))}" ;;
 	storm) : "${TIMEOUT:=$(((${NEGCAM_STORM_SECONDS:-60} * 3 + 600) * SLOW))}" ;;
 	esac ;;
 detect)

@@ -8,8 +8,9 @@
 #   negcam [full]  the negcam.ko part alone (vivid only as DMABUF exporter)
 #   loop   negcam.ko loops alone (tests/vm/loop-suite.sh)
 #   storm [vivid|all]  the concurrent ioctl storm (tests/vm/storm-suite.sh)
-#   peer   loopback cases on v4l2loopback and a negcam loop, side by side
-#          (alone: v4l2loopback can panic the VM, see docs/loopback-peers.md)
+#   peer [v4l2loopback|negcam|akvcam...]  loopback cases on v4l2loopback,
+#          a negcam loop and akvcam, side by side (default: all three; alone:
+#          v4l2loopback can panic the VM, see docs/loopback-peers.md)
 # Each suite prints "NAME: N passed, N failed"; the exit status is 1 when any
 # check failed. Logs go to $NEGCAM_RUN/logs/.
 
@@ -139,7 +140,7 @@ storm) suite_storm "${2:-negcam}" ;;
 loop) suite_loop ;;
 kmod) suite_kmod ;;
 provider) suite_provider ;;
-peer) suite_peer ;;
+peer) shift; suite_peer "$@" ;;
 profiles)
 	# --dump of vivid into negcam.ko, the camera shelf (tests/vm/profiles-suite.sh)
 	modprobe vivid n_devs=1 node_types=0x1 && VIVID=$(wait_node vivid)
