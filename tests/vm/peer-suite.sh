@@ -128,6 +128,7 @@ peer_run_akvcam() {
 	loop_cases akvcam peer_akvcam_load akvcam
 	rmmod akvcam 2>/dev/null
 	loop_rmmod_cases akvcam peer_akvcam_load akvcam
+	dmesg_peer "akvcam" akvcam
 }
 
 # The rows of $LOOP_TSV side by side, one column per label, as Markdown.
