@@ -109,6 +109,7 @@ if [ -z "$bad" ]; then
 	pass "30 fps: every timestamp difference is a whole number of 33.333 ms intervals"
 else
 	fail "30 fps: timestamp differences off the slot grid: $bad"
+	head -n 4 /tmp/ts.txt | sed 's/^/  seq ts(µs): /'
 fi
 seqs=$(awk 'NR > 1 && $1 != s + 1 { g++ } { s = $1 } END { print g + 0 }' /tmp/ts.txt)
 note_drop=$(cat $SYS/dropped_frames)
@@ -126,6 +127,7 @@ if [ -z "$bad" ] && [ "$(wc -l < /tmp/ts15.txt)" = 10 ]; then
 	pass "15 fps after S_PARM: timestamps on the 66.667 ms grid"
 else
 	fail "15 fps after S_PARM: $bad"
+	head -n 4 /tmp/ts15.txt | sed 's/^/  seq ts(µs): /'
 fi
 
 # --- drops: a consumer that stops dequeuing --------------------------------

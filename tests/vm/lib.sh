@@ -134,6 +134,12 @@ wait_node() {
 # and only with the skew line present, are counted as the same mismatch and
 # named as such. Warnings fail unless ALLOW_WARN is 1 (vivid, and profiles
 # with the 2007 quirks, which warn by design); they are always listed.
+# The warnings that only say the reader was slow: a sequence-number gap
+# (a slot with no buffer queued) and a buffer completed between QBUF and
+# its return. The debug kernel under TCG runs every call several times
+# slower, so there they are noted; on the production kernel they fail.
+TIMING_WARN='got sequence number [0-9]+, expected [0-9]+|QBUF returned the buffer as DONE'
+debug_kernel() { case $(uname -r) in *-negcam-debug) return 0 ;; esac; return 1; }
 SKEW_LINE="fmtdesc.description mismatch: was 'Y/UV 4:2:0', expected 'Y/CbCr 4:2:0'"
 SKEW_CASCADE='pixelformat 3231564e \(NV12\) for buftype [0-9]+ not reported by ENUM_FMT'
 compliance_check() {
@@ -184,6 +190,12 @@ compliance_check() {
 		grep -E '^[[:space:]]*fail: |: FAIL' "$clean" | sed 's/^/  | /'
 		fail "$name: $failed failure(s), log $log"
 		return 1
+	fi
+	if [ "$warns" != 0 ] && [ "$allow_warn" != 1 ] && debug_kernel &&
+	   [ "$(grep -E '^[[:space:]]*warn: ' "$clean" | grep -vcE "$TIMING_WARN")" = 0 ]; then
+		note "debug kernel: the $warns warning(s) are all timing (a frame slot the reader missed, a buffer done before QBUF returned): noted, not failed"
+		SUMMARY+=("$name:   ($warns timing warning(s) on the debug kernel, noted)")
+		allow_warn=1
 	fi
 	if [ "$warns" != 0 ] && [ "$allow_warn" != 1 ]; then
 		fail "$name: $warns warning(s), log $log"
