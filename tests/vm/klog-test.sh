@@ -79,5 +79,14 @@ same "klog_exclude leaves the noted finding out" "$(klog_exclude "$T/peer" < "$T
 	'[  150.000000] WARNING: CPU: 0 PID: 1 at x.c:1'
 same "klog_exclude with no peer file keeps everything" "$(klog_exclude "$T/none" < "$T/log" | klog_check | wc -l)" 2
 
+# klog_names_negcam: the debug kernel's name and source path are not negcam.
+names() { n=$((n + 1)); if printf '%s\n' "$2" | klog_names_negcam; then r=yes; else r=no; fi
+	[ "$r" = "$1" ] || { echo "FAIL: klog_names_negcam '$2': $r, want $1"; fails=$((fails + 1)); }; }
+names no '[  179.036540] UBSAN: shift-out-of-bounds in /root/.cache/negcam/debug-kernel/linux-source-6.1/drivers/media/v4l2-core/v4l2-ctrls-api.c:1187:35'
+names no '[  179.040364] CPU: 0 PID: 134 Comm: v4l2-compliance Not tainted 6.1.192-negcam-debug #1'
+names yes '[  124.280749] WARNING: CPU: 1 PID: 9 at negcam_loop_add+0x3c/0x90 [negcam]'
+names yes '[  124.326966] negcam: loop 1: cannot create it: -17'
+names yes '[  124.280749] sysfs: cannot create duplicate filename /devices/platform/negcam-loop.1'
+
 echo "klog: $((n - fails)) passed, $fails failed"
 [ "$fails" = 0 ]

@@ -57,6 +57,15 @@ klog_check() {
 	return 1
 }
 
+# klog_names_negcam: true when the report lines on stdin name negcam.ko (a
+# function, the module, a device). The debug kernel's own name
+# (6.1.192-negcam-debug) and its source path (~/.cache/negcam/debug-kernel/
+# linux-source-6.1/...), which every UBSAN report and stack header of that
+# kernel carry, do not count: a finding in vivid is not negcam's.
+klog_names_negcam() {
+	sed -E 's#[^ ]*/negcam/debug-kernel/[^ ]*##g; s/-negcam-debug//g' | grep -qi negcam
+}
+
 # kmemleak_clear: forget the leaks suspected so far (boot-time objects, a
 # detector test's deliberate leak); no-op without kmemleak.
 kmemleak_clear() {

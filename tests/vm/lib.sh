@@ -263,7 +263,7 @@ dmesg_peer() {
 		pass "$1: no WARNING/BUG/Oops or detector report in dmesg"
 		return 0
 	fi
-	if grep -q '^negcam ' /proc/modules || grep -qi negcam <<< "$bad"; then
+	if grep -q '^negcam ' /proc/modules || klog_names_negcam <<< "$bad"; then
 		printf '%s\n' "$bad" | sed 's/^/  | /'
 		fail "$1: kernel log has a WARNING/BUG/Oops or a detector report"
 		return 1

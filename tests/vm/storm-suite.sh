@@ -155,7 +155,7 @@ vivid_storm() {
 		printf '%s\n' "$bad" | head -n 40 | sed 's/^/  | /'
 		# information, not judged: the harness's final check leaves them out
 		# (lib.sh's KLOG_PEER) unless negcam.ko is named or still loaded
-		grep -q '^negcam ' /proc/modules || grep -qi negcam <<< "$bad" ||
+		grep -q '^negcam ' /proc/modules || klog_names_negcam <<< "$bad" ||
 			sed -n "/storm-suite: vivid storm/,\$p" "$KMSG" | klog_check >> "$KLOG_PEER"
 	else
 		echo "NOTE: vivid: no WARNING/BUG/Oops/KASAN/UBSAN/KFENCE/lockdep/hung task in dmesg"
