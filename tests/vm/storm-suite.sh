@@ -151,8 +151,9 @@ vivid_storm() {
 	fi
 	bad=$(dmesg_since "vivid storm")
 	if [ -n "$bad" ]; then
-		echo "NOTE: vivid: the kernel log has reports:"
-		printf '%s\n' "$bad" | head -n 40 | sed 's/^/  | /'
+		echo "NOTE: vivid: the kernel log has $(printf '%s\n' "$bad" | wc -l) report line(s), by kind:"
+		printf '%s\n' "$bad" | sed -E 's/^\[ *[0-9.]+\] //; s/[0-9a-f]{8,}/X/g' | sort | uniq -c |
+			sort -rn | head -n 20 | sed 's/^ */NOTE: vivid:   /'
 		# information, not judged: the harness's final check leaves them out
 		# (lib.sh's KLOG_PEER) unless negcam.ko is named or still loaded
 		grep -q '^negcam ' /proc/modules || klog_names_negcam <<< "$bad" ||
