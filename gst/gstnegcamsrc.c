@@ -1392,14 +1392,8 @@ gst_negcam_src_draw_downstream (GstNegcamSrc *src, GstBuffer **out)
         src, "capturing into downstream's buffer: %s", g_strerror (-err));
     return err == -ENODEV ? NEGCAM_FLOW_GONE : GST_FLOW_ERROR;
   }
-  gst_buffer_set_size (
-      buf, src->is_video ? src->fmt.fmt.pix.sizeimage : v.bytesused);
-  GST_BUFFER_OFFSET (buf) = v.sequence;
-  GST_BUFFER_OFFSET_END (buf) = v.sequence + 1;
-  if (v.flags & V4L2_BUF_FLAG_ERROR)
-    GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_CORRUPTED);
-  else
-    GST_BUFFER_FLAG_UNSET (buf, GST_BUFFER_FLAG_CORRUPTED);
+  negcam_buffer_set_capture (
+      buf, src->is_video ? src->fmt.fmt.pix.sizeimage : v.bytesused, &v);
   *out = buf;
   return GST_FLOW_OK;
 }

@@ -482,6 +482,19 @@ negcam_pool_stop_queueing (NegcamPool *pool)
  * v4l2_buffer.field, which GStreamer's interlace-mode=alternate wants as
  * buffer flags. (BOTTOM_FIELD is ONEFIELD alone, TOP_FIELD adds TFF: a
  * recycled buffer's old flags are cleared first.) */
+void
+negcam_buffer_set_capture (
+    GstBuffer *buf, gsize size, const struct v4l2_buffer *v)
+{
+  gst_buffer_set_size (buf, size);
+  GST_BUFFER_OFFSET (buf) = v->sequence;
+  GST_BUFFER_OFFSET_END (buf) = v->sequence + 1;
+  if (v->flags & V4L2_BUF_FLAG_ERROR)
+    GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_CORRUPTED);
+  else
+    GST_BUFFER_FLAG_UNSET (buf, GST_BUFFER_FLAG_CORRUPTED);
+}
+
 static void
 set_field_flags (NegcamPool *pool, GstBuffer *buf, guint32 field)
 {
@@ -552,14 +565,11 @@ negcam_pool_acquire_buffer (GstBufferPool *bpool, GstBuffer **buffer,
   }
   g_mutex_unlock (&pool->lock);
 
-  gst_buffer_set_size (buf, pool->is_video ? pool->pix.sizeimage : v.bytesused);
+  negcam_buffer_set_capture (
+      buf, pool->is_video ? pool->pix.sizeimage : v.bytesused, &v);
   /* Driver timestamp and flags, for the element (see negcam_pool_*). */
   pool->last_flags = v.flags;
   pool->last_timestamp = v.timestamp;
-  GST_BUFFER_OFFSET (buf) = v.sequence;
-  GST_BUFFER_OFFSET_END (buf) = v.sequence + 1;
-  if (v.flags & V4L2_BUF_FLAG_ERROR)
-    GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_CORRUPTED);
   set_field_flags (pool, buf, v.field);
   *buffer = buf;
   return GST_FLOW_OK;

@@ -73,6 +73,13 @@ gint negcam_pool_queue_output (
 void negcam_pool_set_memory (NegcamPool *pool, NegcamPoolMemory memory);
 void negcam_pool_set_growth (NegcamPool *pool, gboolean grow);
 
+/* A captured frame's place in the stream on @buf, as a DQBUF @v gave it:
+ * size @size, OFFSET/OFFSET_END from the sequence, CORRUPTED from
+ * V4L2_BUF_FLAG_ERROR. For the pool's buffers and for downstream's
+ * buffers the device drew into (negcam_device_capture_into). */
+void negcam_buffer_set_capture (
+    GstBuffer *buf, gsize size, const struct v4l2_buffer *v);
+
 /* TRUE when the buffers are dma-buf memory (EXPBUF worked). */
 gboolean negcam_pool_is_dmabuf (NegcamPool *pool);
 /* Flags and timestamp (ns) the driver gave the buffer the last acquire

@@ -80,11 +80,51 @@ static struct nc_vb *oldest(struct nc_vbq *q, enum nc_vb_state state)
 	return best;
 }
 
+/* Buffer @count of the stream: its frame number and field (two buffers,
+ * top then bottom, per frame for V4L2_FIELD_ALTERNATE). */
+static uint32_t frame_of(const struct nc_vbq *q, uint32_t count)
+{
+	return q->fmt.field == V4L2_FIELD_ALTERNATE ? count / 2 : count;
+}
+
+static uint32_t field_of(const struct nc_vbq *q, uint32_t count)
+{
+	if (q->fmt.field != V4L2_FIELD_ALTERNATE)
+		return q->fmt.field;
+	return count % 2 ? V4L2_FIELD_BOTTOM : V4L2_FIELD_TOP;
+}
+
+/* Draws @frame at @ts into @dst; drawing takes long at large sizes, so not
+ * under the device lock (STREAMOFF waits for q->drawing to drop to 0).
+ * The generator's byte count, or < 0 when it cannot draw the format. */
+static long draw_unlocked(struct nc_vbq *q, uint32_t frame, uint64_t ts, uint32_t prev,
+			  uint64_t prev_scene, void *dst, uint32_t size)
+{
+	long used;
+
+	q->drawing++;
+	pthread_mutex_unlock(q->lock);
+	used = negcam_framegen_draw_at(&q->fmt, q->pattern, frame, ts, prev, prev_scene, dst, size);
+	pthread_mutex_lock(q->lock);
+	q->drawing--;
+	pthread_cond_broadcast(&q->done_cond);
+	return used;
+}
+
+/* A captured buffer's timestamp and flags as DQBUF reports them. */
+static void set_stamp(struct v4l2_buffer *v, uint64_t ts_ns, bool error)
+{
+	v->timestamp.tv_sec = (long)(ts_ns / 1000000000ull);
+	v->timestamp.tv_usec = (long)(ts_ns % 1000000000ull / 1000);
+	v->flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC | V4L2_BUF_FLAG_TSTAMP_SRC_EOF;
+	if (error)
+		v->flags |= V4L2_BUF_FLAG_ERROR;
+}
+
 /* Fills the oldest queued buffer with frame @count at @ts; drops it when none is queued. */
 static void deliver(struct nc_vbq *q, uint32_t count, uint64_t ts)
 {
-	bool alt = q->fmt.field == V4L2_FIELD_ALTERNATE;
-	uint32_t frame = alt ? count / 2 : count;
+	uint32_t frame = frame_of(q, count);
 	struct nc_vb *b = oldest(q, NC_VB_QUEUED);
 	long used;
 
@@ -93,22 +133,15 @@ static void deliver(struct nc_vbq *q, uint32_t count, uint64_t ts)
 		return;
 	}
 	b->state = NC_VB_ACTIVE;
-	/* Drawing takes long at large sizes: not under the device lock. */
-	q->drawing++;
-	pthread_mutex_unlock(q->lock);
-	used = negcam_framegen_draw_at(&q->fmt, q->pattern, frame, ts, b->prev, b->prev_scene,
-				       b->data, b->length);
-	pthread_mutex_lock(q->lock);
-	q->drawing--;
+	used = draw_unlocked(q, frame, ts, b->prev, b->prev_scene, b->data, b->length);
 	b->prev = used < 0 ? NC_FRAME_NONE : frame;
 	b->prev_scene = ts;
-	pthread_cond_broadcast(&q->done_cond);
 	if (!q->streaming || b->state != NC_VB_ACTIVE)
 		return; /* STREAMOFF returns it to the application */
 	b->bytesused = used < 0 ? 0 : (uint32_t)used;
 	b->error = used < 0;
 	b->sequence = frame;
-	b->field = !alt ? q->fmt.field : count % 2 ? V4L2_FIELD_BOTTOM : V4L2_FIELD_TOP;
+	b->field = field_of(q, count);
 	b->ts_ns = ts;
 	b->order = ++q->order;
 	b->state = NC_VB_DONE;
@@ -117,32 +150,20 @@ static void deliver(struct nc_vbq *q, uint32_t count, uint64_t ts)
 
 int nc_vbq_capture_into(struct nc_vbq *q, void *dst, uint32_t size, struct v4l2_buffer *v)
 {
-	bool alt = q->fmt.field == V4L2_FIELD_ALTERNATE;
 	uint64_t ts = mono_ns();
-	uint32_t count, frame;
+	uint32_t count;
 	long used;
 
 	if (!q->on_demand || !q->streaming)
 		return -EINVAL;
 	count = q->count++;
-	frame = alt ? count / 2 : count;
-	/* STREAMOFF waits for q->drawing to drop to 0 */
-	q->drawing++;
-	pthread_mutex_unlock(q->lock);
-	used = negcam_framegen_draw_at(&q->fmt, q->pattern, frame, ts, NC_FRAME_NONE, 0, dst, size);
-	pthread_mutex_lock(q->lock);
-	q->drawing--;
-	pthread_cond_broadcast(&q->done_cond);
+	used = draw_unlocked(q, frame_of(q, count), ts, NC_FRAME_NONE, 0, dst, size);
 	memset(v, 0, sizeof(*v));
 	v->type = CAPTURE;
 	v->bytesused = used < 0 ? 0 : (uint32_t)used;
-	v->sequence = frame;
-	v->field = !alt ? q->fmt.field : count % 2 ? V4L2_FIELD_BOTTOM : V4L2_FIELD_TOP;
-	v->timestamp.tv_sec = (long)(ts / 1000000000ull);
-	v->timestamp.tv_usec = (long)(ts % 1000000000ull / 1000);
-	v->flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC | V4L2_BUF_FLAG_TSTAMP_SRC_EOF;
-	if (used < 0)
-		v->flags |= V4L2_BUF_FLAG_ERROR;
+	v->sequence = frame_of(q, count);
+	v->field = field_of(q, count);
+	set_stamp(v, ts, used < 0);
 	return 0;
 }
 
@@ -304,11 +325,7 @@ static void fill(const struct nc_vbq *q, unsigned int i, struct v4l2_buffer *v)
 	v->bytesused = b->bytesused;
 	v->sequence = b->sequence;
 	v->field = b->field ? b->field : V4L2_FIELD_NONE;
-	v->timestamp.tv_sec = (long)(b->ts_ns / 1000000000ull);
-	v->timestamp.tv_usec = (long)(b->ts_ns % 1000000000ull / 1000);
-	v->flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC | V4L2_BUF_FLAG_TSTAMP_SRC_EOF;
-	if (b->error)
-		v->flags |= V4L2_BUF_FLAG_ERROR;
+	set_stamp(v, b->ts_ns, b->error);
 	if (b->state == NC_VB_QUEUED || b->state == NC_VB_ACTIVE)
 		v->flags |= V4L2_BUF_FLAG_QUEUED;
 	else if (b->state == NC_VB_DONE)
