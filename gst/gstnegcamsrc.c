@@ -782,18 +782,21 @@ negotiation_choose_and_try (GstNegcamSrc *src, Negotiation *n)
 }
 
 /* Is the choice what the device runs already (a RECONFIGURE that
- * changes nothing)? */
+ * changes nothing)? The device's terms decide (fourcc, size, field, and
+ * the interval asked), not the caps, which carry fields the device has
+ * no say in. */
 static gboolean
 negotiation_unchanged (GstNegcamSrc *src, Negotiation *n)
 {
-  g_autoptr (GstCaps) cur = NULL;
+  const struct v4l2_pix_format *a = &src->fmt.fmt.pix, *b = &n->fmt.fmt.pix;
 
   if (!src->configured || !src->pool)
     return FALSE;
-  cur = gst_caps_copy (src->configured);
-  gst_structure_remove_field (gst_caps_get_structure (cur, 0), "colorimetry");
-  return gst_caps_is_subset (cur, n->fixed)
-      && gst_caps_is_subset (n->fixed, cur);
+  return a->pixelformat == b->pixelformat && a->width == b->width
+      && a->height == b->height && a->field == b->field
+      && (!n->want.denominator
+          || (n->want.numerator == src->interval.numerator
+              && n->want.denominator == src->interval.denominator));
 }
 
 /* Phase apply, no lock (streaming thread; src->dev cannot change while

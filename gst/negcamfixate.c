@@ -126,8 +126,10 @@ compare_candidates (
   return 0;
 }
 
-/* Fix every field to its largest value; under prefer=device, the rate to
- * the lowest one at or above the live rate when there is one. */
+/* Fix every field to its largest value (the pixel aspect ratio, which
+ * downstream's range may bring, to the nearest to 1/1: V4L2 pixels are
+ * square); under prefer=device, the rate to the lowest one at or above
+ * the live rate when there is one. */
 static GstStructure *
 fixate_structure (const Ranking *r, const GstStructure *in)
 {
@@ -152,6 +154,9 @@ fixate_structure (const Ranking *r, const GstStructure *in)
     gst_structure_fixate_field_nearest_int (s, "height", G_MAXINT);
   if (gst_structure_has_field (s, "framerate"))
     gst_structure_fixate_field_nearest_fraction (s, "framerate", G_MAXINT, 1);
+  if (gst_structure_has_field (s, "pixel-aspect-ratio"))
+    gst_structure_fixate_field_nearest_fraction (
+        s, "pixel-aspect-ratio", 1, 1);
   gst_structure_fixate (s);
   return s;
 }

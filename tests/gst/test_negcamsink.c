@@ -505,6 +505,38 @@ GST_START_TEST (test_convert_bin_follows)
 }
 GST_END_TEST;
 
+/* The producer is negcamsrc (a camera-like source: a format change is a
+ * stream restart, and its frame numbers start again): the consumer asks
+ * 1280x720 raw, then MJPG 1280x720; the bin converts, and negcamsrc,
+ * asked again after each RECONFIGURE, keeps the format it started with
+ * (it used to set it again every time: downstream's pixel-aspect-ratio
+ * range made the choice look new). */
+GST_START_TEST (test_convert_bin_keeps_source)
+{
+  GstElement *bin, *sink, *src, *pipe = convert_pipeline (
+      "negcamsrc name=src pattern=solid is-live=true ! negcamconvertsink name=bin",
+      &bin, &sink);
+  guint i;
+
+  src = gst_bin_get_by_name (GST_BIN (pipe), "src");
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  for (i = 0; i < 500 && stat_u64 (sink, "frames") < 5; i++)
+    g_usleep (10 * 1000);
+  source_change (sink, V4L2_PIX_FMT_YUYV, 1280, 720);
+  for (i = 0; i < 500 && stat_u64 (sink, "reconfigures") < 1; i++)
+    g_usleep (10 * 1000);
+  g_usleep (300 * 1000);
+  source_change (sink, V4L2_PIX_FMT_MJPEG, 1280, 720);
+  for (i = 0; i < 500 && stat_u64 (sink, "reconfigures") < 2; i++)
+    g_usleep (10 * 1000);
+  g_usleep (500 * 1000);
+  assert_sink_format (sink, "image/jpeg", V4L2_PIX_FMT_MJPEG, 1280, 720);
+  fail_unless_equals_int (stat_u64 (src, "negotiations"), 1);
+  gst_object_unref (src);
+  free_pipeline (pipe, bin, sink);
+}
+GST_END_TEST;
+
 /* negcamsrc (embedded) into negcamsink: negcamsrc takes the device pool
  * negcamsink offers and draws its frames there, so negcamsink copies
  * nothing (it copied every frame before). */
@@ -611,6 +643,7 @@ negcamsink_suite (void)
   tcase_add_test (tc, test_source_change_reconfigures);
   tcase_add_test (tc, test_convert_bin_mjpeg);
   tcase_add_test (tc, test_convert_bin_follows);
+  tcase_add_test (tc, test_convert_bin_keeps_source);
   tcase_add_test (tc, test_negcamsrc_into_device_buffers);
   tcase_add_test (tc, test_provider_output_node);
   return s;

@@ -198,7 +198,8 @@ sink_frames_in() { echo $(( $(stat -c %s "$1" 2>/dev/null || echo 0) / ($2 * SIN
 
 # sink_judge WHAT STATUS FILE W REGEX: the consumer (exit STATUS) wrote
 # FILE; its kinds (g placeholder, P producer) match the extended REGEX and
-# the producer frames' stamps never decrease (videorate repeats frames; one restart at 0 when the producer renegotiates).
+# the producer frames' stamps never decrease (videorate repeats frames;
+# the producer's source never starts its numbers again).
 sink_judge() {
 	local what=$1 st=$2 file=$3 w=$4 re=$5 log kinds res
 	log=$(logname "vm-stamp $what")
