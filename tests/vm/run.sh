@@ -291,14 +291,61 @@ QEMU=(qemu-system-x86_64 -accel tcg -cpu "$CPU" -m "$MEM" -smp "$SMP"
 	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 	-virtfs "local,path=$TREE,mount_tag=tree,security_model=none,multidevs=remap")
 
+# The guest's init says "NEGCAM-VM: booted kernel ..." once it runs.
+# Under TCG the debug kernel has been seen to stop for good at early boot
+# (after "tsc: Unable to calibrate against PIT", qemu idle): a VM that does
+# not get there within BOOT_LIMIT seconds is stopped and started once
+# more. Nothing of the command has run by then, so a second boot is safe.
+BOOT_LIMIT=${NEGCAM_VM_BOOT_LIMIT:-300}
+[ "$VM_KERNEL" = debug ] && BOOT_LIMIT=${NEGCAM_VM_BOOT_LIMIT:-480}
+
+# boot_watch: in the background while qemu runs; stops a VM that has not
+# booted within BOOT_LIMIT seconds (its kernel command line names $RUN).
+boot_watch() {
+	local t=0
+	while [ "$t" -lt "$BOOT_LIMIT" ]; do
+		grep -q '^NEGCAM-VM: booted' "$RUN/console.log" 2>/dev/null && return 0
+		sleep 2
+		t=$((t + 2))
+	done
+	touch "$RUN/boot-hang"
+	pkill -TERM -f -- "negcam_run=$RUN "
+}
+
+# boot_qemu: one VM run, console to the terminal and console.log; qrc is
+# qemu's exit status, or "hang" when it never booted.
+boot_qemu() {
+	local w
+	rm -f "$RUN/boot-hang" "$RUN/console.log"
+	boot_watch &
+	w=$!
+	timeout -k 10 "$TIMEOUT" "${QEMU[@]}" < /dev/null 2>&1 | tee "$RUN/console.log"
+	qrc=${PIPESTATUS[0]}
+	kill "$w" 2>/dev/null
+	wait "$w" 2>/dev/null
+	[ -e "$RUN/boot-hang" ] && qrc=hang
+	return 0
+}
+
+run_qemu() {
+	boot_qemu
+	[ "$qrc" = hang ] || return 0
+	echo "run.sh: the VM did not boot within ${BOOT_LIMIT}s (an early-boot hang; console: $RUN/console.boot-hang.log): starting it once more" >&2
+	mv "$RUN/console.log" "$RUN/console.boot-hang.log"
+	boot_qemu
+	if [ "$qrc" = hang ]; then
+		echo "run.sh: FAIL: the VM did not boot within ${BOOT_LIMIT}s, twice; console log: $RUN/console.log" >&2
+		exit 125
+	fi
+}
+
 echo "run.sh: kernel $KVER ($VM_KERNEL), ${MEM} MiB, $SMP CPUs, timeout ${TIMEOUT}s, run $RUN" >&2
 start=$(date +%s.%N)
 if [ "$INTERACTIVE" = 1 ]; then
 	"${QEMU[@]}"
 	qrc=$?
 else
-	timeout -k 10 "$TIMEOUT" "${QEMU[@]}" < /dev/null 2>&1 | tee "$RUN/console.log"
-	qrc=${PIPESTATUS[0]}
+	run_qemu
 fi
 end=$(date +%s.%N)
 elapsed=$(echo "$end - $start" | bc 2>/dev/null || echo "?")
