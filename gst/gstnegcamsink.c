@@ -75,7 +75,6 @@ struct _GstNegcamSink {
   gboolean is_video;
   GstCaps *configured;
   gboolean streaming;
-  gboolean released; /* gst_negcam_sink_release: configure again */
 
   /* object lock */
   NegcamPool *pool;
@@ -468,8 +467,7 @@ gst_negcam_sink_set_caps (GstBaseSink *bsink, GstCaps *caps)
 
   if (!sink->dev)
     return FALSE;
-  if (sink->configured && !sink->released
-      && gst_caps_is_equal (caps, sink->configured))
+  if (sink->configured && gst_caps_is_equal (caps, sink->configured))
     return TRUE;
   if (!gst_negcam_sink_try (sink, caps, &fmt, &interval))
     return FALSE;
@@ -488,7 +486,6 @@ gst_negcam_sink_set_caps (GstBaseSink *bsink, GstCaps *caps)
     return FALSE;
   }
   sink->fmt = fmt;
-  sink->released = FALSE;
   gst_caps_replace (&sink->configured, caps);
   pool = gst_negcam_sink_new_pool (sink, caps);
   GST_OBJECT_LOCK (sink);
@@ -501,27 +498,17 @@ gst_negcam_sink_set_caps (GstBaseSink *bsink, GstCaps *caps)
 }
 
 void
-gst_negcam_sink_release (GstNegcamSink *sink)
+gst_negcam_sink_renew_pool (GstNegcamSink *sink)
 {
+  NegcamPool *pool;
+
+  if (!sink->configured)
+    return;
   gst_negcam_sink_release_device (sink);
-  sink->released = sink->configured != NULL;
-}
-
-/* After gst_negcam_sink_release, the same caps again when no new ones
- * came (basesink does not repeat caps it has); FALSE when that fails
- * (error posted). Streaming thread. */
-static gboolean
-gst_negcam_sink_configure_again (GstNegcamSink *sink)
-{
-  GstCaps *caps;
-  gboolean ok;
-
-  if (!sink->released)
-    return TRUE;
-  caps = gst_caps_ref (sink->configured);
-  ok = gst_negcam_sink_set_caps (GST_BASE_SINK (sink), caps);
-  gst_caps_unref (caps);
-  return ok;
+  pool = gst_negcam_sink_new_pool (sink, sink->configured);
+  GST_OBJECT_LOCK (sink);
+  sink->pool = pool;
+  GST_OBJECT_UNLOCK (sink);
 }
 
 /* ------------------------------------------------------------------ */
@@ -569,13 +556,9 @@ static gboolean
 gst_negcam_sink_propose_allocation (GstBaseSink *bsink, GstQuery *query)
 {
   GstNegcamSink *sink = GST_NEGCAM_SINK (bsink);
-  NegcamPool *pool;
+  NegcamPool *pool = gst_negcam_sink_ref_pool (sink);
   GstCaps *caps = NULL;
   guint queue_size;
-
-  if (!gst_negcam_sink_configure_again (sink))
-    return FALSE;
-  pool = gst_negcam_sink_ref_pool (sink);
 
   gst_query_parse_allocation (query, &caps, NULL);
   GST_DEBUG_OBJECT (sink, "allocation query for %" GST_PTR_FORMAT, caps);
@@ -719,13 +702,9 @@ static GstFlowReturn
 gst_negcam_sink_render (GstBaseSink *bsink, GstBuffer *buf)
 {
   GstNegcamSink *sink = GST_NEGCAM_SINK (bsink);
-  NegcamPool *pool;
+  NegcamPool *pool = gst_negcam_sink_ref_pool (sink);
   GstBuffer *copy = NULL;
   GstFlowReturn ret;
-
-  if (!gst_negcam_sink_configure_again (sink))
-    return GST_FLOW_NOT_NEGOTIATED;
-  pool = gst_negcam_sink_ref_pool (sink);
 
   if (!pool) {
     GST_ELEMENT_ERROR (sink, CORE, NEGOTIATION, (NULL), ("buffer before caps"));

@@ -20,14 +20,11 @@ G_DECLARE_FINAL_TYPE (
 G_DECLARE_FINAL_TYPE (GstNegcamConvertSink, gst_negcam_convert_sink, GST,
     NEGCAM_CONVERT_SINK, GstBin)
 
-/* Give the device back (STREAMOFF, its buffers returned): the next caps,
- * or the same ones at the next buffer or ALLOCATION query, set the format
- * again, with a new pool. For
- * negcamconvertsink, before it puts another element in front of @sink
- * while the one before may still hold the old pool (on a loop, the
- * output node may take the consumer's format meanwhile). Streaming
- * thread. */
-void gst_negcam_sink_release (GstNegcamSink *sink);
+/* A new pool for the next upstream element, the device's buffers given
+ * back (STREAMOFF): for negcamconvertsink, before it puts another element
+ * in front of @sink while the one before may still hold the old pool.
+ * Streaming thread. */
+void gst_negcam_sink_renew_pool (GstNegcamSink *sink);
 
 GST_ELEMENT_REGISTER_DECLARE (negcamsink);
 GST_ELEMENT_REGISTER_DECLARE (negcamconvertsink);

@@ -190,8 +190,8 @@ set_direct (GstNegcamConvertSink *self, gboolean direct)
     gst_ghost_pad_set_target (GST_GHOST_PAD (self->ghost), out);
   } else {
     /* upstream may keep the pool it took until it renegotiates: the
-     * chain's caps get a new one */
-    gst_negcam_sink_release (GST_NEGCAM_SINK (self->sink));
+     * chain gets a new one */
+    gst_negcam_sink_renew_pool (GST_NEGCAM_SINK (self->sink));
     gst_ghost_pad_set_target (GST_GHOST_PAD (self->ghost), in);
     if (GST_PAD_LINK_FAILED (gst_pad_link (tail, out)))
       GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
