@@ -497,20 +497,6 @@ gst_negcam_sink_set_caps (GstBaseSink *bsink, GstCaps *caps)
   return TRUE;
 }
 
-void
-gst_negcam_sink_renew_pool (GstNegcamSink *sink)
-{
-  NegcamPool *pool;
-
-  if (!sink->configured)
-    return;
-  gst_negcam_sink_release_device (sink);
-  pool = gst_negcam_sink_new_pool (sink, sink->configured);
-  GST_OBJECT_LOCK (sink);
-  sink->pool = pool;
-  GST_OBJECT_UNLOCK (sink);
-}
-
 /* ------------------------------------------------------------------ */
 /* Allocation                                                          */
 

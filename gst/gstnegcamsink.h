@@ -20,12 +20,6 @@ G_DECLARE_FINAL_TYPE (
 G_DECLARE_FINAL_TYPE (GstNegcamConvertSink, gst_negcam_convert_sink, GST,
     NEGCAM_CONVERT_SINK, GstBin)
 
-/* A new pool for the next upstream element, the device's buffers given
- * back (STREAMOFF): for negcamconvertsink, before it puts another element
- * in front of @sink while the one before may still hold the old pool.
- * Streaming thread. */
-void gst_negcam_sink_renew_pool (GstNegcamSink *sink);
-
 GST_ELEMENT_REGISTER_DECLARE (negcamsink);
 GST_ELEMENT_REGISTER_DECLARE (negcamconvertsink);
 

@@ -189,9 +189,6 @@ set_direct (GstNegcamConvertSink *self, gboolean direct)
     gst_pad_unlink (tail, out);
     gst_ghost_pad_set_target (GST_GHOST_PAD (self->ghost), out);
   } else {
-    /* upstream may keep the pool it took until it renegotiates: the
-     * chain gets a new one */
-    gst_negcam_sink_renew_pool (GST_NEGCAM_SINK (self->sink));
     gst_ghost_pad_set_target (GST_GHOST_PAD (self->ghost), in);
     if (GST_PAD_LINK_FAILED (gst_pad_link (tail, out)))
       GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
@@ -215,11 +212,8 @@ on_caps (GstPad *pad, GstPadProbeInfo *info, gpointer data)
   if (GST_EVENT_TYPE (event) != GST_EVENT_CAPS)
     return GST_PAD_PROBE_OK;
   gst_event_parse_caps (event, &caps);
-  if (fits_directly (self, caps) == self->direct)
-    return GST_PAD_PROBE_OK;
-  if (self->direct)
-    follow (self); /* the filter may hold an older format */
-  set_direct (self, !self->direct);
+  if (fits_directly (self, caps) != self->direct)
+    set_direct (self, !self->direct);
   return GST_PAD_PROBE_OK;
 }
 

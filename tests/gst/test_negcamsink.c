@@ -587,33 +587,6 @@ GST_START_TEST (test_convert_bin_direct)
 }
 GST_END_TEST;
 
-/* Straight to negcamsink while upstream makes the device's format, then
- * upstream changes its size mid-stream: the chain comes back and scales
- * to what the device still wants; every frame reaches the device in its
- * buffers (videotestsrc takes the pool when straight, videoscale writes
- * into it after). */
-GST_START_TEST (test_convert_bin_upstream_changes)
-{
-  GstElement *bin, *sink, *cf, *pipe = convert_pipeline (
-      "videotestsrc is-live=true ! capsfilter name=cf caps=" YUY2_640
-      " ! negcamconvertsink name=bin",
-      &bin, &sink);
-  GstCaps *small = gst_caps_from_string (YUY2_320);
-
-  cf = gst_bin_get_by_name (GST_BIN (pipe), "cf");
-  gst_element_set_state (pipe, GST_STATE_PLAYING);
-  wait_frames (sink, 5);
-  g_object_set (cf, "caps", small, NULL);
-  wait_frames (sink, stat_u64 (sink, "frames") + 10);
-  assert_sink_format (sink, "video/x-raw", V4L2_PIX_FMT_YUYV, 640, 480);
-  fail_unless_equals_int (stat_u64 (sink, "copies"), 0);
-  fail_unless_equals_int (stat_u64 (sink, "negotiations"), 1);
-  gst_caps_unref (small);
-  gst_object_unref (cf);
-  free_pipeline (pipe, bin, sink);
-}
-GST_END_TEST;
-
 /* negcamsrc (embedded) into negcamsink: negcamsrc takes the device pool
  * negcamsink offers and draws its frames there, so negcamsink copies
  * nothing (it copied every frame before). */
@@ -722,7 +695,6 @@ negcamsink_suite (void)
   tcase_add_test (tc, test_convert_bin_follows);
   tcase_add_test (tc, test_convert_bin_keeps_source);
   tcase_add_test (tc, test_convert_bin_direct);
-  tcase_add_test (tc, test_convert_bin_upstream_changes);
   tcase_add_test (tc, test_negcamsrc_into_device_buffers);
   tcase_add_test (tc, test_provider_output_node);
   return s;
