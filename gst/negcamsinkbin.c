@@ -47,10 +47,7 @@ struct _GstNegcamConvertSink {
 
   GstElement *convert, *scale, *rate, *filter, *sink;
   GstElement *encoder; /* jpegenc, or NULL (raw) */
-  GstPad *ghost; /* the bin's sink pad */
-  gboolean direct; /* ghost pad straight to negcamsink (streaming thread) */
   gint swap_pending; /* atomic: an idle probe is installed */
-  gint rewire_pending; /* atomic: the same for set_direct */
 };
 
 G_DEFINE_TYPE (GstNegcamConvertSink, gst_negcam_convert_sink, GST_TYPE_BIN);
@@ -142,81 +139,6 @@ follow (GstNegcamConvertSink *self)
   return ok;
 }
 
-/* Does upstream's @caps already give what the device wants (raw, same
- * format, size and rate; no pixel-aspect-ratio means 1/1)? Then the
- * chain has nothing to do. */
-static gboolean
-fits_directly (GstNegcamConvertSink *self, GstCaps *caps)
-{
-  GstCaps *want = wanted_caps (self), *c = gst_caps_copy (caps);
-  GstStructure *s = gst_caps_get_structure (c, 0);
-  gboolean fits;
-
-  if (!gst_structure_has_field (s, "pixel-aspect-ratio"))
-    gst_structure_set (s, "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1, NULL);
-  fits = want && !is_jpeg (want) && gst_caps_is_fixed (c)
-      && gst_caps_is_subset (c, want);
-  gst_caps_unref (c);
-  gst_clear_caps (&want);
-  return fits;
-}
-
-/* Does what upstream makes now fit directly? */
-static gboolean
-upstream_fits (GstNegcamConvertSink *self)
-{
-  GstCaps *caps = gst_pad_get_current_caps (self->ghost);
-  gboolean fits = caps && fits_directly (self, caps);
-
-  gst_clear_caps (&caps);
-  return fits;
-}
-
-/* Point the bin's sink pad straight at negcamsink (@direct) or at the
- * chain. Streaming thread, between two buffers: nothing flows through the
- * part being re-linked. Linking re-sends the sticky events (stream-start,
- * caps, segment) to the new peer. */
-static void
-set_direct (GstNegcamConvertSink *self, gboolean direct)
-{
-  GstPad *in = gst_element_get_static_pad (self->rate, "sink");
-  GstPad *out = gst_element_get_static_pad (self->sink, "sink");
-  GstPad *tail = gst_element_get_static_pad (self->filter, "src");
-
-  GST_INFO_OBJECT (self, "%s", direct ? "upstream gives what the device "
-      "wants: straight to negcamsink" : "converting again");
-  if (direct) {
-    gst_pad_unlink (tail, out);
-    gst_ghost_pad_set_target (GST_GHOST_PAD (self->ghost), out);
-  } else {
-    gst_ghost_pad_set_target (GST_GHOST_PAD (self->ghost), in);
-    if (GST_PAD_LINK_FAILED (gst_pad_link (tail, out)))
-      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
-          ("cannot link the chain to negcamsink again"));
-  }
-  self->direct = direct;
-  gst_object_unref (tail);
-  gst_object_unref (out);
-  gst_object_unref (in);
-}
-
-/* A CAPS event entering the bin: straight to negcamsink when upstream
- * gives what the device wants, through the chain otherwise. */
-static GstPadProbeReturn
-on_caps (GstPad *pad, GstPadProbeInfo *info, gpointer data)
-{
-  GstNegcamConvertSink *self = data;
-  GstEvent *event = GST_PAD_PROBE_INFO_EVENT (info);
-  GstCaps *caps;
-
-  if (GST_EVENT_TYPE (event) != GST_EVENT_CAPS)
-    return GST_PAD_PROBE_OK;
-  gst_event_parse_caps (event, &caps);
-  if (fits_directly (self, caps) != self->direct)
-    set_direct (self, !self->direct);
-  return GST_PAD_PROBE_OK;
-}
-
 static GstPadProbeReturn
 swap_when_idle (GstPad *pad, GstPadProbeInfo *info, gpointer data)
 {
@@ -225,35 +147,6 @@ swap_when_idle (GstPad *pad, GstPadProbeInfo *info, gpointer data)
   follow (self);
   g_atomic_int_set (&self->swap_pending, 0);
   return GST_PAD_PROBE_REMOVE;
-}
-
-static GstPadProbeReturn
-rewire (GstPad *pad, GstPadProbeInfo *info, gpointer data)
-{
-  GstNegcamConvertSink *self = data;
-
-  follow (self);
-  if (self->direct)
-    set_direct (self, FALSE);
-  else if (upstream_fits (self))
-    set_direct (self, TRUE);
-  g_atomic_int_set (&self->rewire_pending, 0);
-  return GST_PAD_PROBE_REMOVE;
-}
-
-/* set_direct from an idle probe on the bin's internal proxy pad: not
- * while a buffer is on its way through the chain (an element in it
- * could push again into a pad just unlinked). */
-static void
-rewire_when_idle (GstNegcamConvertSink *self)
-{
-  GstPad *proxy;
-
-  if (!g_atomic_int_compare_and_exchange (&self->rewire_pending, 0, 1))
-    return;
-  proxy = GST_PAD (gst_proxy_pad_get_internal (GST_PROXY_PAD (self->ghost)));
-  gst_pad_add_probe (proxy, GST_PAD_PROBE_TYPE_IDLE, rewire, self, NULL);
-  gst_object_unref (proxy);
 }
 
 /* negcamsink sends RECONFIGURE after a source change: follow the new
@@ -269,13 +162,6 @@ on_upstream_event (GstPad *pad, GstPadProbeInfo *info, gpointer data)
 
   if (GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info)) != GST_EVENT_RECONFIGURE)
     return GST_PAD_PROBE_OK;
-  /* Straight to negcamsink, or back through the chain (following the new
-   * format): re-wired once the buffer in flight has left the bin, before
-   * upstream renegotiates on this RECONFIGURE. */
-  if (self->direct || upstream_fits (self)) {
-    rewire_when_idle (self);
-    return GST_PAD_PROBE_OK;
-  }
   want = wanted_caps (self);
   swap = is_jpeg (want) != (self->encoder != NULL);
   gst_clear_caps (&want);
@@ -365,10 +251,7 @@ gst_negcam_convert_sink_init (GstNegcamConvertSink *self)
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM,
       answer_allocation, self, NULL);
   ghost = gst_ghost_pad_new ("sink", pad);
-  gst_pad_add_probe (ghost, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, on_caps,
-      self, NULL);
   gst_element_add_pad (GST_ELEMENT (self), ghost);
-  self->ghost = ghost;
   gst_object_unref (pad);
 }
 
