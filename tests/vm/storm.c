@@ -12,7 +12,7 @@
  * QUERYCAP on /dev/video0..63 and found again as nodes come and go: open,
  * close, dup, fork, every ioctl the driver answers with random and hostile
  * arguments (bad indexes, types, sizes, fourccs, counts, pointers into an
- * unmapped page), REQBUFS 0 and N, CREATE_BUFS, QUERYBUF, mmap, munmap,
+ * inaccessible page), REQBUFS 0 and N, CREATE_BUFS, QUERYBUF, mmap, munmap,
  * QBUF/DQBUF in and out of order, STREAMON/OFF, read(), write(), poll,
  * EXPBUF and DMABUF import of one node's buffers into another. Workers 1
  * and 2 of each process prefer a loop's output node (producers) and its
@@ -157,7 +157,8 @@ static int max_unplugs = 1, chaos;
 static const char *driver = "negcam";
 static long long t_end;
 
-/* Unmapped memory for hostile pointers: a page, and the end of a mapped one. */
+/* Inaccessible memory for hostile pointers: a PROT_NONE page, and the end
+ * of a mapped one. */
 static char *bad_page, *edge_page;
 
 static long long now_ns(void)
@@ -1831,10 +1832,16 @@ int main(int argc, char **argv)
 	bad_page = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED || bad_page == MAP_FAILED)
 		return 2;
-	/* Two pages: the first stays mapped (edge_page), the second goes. */
+	/* Two pages: the first stays mapped (edge_page), the second is made
+	 * inaccessible. Not unmapped: a later mapping (thread stacks, malloc
+	 * arenas, the loader's data, a device buffer) could land on a free
+	 * page, and the kernel would then write the hostile calls' results
+	 * into it. A make test run saw forked workers die in ld.so's symbol
+	 * lookup (a NULL scope entry) at the end of a storm. */
 	edge_page = bad_page;
 	bad_page += 4096;
-	munmap(bad_page, 4096);
+	if (mprotect(bad_page, 4096, PROT_NONE))
+		return 2;
 	t_end = now_ns() + seconds * 1000000000LL;
 	nworkers = nprocs * nthreads;
 	fflush(stdout);
