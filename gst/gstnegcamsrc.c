@@ -101,8 +101,9 @@ struct _GstNegcamSrc {
 
   /* Negotiated state, streaming thread only. */
   GstCaps *configured;
-  struct v4l2_format fmt;
-  struct v4l2_fract interval;
+  struct v4l2_format fmt; /* as asked of S_FMT */
+  struct v4l2_fract interval; /* as S_PARM gave it */
+  struct v4l2_fract asked; /* as asked of S_PARM (0/0: none) */
   GstVideoInfo info;
   gboolean is_video;
   NegcamPool *pool;
@@ -782,9 +783,10 @@ negotiation_choose_and_try (GstNegcamSrc *src, Negotiation *n)
 }
 
 /* Is the choice what the device runs already (a RECONFIGURE that
- * changes nothing)? The device's terms decide (fourcc, size, field, and
- * the interval asked), not the caps, which carry fields the device has
- * no say in. */
+ * changes nothing)? What was asked of the device decides (fourcc, size,
+ * field, interval), not the caps, which carry fields the device has no
+ * say in, nor its answers (a device that rounds the interval would be
+ * set again every time). */
 static gboolean
 negotiation_unchanged (GstNegcamSrc *src, Negotiation *n)
 {
@@ -794,9 +796,8 @@ negotiation_unchanged (GstNegcamSrc *src, Negotiation *n)
     return FALSE;
   return a->pixelformat == b->pixelformat && a->width == b->width
       && a->height == b->height && a->field == b->field
-      && (!n->want.denominator
-          || (n->want.numerator == src->interval.numerator
-              && n->want.denominator == src->interval.denominator));
+      && n->want.numerator == src->asked.numerator
+      && n->want.denominator == src->asked.denominator;
 }
 
 /* Phase apply, no lock (streaming thread; src->dev cannot change while
@@ -833,6 +834,7 @@ negotiation_apply (GstNegcamSrc *src, Negotiation *n)
   }
   src->fmt = n->fmt;
   src->interval = n->got;
+  src->asked = n->want;
   src->is_video = gst_structure_has_name (
       gst_caps_get_structure (n->final, 0), "video/x-raw");
   if (src->is_video && !gst_video_info_from_caps (&src->info, n->final))

@@ -478,10 +478,6 @@ negcam_pool_stop_queueing (NegcamPool *pool)
   g_mutex_unlock (&pool->lock);
 }
 
-/* V4L2_FIELD_ALTERNATE: each buffer holds the field the driver names in
- * v4l2_buffer.field, which GStreamer's interlace-mode=alternate wants as
- * buffer flags. (BOTTOM_FIELD is ONEFIELD alone, TOP_FIELD adds TFF: a
- * recycled buffer's old flags are cleared first.) */
 void
 negcam_buffer_set_capture (
     GstBuffer *buf, gsize size, const struct v4l2_buffer *v)
@@ -495,6 +491,10 @@ negcam_buffer_set_capture (
     GST_BUFFER_FLAG_UNSET (buf, GST_BUFFER_FLAG_CORRUPTED);
 }
 
+/* V4L2_FIELD_ALTERNATE: each buffer holds the field the driver names in
+ * v4l2_buffer.field, which GStreamer's interlace-mode=alternate wants as
+ * buffer flags. (BOTTOM_FIELD is ONEFIELD alone, TOP_FIELD adds TFF: a
+ * recycled buffer's old flags are cleared first.) */
 static void
 set_field_flags (NegcamPool *pool, GstBuffer *buf, guint32 field)
 {

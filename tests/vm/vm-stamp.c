@@ -114,9 +114,8 @@ int main(int argc, char **argv)
 	/* The summary without --split is the one the suites have always read. */
 	printf("vm-stamp: %d frames, ", frames);
 	if (split)
-		printf("%d judged, ", judged);
-	if (split)
-		printf("%d stamped, stamps %s\n", stamped, increasing ? "in order" : "NOT in order");
+		printf("%d judged, %d stamped, stamps %s\n", judged, stamped,
+		       increasing ? "in order" : "NOT in order");
 	else
 		printf("%d stamped, stamps %s\n", stamped,
 		       increasing ? "strictly increasing" : "NOT increasing");
