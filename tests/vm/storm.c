@@ -157,9 +157,53 @@ static int max_unplugs = 1, chaos;
 static const char *driver = "negcam";
 static long long t_end;
 
-/* Inaccessible memory for hostile pointers: a PROT_NONE page, and the end
- * of a mapped one. */
-static char *bad_page, *edge_page;
+/*
+ * Hostile memory (hostile_setup): edge_page is mapped and bad_page, right
+ * after it, starts HOSTILE_SPAN bytes of PROT_NONE memory; a canary page
+ * follows, which nothing may ever change. A USERPTR buffer at either is
+ * never longer than the memory behind it (userptr_room): the kernel pins a
+ * USERPTR buffer's whole length, PROT_NONE pages included (6.1, FOLL_FORCE), so
+ * a longer one would reach past it into whatever is mapped there (the
+ * shared counters, the loader's data) and fill it with frames. KERNEL_PTR
+ * is refused whatever the length (access_ok).
+ */
+#define HOSTILE_SPAN (16u << 20)
+#define KERNEL_PTR 0xffff888000000000ul
+#define CANARY 0xa5
+static char *bad_page, *edge_page, *canary;
+
+/*
+ * The hostile memory: edge_page, HOSTILE_SPAN bytes of PROT_NONE (bad_page),
+ * the canary page. One mapping, so that nothing else can land between
+ * them. Make test runs saw workers and their fork children die in ld.so's
+ * symbol lookup at the end of a storm: the hostile page was a single one,
+ * and USERPTR buffers queued on it (with lengths up to 4 GiB) reached past
+ * it into the next mappings, where the driver drew its frames.
+ */
+static int hostile_setup(void)
+{
+	size_t len = 4096 + HOSTILE_SPAN + 4096;
+
+	edge_page = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (edge_page == MAP_FAILED)
+		return -1;
+	bad_page = edge_page + 4096;
+	canary = bad_page + HOSTILE_SPAN;
+	memset(canary, CANARY, 4096);
+	return mprotect(bad_page, HOSTILE_SPAN, PROT_NONE);
+}
+
+/* The canary page after the hostile memory is intact (1), or not (0). */
+static int canary_intact(void)
+{
+	int i;
+
+	for (i = 0; i < 4096; i++)
+		if ((unsigned char)canary[i] != CANARY)
+			return 0;
+	return 1;
+}
 
 static long long now_ns(void)
 {
@@ -941,6 +985,30 @@ static void op_munmap(struct worker *w, struct rng *r)
 	m->addr = NULL;
 }
 
+/* A USERPTR address: the worker's scratch buffer, or a hostile one. */
+static unsigned long ruserptr(struct worker *w, struct rng *r)
+{
+	if (chance(r, 85))
+		return (unsigned long)w->rbuf;
+	switch (rnd(r, 3)) {
+	case 0: return (unsigned long)bad_page;
+	case 1: return (unsigned long)edge_page;
+	default: return KERNEL_PTR;
+	}
+}
+
+/* The bytes a USERPTR buffer at @p may cover without reaching other memory. */
+static __u32 userptr_room(const struct worker *w, unsigned long p)
+{
+	if (p == (unsigned long)w->rbuf)
+		return RBUF_SIZE;
+	if (p == (unsigned long)edge_page)
+		return 4096 + HOSTILE_SPAN;
+	if (p == (unsigned long)bad_page)
+		return HOSTILE_SPAN;
+	return UINT32_MAX;
+}
+
 /* Fill in what QBUF/PREPARE_BUF need for the handle's memory type. */
 static void fill_qbuf(struct worker *w, struct rng *r, struct file *f,
 		      struct v4l2_buffer *b)
@@ -965,11 +1033,9 @@ static void fill_qbuf(struct worker *w, struct rng *r, struct file *f,
 	}
 	if (b->memory == V4L2_MEMORY_USERPTR) {
 		b->length = chance(r, 85) ? f->sizeimage : rdim(r, 4096);
-		b->m.userptr = chance(r, 85) ? (unsigned long)w->rbuf :
-			       chance(r, 50) ? (unsigned long)bad_page :
-					       (unsigned long)edge_page;
-		if (b->length > RBUF_SIZE && b->m.userptr == (unsigned long)w->rbuf)
-			b->length = RBUF_SIZE;
+		b->m.userptr = ruserptr(w, r);
+		if (b->length > userptr_room(w, b->m.userptr))
+			b->length = userptr_room(w, b->m.userptr);
 	} else if (b->memory == V4L2_MEMORY_DMABUF) {
 		int i = rnd(r, MAX_DMABUFS);
 
@@ -1136,9 +1202,11 @@ static void op_random_ioctl(struct worker *w, struct rng *r, struct file *f)
 		_IOWR('V', 200, int), _IOR('V', 3, int), 0x80000000ul | (0x7f << 16),
 	};
 	unsigned long req = reqs[rnd(r, sizeof(reqs) / sizeof(reqs[0]))];
-	uint64_t arg[512 / 8];
+	uint64_t arg[4096 / 8];	/* at least the largest _IOC_SIZE above */
 	unsigned int i;
 
+	if (_IOC_SIZE(req) > sizeof(arg))
+		return;
 	for (i = 0; i < sizeof(arg) / 8; i++)
 		arg[i] = chance(r, 50) ? 0 : next(r);
 	/* Counts: the queue's memory stays small. */
@@ -1618,6 +1686,11 @@ static void process_main(int p)
 	}
 	for (t = 0; t < nthreads; t++)
 		pthread_join(th[t], NULL);
+	if (!canary_intact()) {
+		__atomic_add_fetch(&sh->violations, 1, __ATOMIC_SEQ_CST);
+		fprintf(stderr, "storm: VIOLATION: process %d (seed %llu): the page after the hostile memory was written\n",
+			p, seed);
+	}
 	_exit(0);
 }
 
@@ -1829,18 +1902,7 @@ int main(int argc, char **argv)
 	       seed, seed, seconds, nprocs, nthreads, driver,
 	       chaos ? ", configfs/sysfs chaos" : "");
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	bad_page = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED || bad_page == MAP_FAILED)
-		return 2;
-	/* Two pages: the first stays mapped (edge_page), the second is made
-	 * inaccessible. Not unmapped: a later mapping (thread stacks, malloc
-	 * arenas, the loader's data, a device buffer) could land on a free
-	 * page, and the kernel would then write the hostile calls' results
-	 * into it. A make test run saw forked workers die in ld.so's symbol
-	 * lookup (a NULL scope entry) at the end of a storm. */
-	edge_page = bad_page;
-	bad_page += 4096;
-	if (mprotect(bad_page, 4096, PROT_NONE))
+	if (sh == MAP_FAILED || hostile_setup())
 		return 2;
 	t_end = now_ns() + seconds * 1000000000LL;
 	nworkers = nprocs * nthreads;
