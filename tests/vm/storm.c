@@ -11,8 +11,8 @@
  * sequences on the nodes of driver NAME (default negcam), found by
  * QUERYCAP on /dev/video0..63 and found again as nodes come and go: open,
  * close, dup, fork, every ioctl the driver answers with random and hostile
- * arguments (bad indexes, types, sizes, fourccs, counts, pointers into an
- * inaccessible page), REQBUFS 0 and N, CREATE_BUFS, QUERYBUF, mmap, munmap,
+ * arguments (bad indexes, types, sizes, fourccs, counts, pointers into
+ * inaccessible memory or the kernel's half), REQBUFS 0 and N, CREATE_BUFS, QUERYBUF, mmap, munmap,
  * QBUF/DQBUF in and out of order, STREAMON/OFF, read(), write(), poll,
  * EXPBUF and DMABUF import of one node's buffers into another. Workers 1
  * and 2 of each process prefer a loop's output node (producers) and its
@@ -46,6 +46,8 @@
  *    of a loop are not judged (the other side of a loop changes their
  *    format by design, docs/loopback.md), nor handles shared by dup or
  *    fork;
+ *  - the page after the hostile memory is never written (every worker
+ *    process checks it at its end);
  *  - no worker stays in one operation longer than --hang seconds (default
  *    8): the parent watches the heartbeats in shared memory and prints
  *    the operation, the node and /proc/TID/stack of a stuck worker.
