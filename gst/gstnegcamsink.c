@@ -26,6 +26,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <gst/allocators/gstdmabuf.h>
 #include <gst/video/video.h>
 
 #include "gstnegcamsink.h"
@@ -42,6 +43,7 @@ GST_DEBUG_CATEGORY_STATIC (negcamsink_debug);
 #define DEFAULT_PROFILE ""
 #define DEFAULT_IO_MODE NEGCAM_POOL_MEMORY_MMAP
 #define DEFAULT_QUEUE_SIZE 4
+#define DEFAULT_DMABUF_IMPORT TRUE
 
 enum {
   PROP_0,
@@ -49,6 +51,7 @@ enum {
   PROP_PROFILE,
   PROP_DEVICE_NAME,
   PROP_IO_MODE,
+  PROP_DMABUF_IMPORT,
   PROP_QUEUE_SIZE,
   PROP_COPIES,
   PROP_STATS,
@@ -61,6 +64,7 @@ struct _GstNegcamSink {
   /* properties, object lock */
   gchar *device, *profile, *card;
   NegcamPoolMemory io_mode;
+  gboolean dmabuf_import;
   guint queue_size;
 
   /* dev_lock */
@@ -76,9 +80,11 @@ struct _GstNegcamSink {
   GstCaps *configured;
   gboolean streaming;
 
+  gboolean import_refused; /* the device took no dma-buf of upstream's */
+
   /* object lock */
   NegcamPool *pool;
-  guint64 frames, copies;
+  guint64 frames, copies, imports;
   guint negotiations, source_changes, reconfigures;
 };
 
@@ -322,17 +328,13 @@ gst_negcam_sink_query (GstBaseSink *bsink, GstQuery *query)
   return TRUE;
 }
 
-/* STREAMOFF and give the buffers back (S_FMT is EBUSY before). */
+/* STREAMOFF, give the device's buffers back and stop @pool (if any). */
 static void
-gst_negcam_sink_release_device (GstNegcamSink *sink)
+gst_negcam_sink_stop_pool (GstNegcamSink *sink, NegcamPool *pool)
 {
   struct v4l2_requestbuffers req = { .type = OUTPUT };
   gint type = OUTPUT;
-  NegcamPool *pool;
 
-  GST_OBJECT_LOCK (sink);
-  pool = g_steal_pointer (&sink->pool);
-  GST_OBJECT_UNLOCK (sink);
   if (pool)
     negcam_pool_stop_queueing (pool);
   if (sink->streaming)
@@ -340,11 +342,25 @@ gst_negcam_sink_release_device (GstNegcamSink *sink)
   sink->streaming = FALSE;
   if (!pool)
     return;
-  /* Buffers upstream still holds stay mapped (orphaned). */
-  req.memory = V4L2_MEMORY_MMAP;
+  /* Buffers upstream still holds stay mapped (orphaned); upstream's own
+   * dma-bufs go back to it when the pool stops. */
+  req.memory =
+      negcam_pool_is_import (pool) ? V4L2_MEMORY_DMABUF : V4L2_MEMORY_MMAP;
   negcam_device_ioctl (sink->dev, VIDIOC_REQBUFS, &req);
   gst_buffer_pool_set_active (GST_BUFFER_POOL (pool), FALSE);
-  gst_object_unref (pool);
+}
+
+/* STREAMOFF and give the buffers back (S_FMT is EBUSY before). */
+static void
+gst_negcam_sink_release_device (GstNegcamSink *sink)
+{
+  NegcamPool *pool;
+
+  GST_OBJECT_LOCK (sink);
+  pool = g_steal_pointer (&sink->pool);
+  GST_OBJECT_UNLOCK (sink);
+  gst_negcam_sink_stop_pool (sink, pool);
+  gst_clear_object (&pool);
 }
 
 /* TRY_FMT the format @caps name; FALSE (error posted) when the device
@@ -656,14 +672,20 @@ gst_negcam_sink_copy (
   return GST_FLOW_OK;
 }
 
-/* QBUF @buf (a device buffer) and STREAMON on the first one. */
-static GstFlowReturn
-gst_negcam_sink_queue (GstNegcamSink *sink, NegcamPool *pool, GstBuffer *buf)
+/* The bytes a frame in @buf fills on the device. */
+static guint32
+gst_negcam_sink_bytesused (GstNegcamSink *sink, GstBuffer *buf)
 {
-  guint32 used =
-      sink->is_video ? sink->fmt.fmt.pix.sizeimage : gst_buffer_get_size (buf);
+  return sink->is_video ? sink->fmt.fmt.pix.sizeimage
+                        : gst_buffer_get_size (buf);
+}
+
+/* After a QBUF of @used bytes that gave @ret (0 or -errno): STREAMON on
+ * the first frame, the error posted, the frame counted. */
+static GstFlowReturn
+gst_negcam_sink_queued (GstNegcamSink *sink, gint ret, guint32 used)
+{
   gint type = OUTPUT;
-  gint ret = negcam_pool_queue_output (pool, buf, used);
 
   if (ret == 0 && !sink->streaming) {
     ret = negcam_device_ioctl (sink->dev, VIDIOC_STREAMON, &type);
@@ -684,6 +706,135 @@ gst_negcam_sink_queue (GstNegcamSink *sink, NegcamPool *pool, GstBuffer *buf)
   return GST_FLOW_OK;
 }
 
+/* QBUF @buf (a device buffer) and STREAMON on the first one. */
+static GstFlowReturn
+gst_negcam_sink_queue (GstNegcamSink *sink, NegcamPool *pool, GstBuffer *buf)
+{
+  guint32 used = gst_negcam_sink_bytesused (sink, buf);
+
+  return gst_negcam_sink_queued (
+      sink, negcam_pool_queue_output (pool, buf, used), used);
+}
+
+/* ------------------------------------------------------------------ */
+/* Upstream's dma-bufs, queued as they are (DMABUF import)             */
+
+/* @buf is one dma-buf at offset 0 laid out as the device wants it, and
+ * the sink may import it (dmabuf-import, the device did not refuse). */
+static gboolean
+gst_negcam_sink_importable (
+    GstNegcamSink *sink, NegcamPool *pool, GstBuffer *buf)
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buf);
+  gboolean allowed;
+  GstMemory *mem;
+  gsize offset, size;
+  guint i;
+
+  GST_OBJECT_LOCK (sink);
+  allowed = sink->dmabuf_import;
+  GST_OBJECT_UNLOCK (sink);
+  if (!allowed || sink->import_refused || gst_buffer_n_memory (buf) != 1)
+    return FALSE;
+  mem = gst_buffer_peek_memory (buf, 0);
+  size = gst_memory_get_sizes (mem, &offset, NULL);
+  GST_LOG_OBJECT (sink, "%s memory, offset %" G_GSIZE_FORMAT ", %" G_GSIZE_FORMAT
+      " bytes, video meta %s", mem->allocator ? mem->allocator->mem_type : "?",
+      offset, size, meta ? "yes" : "no");
+  if (!gst_is_dmabuf_memory (mem) || offset != 0)
+    return FALSE;
+  if (!sink->is_video)
+    return TRUE;
+  if (size < sink->fmt.fmt.pix.sizeimage || negcam_pool_needs_video_meta (pool))
+    return FALSE;
+  for (i = 0; meta && i < meta->n_planes; i++)
+    if (meta->stride[i] != GST_VIDEO_INFO_PLANE_STRIDE (&sink->info, i)
+        || meta->offset[i] != GST_VIDEO_INFO_PLANE_OFFSET (&sink->info, i))
+      return FALSE;
+  return TRUE;
+}
+
+/* Turn the idle @pool into an import pool (REQBUFS with DMABUF); FALSE
+ * when it already holds buffers of its own or the device refuses. */
+static gboolean
+gst_negcam_sink_start_import (GstNegcamSink *sink, NegcamPool *pool)
+{
+  if (negcam_pool_is_import (pool))
+    return TRUE;
+  if (gst_buffer_pool_is_active (GST_BUFFER_POOL (pool)))
+    return FALSE; /* upstream's buffers or copies already use it */
+  negcam_pool_set_memory (pool, NEGCAM_POOL_MEMORY_IMPORT);
+  if (gst_buffer_pool_set_active (GST_BUFFER_POOL (pool), TRUE)) {
+    GST_INFO_OBJECT (sink, "%s: upstream's dma-bufs are queued as they are "
+        "(DMABUF import, no copy)", negcam_device_get_description (sink->dev));
+    return TRUE;
+  }
+  GST_INFO_OBJECT (sink, "%s takes no dma-buf (REQBUFS with DMABUF): "
+      "frames will be copied", negcam_device_get_description (sink->dev));
+  GST_OBJECT_LOCK (sink);
+  negcam_pool_set_memory (pool, sink->io_mode);
+  GST_OBJECT_UNLOCK (sink);
+  sink->import_refused = TRUE;
+  return FALSE;
+}
+
+/* Back from import to the device's own buffers (for a copy). */
+static void
+gst_negcam_sink_end_import (GstNegcamSink *sink, NegcamPool *pool)
+{
+  gst_negcam_sink_stop_pool (sink, pool);
+  GST_OBJECT_LOCK (sink);
+  negcam_pool_set_memory (pool, sink->io_mode);
+  GST_OBJECT_UNLOCK (sink);
+}
+
+/* QBUF upstream's dma-buf @buf; GST_FLOW_CUSTOM_SUCCESS when the device
+ * refused it: the sink copies from then on. */
+static GstFlowReturn
+gst_negcam_sink_import (GstNegcamSink *sink, NegcamPool *pool, GstBuffer *buf)
+{
+  guint32 used = gst_negcam_sink_bytesused (sink, buf);
+  GstFlowReturn flow;
+  gint err;
+
+  flow = negcam_pool_queue_import (pool, buf, used, &err);
+  if (flow == GST_FLOW_ERROR && err < 0) {
+    GST_INFO_OBJECT (sink, "%s refused upstream's dma-buf (QBUF: %s): "
+        "frames will be copied", negcam_device_get_description (sink->dev),
+        g_strerror (-err));
+    sink->import_refused = TRUE;
+    gst_negcam_sink_end_import (sink, pool);
+    return GST_FLOW_CUSTOM_SUCCESS;
+  }
+  if (flow == GST_FLOW_ERROR)
+    GST_ELEMENT_ERROR (sink, RESOURCE, WRITE,
+        ("%s: waiting for the device to give a buffer back failed",
+            negcam_device_get_description (sink->dev)), (NULL));
+  if (flow != GST_FLOW_OK)
+    return flow;
+  GST_OBJECT_LOCK (sink);
+  sink->imports++;
+  GST_OBJECT_UNLOCK (sink);
+  return gst_negcam_sink_queued (sink, 0, used);
+}
+
+/* @buf queued without a copy when it can be: the device's own buffer, or
+ * upstream's dma-buf imported; GST_FLOW_CUSTOM_SUCCESS when it must be
+ * copied. */
+static GstFlowReturn
+gst_negcam_sink_queue_as_is (
+    GstNegcamSink *sink, NegcamPool *pool, GstBuffer *buf)
+{
+  if (buf->pool == GST_BUFFER_POOL (pool))
+    return gst_negcam_sink_queue (sink, pool, buf);
+  if (gst_negcam_sink_importable (sink, pool, buf)
+      && gst_negcam_sink_start_import (sink, pool))
+    return gst_negcam_sink_import (sink, pool, buf);
+  if (negcam_pool_is_import (pool))
+    gst_negcam_sink_end_import (sink, pool); /* a buffer it cannot import */
+  return GST_FLOW_CUSTOM_SUCCESS;
+}
+
 static GstFlowReturn
 gst_negcam_sink_render (GstBaseSink *bsink, GstBuffer *buf)
 {
@@ -697,9 +848,8 @@ gst_negcam_sink_render (GstBaseSink *bsink, GstBuffer *buf)
     return GST_FLOW_NOT_NEGOTIATED;
   }
   gst_negcam_sink_follow_consumer (sink);
-  if (buf->pool == GST_BUFFER_POOL (pool)) {
-    ret = gst_negcam_sink_queue (sink, pool, buf); /* zero copy */
-  } else {
+  ret = gst_negcam_sink_queue_as_is (sink, pool, buf); /* zero copy */
+  if (ret == GST_FLOW_CUSTOM_SUCCESS) {
     ret = gst_negcam_sink_copy (sink, pool, buf, &copy);
     if (ret == GST_FLOW_OK)
       ret = gst_negcam_sink_queue (sink, pool, copy);
@@ -772,7 +922,8 @@ gst_negcam_sink_start (GstBaseSink *bsink)
   GstNegcamSink *sink = GST_NEGCAM_SINK (bsink);
 
   GST_OBJECT_LOCK (sink);
-  sink->frames = sink->copies = 0;
+  sink->frames = sink->copies = sink->imports = 0;
+  sink->import_refused = FALSE;
   sink->negotiations = sink->source_changes = sink->reconfigures = 0;
   GST_OBJECT_UNLOCK (sink);
   return TRUE;
@@ -789,7 +940,8 @@ gst_negcam_sink_stats (GstNegcamSink *sink)
 
   GST_OBJECT_LOCK (sink);
   s = gst_structure_new ("negcamsink-stats", "frames", G_TYPE_UINT64,
-      sink->frames, "copies", G_TYPE_UINT64, sink->copies, "negotiations",
+      sink->frames, "copies", G_TYPE_UINT64, sink->copies, "imports",
+      G_TYPE_UINT64, sink->imports, "negotiations",
       G_TYPE_UINT, sink->negotiations, "source-changes", G_TYPE_UINT,
       sink->source_changes, "reconfigures", G_TYPE_UINT, sink->reconfigures,
       NULL);
@@ -797,7 +949,8 @@ gst_negcam_sink_stats (GstNegcamSink *sink)
   pool = gst_negcam_sink_ref_pool (sink);
   if (pool) {
     gst_structure_set (s, "buffers", G_TYPE_UINT, negcam_pool_get_count (pool),
-        "dmabuf", G_TYPE_BOOLEAN, negcam_pool_is_dmabuf (pool), NULL);
+        "dmabuf", G_TYPE_BOOLEAN, negcam_pool_is_dmabuf (pool),
+        "dmabuf-import", G_TYPE_BOOLEAN, negcam_pool_is_import (pool), NULL);
     gst_object_unref (pool);
   }
   g_mutex_lock (&sink->dev_lock);
@@ -827,6 +980,9 @@ gst_negcam_sink_set_property (
       break;
     case PROP_IO_MODE:
       sink->io_mode = g_value_get_enum (value);
+      break;
+    case PROP_DMABUF_IMPORT:
+      sink->dmabuf_import = g_value_get_boolean (value);
       break;
     case PROP_QUEUE_SIZE:
       sink->queue_size = g_value_get_uint (value);
@@ -868,6 +1024,9 @@ gst_negcam_sink_get_property (
     case PROP_IO_MODE:
       g_value_set_enum (value, sink->io_mode);
       break;
+    case PROP_DMABUF_IMPORT:
+      g_value_set_boolean (value, sink->dmabuf_import);
+      break;
     case PROP_QUEUE_SIZE:
       g_value_set_uint (value, sink->queue_size);
       break;
@@ -900,6 +1059,7 @@ gst_negcam_sink_init (GstNegcamSink *sink)
   sink->device = g_strdup (DEFAULT_DEVICE);
   sink->profile = g_strdup (DEFAULT_PROFILE);
   sink->io_mode = DEFAULT_IO_MODE;
+  sink->dmabuf_import = DEFAULT_DMABUF_IMPORT;
   sink->queue_size = DEFAULT_QUEUE_SIZE;
   g_mutex_init (&sink->dev_lock);
   /* last-sample would keep a device buffer out of the queue */
@@ -932,6 +1092,13 @@ gst_negcam_sink_install_properties (GObjectClass *gobject_class)
       g_param_spec_enum ("io-mode", "I/O mode",
           "Memory of the device buffers offered to upstream",
           GST_TYPE_NEGCAM_SINK_IO_MODE, DEFAULT_IO_MODE, READY_PROP));
+  g_object_class_install_property (gobject_class, PROP_DMABUF_IMPORT,
+      g_param_spec_boolean ("dmabuf-import", "DMABUF import",
+          "Queue upstream's dma-bufs on the device as they are (V4L2 DMABUF "
+          "import) when their layout is the device's, instead of copying "
+          "them into the device's buffers; a device that refuses them gets "
+          "copies from then on",
+          DEFAULT_DMABUF_IMPORT, READY_PROP));
   g_object_class_install_property (gobject_class, PROP_QUEUE_SIZE,
       g_param_spec_uint ("queue-size", "Queue size",
           "Number of device buffers (REQBUFS)", 2, 32, DEFAULT_QUEUE_SIZE,
@@ -943,7 +1110,8 @@ gst_negcam_sink_install_properties (GObjectClass *gobject_class)
           0, G_MAXUINT64, 0, READ_PROP));
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics",
-          "frames (queued to the device), copies, negotiations, "
+          "frames (queued to the device), copies, imports (upstream's "
+          "dma-bufs queued as they are), negotiations, "
           "source-changes (V4L2_EVENT_SOURCE_CHANGE seen), reconfigures "
           "(RECONFIGURE sent upstream), buffers, requests",
           GST_TYPE_STRUCTURE, READ_PROP));

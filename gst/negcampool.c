@@ -139,6 +139,19 @@ negcam_pool_set_memory (NegcamPool *pool, NegcamPoolMemory memory)
   pool->memory = memory;
 }
 
+gboolean
+negcam_pool_is_import (NegcamPool *pool)
+{
+  return pool->memory == NEGCAM_POOL_MEMORY_IMPORT;
+}
+
+/* The V4L2 memory of the pool's buffers. */
+static guint32
+v4l2_memory (NegcamPool *pool)
+{
+  return negcam_pool_is_import (pool) ? V4L2_MEMORY_DMABUF : V4L2_MEMORY_MMAP;
+}
+
 void
 negcam_pool_set_growth (NegcamPool *pool, gboolean grow)
 {
@@ -356,7 +369,7 @@ negcam_pool_start (GstBufferPool *bpool)
 
   req.count = CLAMP (min, 2, NEGCAM_POOL_MAX);
   req.type = pool->type;
-  req.memory = V4L2_MEMORY_MMAP;
+  req.memory = v4l2_memory (pool);
   ret = negcam_device_ioctl (pool->dev, VIDIOC_REQBUFS, &req);
   g_mutex_lock (&pool->lock);
   if (ret == -ENOMEM) {
@@ -379,6 +392,13 @@ negcam_pool_start (GstBufferPool *bpool)
   pool->created = 0;
   pool->cannot_grow = !pool->grow;
   gst_clear_object (&pool->dmabuf_alloc);
+  if (negcam_pool_is_import (pool)) {
+    /* upstream's buffers fill the slots, one QBUF at a time */
+    pool->queueing = TRUE;
+    g_mutex_unlock (&pool->lock);
+    GST_DEBUG_OBJECT (pool, "%u slots for upstream's dma-bufs", pool->count);
+    return TRUE;
+  }
   if (pool->memory != NEGCAM_POOL_MEMORY_MMAP) {
     if (can_export (pool)) {
       pool->dmabuf_alloc = gst_dmabuf_allocator_new ();
@@ -643,7 +663,7 @@ take_output_index (NegcamPool *pool)
     if (!pool->outstanding[i] && !pool->in_device[i])
       return i;
   v.type = pool->type;
-  v.memory = V4L2_MEMORY_MMAP;
+  v.memory = v4l2_memory (pool);
   ret = negcam_device_ioctl (pool->dev, VIDIOC_DQBUF, &v);
   if (ret == -EAGAIN)
     return -1;
@@ -655,43 +675,91 @@ take_output_index (NegcamPool *pool)
   return v.index;
 }
 
-/* Hand out an empty buffer to write into; when the device holds them
- * all, wait until it is done with one (POLLOUT). */
+/* Wait until the device is done with an output buffer (POLLOUT):
+ * GST_FLOW_OK to look again, or why not. */
+static GstFlowReturn
+wait_output (NegcamPool *pool)
+{
+  gint ret = negcam_device_wait (pool->dev, -1);
+
+  if (ret == -EINTR || GST_BUFFER_POOL_IS_FLUSHING (GST_BUFFER_POOL (pool)))
+    return GST_FLOW_FLUSHING;
+  if (ret == -ENODEV)
+    return output_device_lost (pool);
+  if (ret < 0) {
+    GST_ERROR_OBJECT (pool, "%s: waiting for a free output buffer: %s",
+        negcam_device_get_description (pool->dev), g_strerror (-ret));
+    return GST_FLOW_ERROR;
+  }
+  /* Woken by an event, not a buffer: keep it for the element. */
+  negcam_device_collect_events (pool->dev);
+  return GST_FLOW_OK;
+}
+
+/* A free output slot in *@index, with the lock held (GST_FLOW_OK); when
+ * the device holds them all, wait until it is done with one, unless
+ * @dontwait (GST_FLOW_EOS, as GstBufferPool says "none free"). */
+static GstFlowReturn
+wait_output_index (NegcamPool *pool, gboolean dontwait, gint *index)
+{
+  GstFlowReturn flow;
+
+  for (;;) {
+    g_mutex_lock (&pool->lock);
+    *index = take_output_index (pool);
+    if (*index >= 0)
+      return GST_FLOW_OK;
+    g_mutex_unlock (&pool->lock);
+    if (*index == -ENODEV)
+      return output_device_lost (pool);
+    if (*index != -1)
+      return GST_FLOW_ERROR;
+    if (dontwait)
+      return GST_FLOW_EOS;
+    flow = wait_output (pool);
+    if (flow != GST_FLOW_OK)
+      return flow;
+  }
+}
+
+/* Hand out an empty buffer to write into. */
 static GstFlowReturn
 acquire_output (
     NegcamPool *pool, GstBuffer **buffer, GstBufferPoolAcquireParams *params)
 {
-  gint index, ret;
+  gboolean dontwait =
+      params && (params->flags & GST_BUFFER_POOL_ACQUIRE_FLAG_DONTWAIT);
+  GstFlowReturn ret;
+  gint index;
 
-  for (;;) {
-    g_mutex_lock (&pool->lock);
-    index = take_output_index (pool);
-    if (index >= 0) {
-      pool->outstanding[index] = TRUE;
-      *buffer = pool->bufs[index];
-      g_mutex_unlock (&pool->lock);
-      gst_buffer_set_size (*buffer, pool->pix.sizeimage);
-      return GST_FLOW_OK;
-    }
-    g_mutex_unlock (&pool->lock);
-    if (index == -ENODEV)
-      return output_device_lost (pool);
-    if (index != -1)
-      return GST_FLOW_ERROR;
-    if (params && (params->flags & GST_BUFFER_POOL_ACQUIRE_FLAG_DONTWAIT))
-      return GST_FLOW_EOS; /* as GstBufferPool says "none free" */
-    ret = negcam_device_wait (pool->dev, -1);
-    if (ret == -EINTR || GST_BUFFER_POOL_IS_FLUSHING (GST_BUFFER_POOL (pool)))
-      return GST_FLOW_FLUSHING;
-    if (ret == -ENODEV)
-      return output_device_lost (pool);
-    if (ret < 0) {
-      GST_ERROR_OBJECT (pool, "%s: waiting for a free output buffer: %s",
-          negcam_device_get_description (pool->dev), g_strerror (-ret));
-      return GST_FLOW_ERROR;
-    }
-    /* Woken by an event, not a buffer: keep it for the element. */
-    negcam_device_collect_events (pool->dev);
+  if (negcam_pool_is_import (pool))
+    return GST_FLOW_ERROR; /* no buffers of its own */
+  ret = wait_output_index (pool, dontwait, &index);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  pool->outstanding[index] = TRUE;
+  *buffer = pool->bufs[index];
+  g_mutex_unlock (&pool->lock);
+  gst_buffer_set_size (*buffer, pool->pix.sizeimage);
+  return GST_FLOW_OK;
+}
+
+/* The QBUF of output slot @index for @buf: @bytesused, the field, the PTS
+ * as the buffer timestamp. */
+static void
+output_buffer_fill (NegcamPool *pool, struct v4l2_buffer *v, guint index,
+    GstBuffer *buf, guint32 bytesused)
+{
+  GstClockTime pts = GST_BUFFER_PTS (buf);
+
+  v->index = index;
+  v->type = pool->type;
+  v->memory = v4l2_memory (pool);
+  v->bytesused = bytesused;
+  v->field = pool->pix.field;
+  if (GST_CLOCK_TIME_IS_VALID (pts)) {
+    v->timestamp.tv_sec = pts / GST_SECOND;
+    v->timestamp.tv_usec = (pts % GST_SECOND) / GST_USECOND;
   }
 }
 
@@ -699,7 +767,6 @@ gint
 negcam_pool_queue_output (NegcamPool *pool, GstBuffer *buf, guint32 bytesused)
 {
   struct v4l2_buffer v = { 0 };
-  GstClockTime pts = GST_BUFFER_PTS (buf);
   guint i;
   gint ret;
 
@@ -710,20 +777,90 @@ negcam_pool_queue_output (NegcamPool *pool, GstBuffer *buf, guint32 bytesused)
     g_mutex_unlock (&pool->lock);
     return -EINVAL;
   }
-  v.index = i;
-  v.type = pool->type;
-  v.memory = V4L2_MEMORY_MMAP;
-  v.bytesused = bytesused;
-  v.field = pool->pix.field;
-  if (GST_CLOCK_TIME_IS_VALID (pts)) {
-    v.timestamp.tv_sec = pts / GST_SECOND;
-    v.timestamp.tv_usec = (pts % GST_SECOND) / GST_USECOND;
-  }
+  output_buffer_fill (pool, &v, i, buf, bytesused);
   ret = negcam_device_ioctl (pool->dev, VIDIOC_QBUF, &v);
   if (ret == 0)
     pool->in_device[i] = TRUE;
   g_mutex_unlock (&pool->lock);
   return ret;
+}
+
+/* The upstream buffers of the slots the device is done with (DQBUF
+ * until EAGAIN), put in @done for the caller to unref outside the lock.
+ * Call with the lock held; returns how many. */
+static guint
+take_done_imports (NegcamPool *pool, GstBuffer **done)
+{
+  struct v4l2_buffer v;
+  guint n = 0;
+
+  for (;;) {
+    memset (&v, 0, sizeof (v));
+    v.type = pool->type;
+    v.memory = V4L2_MEMORY_DMABUF;
+    if (negcam_device_ioctl (pool->dev, VIDIOC_DQBUF, &v) < 0
+        || v.index >= pool->count || !pool->in_device[v.index])
+      return n;
+    pool->in_device[v.index] = FALSE;
+    if (pool->bufs[v.index])
+      done[n++] = g_steal_pointer (&pool->bufs[v.index]);
+  }
+}
+
+/* Give upstream back the buffers the device is done with; while more
+ * than @keep are still in the device, wait for it. */
+static GstFlowReturn
+reap_imports (NegcamPool *pool, guint keep)
+{
+  GstBuffer *done[NEGCAM_POOL_MAX];
+  GstFlowReturn flow;
+  guint i, n, left;
+
+  for (;;) {
+    g_mutex_lock (&pool->lock);
+    n = take_done_imports (pool, done);
+    for (i = left = 0; i < pool->count; i++)
+      left += pool->in_device[i];
+    g_mutex_unlock (&pool->lock);
+    while (n)
+      gst_buffer_unref (done[--n]);
+    if (left <= keep)
+      return GST_FLOW_OK;
+    flow = wait_output (pool);
+    if (flow != GST_FLOW_OK)
+      return flow;
+  }
+}
+
+GstFlowReturn
+negcam_pool_queue_import (
+    NegcamPool *pool, GstBuffer *buf, guint32 bytesused, gint *err)
+{
+  struct v4l2_buffer v = { 0 };
+  GstBuffer *old;
+  GstFlowReturn flow;
+  gint index;
+
+  *err = 0;
+  flow = wait_output_index (pool, FALSE, &index);
+  if (flow != GST_FLOW_OK)
+    return flow;
+  old = g_steal_pointer (&pool->bufs[index]); /* the device is done with it */
+  output_buffer_fill (pool, &v, index, buf, bytesused);
+  v.m.fd = gst_dmabuf_memory_get_fd (gst_buffer_peek_memory (buf, 0));
+  v.length = 0; /* the dma-buf's size */
+  *err = negcam_device_ioctl (pool->dev, VIDIOC_QBUF, &v);
+  if (*err == 0) {
+    pool->bufs[index] = gst_buffer_ref (buf);
+    pool->in_device[index] = TRUE;
+  }
+  g_mutex_unlock (&pool->lock);
+  gst_clear_buffer (&old);
+  if (*err == -ENODEV)
+    return output_device_lost (pool);
+  if (*err < 0)
+    return GST_FLOW_ERROR;
+  return reap_imports (pool, 2);
 }
 
 /* Upstream stopping while it waits in acquire_output(): wake it. */

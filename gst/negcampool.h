@@ -39,11 +39,15 @@ G_DECLARE_FINAL_TYPE (NegcamPool, negcam_pool, NEGCAM, POOL, GstBufferPool)
  * @NEGCAM_POOL_MEMORY_MMAP: the device's mmap()ed buffers
  * @NEGCAM_POOL_MEMORY_DMABUF: dma-buf only; the pool fails to start when
  *   the device cannot EXPBUF
+ * @NEGCAM_POOL_MEMORY_IMPORT: output pools only: no buffers of its own;
+ *   upstream's dma-bufs are queued as they are (V4L2_MEMORY_DMABUF,
+ *   negcam_pool_queue_import); never set as an element's io-mode
  */
 typedef enum {
   NEGCAM_POOL_MEMORY_AUTO,
   NEGCAM_POOL_MEMORY_MMAP,
   NEGCAM_POOL_MEMORY_DMABUF,
+  NEGCAM_POOL_MEMORY_IMPORT,
 } NegcamPoolMemory;
 
 /*
@@ -69,8 +73,23 @@ NegcamPool *negcam_pool_new_output (GstElement *owner, NegcamDevice *dev,
 gint negcam_pool_queue_output (
     NegcamPool *pool, GstBuffer *buf, guint32 bytesused);
 
+/*
+ * An output pool in NEGCAM_POOL_MEMORY_IMPORT mode, active: QBUF @buf's
+ * dma-buf (one memory, at offset 0) with @bytesused and its PTS, waiting
+ * for a free slot when the device holds them all. The pool keeps a
+ * reference to @buf until the device is done with it (DQBUF), and keeps
+ * at most two such buffers in the device, so upstream's own pool never
+ * runs dry for it. GST_FLOW_OK; GST_FLOW_FLUSHING; NEGCAM_FLOW_GONE (the
+ * error posted on the owner); GST_FLOW_ERROR with -errno in @err (a QBUF
+ * the device refused: EINVAL when it cannot use that dma-buf).
+ */
+GstFlowReturn negcam_pool_queue_import (
+    NegcamPool *pool, GstBuffer *buf, guint32 bytesused, gint *err);
+
 /* Before activation: which memory to hand out, whether to grow. */
 void negcam_pool_set_memory (NegcamPool *pool, NegcamPoolMemory memory);
+/* TRUE in NEGCAM_POOL_MEMORY_IMPORT mode. */
+gboolean negcam_pool_is_import (NegcamPool *pool);
 void negcam_pool_set_growth (NegcamPool *pool, gboolean grow);
 
 /* A captured frame's place in the stream on @buf, as a DQBUF @v gave it:

@@ -3,7 +3,9 @@
  * negcamsink on the embedded engine with an output queue
  * (tests/gst/output.profile): caps from the output queue in device
  * order, S_FMT from set_caps, the device pool in the ALLOCATION query
- * (zero copies), a foreign buffer copied once and counted, a refused
+ * (zero copies), a foreign buffer copied once and counted, a dma-buf
+ * the device cannot import copied instead (DMABUF import itself is
+ * checked on negcam.ko, tests/vm/sink-suite.sh), a refused
  * format named in words, following the consumer (SOURCE_CHANGE ->
  * RECONFIGURE -> the device's new format first), and negcamconvertsink
  * serving MJPG at a size the source does not make.
@@ -11,9 +13,13 @@
  * The test links negcam's core library to reach the sink's device
  * ("device-handle"): G_FMT read back, and the embedded consumer hook.
  */
+#define _GNU_SOURCE /* memfd_create */
 #include <errno.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <gst/gst.h>
+#include <gst/allocators/gstdmabuf.h>
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 
@@ -284,6 +290,34 @@ GST_START_TEST (test_foreign_buffer_copied_once)
     g_object_get (h->element, "copies", &copies, NULL);
     fail_unless_equals_int (copies, 1);
   }
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
+/* A dma-buf upstream, on a device that takes none (the embedded engine
+ * has MMAP buffers only): the sink tries DMABUF import once, then copies
+ * every frame, counted, and never fails the stream for it. */
+GST_START_TEST (test_dmabuf_refused_is_copied)
+{
+  GstHarness *h = sink_harness (profile_path);
+  GstAllocator *alloc = gst_dmabuf_allocator_new ();
+  gsize size = 640 * 480 * 2;
+  guint i;
+
+  gst_harness_set_src_caps_str (h, YUY2_640);
+  for (i = 0; i < 3; i++) {
+    gint fd = memfd_create ("negcam-test-dmabuf", MFD_CLOEXEC);
+    GstBuffer *buf = gst_buffer_new ();
+
+    fail_unless (fd >= 0 && ftruncate (fd, size) == 0);
+    gst_buffer_append_memory (buf, gst_dmabuf_allocator_alloc (alloc, fd, size));
+    fail_unless (gst_is_dmabuf_memory (gst_buffer_peek_memory (buf, 0)));
+    fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  }
+  fail_unless_equals_int (stat_u64 (h->element, "frames"), 3);
+  fail_unless_equals_int (stat_u64 (h->element, "copies"), 3);
+  fail_unless_equals_int (stat_u64 (h->element, "imports"), 0);
+  gst_object_unref (alloc);
   gst_harness_teardown (h);
 }
 GST_END_TEST;
@@ -639,6 +673,7 @@ negcamsink_suite (void)
   tcase_add_test (tc, test_pool_zero_copy);
   tcase_add_test (tc, test_pool_for_caps_without_par);
   tcase_add_test (tc, test_foreign_buffer_copied_once);
+  tcase_add_test (tc, test_dmabuf_refused_is_copied);
   tcase_add_test (tc, test_refused_format_named);
   tcase_add_test (tc, test_source_change_reconfigures);
   tcase_add_test (tc, test_convert_bin_mjpeg);
