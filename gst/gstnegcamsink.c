@@ -567,7 +567,9 @@ gst_negcam_sink_propose_allocation (GstBaseSink *bsink, GstQuery *query)
   GST_OBJECT_LOCK (sink);
   queue_size = sink->queue_size;
   GST_OBJECT_UNLOCK (sink);
-  if (pool && gst_negcam_sink_fits_configured (sink, caps)
+  if (pool && negcam_pool_is_import (pool)) {
+    GST_INFO_OBJECT (sink, "importing upstream's dma-bufs: no pool offered");
+  } else if (pool && gst_negcam_sink_fits_configured (sink, caps)
       && !negcam_pool_needs_video_meta (pool)) {
     gst_query_add_allocation_pool (query, GST_BUFFER_POOL (pool),
         sink->fmt.fmt.pix.sizeimage, queue_size, queue_size);

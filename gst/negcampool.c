@@ -196,14 +196,24 @@ negcam_pool_get_count (NegcamPool *pool)
   return pool->count;
 }
 
-guint
-negcam_pool_get_queued (NegcamPool *pool)
+/* Buffers in the device now. Call with the lock held. */
+static guint
+count_in_device (NegcamPool *pool)
 {
   guint i, n = 0;
 
-  g_mutex_lock (&pool->lock);
   for (i = 0; i < pool->count; i++)
     n += pool->in_device[i];
+  return n;
+}
+
+guint
+negcam_pool_get_queued (NegcamPool *pool)
+{
+  guint n;
+
+  g_mutex_lock (&pool->lock);
+  n = count_in_device (pool);
   g_mutex_unlock (&pool->lock);
   return n;
 }
@@ -575,14 +585,8 @@ negcam_pool_acquire_buffer (GstBufferPool *bpool, GstBuffer **buffer,
   buf = pool->bufs[v.index];
   pool->in_device[v.index] = FALSE;
   pool->outstanding[v.index] = TRUE;
-  {
-    guint i, queued = 0;
-
-    for (i = 0; i < pool->count; i++)
-      queued += pool->in_device[i];
-    if (queued < 2)
-      grow (pool);
-  }
+  if (count_in_device (pool) < 2)
+    grow (pool);
   g_mutex_unlock (&pool->lock);
 
   negcam_buffer_set_capture (
@@ -814,13 +818,12 @@ reap_imports (NegcamPool *pool, guint keep)
 {
   GstBuffer *done[NEGCAM_POOL_MAX];
   GstFlowReturn flow;
-  guint i, n, left;
+  guint n, left;
 
   for (;;) {
     g_mutex_lock (&pool->lock);
     n = take_done_imports (pool, done);
-    for (i = left = 0; i < pool->count; i++)
-      left += pool->in_device[i];
+    left = count_in_device (pool);
     g_mutex_unlock (&pool->lock);
     while (n)
       gst_buffer_unref (done[--n]);
