@@ -440,6 +440,7 @@ static int __init negcam_init(void)
 	unsigned int i;
 	int ret;
 
+	negcam_share_init();
 	if (devices > NEGCAM_MAX_DEVICES) {
 		pr_err("devices=%u: must be 0 to %u\n", devices,
 		       NEGCAM_MAX_DEVICES);

@@ -69,6 +69,7 @@
 #define NEGCAM_CID_WANTED_HEIGHT (NEGCAM_CID_FORMAT_REQUESTS + 2)
 #define NEGCAM_CID_WANTED_FOURCC (NEGCAM_CID_FORMAT_REQUESTS + 3)
 #define NEGCAM_CID_FRAME_COPIES (NEGCAM_CID_FORMAT_REQUESTS + 4)
+#define NEGCAM_CID_SHARED_FRAMES (NEGCAM_CID_FORMAT_REQUESTS + 5)
 #define NEGCAM_LOOP_MAX_CAPTURES 4
 #define NEGCAM_LOOP_PDEV "negcam-loop"
 
@@ -134,8 +135,11 @@ static const char negcam_follow_text[] =
  * @narrowed: the capture nodes present @narrow now
  * @copies: producer frames copied into consumers' buffers since load
  *	(the Frame Copies control)
- * @held: the producer's newest buffer, copied already, handed back at its
- *	next QBUF or STREAMOFF
+ * @shared: producer frames handed to capture node 0 in shared memory,
+ *	with no copy (the Shared Frames control, negcam-share.c)
+ * @held: the producer's buffers the loop holds: the newest, until the
+ *	next QBUF or STREAMOFF, and shared ones whose consumer buffer is not
+ *	back yet (negcam_loop_give_back)
  * @flock: spinlock for @cur_*; taken by the output node's queue ops and
  *	by the capture threads. Nothing sleeps, copies or calls vb2 under it.
  * @cur_on: the producer streams: @cur_* describe its newest frame
@@ -161,7 +165,8 @@ struct negcam_loop {
 	struct negcam_profile *narrow;
 	bool narrowed;
 	atomic64_t copies;
-	struct negcam_buffer *held;
+	atomic64_t shared;
+	struct list_head held;
 
 	spinlock_t flock;
 	bool cur_on;
@@ -381,13 +386,19 @@ void negcam_loop_sync(struct negcam_dev *dev)
 	negcam_loop_take(dev);
 }
 
-/* Frame Copies: the producer's frames copied into consumers' buffers. */
+/*
+ * Frame Copies: the producer's frames copied into consumers' buffers;
+ * Shared Frames: those handed over in shared memory instead.
+ */
 static int negcam_loop_g_volatile_ctrl(struct v4l2_ctrl *ctrl)
 {
 	struct negcam_dev *out =
 		container_of(ctrl->handler, struct negcam_dev, ctrl_handler);
 
-	ctrl->val = atomic64_read(&out->loop->copies) & S32_MAX;
+	atomic64_t *n = ctrl->id == NEGCAM_CID_FRAME_COPIES ?
+			&out->loop->copies : &out->loop->shared;
+
+	ctrl->val = atomic64_read(n) & S32_MAX;
 	return 0;
 }
 
@@ -400,7 +411,8 @@ static const struct v4l2_ctrl_ops negcam_loop_ctrl_ops = {
  * want, whether or not its queue is busy: Format Requests counts the
  * requests (subscribe to its V4L2_EVENT_CTRL), the others hold the last
  * one. Read-only; set by the loop only. Frame Copies counts the copies
- * made of the producer's frames (one per consumer and frame at most).
+ * made of the producer's frames (one per consumer and frame at most),
+ * Shared Frames the frames handed over without one.
  */
 void negcam_loop_out_ctrls(struct negcam_dev *out)
 {
@@ -430,6 +442,9 @@ void negcam_loop_out_ctrls(struct negcam_dev *out)
 	cfg.def = 0;
 	cfg.ops = &negcam_loop_ctrl_ops;
 	cfg.flags |= V4L2_CTRL_FLAG_VOLATILE;
+	v4l2_ctrl_new_custom(&out->ctrl_handler, &cfg, NULL);
+	cfg.id = NEGCAM_CID_SHARED_FRAMES;
+	cfg.name = "Shared Frames";
 	v4l2_ctrl_new_custom(&out->ctrl_handler, &cfg, NULL);
 }
 
@@ -546,7 +561,21 @@ void negcam_loop_cap_start(struct negcam_dev *cap)
 
 void negcam_loop_cap_stop(struct negcam_dev *cap)
 {
+	unsigned int i;
+
 	cap->loop_order = 0;
+	/*
+	 * Frames handed over but not dequeued are dropped with the stream: the
+	 * producer's buffers they share are free again (negcam-share.c).
+	 */
+	spin_lock(&cap->slock);
+	for (i = 0; i < cap->queue.num_buffers; i++) {
+		struct vb2_buffer *vb = cap->queue.bufs[i];
+
+		if (vb && vb->state == VB2_BUF_STATE_DONE)
+			to_negcam_buffer(vb)->lent = false;
+	}
+	spin_unlock(&cap->slock);
 }
 
 /* Position of @fourcc in the capture list of @e, -1 if absent. */
@@ -632,34 +661,158 @@ static void negcam_loop_mark(struct negcam_loop *loop,
 	spin_unlock(&loop->flock);
 }
 
-/*
- * Keep @buf (NULL: none) until the next frame, and hand the one kept
- * before back to the producer in @state. Not @buf itself at once: a
- * buffer done before its QBUF returns is one v4l2-compliance warns about
- * ("QBUF returned the buffer as DONE"). Under loop->lock.
- */
-static void negcam_loop_hold(struct negcam_loop *loop,
-			     struct negcam_buffer *buf,
-			     enum vb2_buffer_state state)
-{
-	struct negcam_buffer *prev = loop->held;
+/* ---- the producer's buffers ---- */
 
-	loop->held = buf;
-	if (!prev)
+/* The capture node whose buffers may share the producer's memory. */
+struct negcam_dev *negcam_loop_lead_node(struct negcam_dev *dev)
+{
+	return dev->qi == NC_OUTPUT ? dev->loop->cap[0] : dev;
+}
+
+/* The node @dev may share memory with (negcam-share.c), or NULL. */
+struct negcam_dev *negcam_loop_other(struct negcam_dev *dev)
+{
+	if (!dev->loop)
+		return NULL;
+	if (dev->qi == NC_OUTPUT)
+		return dev->loop->cap[0];
+	return dev->loop_idx == 0 ? dev->loop->out : NULL;
+}
+
+/* @dev's MMAP memory goes through negcam_share_memops. */
+bool negcam_loop_shares(const struct negcam_dev *dev)
+{
+	return dev->loop && (dev->qi == NC_OUTPUT || dev->loop_idx == 0);
+}
+
+static void negcam_loop_slock(struct negcam_dev *lead)
+{
+	if (lead)
+		spin_lock(&lead->slock);
+}
+
+static void negcam_loop_sunlock(struct negcam_dev *lead)
+{
+	if (lead)
+		spin_unlock(&lead->slock);
+}
+
+/*
+ * The loop may hand @buf back to the producer now: its memory is its own,
+ * or the consumer's buffer sharing it holds no frame the consumer may be
+ * reading. Under capture node 0's slock.
+ */
+static bool negcam_loop_returnable(const struct negcam_buffer *buf)
+{
+	return !buf->peer || !buf->peer->lent;
+}
+
+/*
+ * Producer buffers the loop holds only because the consumer is reading
+ * the frame in them (at most NEGCAM_LOOP_MAX_PENDING besides the newest).
+ * Under capture node 0's slock.
+ */
+static unsigned int negcam_loop_pending(struct negcam_loop *loop)
+{
+	const struct negcam_buffer *buf;
+	unsigned int n = 0;
+
+	list_for_each_entry(buf, &loop->held, list)
+		n += !negcam_loop_returnable(buf);
+	return n;
+}
+
+static void negcam_loop_release(struct list_head *back,
+				enum vb2_buffer_state state)
+{
+	struct negcam_buffer *buf, *tmp;
+
+	list_for_each_entry_safe(buf, tmp, back, list) {
+		list_del(&buf->list);
+		buf->vb.vb2_buf.timestamp = ktime_get_ns();
+		vb2_buffer_done(&buf->vb.vb2_buf, state);
+	}
+}
+
+/*
+ * The loop now holds @newest too: every other buffer it may hand back
+ * goes back (negcam_loop_returnable); those the consumer still reads
+ * follow when it queues them again (negcam_loop_cap_queued). Never
+ * @newest itself: a buffer done before its QBUF returns is one
+ * v4l2-compliance warns about ("QBUF returned the buffer as DONE").
+ * Under loop->lock.
+ */
+static void negcam_loop_give_back(struct negcam_dev *out,
+				  struct negcam_buffer *newest)
+{
+	struct negcam_loop *loop = out->loop;
+	struct negcam_dev *lead = loop->cap[0];
+	struct negcam_buffer *buf, *tmp;
+	LIST_HEAD(back);
+
+	negcam_loop_slock(lead);
+	list_for_each_entry_safe(buf, tmp, &loop->held, list) {
+		if (negcam_loop_returnable(buf)) {
+			buf->in_driver = false;
+			list_move_tail(&buf->list, &back);
+		}
+	}
+	list_add_tail(&newest->list, &loop->held);
+	negcam_loop_sunlock(lead);
+	negcam_loop_release(&back, VB2_BUF_STATE_DONE);
+}
+
+/*
+ * Hand @buf's frame to capture node 0 @cap in the memory they share, if
+ * its buffer is queued and the loop holds fewer than
+ * NEGCAM_LOOP_MAX_PENDING producer buffers for it already. Under
+ * loop->lock.
+ */
+static bool negcam_loop_share(struct negcam_loop *loop, struct negcam_dev *cap,
+			      struct negcam_buffer *buf, unsigned long n, u64 now)
+{
+	bool room;
+
+	if (!buf->peer)
+		return false;
+	spin_lock(&cap->slock);
+	room = negcam_loop_pending(loop) < NEGCAM_LOOP_MAX_PENDING;
+	spin_unlock(&cap->slock);
+	return room && negcam_deliver_shared(cap, buf->peer, n, now);
+}
+
+/*
+ * Capture node 0 was queued @buf: the producer's buffer sharing its memory
+ * goes back to the producer now if the loop holds it for no other reason
+ * (it is not the newest). Under loop->lock.
+ */
+void negcam_loop_cap_queued(struct negcam_dev *cap, struct negcam_buffer *buf)
+{
+	struct negcam_loop *loop = cap->loop;
+	struct negcam_buffer *o = buf->peer;
+	LIST_HEAD(back);
+
+	if (!o)
 		return;
-	prev->vb.vb2_buf.timestamp = ktime_get_ns();
-	vb2_buffer_done(&prev->vb.vb2_buf, state);
+	spin_lock(&cap->slock);
+	if (o->in_driver && !list_is_last(&o->list, &loop->held)) {
+		o->in_driver = false;
+		list_move_tail(&o->list, &back);
+	}
+	spin_unlock(&cap->slock);
+	negcam_loop_release(&back, VB2_BUF_STATE_DONE);
 }
 
 /*
  * The output node's buf_queue: @buf is the producer's newest frame. It is
- * copied at once, in the producer's QBUF, into the next queued buffer of
- * every capture node that streams its format (one copy per consumer, no
- * thread woken), and handed back to the producer at its next QBUF. The
- * capture threads see that the producer is live and draw no placeholder.
- * Under loop->lock (vb2 calls buf_queue with q->lock held), which keeps
- * every capture queue from starting or stopping meanwhile; no spinlock is
- * held across a copy.
+ * handed at once, in the producer's QBUF, to every capture node that
+ * streams its format: as the capture buffer that shares its memory when
+ * that one is queued (capture node 0, negcam-share.c), else copied into
+ * the next queued buffer (one copy per consumer at most, no thread
+ * woken). The capture threads see that the producer is live and draw no
+ * placeholder. Under loop->lock (vb2 calls buf_queue with q->lock held),
+ * which keeps every capture queue from starting or stopping meanwhile; no
+ * spinlock is held across a copy.
  */
 void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf)
 {
@@ -678,30 +831,43 @@ void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf)
 		ival_ns = div_u64((u64)ival.numerator * NSEC_PER_SEC,
 				  ival.denominator);
 	negcam_loop_mark(loop, fmt, now, ival_ns);
+	/* The loop holds @buf from here on: its shared memory is frozen. */
+	negcam_loop_slock(loop->cap[0]);
+	buf->in_driver = true;
+	negcam_loop_sunlock(loop->cap[0]);
 	for (i = 0; src && i < loop->ncap; i++) {
 		struct negcam_dev *cap = loop->cap[i];
 
 		if (!cap || !vb2_start_streaming_called(&cap->queue) ||
 		    !negcam_loop_match(fmt, cap))
 			continue;
-		if (negcam_deliver_frame(cap, src, n, now))
+		if (i == 0 && negcam_loop_share(loop, cap, buf, n, now))
+			atomic64_inc(&loop->shared);
+		else if (negcam_deliver_frame(cap, src, n, now))
 			atomic64_inc(&loop->copies);
 	}
 	buf->vb.sequence = loop->out_count++;
-	negcam_loop_hold(loop, buf, VB2_BUF_STATE_DONE);
+	negcam_loop_give_back(out, buf);
 }
 
 /*
- * The output node's stop_streaming: the producer is gone; the buffer kept
- * goes back to vb2 (the others went back in buf_queue). Consumers fall
- * back to the placeholder, and in follow mode their formats widen again.
+ * The output node's stop_streaming: the producer is gone; every buffer the
+ * loop holds goes back to vb2. Consumers fall back to the placeholder, and
+ * in follow mode their formats widen again.
  */
 void negcam_loop_out_stop(struct negcam_dev *out)
 {
 	struct negcam_loop *loop = out->loop;
+	struct negcam_buffer *buf;
+	LIST_HEAD(back);
 
 	negcam_loop_mark(loop, NULL, 0, 0);
-	negcam_loop_hold(loop, NULL, VB2_BUF_STATE_ERROR);
+	negcam_loop_slock(loop->cap[0]);
+	list_for_each_entry(buf, &loop->held, list)
+		buf->in_driver = false;
+	list_splice_init(&loop->held, &back);
+	negcam_loop_sunlock(loop->cap[0]);
+	negcam_loop_release(&back, VB2_BUF_STATE_ERROR);
 	loop->out_count = 0;
 	if (loop->follow)
 		negcam_loop_widen(loop);
@@ -920,7 +1086,9 @@ static struct negcam_loop *negcam_loop_create(unsigned int index,
 	kref_init(&loop->ref);
 	mutex_init(&loop->lock);
 	spin_lock_init(&loop->flock);
+	INIT_LIST_HEAD(&loop->held);
 	atomic64_set(&loop->copies, 0);
+	atomic64_set(&loop->shared, 0);
 	loop->index = index;
 	ret = negcam_loop_profile(loop, name);
 	if (ret) {

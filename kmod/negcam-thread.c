@@ -114,17 +114,26 @@ static int negcam_draw(struct negcam_buffer *buf,
 	return 0;
 }
 
-/* The oldest queued buffer, taken off the list, or NULL (a drop). */
+/*
+ * The oldest queued buffer the driver may write, taken off the list, or
+ * NULL (a drop). A buffer sharing memory with the producer's is never
+ * written here: it waits for the producer's frame (negcam-share.c).
+ */
 static struct negcam_buffer *negcam_next_buffer(struct negcam_dev *dev,
 						u32 *pattern)
 {
 	struct negcam_buffer *buf;
 
 	spin_lock(&dev->slock);
-	buf = list_first_entry_or_null(&dev->buf_list, struct negcam_buffer,
-				       list);
-	if (buf)
+	list_for_each_entry(buf, &dev->buf_list, list)
+		if (negcam_share_writable(buf))
+			break;
+	if (list_entry_is_head(buf, &dev->buf_list, list)) {
+		buf = NULL;
+	} else {
 		list_del(&buf->list);
+		buf->in_driver = false;
+	}
 	*pattern = dev->pattern;
 	spin_unlock(&dev->slock);
 	if (!buf)
@@ -200,6 +209,34 @@ bool negcam_deliver_frame(struct negcam_dev *dev, const void *src,
 	buf->vb.field = dev->stream_fmt.field;
 	negcam_done(dev, buf, 0, ts, to != NULL);
 	return to != NULL;
+}
+
+/*
+ * Hand @buf back as the producer's frame of @n bytes queued at @ts: its
+ * memory is the producer's buffer (negcam-share.c), so nothing is copied.
+ * False if @buf is not queued to the driver now (the consumer holds it).
+ */
+bool negcam_deliver_shared(struct negcam_dev *dev, struct negcam_buffer *buf,
+			   unsigned long n, u64 ts)
+{
+	bool queued;
+
+	spin_lock(&dev->slock);
+	queued = buf->in_driver;
+	if (queued) {
+		list_del(&buf->list);
+		buf->in_driver = false;
+		buf->lent = true;
+	}
+	spin_unlock(&dev->slock);
+	if (!queued)
+		return false;
+	buf->last_frame = NC_FRAME_NONE;
+	n = min_t(unsigned long, n, dev->stream_fmt.sizeimage);
+	vb2_set_plane_payload(&buf->vb.vb2_buf, 0, n);
+	buf->vb.field = dev->stream_fmt.field;
+	negcam_done(dev, buf, 0, ts, true);
+	return true;
 }
 
 /*

@@ -263,6 +263,7 @@ static int negcam_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 {
 	struct negcam_dev *dev = vb2_get_drv_priv(vq);
 	unsigned int size = negcam_engine_fmt(&dev->engine, dev->qi)->sizeimage;
+	unsigned int min;
 
 	if (!size)
 		return -EINVAL;
@@ -275,8 +276,12 @@ static int negcam_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 		return *nplanes != 1 || sizes[0] < size ||
 		       sizes[0] > max_t(unsigned long, 2UL * size, NEGCAM_CREATE_MAX) ?
 		       -EINVAL : 0;
-	if (vq->num_buffers + *nbuffers < NEGCAM_ALLOC_BUFFERS)
-		*nbuffers = NEGCAM_ALLOC_BUFFERS - vq->num_buffers;
+	/* Capture node 0 of a loop: two of its own beside the shared ones. */
+	min = NEGCAM_ALLOC_BUFFERS;
+	if (dev->qi == NC_CAPTURE && negcam_loop_shares(dev))
+		min += NEGCAM_LOOP_OWN_BUFFERS;
+	if (vq->num_buffers + *nbuffers < min)
+		*nbuffers = min - vq->num_buffers;
 	*nplanes = 1;
 	sizes[0] = size;
 	return 0;
@@ -345,7 +350,11 @@ static void negcam_buf_queue(struct vb2_buffer *vb)
 	}
 	spin_lock(&dev->slock);
 	list_add_tail(&buf->list, &dev->buf_list);
+	buf->in_driver = true;
+	buf->lent = false;
 	spin_unlock(&dev->slock);
+	if (dev->loop)
+		negcam_loop_cap_queued(dev, buf);
 }
 
 static void negcam_return_all(struct negcam_dev *dev,
@@ -355,6 +364,8 @@ static void negcam_return_all(struct negcam_dev *dev,
 	LIST_HEAD(done);
 
 	spin_lock(&dev->slock);
+	list_for_each_entry(buf, &dev->buf_list, list)
+		buf->in_driver = false;
 	list_splice_init(&dev->buf_list, &done);
 	spin_unlock(&dev->slock);
 	list_for_each_entry_safe(buf, tmp, &done, list) {
@@ -451,8 +462,8 @@ static int negcam_ctrls_init(struct negcam_dev *dev)
 	v4l2_ctrl_handler_init(hdl, 6);
 	if (dev->qi == NC_OUTPUT) {
 		v4l2_ctrl_new_std(hdl, NULL, V4L2_CID_MIN_BUFFERS_FOR_OUTPUT,
-				  NEGCAM_OUT_MIN_BUFFERS, NEGCAM_OUT_MIN_BUFFERS,
-				  1, NEGCAM_OUT_MIN_BUFFERS);
+				  NEGCAM_OUT_QUEUED, NEGCAM_OUT_QUEUED, 1,
+				  NEGCAM_OUT_QUEUED);
 		negcam_loop_out_ctrls(dev);
 		goto done;
 	}
@@ -489,7 +500,9 @@ int negcam_vid_register(struct negcam_dev *dev)
 	q->drv_priv = dev;
 	q->buf_struct_size = sizeof(struct negcam_buffer);
 	q->ops = &negcam_qops;
-	q->mem_ops = &vb2_vmalloc_memops;
+	/* A loop's producer and first consumer may share frames. */
+	q->mem_ops = negcam_loop_shares(dev) ? &negcam_share_memops :
+					       &vb2_vmalloc_memops;
 	/* An output buffer gets the time the loop let go of it. */
 	q->timestamp_flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC |
 			     (out ? 0 : V4L2_BUF_FLAG_TSTAMP_SRC_EOF);

@@ -38,6 +38,20 @@
 #define NEGCAM_CREATE_MAX (64UL << 20)
 /* Output buffers a loop's producer needs: the loop keeps its newest one. */
 #define NEGCAM_OUT_MIN_BUFFERS 2
+/*
+ * Producer buffers a loop may hold besides the newest while capture node 0
+ * reads the frames in them (negcam-share.c): a producer that waits for a
+ * buffer back once V4L2_CID_MIN_BUFFERS_FOR_OUTPUT are queued (v4l2sink)
+ * never waits on a consumer that stopped reading.
+ */
+#define NEGCAM_LOOP_MAX_PENDING 2
+/* V4L2_CID_MIN_BUFFERS_FOR_OUTPUT: one more than the loop may hold. */
+#define NEGCAM_OUT_QUEUED (NEGCAM_OUT_MIN_BUFFERS + NEGCAM_LOOP_MAX_PENDING)
+/*
+ * Capture node 0's buffers 0 and 1 never share memory with the producer's
+ * (negcam-share.c): its buffer k + 2 shares the producer's buffer k.
+ */
+#define NEGCAM_LOOP_OWN_BUFFERS 2
 /* read() depth reported by G_PARM (vb2's file I/O emulation). */
 #define NEGCAM_READ_BUFFERS 2
 
@@ -52,7 +66,11 @@ struct negcam_loop;
  * @last_scene_ns: scene time of that frame (its timestamp)
  * @last_pattern: pattern of that frame
  * @last_gen: format generation of that frame (negcam_dev.fmt_gen)
- *
+ * @peer: a loop's buffer of the other side sharing this memory, or NULL
+ *	(negcam-share.c; under the loop's lock and capture node 0's slock)
+ * @in_driver: capture: on negcam_dev.buf_list; output: held by the loop
+ *	(under the same slock for a buffer that has or may get a @peer)
+
  * The generator redraws only what changed since @last_frame, so it is
  * kept only for MMAP memory, which nobody but this driver writes to.
  */
@@ -63,6 +81,9 @@ struct negcam_buffer {
 	u64 last_scene_ns;
 	u32 last_pattern;
 	u32 last_gen;
+	struct negcam_buffer *peer;
+	bool in_driver;
+	bool lent;
 };
 
 /**
@@ -173,6 +194,8 @@ int negcam_thread_start(struct negcam_dev *dev);
 void negcam_thread_stop(struct negcam_dev *dev);
 bool negcam_deliver_frame(struct negcam_dev *dev, const void *src,
 			  unsigned long n, u64 ts);
+bool negcam_deliver_shared(struct negcam_dev *dev, struct negcam_buffer *buf,
+			   unsigned long n, u64 ts);
 
 /* negcam-loop.c */
 int negcam_loops_init(void);
@@ -189,7 +212,16 @@ void negcam_loop_cap_stop(struct negcam_dev *cap);
 void negcam_loop_fmt_set(struct negcam_dev *dev);
 void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf);
 void negcam_loop_out_stop(struct negcam_dev *out);
+void negcam_loop_cap_queued(struct negcam_dev *cap, struct negcam_buffer *buf);
 bool negcam_loop_live(struct negcam_dev *cap, u64 now);
+struct negcam_dev *negcam_loop_other(struct negcam_dev *dev);
+struct negcam_dev *negcam_loop_lead_node(struct negcam_dev *dev);
+bool negcam_loop_shares(const struct negcam_dev *dev);
+
+/* negcam-share.c */
+extern struct vb2_mem_ops negcam_share_memops;
+void negcam_share_init(void);
+bool negcam_share_writable(const struct negcam_buffer *buf);
 
 /* negcam-configfs.c */
 int negcam_configfs_init(void);

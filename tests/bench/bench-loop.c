@@ -19,7 +19,8 @@
  * and the whole machine (busy jiffies of /proc/stat, which catches kernel
  * threads and work done in interrupts). Copies per frame: the negcam
  * loop's Frame Copies control on OUT (docs/loopback.md) over the producer's
- * frames; absent for a loopback without it. Prints key=value lines.
+ * frames, and shared per frame its Shared Frames control (frames handed
+ * over with no copy); absent for a loopback without them. Prints key=value lines.
  *
  * produce: the producer alone for SECONDS (for the ioctl count of a
  * v4l2src consumer, taken by strace around gst-launch-1.0).
@@ -40,11 +41,16 @@
 #include <unistd.h>
 #include <linux/videodev2.h>
 
+/* Buffers asked for; all the driver allocates (up to MAXBUF) are used,
+ * as v4l2src and ffmpeg use them. */
 #define NBUF 4
+#define MAXBUF 8
 #define FPS 30
 #define MAGIC 0x6e65676c6f6f7021ULL /* "neglop!" */
-/* negcam loop output node: copies made of the producer's frames. */
+/* negcam loop output node: copies made of the producer's frames, and
+ * frames handed over in shared memory instead. */
 #define CID_FRAME_COPIES (V4L2_CID_USER_BASE | 0xf104)
+#define CID_SHARED_FRAMES (V4L2_CID_USER_BASE | 0xf105)
 
 /* What the producer writes at the start of each frame. */
 struct stamp {
@@ -56,7 +62,7 @@ struct stamp {
 struct node {
 	int fd;
 	enum v4l2_buf_type type;
-	void *mem[NBUF];
+	void *mem[MAXBUF];
 	unsigned int nbuf;
 	struct v4l2_pix_format pix;
 };
@@ -133,7 +139,7 @@ static int node_setup(struct node *n, const char *dev)
 		fprintf(stderr, "bench-loop: %s: REQBUFS: %s\n", dev, strerror(errno));
 		return -1;
 	}
-	n->nbuf = rb.count < NBUF ? rb.count : NBUF;
+	n->nbuf = rb.count < MAXBUF ? rb.count : MAXBUF;
 	for (i = 0; i < n->nbuf; i++) {
 		struct v4l2_buffer b = { .index = i, .type = type, .memory = V4L2_MEMORY_MMAP };
 
@@ -267,10 +273,10 @@ static void *producer_run(void *arg)
 	return NULL;
 }
 
-/* The Frame Copies control of OUT (a handle of its own), -1 without it. */
-static long long frame_copies(int fd)
+/* Control @id of OUT (a handle of its own), -1 without it. */
+static long long loop_count(int fd, unsigned int id)
 {
-	struct v4l2_control c = { .id = CID_FRAME_COPIES };
+	struct v4l2_control c = { .id = id };
 
 	return fd >= 0 && !xioctl(fd, VIDIOC_G_CTRL, &c) ? c.value : -1;
 }
@@ -339,7 +345,8 @@ static int consumer_start(struct node *c, const char *dev)
 
 static void report(const struct producer *p, const struct node *c, struct tally *t,
 		   const struct rusage *cons, unsigned long long busy, unsigned int dq,
-		   const long long copies[2], const uint64_t pframes[2])
+		   const long long copies[2], const long long shared[2],
+		   const uint64_t pframes[2])
 {
 	double pf = p->ru_frames_end - p->ru_frames_start;
 	double tick_us = 1e6 / sysconf(_SC_CLK_TCK);
@@ -364,6 +371,9 @@ static void report(const struct producer *p, const struct node *c, struct tally 
 	if (copies[0] >= 0 && copies[1] >= copies[0] && pframes[1] > pframes[0])
 		printf("copies_per_frame=%.2f\n",
 		       (double)(copies[1] - copies[0]) / (pframes[1] - pframes[0]));
+	if (shared[0] >= 0 && shared[1] >= shared[0] && pframes[1] > pframes[0])
+		printf("shared_per_frame=%.2f\n",
+		       (double)(shared[1] - shared[0]) / (pframes[1] - pframes[0]));
 }
 
 static int cmd_run(const char *out, const char *cap, unsigned int w, unsigned int h,
@@ -373,7 +383,7 @@ static int cmd_run(const char *out, const char *cap, unsigned int w, unsigned in
 	struct tally t = { .lat_ns = calloc(frames, sizeof(uint64_t)) };
 	struct node c = { 0 };
 	struct rusage cons[2];
-	long long copies[2] = { -1, -1 };
+	long long copies[2] = { -1, -1 }, shared[2] = { -1, -1 };
 	uint64_t pframes[2] = { 0, 0 };
 	int ctl = open(out, O_RDWR | O_NONBLOCK);
 	unsigned long long busy0 = 0;
@@ -395,7 +405,8 @@ static int cmd_run(const char *out, const char *cap, unsigned int w, unsigned in
 			p.mark = 1;
 			getrusage(RUSAGE_THREAD, &cons[0]);
 			busy0 = machine_busy();
-			copies[0] = frame_copies(ctl);
+			copies[0] = loop_count(ctl, CID_FRAME_COPIES);
+			shared[0] = loop_count(ctl, CID_SHARED_FRAMES);
 			pframes[0] = p.frames;
 		}
 		if (node_dqbuf(&c, &b, 2000)) {
@@ -411,12 +422,13 @@ static int cmd_run(const char *out, const char *cap, unsigned int w, unsigned in
 	}
 	getrusage(RUSAGE_THREAD, &cons[1]);
 	busy0 = machine_busy() - busy0;
-	copies[1] = frame_copies(ctl);
+	copies[1] = loop_count(ctl, CID_FRAME_COPIES);
+	shared[1] = loop_count(ctl, CID_SHARED_FRAMES);
 	pframes[1] = p.frames;
 	p.mark = 2;
 	while (p.mark && !p.done)
 		usleep(10000);
-	report(&p, &c, &t, cons, busy0, dq, copies, pframes);
+	report(&p, &c, &t, cons, busy0, dq, copies, shared, pframes);
 	rc = dq == frames ? 0 : 1;
 out:
 	p.stop = 1;

@@ -304,6 +304,24 @@ st=$?
 reap
 judge_stream $st "$OUT/two-a.log" "^P+$STALLS\$" "two consumers: the second killed, the first read all 150 producer frames"
 
+# ---- shared buffers: the producer's frames reach capture 0 without a copy ----
+# (negcam-share.c) Every page of each frame carries its number: a frame
+# read while written, or changed while the consumer holds it, fails; so
+# does a producer that stalls while the consumer stops reading for 1 s.
+# Capture 1 reads at the same time, by copy.
+"$V" fmt "$OUTN" 640x480 YUYV > /dev/null
+"$V" fmt "$CAP0" 640x480 YUYV > /dev/null
+"$V" fmt "$CAP1" 640x480 YUYV > /dev/null
+"$V" consume "$CAP1" 200 > "$OUT/share-b.log" 2>&1 &
+CB=$!
+check "shared buffers: 150 frames in the producer's memory, none torn or changed while held, the producer never stalled, most shared" 180 \
+	"$V" share "$OUTN" "$CAP0" 150
+if wait "$CB"; then
+	pass "shared buffers: a second consumer beside them reads 200 frames by copy, sizes and order right"
+else
+	fail "shared buffers: the second consumer failed (log $OUT/share-b.log)"
+fi
+
 # ---- rmmod in every state ----
 # An open handle holds the module: rmmod must fail cleanly, then succeed.
 rmmod_state() {

@@ -43,6 +43,19 @@
  *                                and the SOURCE_CHANGE events seen
  *   vm-v4l2 cycle DEV N          N times: open, S_FMT (the current format),
  *                                REQBUFS, QBUF, STREAMON, close
+ *   vm-v4l2 share OUT CAP N      a loop's shared buffers (docs/loopback.md):
+ *                                a producer process writes a frame number
+ *                                into every page of each frame at 30 fps;
+ *                                CAP reads N frames and checks each: every
+ *                                page the same number, numbers increasing,
+ *                                bytesused right. Every 10th frame it holds
+ *                                for 200 ms and checks the frame did not
+ *                                change meanwhile; halfway it stops reading
+ *                                for 1 s and checks the producer went on.
+ *                                Prints the loop's Shared Frames and Frame
+ *                                Copies over the run; fails unless at least
+ *                                half of the producer's frames read were
+ *                                shared, not copied
  */
 #include <errno.h>
 #include <signal.h>
@@ -55,6 +68,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <stdint.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/videodev2.h>
@@ -816,6 +830,177 @@ static int cmd_consume(const char *dev, int n, const char *hex)
 	return got == n && !bad && !order ? 0 : 1;
 }
 
+/* ---- share ---- */
+
+#define SHARE_MAGIC 0x4e43534800000000ULL	/* "NCSH" */
+#define SHARE_PAGE 4096
+#define CID_FRAME_COPIES (V4L2_CID_USER_BASE | 0xf104)
+#define CID_SHARED_FRAMES (V4L2_CID_USER_BASE | 0xf105)
+
+static long long loop_ctrl(const char *out, unsigned int id)
+{
+	struct v4l2_control c = { .id = id };
+	int fd = open(out, O_RDWR | O_NONBLOCK);
+	long long v = -1;
+
+	if (fd >= 0 && !xioctl(fd, VIDIOC_G_CTRL, &c))
+		v = c.value;
+	if (fd >= 0)
+		close(fd);
+	return v;
+}
+
+/* Producer (a child process): frame k+1 in every page, 30 fps, until killed. */
+static int share_produce(const char *out, volatile long *count)
+{
+	int fd = open_dev(out), nb, r;
+	__u32 type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+	struct lbuf b[8];
+	struct v4l2_format f;
+	struct timespec next;
+	uint64_t frame = 0;
+
+	signal(SIGTERM, SIG_DFL);
+	memset(&f, 0, sizeof(f));
+	f.type = type;
+	if (xioctl(fd, VIDIOC_G_FMT, &f) || (nb = map_bufs(fd, type, b, 4)) <= 0)
+		return 1;
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (;;) {
+		struct v4l2_buffer vb = { .index = frame < (uint64_t)nb ? frame : 0 };
+		size_t k;
+
+		if (frame >= (uint64_t)nb && (r = dqbuf(fd, type, &vb, 3000))) {
+			printf("share: producer DQBUF after %llu frames: %s\n",
+			       (unsigned long long)frame, strerror(-r));
+			return 1;
+		}
+		for (k = 0; k + 8 <= f.fmt.pix.sizeimage; k += SHARE_PAGE)
+			*(volatile uint64_t *)((char *)b[vb.index].mem + k) =
+				SHARE_MAGIC | (frame + 1);
+		if (qbuf(fd, type, vb.index, f.fmt.pix.sizeimage))
+			return 1;
+		if (++frame == 1 && xioctl(fd, VIDIOC_STREAMON, &type))
+			return 1;
+		*count = frame;
+		next.tv_nsec += 1000000000L / 30;
+		if (next.tv_nsec >= 1000000000L) {
+			next.tv_sec++;
+			next.tv_nsec -= 1000000000L;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+	}
+}
+
+/* The frame number every page of @mem carries, 0 for none, -1 if they differ. */
+static long long share_stamp(const unsigned char *mem, size_t used)
+{
+	uint64_t first = *(const volatile uint64_t *)mem;
+	size_t k;
+
+	if ((first & ~0xffffffffULL) != SHARE_MAGIC)
+		return 0;
+	for (k = SHARE_PAGE; k + 8 <= used; k += SHARE_PAGE)
+		if (*(const volatile uint64_t *)(mem + k) != first)
+			return -1;
+	return first & 0xffffffffULL;
+}
+
+struct share_tally {
+	int got, stamped, torn, changed, backwards, wrong;
+	long long last;
+};
+
+/* One frame read: judged, and every 10th held 200 ms and judged again. */
+static void share_judge(struct share_tally *t, const struct v4l2_format *f,
+			const struct v4l2_buffer *vb, const unsigned char *mem)
+{
+	long long s = share_stamp(mem, vb->bytesused);
+
+	if (vb->bytesused != f->fmt.pix.sizeimage)
+		t->wrong++;
+	if (s < 0)
+		t->torn++;
+	if (s > 0) {
+		t->stamped++;
+		if (s <= t->last)
+			t->backwards++;
+		t->last = s;
+	}
+	if (s > 0 && t->got % 10 == 9) {
+		usleep(200000);
+		if (share_stamp(mem, vb->bytesused) != s)
+			t->changed++;
+	}
+	t->got++;
+}
+
+static int cmd_share(const char *out, const char *cap, int n)
+{
+	volatile long *count = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	__u32 type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	struct share_tally t = { 0 };
+	long long sh0, cp0, sh1, cp1;
+	long before = 0, during = 0;
+	struct lbuf b[8];
+	struct v4l2_format f;
+	int fd, nb, i, r, status;
+	pid_t pid;
+
+	if (count == MAP_FAILED || n <= 0)
+		return 2;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(share_produce(out, count));
+	for (i = 0; i < 500 && *count < 5; i++)
+		usleep(10000);
+	fd = open_dev(cap);
+	get_fmt(fd, &f);
+	nb = map_bufs(fd, type, b, 4);
+	for (i = 0; i < nb; i++)
+		qbuf(fd, type, i, 0);
+	sh0 = loop_ctrl(out, CID_SHARED_FRAMES);
+	cp0 = loop_ctrl(out, CID_FRAME_COPIES);
+	if (nb <= 0 || xioctl(fd, VIDIOC_STREAMON, &type)) {
+		printf("share: consumer setup failed: %s\n", strerror(errno));
+		kill(pid, SIGTERM);
+		return 1;
+	}
+	while (t.got < n) {
+		struct v4l2_buffer vb;
+
+		if (t.got == n / 2) {
+			before = *count;
+			sleep(1);
+			during = *count - before;
+		}
+		r = dqbuf(fd, type, &vb, 5000);
+		if (r) {
+			printf("share: DQBUF after %d frames: %s\n", t.got, strerror(-r));
+			break;
+		}
+		share_judge(&t, &f, &vb, b[vb.index].mem);
+		qbuf(fd, type, vb.index, 0);
+	}
+	sh1 = loop_ctrl(out, CID_SHARED_FRAMES);
+	cp1 = loop_ctrl(out, CID_FRAME_COPIES);
+	xioctl(fd, VIDIOC_STREAMOFF, &type);
+	close(fd);
+	kill(pid, SIGTERM);
+	waitpid(pid, &status, 0);
+	printf("share: %d of %d frames, %d the producer's, %d torn, %d changed while held, "
+	       "%d out of order, %d wrong-sized; producer: %ld frames in the 1 s the consumer "
+	       "stopped, %ld in all, %s; shared %lld, copied %lld\n",
+	       t.got, n, t.stamped, t.torn, t.changed, t.backwards, t.wrong, during,
+	       *count, WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM ? "ran until stopped" :
+	       "stopped by itself", sh1 - sh0, cp1 - cp0);
+	return t.got == n && t.stamped >= n / 2 && !t.torn && !t.changed &&
+	       !t.backwards && !t.wrong && during >= 10 &&
+	       WIFSIGNALED(status) && sh0 >= 0 && 2 * (sh1 - sh0) >= t.stamped ? 0 : 1;
+}
+
 /* Open, set the current format, allocate, queue, stream, close: @n times. */
 static int cmd_cycle(const char *dev, int n)
 {
@@ -873,6 +1058,8 @@ int main(int argc, char **argv)
 		return cmd_produce(argv[2], atoi(argv[3]), argv[4], argc == 6 ? atoi(argv[5]) : 30);
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "consume"))
 		return cmd_consume(argv[2], atoi(argv[3]), argc == 5 ? argv[4] : NULL);
+	if (argc == 5 && !strcmp(argv[1], "share"))
+		return cmd_share(argv[2], argv[3], atoi(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "cycle"))
 		return cmd_cycle(argv[2], atoi(argv[3]));
 	fprintf(stderr, "usage: vm-v4l2 opens DEV N | sfmt-busy DEV | shared-fmt DEV |\n"
