@@ -859,6 +859,7 @@ void negcam_loop_out_stop(struct negcam_dev *out)
 {
 	struct negcam_loop *loop = out->loop;
 	struct negcam_buffer *buf;
+	unsigned int i;
 	LIST_HEAD(back);
 
 	negcam_loop_mark(loop, NULL, 0, 0);
@@ -871,21 +872,28 @@ void negcam_loop_out_stop(struct negcam_dev *out)
 	loop->out_count = 0;
 	if (loop->follow)
 		negcam_loop_widen(loop);
+	/* Their threads sleep while the producer is live: the placeholder now. */
+	for (i = 0; i < loop->ncap; i++)
+		if (loop->cap[i] && loop->cap[i]->thread)
+			wake_up_process(loop->cap[i]->thread);
 }
 
 /*
- * Capture thread: the producer feeds this stream (the placeholder must
- * not fill its slots).
+ * Capture thread: until when (CLOCK_MONOTONIC ns) the producer feeds this
+ * stream, so the placeholder must not fill its slots, or 0 if it does not
+ * now. A producer that stops before then wakes the thread
+ * (negcam_loop_out_stop).
  */
-bool negcam_loop_live(struct negcam_dev *cap, u64 now)
+u64 negcam_loop_live_until(struct negcam_dev *cap, u64 now)
 {
 	struct negcam_loop *loop = cap->loop;
-	bool live;
+	u64 until = 0;
 
 	spin_lock(&loop->flock);
-	live = negcam_loop_fits(loop, cap, now);
+	if (negcam_loop_fits(loop, cap, now))
+		until = loop->cur_ns + negcam_loop_timeout_ns(loop);
 	spin_unlock(&loop->flock);
-	return live;
+	return until;
 }
 
 /* ---- creation and removal ---- */

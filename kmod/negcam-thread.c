@@ -269,6 +269,14 @@ static void negcam_deliver(struct negcam_dev *dev, u64 count, u64 ts)
 	negcam_done(dev, buf, seq, ts, !ret);
 }
 
+static void negcam_sleep_until(u64 ns)
+{
+	ktime_t deadline = ns_to_ktime(ns);
+
+	schedule_hrtimeout_range(&deadline, NEGCAM_TIMER_SLACK_NS,
+				 HRTIMER_MODE_ABS);
+}
+
 static int negcam_thread_fn(void *data)
 {
 	struct negcam_dev *dev = data;
@@ -277,6 +285,7 @@ static int negcam_thread_fn(void *data)
 	struct v4l2_fract ival;
 	u64 next = 0;	/* slots up to next - 1 are dealt with */
 	u64 count = 0;	/* frames produced: the sequence */
+	bool was_live = false;	/* the slots before next were the producer's */
 
 	spin_lock(&dev->slock);
 	ival = dev->stream_ival;
@@ -286,9 +295,8 @@ static int negcam_thread_fn(void *data)
 	set_freezable();
 
 	for (;;) {
-		ktime_t deadline;
+		u64 ended, now, live_until = 0, deadline;
 		bool resync;
-		u64 ended, now;
 
 		try_to_freeze();
 		if (kthread_should_stop())
@@ -308,10 +316,12 @@ static int negcam_thread_fn(void *data)
 
 		now = ktime_get_ns();
 		ended = negcam_clock_ended(&clk, now);
+		if (dev->loop)
+			live_until = negcam_loop_live_until(dev, now);
 		if (ended > next) {
 			/* The placeholder fills the slots a producer leaves. */
-			if (!dev->loop || !negcam_loop_live(dev, now)) {
-				if (ended - 1 > next)
+			if (!live_until) {
+				if (ended - 1 > next && !was_live)
 					atomic64_add(ended - 1 - next,
 						     &dev->skipped);
 				negcam_deliver(dev, count++,
@@ -319,15 +329,19 @@ static int negcam_thread_fn(void *data)
 			}
 			next = ended;
 		}
+		was_live = live_until;
 
-		deadline = ns_to_ktime(negcam_clock_at(&clk, next + 1));
+		/* While a producer feeds the node, sleep until it would be late. */
+		deadline = max(negcam_clock_at(&clk, next + 1), live_until);
 		set_current_state(TASK_INTERRUPTIBLE);
 		if (kthread_should_stop()) {
 			__set_current_state(TASK_RUNNING);
 			break;
 		}
-		schedule_hrtimeout_range(&deadline, NEGCAM_TIMER_SLACK_NS,
-					 HRTIMER_MODE_ABS);
+		/* A producer that stopped since found this thread awake. */
+		if (live_until && !negcam_loop_live_until(dev, ktime_get_ns()))
+			deadline = negcam_clock_at(&clk, next + 1);
+		negcam_sleep_until(deadline);
 	}
 	return 0;
 }

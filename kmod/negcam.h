@@ -213,7 +213,7 @@ void negcam_loop_fmt_set(struct negcam_dev *dev);
 void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf);
 void negcam_loop_out_stop(struct negcam_dev *out);
 void negcam_loop_cap_queued(struct negcam_dev *cap, struct negcam_buffer *buf);
-bool negcam_loop_live(struct negcam_dev *cap, u64 now);
+u64 negcam_loop_live_until(struct negcam_dev *cap, u64 now);
 struct negcam_dev *negcam_loop_other(struct negcam_dev *dev);
 struct negcam_dev *negcam_loop_lead_node(struct negcam_dev *dev);
 bool negcam_loop_shares(const struct negcam_dev *dev);
