@@ -663,22 +663,6 @@ static void negcam_loop_mark(struct negcam_loop *loop,
 
 /* ---- the producer's buffers ---- */
 
-/* The capture node whose buffers may share the producer's memory. */
-struct negcam_dev *negcam_loop_lead_node(struct negcam_dev *dev)
-{
-	return dev->qi == NC_OUTPUT ? dev->loop->cap[0] : dev;
-}
-
-/* The node @dev may share memory with (negcam-share.c), or NULL. */
-struct negcam_dev *negcam_loop_other(struct negcam_dev *dev)
-{
-	if (!dev->loop)
-		return NULL;
-	if (dev->qi == NC_OUTPUT)
-		return dev->loop->cap[0];
-	return dev->loop_idx == 0 ? dev->loop->out : NULL;
-}
-
 /* @dev's MMAP memory goes through negcam_share_memops. */
 bool negcam_loop_shares(const struct negcam_dev *dev)
 {
@@ -1068,6 +1052,8 @@ static void negcam_loop_destroy(struct negcam_loop *loop)
 	for (i = 0; i < n; i++)
 		negcam_vid_unregister(nodes[i]);
 	mutex_lock(&loop->lock);
+	for (i = 0; i < n; i++)
+		nodes[i]->share_node = NULL;
 	loop->out = NULL;
 	memset(loop->cap, 0, sizeof(loop->cap));
 	mutex_unlock(&loop->lock);
@@ -1122,6 +1108,11 @@ static struct negcam_loop *negcam_loop_create(unsigned int index,
 			loop->cap[loop->ncap++] = dev;
 		else
 			loop->out = dev;
+		if (i == 1) {
+			/* The producer and the first consumer share frames. */
+			loop->out->share_node = dev;
+			dev->share_node = loop->out;
+		}
 		mutex_unlock(&loop->lock);
 	}
 	pr_info("loop %u: output /dev/%s, %u capture node(s) from /dev/%s, profile '%s'\n",

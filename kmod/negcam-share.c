@@ -69,6 +69,14 @@ static struct negcam_dev *negcam_share_dev(struct negcam_buffer *buf)
 	return vb2_get_drv_priv(buf->vb.vb2_buf.vb2_queue);
 }
 
+/* The capture node of the pair: its slock guards the links. */
+static struct negcam_dev *negcam_share_lead(struct negcam_buffer *buf)
+{
+	struct negcam_dev *dev = negcam_share_dev(buf);
+
+	return dev->qi == NC_OUTPUT ? dev->share_node : dev;
+}
+
 /*
  * The buffer of the other side that @vb (of @size bytes) may share memory
  * with, or NULL. Under loop->lock: both queues' buffer lists are stable.
@@ -77,7 +85,7 @@ static struct negcam_buffer *negcam_share_candidate(struct vb2_buffer *vb,
 						    unsigned long size)
 {
 	struct negcam_dev *dev = vb2_get_drv_priv(vb->vb2_queue);
-	struct negcam_dev *other = negcam_loop_other(dev);
+	struct negcam_dev *other = dev->share_node;
 	unsigned int k = vb->index;
 	struct negcam_memref *ref;
 	struct vb2_buffer *pvb;
@@ -111,7 +119,7 @@ static struct negcam_buffer *negcam_share_candidate(struct vb2_buffer *vb,
 static bool negcam_share_link(struct negcam_buffer *buf,
 			      struct negcam_buffer *peer)
 {
-	struct negcam_dev *lead = negcam_loop_lead_node(negcam_share_dev(buf));
+	struct negcam_dev *lead = negcam_share_lead(buf);
 	bool ok;
 
 	spin_lock(&lead->slock);
@@ -129,7 +137,7 @@ static bool negcam_share_link(struct negcam_buffer *buf,
 
 static void negcam_share_unlink(struct negcam_buffer *buf)
 {
-	struct negcam_dev *lead = negcam_loop_lead_node(negcam_share_dev(buf));
+	struct negcam_dev *lead = negcam_share_lead(buf);
 
 	spin_lock(&lead->slock);
 	buf->peer->last_frame = NC_FRAME_NONE;
@@ -214,15 +222,6 @@ static unsigned int negcam_share_num_users(void *priv)
 static int negcam_share_mmap(void *priv, struct vm_area_struct *vma)
 {
 	return vb2_vmalloc_memops.mmap(negcam_share_vpriv(priv), vma);
-}
-
-/*
- * The driver may write @buf, a capture buffer queued to it: its memory is
- * its own, not the producer's too. Under the capture node's slock.
- */
-bool negcam_share_writable(const struct negcam_buffer *buf)
-{
-	return !buf->peer;
 }
 
 /* Called once at module load: vb2_vmalloc's operations, MMAP wrapped. */

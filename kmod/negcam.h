@@ -99,6 +99,9 @@ struct negcam_buffer {
  * @loop: the loop this node belongs to, NULL for a plain device
  * @loop_idx: M in "negcam loop N capture M"
  * @card: card name of a loop node
+ * @share_node: a loop's output node and its capture node 0: the other
+ *	one, whose buffers may share memory with this one's (negcam-share.c);
+ *	NULL otherwise and once the loop is removed (under the loop's lock)
  * @ctrl_want: output node of a loop: the controls that tell the producer
  *	what the consumers want (negcam-loop.c)
  * @loop_stale: capture node of a loop: the producer changed the format
@@ -141,6 +144,7 @@ struct negcam_dev {
 	struct negcam_loop *loop;
 	unsigned int loop_idx;
 	char card[32];
+	struct negcam_dev *share_node;
 	struct v4l2_ctrl *ctrl_want[4];
 	bool loop_stale;
 	u64 loop_order;
@@ -214,14 +218,20 @@ void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf);
 void negcam_loop_out_stop(struct negcam_dev *out);
 void negcam_loop_cap_queued(struct negcam_dev *cap, struct negcam_buffer *buf);
 u64 negcam_loop_live_until(struct negcam_dev *cap, u64 now);
-struct negcam_dev *negcam_loop_other(struct negcam_dev *dev);
-struct negcam_dev *negcam_loop_lead_node(struct negcam_dev *dev);
 bool negcam_loop_shares(const struct negcam_dev *dev);
 
 /* negcam-share.c */
 extern struct vb2_mem_ops negcam_share_memops;
 void negcam_share_init(void);
-bool negcam_share_writable(const struct negcam_buffer *buf);
+
+/*
+ * The driver may write @buf, a capture buffer queued to it: its memory is
+ * its own, not the producer's too (negcam-share.c). Under its slock.
+ */
+static inline bool negcam_share_writable(const struct negcam_buffer *buf)
+{
+	return !buf->peer;
+}
 
 /* negcam-configfs.c */
 int negcam_configfs_init(void);
