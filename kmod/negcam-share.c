@@ -25,8 +25,10 @@
  *    (negcam_share_writable), and an output buffer keeps what the
  *    producer wrote, as on any output device.
  * So nobody ever reads a frame that is being written, and a frame the
- * producer queues in buffer k is handed to the consumer as buffer k
- * without a copy.
+ * producer queues in its buffer k reaches the consumer as its buffer k + 2
+ * without a copy. One exception vb2 imposes: at the producer's STREAMOFF
+ * every buffer goes back to it at once, so a producer that then writes
+ * into one whose frame the consumer still reads changes that frame.
  */
 #include <linux/kref.h>
 #include <linux/slab.h>

@@ -59,9 +59,10 @@ struct negcam_cfs;
 struct negcam_loop;
 
 /**
- * struct negcam_buffer - a capture buffer and what it last held
+ * struct negcam_buffer - a node's buffer and what it last held
  * @vb: the vb2 buffer, first so container_of works both ways
- * @list: entry in negcam_dev.buf_list while queued to the driver
+ * @list: capture: entry in negcam_dev.buf_list while queued to the
+ *	driver; output of a loop: entry in the loop's held list
  * @last_frame: frame number drawn into this memory, NC_FRAME_NONE if none
  * @last_scene_ns: scene time of that frame (its timestamp)
  * @last_pattern: pattern of that frame
@@ -70,7 +71,9 @@ struct negcam_loop;
  *	(negcam-share.c; under the loop's lock and capture node 0's slock)
  * @in_driver: capture: on negcam_dev.buf_list; output: held by the loop
  *	(under the same slock for a buffer that has or may get a @peer)
-
+ * @lent: capture: holds a producer frame in memory shared with @peer, from
+ *	its hand-over until its next QBUF (under the same slock)
+ *
  * The generator redraws only what changed since @last_frame, so it is
  * kept only for MMAP memory, which nobody but this driver writes to.
  */
