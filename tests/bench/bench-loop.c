@@ -20,7 +20,9 @@
  * threads and work done in interrupts). Copies per frame: the negcam
  * loop's Frame Copies control on OUT (docs/loopback.md) over the producer's
  * frames, and shared per frame its Shared Frames control (frames handed
- * over with no copy); absent for a loopback without them. Prints key=value lines.
+ * over with no copy); absent for a loopback without them.
+ * Calls: the median time of the producer's QBUF and of the consumer's
+ * DQBUF (the call that succeeded) and QBUF. Prints key=value lines.
  *
  * produce: the producer alone for SECONDS (for the ioctl count of a
  * v4l2src consumer, taken by strace around gst-launch-1.0).
@@ -45,6 +47,8 @@
  * as v4l2src and ffmpeg use them. */
 #define NBUF 4
 #define MAXBUF 8
+/* Calls timed per side (QBUF, DQBUF): more than a run's frames. */
+#define MAXCALLS 4096
 #define FPS 30
 #define MAGIC 0x6e65676c6f6f7021ULL /* "neglop!" */
 /* negcam loop output node: copies made of the producer's frames, and
@@ -78,6 +82,9 @@ struct producer {
 	uint64_t ru_frames_start, ru_frames_end;
 	volatile int mark;	/* 1: consumer asks for ru_start, 2: ru_end */
 	volatile int done;	/* the producer thread has left its loop */
+	int measuring;		/* between marks 1 and 2 */
+	uint64_t qbuf_ns[MAXCALLS];	/* its QBUF calls while measuring */
+	unsigned int nqbuf;
 };
 
 static uint64_t now_ns(void)
@@ -159,21 +166,34 @@ static int node_setup(struct node *n, const char *dev)
 	return 0;
 }
 
-/* DQBUF, waiting up to TIMEOUT_MS for POLLIN/POLLOUT. */
-static int node_dqbuf(struct node *n, struct v4l2_buffer *b, int timeout_ms)
+/* DQBUF, waiting up to TIMEOUT_MS for POLLIN/POLLOUT; *CALL_NS gets the
+ * time the successful DQBUF call itself took. */
+static int node_dqbuf_timed(struct node *n, struct v4l2_buffer *b, int timeout_ms,
+			    uint64_t *call_ns)
 {
 	struct pollfd p = { .fd = n->fd,
 			    .events = n->type == V4L2_BUF_TYPE_VIDEO_OUTPUT ? POLLOUT : POLLIN };
 
 	for (;;) {
+		uint64_t t0 = now_ns();
+
 		memset(b, 0, sizeof(*b));
 		b->type = n->type;
 		b->memory = V4L2_MEMORY_MMAP;
-		if (!xioctl(n->fd, VIDIOC_DQBUF, b))
+		if (!xioctl(n->fd, VIDIOC_DQBUF, b)) {
+			*call_ns = now_ns() - t0;
 			return 0;
+		}
 		if (errno != EAGAIN || poll(&p, 1, timeout_ms) <= 0)
 			return -1;
 	}
+}
+
+static int node_dqbuf(struct node *n, struct v4l2_buffer *b, int timeout_ms)
+{
+	uint64_t ns;
+
+	return node_dqbuf_timed(n, b, timeout_ms, &ns);
 }
 
 /* One handle from S_FMT to the end: v4l2loopback frees its buffers when its
@@ -242,6 +262,8 @@ static void *producer_run(void *arg)
 			fprintf(stderr, "bench-loop: producer QBUF: %s\n", strerror(errno));
 			break;
 		}
+		if (p->measuring && p->nqbuf < MAXCALLS)
+			p->qbuf_ns[p->nqbuf++] = now_ns() - s->qbuf_ns;
 		p->frames++;
 		if (queued < n.nbuf && ++queued == 1) {
 			if (xioctl(n.fd, VIDIOC_STREAMON, &type)) {
@@ -253,10 +275,12 @@ static void *producer_run(void *arg)
 		if (p->mark == 1) {
 			getrusage(RUSAGE_THREAD, &p->ru_start);
 			p->ru_frames_start = p->frames;
+			p->measuring = 1;
 			p->mark = 0;
 		} else if (p->mark == 2) {
 			getrusage(RUSAGE_THREAD, &p->ru_end);
 			p->ru_frames_end = p->frames;
+			p->measuring = 0;
 			p->mark = 0;
 		}
 		next.tv_nsec += 1000000000 / FPS;
@@ -291,6 +315,8 @@ static int cmp_u64(const void *a, const void *b)
 /* The consumer's counts over the measured frames. */
 struct tally {
 	uint64_t *lat_ns;
+	uint64_t *dqbuf_ns, *qbuf_ns;	/* the consumer's calls, ncalls of each */
+	unsigned int ncalls;
 	unsigned int n, placeholders, wrong_size, lost, backwards;
 	uint64_t last_frame;
 	int have_last;
@@ -343,6 +369,15 @@ static int consumer_start(struct node *c, const char *dev)
 	return 0;
 }
 
+/* KEY=median of the N call times in NS (sorted in place), in µs. */
+static void print_median(const char *key, uint64_t *ns, unsigned int n)
+{
+	if (!n)
+		return;
+	qsort(ns, n, sizeof(*ns), cmp_u64);
+	printf("%s=%.1f\n", key, ns[n / 2] / 1e3);
+}
+
 static void report(const struct producer *p, const struct node *c, struct tally *t,
 		   const struct rusage *cons, unsigned long long busy, unsigned int dq,
 		   const long long copies[2], const long long shared[2],
@@ -364,6 +399,9 @@ static void report(const struct producer *p, const struct node *c, struct tally 
 	}
 	if (pf > 0)
 		printf("producer_us_per_frame=%.1f\n", rusage_us(&p->ru_start, &p->ru_end) / pf);
+	print_median("producer_qbuf_us", (uint64_t *)p->qbuf_ns, p->nqbuf);
+	print_median("consumer_dqbuf_us", t->dqbuf_ns, t->ncalls);
+	print_median("consumer_qbuf_us", t->qbuf_ns, t->ncalls);
 	if (dq) {
 		printf("consumer_us_per_frame=%.1f\n", rusage_us(&cons[0], &cons[1]) / dq);
 		printf("machine_us_per_frame=%.1f\n", busy * tick_us / dq);
@@ -380,7 +418,9 @@ static int cmd_run(const char *out, const char *cap, unsigned int w, unsigned in
 		   unsigned int frames, unsigned int warm)
 {
 	struct producer p = { .dev = out, .width = w, .height = h };
-	struct tally t = { .lat_ns = calloc(frames, sizeof(uint64_t)) };
+	struct tally t = { .lat_ns = calloc(frames, sizeof(uint64_t)),
+			   .dqbuf_ns = calloc(frames, sizeof(uint64_t)),
+			   .qbuf_ns = calloc(frames, sizeof(uint64_t)) };
 	struct node c = { 0 };
 	struct rusage cons[2];
 	long long copies[2] = { -1, -1 }, shared[2] = { -1, -1 };
@@ -399,7 +439,7 @@ static int cmd_run(const char *out, const char *cap, unsigned int w, unsigned in
 		goto out;
 	for (i = 0; i < warm + frames; i++) {
 		struct v4l2_buffer b;
-		uint64_t t_dq;
+		uint64_t t_dq, call_ns;
 
 		if (i == warm) {
 			p.mark = 1;
@@ -409,7 +449,7 @@ static int cmd_run(const char *out, const char *cap, unsigned int w, unsigned in
 			shared[0] = loop_count(ctl, CID_SHARED_FRAMES);
 			pframes[0] = p.frames;
 		}
-		if (node_dqbuf(&c, &b, 2000)) {
+		if (node_dqbuf_timed(&c, &b, 2000, &call_ns)) {
 			fprintf(stderr, "bench-loop: consumer DQBUF after %u: %s\n", i, strerror(errno));
 			break;
 		}
@@ -418,7 +458,12 @@ static int cmd_run(const char *out, const char *cap, unsigned int w, unsigned in
 			tally_buffer(&t, &c, &b, t_dq);
 			dq++;
 		}
+		t_dq = now_ns();
 		xioctl(c.fd, VIDIOC_QBUF, &b);
+		if (i >= warm) {
+			t.dqbuf_ns[t.ncalls] = call_ns;
+			t.qbuf_ns[t.ncalls++] = now_ns() - t_dq;
+		}
 	}
 	getrusage(RUSAGE_THREAD, &cons[1]);
 	busy0 = machine_busy() - busy0;
@@ -436,6 +481,8 @@ out:
 	if (ctl >= 0)
 		close(ctl);
 	free(t.lat_ns);
+	free(t.dqbuf_ns);
+	free(t.qbuf_ns);
 	return rc;
 }
 
