@@ -719,56 +719,48 @@ static void negcam_loop_release(struct list_head *back,
 }
 
 /*
- * The loop now holds @newest too: every other buffer it may hand back
- * goes back (negcam_loop_returnable); those the consumer still reads
+ * The loop takes @newest, the producer's newest frame of @n bytes queued
+ * at @now, and holds it. If @share, the frame goes to capture node 0 in
+ * the memory they share (negcam-share.c), when that buffer is queued and
+ * the loop holds fewer than NEGCAM_LOOP_MAX_PENDING producer buffers for
+ * the consumer already. Every other buffer the loop may hand back moves
+ * to @back (negcam_loop_returnable); those the consumer still reads
  * follow when it queues them again (negcam_loop_cap_queued). Never
  * @newest itself: a buffer done before its QBUF returns is one
  * v4l2-compliance warns about ("QBUF returned the buffer as DONE").
+ * One hold of capture node 0's slock: this is the producer's QBUF, and
+ * the consumer wakes inside it. True if the frame went over shared.
  * Under loop->lock.
  */
-static void negcam_loop_give_back(struct negcam_dev *out,
-				  struct negcam_buffer *newest)
+static bool negcam_loop_hold(struct negcam_loop *loop,
+			     struct negcam_buffer *newest, bool share,
+			     unsigned long n, u64 now, struct list_head *back)
 {
-	struct negcam_loop *loop = out->loop;
 	struct negcam_dev *lead = loop->cap[0];
 	struct negcam_buffer *buf, *tmp;
-	LIST_HEAD(back);
+	bool shared = false;
 
 	negcam_loop_slock(lead);
+	newest->in_driver = true;
+	if (share && newest->peer &&
+	    negcam_loop_pending(loop) < NEGCAM_LOOP_MAX_PENDING)
+		shared = negcam_deliver_shared_locked(lead, newest->peer, n, now);
 	list_for_each_entry_safe(buf, tmp, &loop->held, list) {
 		if (negcam_loop_returnable(buf)) {
 			buf->in_driver = false;
-			list_move_tail(&buf->list, &back);
+			list_move_tail(&buf->list, back);
 		}
 	}
 	list_add_tail(&newest->list, &loop->held);
 	negcam_loop_sunlock(lead);
-	negcam_loop_release(&back, VB2_BUF_STATE_DONE);
+	return shared;
 }
 
 /*
- * Hand @buf's frame to capture node 0 @cap in the memory they share, if
- * its buffer is queued and the loop holds fewer than
- * NEGCAM_LOOP_MAX_PENDING producer buffers for it already. Under
- * loop->lock.
- */
-static bool negcam_loop_share(struct negcam_loop *loop, struct negcam_dev *cap,
-			      struct negcam_buffer *buf, unsigned long n, u64 now)
-{
-	bool room;
-
-	if (!buf->peer)
-		return false;
-	spin_lock(&cap->slock);
-	room = negcam_loop_pending(loop) < NEGCAM_LOOP_MAX_PENDING;
-	spin_unlock(&cap->slock);
-	return room && negcam_deliver_shared(cap, buf->peer, n, now);
-}
-
-/*
- * Capture node 0 was queued @buf: the producer's buffer sharing its memory
- * goes back to the producer now if the loop holds it for no other reason
- * (it is not the newest). Under loop->lock.
+ * Capture node 0 was queued @buf (vb2's buf_queue): the driver has it,
+ * and the producer's buffer sharing its memory goes back to the producer
+ * now if the loop holds it for no other reason (it is not the newest).
+ * Under loop->lock.
  */
 void negcam_loop_cap_queued(struct negcam_dev *cap, struct negcam_buffer *buf)
 {
@@ -776,15 +768,32 @@ void negcam_loop_cap_queued(struct negcam_dev *cap, struct negcam_buffer *buf)
 	struct negcam_buffer *o = buf->peer;
 	LIST_HEAD(back);
 
-	if (!o)
-		return;
 	spin_lock(&cap->slock);
-	if (o->in_driver && !list_is_last(&o->list, &loop->held)) {
+	negcam_buf_enlist(cap, buf);
+	if (o && o->in_driver && !list_is_last(&o->list, &loop->held)) {
 		o->in_driver = false;
 		list_move_tail(&o->list, &back);
 	}
 	spin_unlock(&cap->slock);
 	negcam_loop_release(&back, VB2_BUF_STATE_DONE);
+}
+
+/* @cap streams frames of @fmt, the producer's format. */
+static bool negcam_loop_feeds(struct negcam_dev *cap,
+			      const struct v4l2_pix_format *fmt)
+{
+	return cap && vb2_start_streaming_called(&cap->queue) &&
+	       negcam_loop_match(fmt, cap);
+}
+
+/* The producer's frame in @vb, @n bytes, copied to @cap: the one copy. */
+static void negcam_loop_copy(struct negcam_loop *loop, struct negcam_dev *cap,
+			     struct vb2_buffer *vb, unsigned long n, u64 now)
+{
+	const void *src = vb2_plane_vaddr(vb, 0);
+
+	if (src && negcam_deliver_frame(cap, src, n, now))
+		atomic64_inc(&loop->copies);
 }
 
 /*
@@ -805,9 +814,10 @@ void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf)
 	struct v4l2_fract ival = negcam_engine_interval(&out->engine, NC_OUTPUT);
 	struct vb2_buffer *vb = &buf->vb.vb2_buf;
 	unsigned long n = vb2_get_plane_payload(vb, 0);
-	const void *src = vb2_plane_vaddr(vb, 0);
 	u64 now = ktime_get_ns(), ival_ns = 0;
 	unsigned int i;
+	bool lead;
+	LIST_HEAD(back);
 
 	if (loop->follow)
 		negcam_loop_narrow(loop);
@@ -815,23 +825,17 @@ void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf)
 		ival_ns = div_u64((u64)ival.numerator * NSEC_PER_SEC,
 				  ival.denominator);
 	negcam_loop_mark(loop, fmt, now, ival_ns);
+	lead = negcam_loop_feeds(loop->cap[0], fmt);
 	/* The loop holds @buf from here on: its shared memory is frozen. */
-	negcam_loop_slock(loop->cap[0]);
-	buf->in_driver = true;
-	negcam_loop_sunlock(loop->cap[0]);
-	for (i = 0; src && i < loop->ncap; i++) {
-		struct negcam_dev *cap = loop->cap[i];
-
-		if (!cap || !vb2_start_streaming_called(&cap->queue) ||
-		    !negcam_loop_match(fmt, cap))
-			continue;
-		if (i == 0 && negcam_loop_share(loop, cap, buf, n, now))
-			atomic64_inc(&loop->shared);
-		else if (negcam_deliver_frame(cap, src, n, now))
-			atomic64_inc(&loop->copies);
-	}
+	if (negcam_loop_hold(loop, buf, lead, n, now, &back))
+		atomic64_inc(&loop->shared);
+	else if (lead)
+		negcam_loop_copy(loop, loop->cap[0], vb, n, now);
+	for (i = 1; i < loop->ncap; i++)
+		if (negcam_loop_feeds(loop->cap[i], fmt))
+			negcam_loop_copy(loop, loop->cap[i], vb, n, now);
 	buf->vb.sequence = loop->out_count++;
-	negcam_loop_give_back(out, buf);
+	negcam_loop_release(&back, VB2_BUF_STATE_DONE);
 }
 
 /*

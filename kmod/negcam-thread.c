@@ -149,10 +149,10 @@ static struct negcam_buffer *negcam_next_buffer(struct negcam_dev *dev,
  * and timestamps increase across both kinds. Under dev->slock so that
  * this order is vb2's done order too.
  */
-static void negcam_done(struct negcam_dev *dev, struct negcam_buffer *buf,
-			u32 seq, u64 ts, bool ok)
+static void negcam_done_locked(struct negcam_dev *dev,
+			       struct negcam_buffer *buf, u32 seq, u64 ts,
+			       bool ok)
 {
-	spin_lock(&dev->slock);
 	if (dev->last_ts && ts < dev->last_ts + NSEC_PER_USEC)
 		ts = dev->last_ts + NSEC_PER_USEC;
 	dev->last_ts = ts;
@@ -160,8 +160,15 @@ static void negcam_done(struct negcam_dev *dev, struct negcam_buffer *buf,
 	buf->vb.vb2_buf.timestamp = ts;
 	vb2_buffer_done(&buf->vb.vb2_buf,
 			ok ? VB2_BUF_STATE_DONE : VB2_BUF_STATE_ERROR);
-	spin_unlock(&dev->slock);
 	atomic64_inc(&dev->frames);
+}
+
+static void negcam_done(struct negcam_dev *dev, struct negcam_buffer *buf,
+			u32 seq, u64 ts, bool ok)
+{
+	spin_lock(&dev->slock);
+	negcam_done_locked(dev, buf, seq, ts, ok);
+	spin_unlock(&dev->slock);
 }
 
 /*
@@ -215,27 +222,22 @@ bool negcam_deliver_frame(struct negcam_dev *dev, const void *src,
  * Hand @buf back as the producer's frame of @n bytes queued at @ts: its
  * memory is the producer's buffer (negcam-share.c), so nothing is copied.
  * False if @buf is not queued to the driver now (the consumer holds it).
+ * Under dev->slock: the loop decides and hands over in one hold of it.
  */
-bool negcam_deliver_shared(struct negcam_dev *dev, struct negcam_buffer *buf,
-			   unsigned long n, u64 ts)
+bool negcam_deliver_shared_locked(struct negcam_dev *dev,
+				  struct negcam_buffer *buf, unsigned long n,
+				  u64 ts)
 {
-	bool queued;
-
-	spin_lock(&dev->slock);
-	queued = buf->in_driver;
-	if (queued) {
-		list_del(&buf->list);
-		buf->in_driver = false;
-		buf->lent = true;
-	}
-	spin_unlock(&dev->slock);
-	if (!queued)
+	if (!buf->in_driver)
 		return false;
+	list_del(&buf->list);
+	buf->in_driver = false;
+	buf->lent = true;
 	buf->last_frame = NC_FRAME_NONE;
 	n = min_t(unsigned long, n, dev->stream_fmt.sizeimage);
 	vb2_set_plane_payload(&buf->vb.vb2_buf, 0, n);
 	buf->vb.field = dev->stream_fmt.field;
-	negcam_done(dev, buf, 0, ts, true);
+	negcam_done_locked(dev, buf, 0, ts, true);
 	return true;
 }
 

@@ -348,13 +348,13 @@ static void negcam_buf_queue(struct vb2_buffer *vb)
 		negcam_loop_out_queue(dev, buf);
 		return;
 	}
-	spin_lock(&dev->slock);
-	list_add_tail(&buf->list, &dev->buf_list);
-	buf->in_driver = true;
-	buf->lent = false;
-	spin_unlock(&dev->slock);
-	if (dev->loop)
+	if (dev->loop) {
 		negcam_loop_cap_queued(dev, buf);
+		return;
+	}
+	spin_lock(&dev->slock);
+	negcam_buf_enlist(dev, buf);
+	spin_unlock(&dev->slock);
 }
 
 static void negcam_return_all(struct negcam_dev *dev,

@@ -201,8 +201,9 @@ int negcam_thread_start(struct negcam_dev *dev);
 void negcam_thread_stop(struct negcam_dev *dev);
 bool negcam_deliver_frame(struct negcam_dev *dev, const void *src,
 			  unsigned long n, u64 ts);
-bool negcam_deliver_shared(struct negcam_dev *dev, struct negcam_buffer *buf,
-			   unsigned long n, u64 ts);
+bool negcam_deliver_shared_locked(struct negcam_dev *dev,
+				  struct negcam_buffer *buf, unsigned long n,
+				  u64 ts);
 
 /* negcam-loop.c */
 int negcam_loops_init(void);
@@ -234,6 +235,15 @@ void negcam_share_init(void);
 static inline bool negcam_share_writable(const struct negcam_buffer *buf)
 {
 	return !buf->peer;
+}
+
+/* A capture buffer vb2 queued goes on @dev's list. Under its slock. */
+static inline void negcam_buf_enlist(struct negcam_dev *dev,
+				     struct negcam_buffer *buf)
+{
+	list_add_tail(&buf->list, &dev->buf_list);
+	buf->in_driver = true;
+	buf->lent = false;
 }
 
 /* negcam-configfs.c */

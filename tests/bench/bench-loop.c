@@ -69,6 +69,7 @@ struct node {
 	void *mem[MAXBUF];
 	unsigned int nbuf;
 	struct v4l2_pix_format pix;
+	uint64_t polled_ns;	/* when poll() last returned ready, 0: none */
 };
 
 struct producer {
@@ -85,6 +86,8 @@ struct producer {
 	int measuring;		/* between marks 1 and 2 */
 	uint64_t qbuf_ns[MAXCALLS];	/* its QBUF calls while measuring */
 	unsigned int nqbuf;
+	uint64_t dqbuf_ns[MAXCALLS];	/* its DQBUF calls (the one that succeeded) */
+	unsigned int ndqbuf, polls;	/* ...and how many had to wait in poll() */
 };
 
 static uint64_t now_ns(void)
@@ -186,14 +189,8 @@ static int node_dqbuf_timed(struct node *n, struct v4l2_buffer *b, int timeout_m
 		}
 		if (errno != EAGAIN || poll(&p, 1, timeout_ms) <= 0)
 			return -1;
+		n->polled_ns = now_ns();
 	}
-}
-
-static int node_dqbuf(struct node *n, struct v4l2_buffer *b, int timeout_ms)
-{
-	uint64_t ns;
-
-	return node_dqbuf_timed(n, b, timeout_ms, &ns);
 }
 
 /* One handle from S_FMT to the end: v4l2loopback frees its buffers when its
@@ -225,6 +222,23 @@ static int producer_open(struct producer *p, struct node *n)
 	return node_setup(n, p->dev);
 }
 
+/* The producer's DQBUF of a buffer to write, timed while measuring. */
+static int producer_dqbuf(struct producer *p, struct node *n, struct v4l2_buffer *b)
+{
+	uint64_t ns;
+
+	n->polled_ns = 0;
+	if (node_dqbuf_timed(n, b, 1000, &ns)) {
+		fprintf(stderr, "bench-loop: producer DQBUF: %s\n", strerror(errno));
+		return -1;
+	}
+	if (p->measuring && p->ndqbuf < MAXCALLS) {
+		p->dqbuf_ns[p->ndqbuf++] = ns;
+		p->polls += n->polled_ns != 0;
+	}
+	return 0;
+}
+
 /* Writes frames at FPS against absolute deadlines until told to stop. */
 static void *producer_run(void *arg)
 {
@@ -248,10 +262,8 @@ static void *producer_run(void *arg)
 					 .index = queued };
 		struct stamp *s;
 
-		if (queued >= n.nbuf && node_dqbuf(&n, &b, 1000)) {
-			fprintf(stderr, "bench-loop: producer DQBUF: %s\n", strerror(errno));
+		if (queued >= n.nbuf && producer_dqbuf(p, &n, &b))
 			break;
-		}
 		s = n.mem[b.index];
 		b.bytesused = n.pix.sizeimage;
 		b.field = V4L2_FIELD_NONE;
@@ -316,6 +328,8 @@ static int cmp_u64(const void *a, const void *b)
 struct tally {
 	uint64_t *lat_ns;
 	uint64_t *dqbuf_ns, *qbuf_ns;	/* the consumer's calls, ncalls of each */
+	uint64_t *wake_ns;		/* producer QBUF to the consumer's poll() return */
+	unsigned int nwake;
 	unsigned int ncalls;
 	unsigned int n, placeholders, wrong_size, lost, backwards;
 	uint64_t last_frame;
@@ -340,6 +354,8 @@ static void tally_buffer(struct tally *t, const struct node *n,
 	t->last_frame = s->frame;
 	t->have_last = 1;
 	t->lat_ns[t->n++] = dq_ns - s->qbuf_ns;
+	if (n->polled_ns > s->qbuf_ns)
+		t->wake_ns[t->nwake++] = n->polled_ns - s->qbuf_ns;
 }
 
 static int consumer_start(struct node *c, const char *dev)
@@ -400,8 +416,11 @@ static void report(const struct producer *p, const struct node *c, struct tally 
 	if (pf > 0)
 		printf("producer_us_per_frame=%.1f\n", rusage_us(&p->ru_start, &p->ru_end) / pf);
 	print_median("producer_qbuf_us", (uint64_t *)p->qbuf_ns, p->nqbuf);
+	print_median("producer_dqbuf_us", (uint64_t *)p->dqbuf_ns, p->ndqbuf);
+	printf("producer_dqbuf_polls=%u\n", p->polls);
 	print_median("consumer_dqbuf_us", t->dqbuf_ns, t->ncalls);
 	print_median("consumer_qbuf_us", t->qbuf_ns, t->ncalls);
+	print_median("wake_us", t->wake_ns, t->nwake);
 	if (dq) {
 		printf("consumer_us_per_frame=%.1f\n", rusage_us(&cons[0], &cons[1]) / dq);
 		printf("machine_us_per_frame=%.1f\n", busy * tick_us / dq);
@@ -420,7 +439,8 @@ static int cmd_run(const char *out, const char *cap, unsigned int w, unsigned in
 	struct producer p = { .dev = out, .width = w, .height = h };
 	struct tally t = { .lat_ns = calloc(frames, sizeof(uint64_t)),
 			   .dqbuf_ns = calloc(frames, sizeof(uint64_t)),
-			   .qbuf_ns = calloc(frames, sizeof(uint64_t)) };
+			   .qbuf_ns = calloc(frames, sizeof(uint64_t)),
+			   .wake_ns = calloc(frames, sizeof(uint64_t)) };
 	struct node c = { 0 };
 	struct rusage cons[2];
 	long long copies[2] = { -1, -1 }, shared[2] = { -1, -1 };
@@ -483,6 +503,7 @@ out:
 	free(t.lat_ns);
 	free(t.dqbuf_ns);
 	free(t.qbuf_ns);
+	free(t.wake_ns);
 	return rc;
 }
 

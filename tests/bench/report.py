@@ -514,13 +514,16 @@ out += ['## 7. Loopback: negcam loop against v4l2loopback', '',
         'shared = producer frames handed to the consumer in memory both share, with no copy',
         '(its Shared Frames control). v4l2loopback shares one set of buffers between both',
         'sides and has neither count.', '',
-        'Calls: the median time of the producer\'s QBUF, the consumer\'s DQBUF (the call that',
-        'succeeded, after poll) and the consumer\'s QBUF, in µs: where the time goes.', '',
-        '| size | loop | consumer format | frames | lost | repeated | placeholders | wrong-sized | latency median / p99 ms | producer µs/frame | consumer µs/frame | machine µs/frame | copies | shared | calls: producer QBUF / DQBUF / QBUF µs | rounds: median latency ms | cmd |',
-        '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|']
+        'Where the time goes: wake = the producer\'s QBUF to the consumer\'s poll() returning',
+        '(median, ms: the part of the latency before the consumer\'s DQBUF); calls = the',
+        'median time of the producer\'s DQBUF and QBUF and of the consumer\'s DQBUF (the call',
+        'that succeeded, after poll) and QBUF, in µs.', '',
+        '| size | loop | consumer format | frames | lost | repeated | placeholders | wrong-sized | latency median / p99 ms | wake ms | producer µs/frame | consumer µs/frame | machine µs/frame | copies | shared | calls: producer DQBUF / QBUF, consumer DQBUF / QBUF µs | rounds: median latency ms | cmd |',
+        '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|']
 LOOP_KEYS = ('lat_median_us', 'lat_p99_us', 'producer_us_per_frame', 'consumer_us_per_frame',
              'machine_us_per_frame', 'copies_per_frame', 'shared_per_frame',
-             'producer_qbuf_us', 'consumer_dqbuf_us', 'consumer_qbuf_us')
+             'producer_qbuf_us', 'consumer_dqbuf_us', 'consumer_qbuf_us',
+             'producer_dqbuf_us', 'wake_us')
 
 
 def loop_rounds(peer, size):
@@ -555,26 +558,30 @@ for size in ('640x480', '1280x720'):
         if 'frames' not in d:
             name = f'loop-{peer}-{size}-r1' if len(rounds) and kv(f'loop-{peer}-{size}-r1') else f'loop-{peer}-{size}'
             err = open(os.path.join(RES, name + '.err'), errors='replace').read().strip().split('\n')[0]
-            out.append(f'| YUYV {size} | {pname} | failed: {err[:100]} | | | | | | | | | | | | | | {cmd_ref(d)} |')
+            out.append(f'| YUYV {size} | {pname} | failed: {err[:100]} | | | | | | | | | | | | | | | {cmd_ref(d)} |')
             continue
         per = ', '.join(fmt(ms(r, 'lat_median_us'), 2) if 'frames' in r else 'failed' for r in rounds)
         out.append(f"| YUYV {size} | {pname} | {d.get('consumer_format', '-')} | {d.get('frames', '-')} | "
                    f"{d.get('lost', '-')} | {d.get('backwards', '-')} | {d.get('placeholders', '-')} | {d.get('wrong_size', '-')} | "
                    f"{fmt(ms(d, 'lat_median_us'), 2)} / {fmt(ms(d, 'lat_p99_us'), 2)} | "
+                   f"{fmt(ms(d, 'wake_us'), 2)} | "
                    f"{fmt(num(d, 'producer_us_per_frame'), 1)} | {fmt(num(d, 'consumer_us_per_frame'), 1)} | "
                    f"{fmt(num(d, 'machine_us_per_frame'), 1)} | {fmt(num(d, 'copies_per_frame'), 2)} | "
                    f"{fmt(num(d, 'shared_per_frame'), 2)} | "
-                   f"{fmt(num(d, 'producer_qbuf_us'), 1)} / {fmt(num(d, 'consumer_dqbuf_us'), 1)} / "
+                   f"{fmt(num(d, 'producer_dqbuf_us'), 1)} / {fmt(num(d, 'producer_qbuf_us'), 1)}, "
+                   f"{fmt(num(d, 'consumer_dqbuf_us'), 1)} / "
                    f"{fmt(num(d, 'consumer_qbuf_us'), 1)} | {per} | {cmd_ref(d)} |")
     n, v = loop.get(('negcam', size)), loop.get(('v4l2loopback', size))
     if n and v and 'frames' in n and 'frames' in v:
         out.append(f"| YUYV {size} | negcam / v4l2loopback | | | | | | | "
                    f"{ratio(num(n, 'lat_median_us'), num(v, 'lat_median_us'))} / "
                    f"{ratio(num(n, 'lat_p99_us'), num(v, 'lat_p99_us'))} | "
+                   f"{ratio(num(n, 'wake_us'), num(v, 'wake_us'))} | "
                    f"{ratio(num(n, 'producer_us_per_frame'), num(v, 'producer_us_per_frame'))} | "
                    f"{ratio(num(n, 'consumer_us_per_frame'), num(v, 'consumer_us_per_frame'))} | "
                    f"{ratio(num(n, 'machine_us_per_frame'), num(v, 'machine_us_per_frame'))} | | | "
-                   f"{ratio(num(n, 'producer_qbuf_us'), num(v, 'producer_qbuf_us'))} / "
+                   f"{ratio(num(n, 'producer_dqbuf_us'), num(v, 'producer_dqbuf_us'))} / "
+                   f"{ratio(num(n, 'producer_qbuf_us'), num(v, 'producer_qbuf_us'))}, "
                    f"{ratio(num(n, 'consumer_dqbuf_us'), num(v, 'consumer_dqbuf_us'))} / "
                    f"{ratio(num(n, 'consumer_qbuf_us'), num(v, 'consumer_qbuf_us'))} | | |")
         worse = [k for k in ('lat_median_us', 'lat_p99_us', 'producer_us_per_frame', 'machine_us_per_frame')
