@@ -778,6 +778,16 @@ void negcam_loop_cap_queued(struct negcam_dev *cap, struct negcam_buffer *buf)
 	negcam_loop_release(&back, VB2_BUF_STATE_DONE);
 }
 
+/* The producer's frame interval in ns, 0 if it has none. */
+static u64 negcam_loop_ival_ns(struct negcam_dev *out)
+{
+	struct v4l2_fract ival = negcam_engine_interval(&out->engine, NC_OUTPUT);
+
+	if (!ival.denominator)
+		return 0;
+	return div_u64((u64)ival.numerator * NSEC_PER_SEC, ival.denominator);
+}
+
 /* @cap streams frames of @fmt, the producer's format. */
 static bool negcam_loop_feeds(struct negcam_dev *cap,
 			      const struct v4l2_pix_format *fmt)
@@ -811,22 +821,18 @@ void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf)
 {
 	struct negcam_loop *loop = out->loop;
 	const struct v4l2_pix_format *fmt = negcam_engine_fmt(&out->engine, NC_OUTPUT);
-	struct v4l2_fract ival = negcam_engine_interval(&out->engine, NC_OUTPUT);
 	struct vb2_buffer *vb = &buf->vb.vb2_buf;
 	unsigned long n = vb2_get_plane_payload(vb, 0);
-	u64 now = ktime_get_ns(), ival_ns = 0;
+	u64 now = ktime_get_ns();
+	bool lead = negcam_loop_feeds(loop->cap[0], fmt);
 	unsigned int i;
-	bool lead;
 	LIST_HEAD(back);
 
-	if (loop->follow)
-		negcam_loop_narrow(loop);
-	if (ival.denominator)
-		ival_ns = div_u64((u64)ival.numerator * NSEC_PER_SEC,
-				  ival.denominator);
-	negcam_loop_mark(loop, fmt, now, ival_ns);
-	lead = negcam_loop_feeds(loop->cap[0], fmt);
-	/* The loop holds @buf from here on: its shared memory is frozen. */
+	/*
+	 * The loop holds @buf from here on: its shared memory is frozen.
+	 * Frames first, so that the consumer wakes as early as it can; the
+	 * bookkeeping after them changes no stream that is running.
+	 */
 	if (negcam_loop_hold(loop, buf, lead, n, now, &back))
 		atomic64_inc(&loop->shared);
 	else if (lead)
@@ -834,6 +840,9 @@ void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf)
 	for (i = 1; i < loop->ncap; i++)
 		if (negcam_loop_feeds(loop->cap[i], fmt))
 			negcam_loop_copy(loop, loop->cap[i], vb, n, now);
+	if (loop->follow)
+		negcam_loop_narrow(loop);
+	negcam_loop_mark(loop, fmt, now, negcam_loop_ival_ns(out));
 	buf->vb.sequence = loop->out_count++;
 	negcam_loop_release(&back, VB2_BUF_STATE_DONE);
 }

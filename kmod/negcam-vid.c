@@ -329,14 +329,15 @@ static int negcam_buf_prepare(struct vb2_buffer *vb)
 	if (vb2_fileio_is_active(vb->vb2_queue))
 		vb2_set_plane_payload(vb, 0, vb2_plane_size(vb, 0));
 	used = vb2_get_plane_payload(vb, 0);
+	if (used >= fmt->sizeimage)
+		return 0;
+	/* Shorter: only a compressed frame, not empty. */
 	fi = negcam_fourcc_lookup(fmt->pixelformat);
-	if (fi && fi->layout == NC_LAYOUT_COMPRESSED ? !used :
-						       used < fmt->sizeimage) {
-		dev_dbg(dev->v4l2_dev.dev, "output buffer of %lu bytes, %u needed\n",
-			used, fmt->sizeimage);
-		return -EINVAL;
-	}
-	return 0;
+	if (used && fi && fi->layout == NC_LAYOUT_COMPRESSED)
+		return 0;
+	dev_dbg(dev->v4l2_dev.dev, "output buffer of %lu bytes, %u needed\n",
+		used, fmt->sizeimage);
+	return -EINVAL;
 }
 
 static void negcam_buf_queue(struct vb2_buffer *vb)
