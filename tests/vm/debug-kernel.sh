@@ -104,8 +104,13 @@ UBSAN DEBUG_LIST DEBUG_OBJECTS KFENCE DETECT_HUNG_TASK SOFTLOCKUP_DETECTOR"
 REQUIRED_M="VIDEO_DEV VIDEO_VIVID VIDEOBUF2_CORE VIDEOBUF2_V4L2 VIDEOBUF2_MEMOPS
 VIDEOBUF2_VMALLOC VIDEOBUF2_DMA_CONTIG CONFIGFS_FS"
 
-hash=$( { printf '%s\n' "${CONFIG_LINES[@]}"; echo "$REQUIRED $REQUIRED_M";
-	ls -l --time-style=+%s "$TARBALL" 2>/dev/null; } | sha256sum | cut -c1-16)
+# The configuration's hash: its lines and the source tarball's size and time
+# (recomputed once the tarball is installed, which a first build does).
+config_hash() {
+	{ printf '%s\n' "${CONFIG_LINES[@]}"; echo "$REQUIRED $REQUIRED_M";
+	  ls -l --time-style=+%s "$TARBALL" 2>/dev/null; } | sha256sum | cut -c1-16
+}
+hash=$(config_hash)
 
 release() { cat "$BUILD/include/config/kernel.release" 2>/dev/null; }
 
@@ -147,6 +152,7 @@ if [ ! -f "$TARBALL" ]; then
 	$NICE apt-get install -y --no-install-recommends linux-source-6.1 bison flex >&2 ||
 		die "apt-get install linux-source-6.1 failed"
 fi
+hash=$(config_hash)
 for t in bison flex bc gcc make; do
 	command -v $t > /dev/null || die "$t missing (apt-get install $t)"
 done
