@@ -828,10 +828,12 @@ void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf)
 	unsigned int i;
 	LIST_HEAD(back);
 
+	/* Live from now on: the capture threads draw no placeholder. */
+	negcam_loop_mark(loop, fmt, now, negcam_loop_ival_ns(out));
 	/*
 	 * The loop holds @buf from here on: its shared memory is frozen.
-	 * Frames first, so that the consumer wakes as early as it can; the
-	 * bookkeeping after them changes no stream that is running.
+	 * Frames before the rest, so that the consumer wakes as early as it
+	 * can; narrowing changes no stream that is running.
 	 */
 	if (negcam_loop_hold(loop, buf, lead, n, now, &back))
 		atomic64_inc(&loop->shared);
@@ -842,7 +844,6 @@ void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf)
 			negcam_loop_copy(loop, loop->cap[i], vb, n, now);
 	if (loop->follow)
 		negcam_loop_narrow(loop);
-	negcam_loop_mark(loop, fmt, now, negcam_loop_ival_ns(out));
 	buf->vb.sequence = loop->out_count++;
 	negcam_loop_release(&back, VB2_BUF_STATE_DONE);
 }

@@ -163,14 +163,6 @@ static void negcam_done_locked(struct negcam_dev *dev,
 	atomic64_inc(&dev->frames);
 }
 
-static void negcam_done(struct negcam_dev *dev, struct negcam_buffer *buf,
-			u32 seq, u64 ts, bool ok)
-{
-	spin_lock(&dev->slock);
-	negcam_done_locked(dev, buf, seq, ts, ok);
-	spin_unlock(&dev->slock);
-}
-
 /*
  * Copy @n bytes of a frame. Whole pages go through copy_page() when both
  * ends are page-aligned (vmalloc'd MMAP buffers always are): the kernel's
@@ -214,7 +206,10 @@ bool negcam_deliver_frame(struct negcam_dev *dev, const void *src,
 	buf->last_frame = NC_FRAME_NONE;
 	vb2_set_plane_payload(&buf->vb.vb2_buf, 0, to ? n : 0);
 	buf->vb.field = dev->stream_fmt.field;
-	negcam_done(dev, buf, 0, ts, to != NULL);
+	spin_lock(&dev->slock);
+	dev->fed++;
+	negcam_done_locked(dev, buf, 0, ts, to != NULL);
+	spin_unlock(&dev->slock);
 	return to != NULL;
 }
 
@@ -237,15 +232,20 @@ bool negcam_deliver_shared_locked(struct negcam_dev *dev,
 	n = min_t(unsigned long, n, dev->stream_fmt.sizeimage);
 	vb2_set_plane_payload(&buf->vb.vb2_buf, 0, n);
 	buf->vb.field = dev->stream_fmt.field;
+	dev->fed++;
 	negcam_done_locked(dev, buf, 0, ts, true);
 	return true;
 }
 
 /*
  * Produce frame @count of the stream (fields for V4L2_FIELD_ALTERNATE),
- * which ended at @ts, into the oldest queued buffer, if any.
+ * which ended at @ts, into the oldest queued buffer, if any. @fed: the
+ * node's count of producer frames (negcam_dev.fed) before the thread saw
+ * no producer live. One handed over since is the newer picture: the
+ * placeholder then goes back to the queue unseen, so that a consumer
+ * never gets one after the producer's frames began.
  */
-static void negcam_deliver(struct negcam_dev *dev, u64 count, u64 ts)
+static void negcam_deliver(struct negcam_dev *dev, u64 count, u64 ts, u32 fed)
 {
 	const struct v4l2_pix_format *fmt = &dev->stream_fmt;
 	bool alternate = fmt->field == V4L2_FIELD_ALTERNATE;
@@ -268,7 +268,14 @@ static void negcam_deliver(struct negcam_dev *dev, u64 count, u64 ts)
 		buf->vb.field = (count & 1) ? V4L2_FIELD_BOTTOM : V4L2_FIELD_TOP;
 	else
 		buf->vb.field = fmt->field;
-	negcam_done(dev, buf, seq, ts, !ret);
+	spin_lock(&dev->slock);
+	if (dev->fed == fed) {
+		negcam_done_locked(dev, buf, seq, ts, !ret);
+	} else {
+		list_add(&buf->list, &dev->buf_list);
+		buf->in_driver = true;
+	}
+	spin_unlock(&dev->slock);
 }
 
 static void negcam_sleep_until(u64 ns)
@@ -299,6 +306,7 @@ static int negcam_thread_fn(void *data)
 	for (;;) {
 		u64 ended, now, live_until = 0, deadline;
 		bool resync;
+		u32 fed;
 
 		try_to_freeze();
 		if (kthread_should_stop())
@@ -308,6 +316,7 @@ static int negcam_thread_fn(void *data)
 		resync = dev->stream_resync;
 		dev->stream_resync = false;
 		ival = dev->stream_ival;
+		fed = dev->fed;	/* before the producer check below */
 		spin_unlock(&dev->slock);
 		if (resync) {
 			/* New interval: continue from the last slot boundary. */
@@ -327,7 +336,7 @@ static int negcam_thread_fn(void *data)
 					atomic64_add(ended - 1 - next,
 						     &dev->skipped);
 				negcam_deliver(dev, count++,
-					       negcam_clock_at(&clk, ended));
+					       negcam_clock_at(&clk, ended), fed);
 			}
 			next = ended;
 		}

@@ -113,6 +113,8 @@ struct negcam_buffer {
  *	its stream (the newest streaming consumer leads), 0 when stopped
  * @loop_seq: capture node of a loop: sequence of the next buffer handed
  *	back, from the thread or the producer's QBUF (under @slock)
+ * @fed: capture node of a loop: producer frames handed to it, shared or
+ *	copied (under @slock; the thread drops a placeholder drawn meanwhile)
  * @last_ts: timestamp of the last frame delivered (under @slock)
  * @ctrl_handler: controls (min buffers, test pattern)
  * @ctrl_pattern: the test pattern control
@@ -152,6 +154,7 @@ struct negcam_dev {
 	bool loop_stale;
 	u64 loop_order;
 	u32 loop_seq;
+	u32 fed;
 	u64 last_ts;
 	struct v4l2_ctrl_handler ctrl_handler;
 	struct v4l2_ctrl *ctrl_pattern;
