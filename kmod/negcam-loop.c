@@ -757,9 +757,10 @@ static bool negcam_loop_hold(struct negcam_loop *loop,
 }
 
 /*
- * Capture node 0 was queued @buf (vb2's buf_queue): the driver has it,
- * and the producer's buffer sharing its memory goes back to the producer
- * now if the loop holds it for no other reason (it is not the newest).
+ * A capture node of the loop was queued @buf (vb2's buf_queue): the driver
+ * has it. On capture node 0, the producer's buffer sharing its memory, if
+ * any, goes back to the producer in the same hold of the slock when the
+ * loop holds it for no other reason (it is not the newest).
  * Under loop->lock.
  */
 void negcam_loop_cap_queued(struct negcam_dev *cap, struct negcam_buffer *buf)

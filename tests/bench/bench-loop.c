@@ -21,8 +21,9 @@
  * loop's Frame Copies control on OUT (docs/loopback.md) over the producer's
  * frames, and shared per frame its Shared Frames control (frames handed
  * over with no copy); absent for a loopback without them.
- * Calls: the median time of the producer's QBUF and of the consumer's
- * DQBUF (the call that succeeded) and QBUF. Prints key=value lines.
+ * Calls: the median time of the producer's DQBUF and QBUF and of the
+ * consumer's DQBUF (the call that succeeded) and QBUF; wake: the producer's
+ * QBUF to the consumer's poll() returning. Prints key=value lines.
  *
  * produce: the producer alone for SECONDS (for the ioctl count of a
  * v4l2src consumer, taken by strace around gst-launch-1.0).
@@ -469,6 +470,7 @@ static int cmd_run(const char *out, const char *cap, unsigned int w, unsigned in
 			shared[0] = loop_count(ctl, CID_SHARED_FRAMES);
 			pframes[0] = p.frames;
 		}
+		c.polled_ns = 0;
 		if (node_dqbuf_timed(&c, &b, 2000, &call_ns)) {
 			fprintf(stderr, "bench-loop: consumer DQBUF after %u: %s\n", i, strerror(errno));
 			break;

@@ -142,6 +142,7 @@ exec 9> "$DIR/lock"
 if ! flock -n 9; then
 	echo "debug-kernel.sh: another build is running in $DIR; waiting for it" >&2
 	flock 9
+	hash=$(config_hash)	# that build may have installed the tarball
 	print_paths > /dev/null && { print_paths; exit 0; }
 fi
 
