@@ -553,14 +553,3 @@ void negcam_vid_free(struct negcam_dev *dev)
 {
 	v4l2_ctrl_handler_free(&dev->ctrl_handler);
 }
-
-void negcam_vid_source_changed(struct negcam_dev *dev)
-{
-	static const struct v4l2_event ev = {
-		.type = V4L2_EVENT_SOURCE_CHANGE,
-		.u.src_change.changes = V4L2_EVENT_SRC_CH_RESOLUTION,
-	};
-
-	if (atomic_read(&dev->registered))
-		v4l2_event_queue(&dev->vdev, &ev);
-}

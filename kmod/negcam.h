@@ -3,10 +3,18 @@
  * negcam.ko: V4L2 capture devices whose format negotiation is the shared
  * negcam engine (engine/), streaming frames of the shared generator.
  *
- * Files: negcam-core.c (module parameters, platform devices, sysfs,
- * simulated unplug), negcam-vid.c (ioctl glue, vb2 ops), negcam-thread.c
- * (frame pacing), negcam-configfs.c (profiles at run time), negcam-loop.c
- * (loops: an output node feeding capture nodes, docs/loopback.md).
+ * Files, each calling only the ones below it (tests/check-layers.py):
+ *   negcam-core.c      module parameters, platform devices, sysfs,
+ *                      simulated unplug
+ *   negcam-configfs.c  devices' profiles at run time
+ *   negcam-loops.c     loops made and removed (loops=, configfs)
+ *   negcam-profile.c   a profile parsed, checked and swapped in
+ *   negcam-vid.c       ioctl glue, vb2 ops, node registration
+ *   negcam-loop.c      negotiation and frames across a loop
+ *                      (docs/loopback.md)
+ *   negcam-thread.c    frame pacing and hand-back of capture buffers
+ *   negcam-live.c      is a loop's producer live for a capture node
+ *   negcam-share.c     memory a producer and a consumer share
  */
 #ifndef NEGCAM_KMOD_H
 #define NEGCAM_KMOD_H
@@ -19,6 +27,7 @@
 #include <media/v4l2-dev.h>
 #include <media/v4l2-ctrls.h>
 #include <media/videobuf2-v4l2.h>
+#include <media/v4l2-event.h>
 
 #include "engine.h"
 
@@ -187,7 +196,10 @@ static inline struct negcam_buffer *to_negcam_buffer(struct vb2_buffer *vb)
 	return container_of(to_vb2_v4l2_buffer(vb), struct negcam_buffer, vb);
 }
 
-/* negcam-core.c */
+/* negcam-profile.c */
+struct negcam_builtin;
+int negcam_profile_initial(struct negcam_dev *dev,
+			   const struct negcam_builtin *b);
 int negcam_apply_profile_text(struct negcam_dev *dev, const char *text,
 			      size_t len, char *status, size_t status_len);
 int negcam_apply_builtin(struct negcam_dev *dev, const char *name,
@@ -197,7 +209,18 @@ int negcam_apply_builtin(struct negcam_dev *dev, const char *name,
 int negcam_vid_register(struct negcam_dev *dev);
 void negcam_vid_unregister(struct negcam_dev *dev);
 void negcam_vid_free(struct negcam_dev *dev);
-void negcam_vid_source_changed(struct negcam_dev *dev);
+
+/* A node's format changed under it: V4L2_EVENT_SOURCE_CHANGE, if registered. */
+static inline void negcam_source_changed(struct negcam_dev *dev)
+{
+	static const struct v4l2_event ev = {
+		.type = V4L2_EVENT_SOURCE_CHANGE,
+		.u.src_change.changes = V4L2_EVENT_SRC_CH_RESOLUTION,
+	};
+
+	if (atomic_read(&dev->registered))
+		v4l2_event_queue(&dev->vdev, &ev);
+}
 
 /* negcam-thread.c */
 int negcam_thread_start(struct negcam_dev *dev);
@@ -208,12 +231,17 @@ bool negcam_deliver_shared_locked(struct negcam_dev *dev,
 				  struct negcam_buffer *buf, unsigned long n,
 				  u64 ts);
 
-/* negcam-loop.c */
+/* negcam-loops.c */
 int negcam_loops_init(void);
 void negcam_loops_exit(void);
 struct config_group;
 int negcam_loops_cfs_register(struct config_group *parent);
 void negcam_loops_cfs_unregister(void);
+
+/* negcam-live.c */
+u64 negcam_loop_live_until(struct negcam_dev *cap, u64 now);
+
+/* negcam-loop.c */
 int negcam_loop_enum_fmt(struct negcam_dev *dev, struct v4l2_fmtdesc *f);
 void negcam_loop_sync(struct negcam_dev *dev);
 void negcam_loop_out_ctrls(struct negcam_dev *out);
@@ -224,7 +252,6 @@ void negcam_loop_fmt_set(struct negcam_dev *dev);
 void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf);
 void negcam_loop_out_stop(struct negcam_dev *out);
 void negcam_loop_cap_queued(struct negcam_dev *cap, struct negcam_buffer *buf);
-u64 negcam_loop_live_until(struct negcam_dev *cap, u64 now);
 bool negcam_loop_shares(const struct negcam_dev *dev);
 
 /* negcam-share.c */

@@ -53,7 +53,8 @@ meson_suite() {
 	record "$suite" "$p" "$f"
 }
 
-# No include or call cycle between the files of engine/ and gst/
+# No include or call cycle between the files of engine/, engine/ctl/,
+# user/, gst/, run/ and kmod/
 # (docs/architecture.md).
 if wanted layers; then
 	echo "== layers (tests/check-layers.py)"

@@ -17,6 +17,20 @@
 /* More entries than any profile can hold: a loop past it is an engine bug. */
 #define CTL_ENUM_GUARD 100000
 
+/* Every ioctl negcam-ctl makes goes through here to the engine. */
+int ctl_ioctl(struct ctl *c, unsigned long request, void *arg)
+{
+	int ret = negcam_engine_ioctl(&c->engine, request, arg);
+
+	/* The engine answers 0 or -errno; anything else is its bug, not ours to hide. */
+	if (ret > 0) {
+		fprintf(stderr, "negcam-ctl: %s returned %d, not 0 or a negative errno\n",
+			negcam_ioctl_name(request), ret);
+		ret = -EIO;
+	}
+	return ret;
+}
+
 const char *ctl_fcc(__u32 fourcc, char buf[8])
 {
 	buf[0] = fourcc & 0x7f;

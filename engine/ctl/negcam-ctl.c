@@ -402,19 +402,6 @@ static void load_profile(struct ctl *c, const char *spec)
 	c->engine.readbuffers = NC_VB_READ_BUFFERS;
 }
 
-int ctl_ioctl(struct ctl *c, unsigned long request, void *arg)
-{
-	int ret = negcam_engine_ioctl(&c->engine, request, arg);
-
-	/* The engine answers 0 or -errno; anything else is its bug, not ours to hide. */
-	if (ret > 0) {
-		fprintf(stderr, "%s: %s returned %d, not 0 or a negative errno\n", prog,
-			negcam_ioctl_name(request), ret);
-		ret = -EIO;
-	}
-	return ret;
-}
-
 static const struct negcam_format *profile_format(const struct negcam_profile *p,
 						  __u32 buf_type, __u32 fourcc)
 {

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * negcam.ko loops, inside: the loop's state shared by the files that make
+ * it (negcam-loops.c), negotiate and carry frames across it
+ * (negcam-loop.c) and tell the capture threads whether its producer is
+ * live (negcam-live.c). docs/loopback.md is the user's description.
+ */
+#ifndef NEGCAM_LOOPDEFS_H
+#define NEGCAM_LOOPDEFS_H
+
+#include <linux/kref.h>
+
+#include "negcam.h"
+
+#define NEGCAM_LOOP_MAX_CAPTURES 4
+
+/**
+ * struct negcam_loop - an output node and the capture nodes it feeds
+ * @ref: one per node struct, one for the loop's own existence
+ * @index: N in negcam-loop-N
+ * @pdev: platform device negcam-loop.N, parent of every node
+ * @lock: vdev->lock and q->lock of every node: serialises every ioctl
+ *	and file operation of the loop; guards @out, @cap, @want*, the
+ *	nodes' engines, @out_count, @held and @narrow*. Never taken by the pacing
+ *	threads.
+ * @profile: the loop's profile (kvzalloc'd), shared by the node engines
+ * @profile_name: its name as asked ("webcam", "follow")
+ * @out: the output node, NULL once removed
+ * @cap: the capture nodes, NULL once removed
+ * @ncap: number of capture nodes
+ * @want: a consumer's format waiting for the producer's queue to be free
+ * @want_pending: @want is set
+ * @follow: the profile is "follow": the producer decides, never a consumer
+ * @starts: counts consumers' STREAMONs (negcam_dev.loop_order)
+ * @out_count: sequence of the next output buffer
+ * @narrow: follow mode: the one-format profile the capture nodes present
+ *	while the producer streams (kvzalloc'd), else NULL
+ * @narrowed: the capture nodes present @narrow now
+ * @copies: producer frames copied into consumers' buffers since load
+ *	(the Frame Copies control)
+ * @shared: producer frames handed to capture node 0 in shared memory,
+ *	with no copy (the Shared Frames control, negcam-share.c)
+ * @held: the producer's buffers the loop holds: the newest, until the
+ *	next QBUF or STREAMOFF, and shared ones whose consumer buffer is not
+ *	back yet (negcam_loop_give_back)
+ * @flock: spinlock for @cur_*; taken by the output node's queue ops and
+ *	by the capture threads. Nothing sleeps, copies or calls vb2 under it.
+ * @cur_on: the producer streams: @cur_* describe its newest frame
+ * @cur_ns: CLOCK_MONOTONIC time that frame was queued
+ * @cur_fmt: the output format it was written in
+ * @cur_ival_ns: the producer's frame interval then
+ */
+struct negcam_loop {
+	struct kref ref;
+	unsigned int index;
+	struct platform_device *pdev;
+	struct mutex lock;
+	struct negcam_profile *profile;
+	char profile_name[NC_NAME_LEN];
+	struct negcam_dev *out;
+	struct negcam_dev *cap[NEGCAM_LOOP_MAX_CAPTURES];
+	unsigned int ncap;
+	struct v4l2_pix_format want;
+	bool want_pending;
+	bool follow;
+	u64 starts;
+	u32 out_count;
+	struct negcam_profile *narrow;
+	bool narrowed;
+	atomic64_t copies;
+	atomic64_t shared;
+	struct list_head held;
+
+	spinlock_t flock;
+	bool cur_on;
+	u64 cur_ns;
+	struct v4l2_pix_format cur_fmt;
+	u64 cur_ival_ns;
+};
+
+/* Same frame layout: a buffer of one fits the other byte for byte. */
+static inline bool negcam_same_frame(const struct v4l2_pix_format *a,
+			      const struct v4l2_pix_format *b)
+{
+	return a->pixelformat == b->pixelformat && a->width == b->width &&
+	       a->height == b->height && a->field == b->field &&
+	       a->bytesperline == b->bytesperline &&
+	       a->sizeimage == b->sizeimage;
+}
+
+/* negcam-live.c */
+bool negcam_loop_match(const struct v4l2_pix_format *fmt,
+		       const struct negcam_dev *cap);
+void negcam_loop_mark(struct negcam_loop *loop,
+		      const struct v4l2_pix_format *fmt, u64 ts, u64 ival_ns);
+
+#endif /* NEGCAM_LOOPDEFS_H */

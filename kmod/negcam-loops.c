@@ -1,0 +1,635 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * negcam.ko loops, made and removed: the loops= module parameter and the
+ * configfs directories under /sys/kernel/config/negcam/loops create a
+ * loop's platform device (negcam-loop.N, the bus_info its nodes share),
+ * its profile and its nodes; removal unregisters them, and each is freed
+ * when its last handle goes. What a loop does once made is negcam-loop.c.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/kref.h>
+#include <linux/configfs.h>
+#include <linux/kstrtox.h>
+
+#include "negcam-loopdefs.h"
+#include "profile.h"
+
+#define NEGCAM_MAX_LOOPS 8
+#define NEGCAM_LOOP_PDEV "negcam-loop"
+
+static unsigned int loops;
+module_param(loops, uint, 0444);
+MODULE_PARM_DESC(loops, "number of loops, an output node feeding capture nodes (0-8, default 0)");
+
+static unsigned int loop_captures = 1;
+module_param(loop_captures, uint, 0444);
+MODULE_PARM_DESC(loop_captures, "capture nodes per loop (1-4, default 1)");
+
+static char *loop_profile = "webcam";
+module_param(loop_profile, charp, 0444);
+MODULE_PARM_DESC(loop_profile,
+		 "built-in profile of the loops' capture side, or 'follow' (formats are the producer's; default webcam)");
+
+
+/*
+ * follow: the producer may set any of these at any size; the consumers
+ * see what it set first (ENUM_FMT index 0, G_FMT), as v4l2loopback does.
+ */
+static const char negcam_follow_text[] =
+	"name follow\n"
+	"card \"negcam loop\"\n"
+	"adjust nearest\n"
+	"default YUYV 640x480 fps 30\n"
+	"format YUYV\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
+	"format UYVY\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
+	"format NV12\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
+	"format YU12\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
+	"format RGB3\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
+	"format BGR3\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
+	"format XR24\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
+	"format AR24\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
+	"format GREY\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
+	"format MJPG\n  size 16x16-3840x2160 step 2x2 fps 1-60\n";
+
+static struct negcam_loop *negcam_loops[NEGCAM_MAX_LOOPS];
+/*
+ * A slot stays taken while its loop is being destroyed: the loop's
+ * platform device negcam-loop.N is still registered until then, and a new
+ * loop taking N would fail on the duplicate sysfs name (the storm found it).
+ */
+static bool negcam_loops_dying[NEGCAM_MAX_LOOPS];
+/* Guards negcam_loops[] and negcam_loops_dying[]: creation and removal. */
+static DEFINE_MUTEX(negcam_loops_lock);
+
+/* ---- creation and removal ---- */
+
+/*
+ * The loop's profile: @name's text, with the capture queue copied to the
+ * output queue when the profile has none (the producer is offered what
+ * the consumers may ask).
+ */
+static int negcam_loop_profile(struct negcam_loop *loop, const char *name)
+{
+	const struct negcam_builtin *b = NULL;
+	struct negcam_parse_error *err;
+	struct negcam_profile *p;
+	const char *text;
+	unsigned int i, n;
+	int ret;
+
+	if (strcmp(name, "follow")) {
+		b = negcam_builtin_find(name);
+		if (!b) {
+			pr_err("loop %u: no built-in profile '%s'\n",
+			       loop->index, name);
+			return -EINVAL;
+		}
+	}
+	text = b ? b->text : negcam_follow_text;
+	p = kvzalloc(sizeof(*p), GFP_KERNEL);
+	err = kzalloc(sizeof(*err), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!p || !err)
+		goto out;
+	ret = negcam_profile_parse(p, text, strlen(text), err);
+	if (ret) {
+		pr_err("loop %u: profile '%s': line %u, column %u: %s\n",
+		       loop->index, name, err->line, err->column, err->message);
+		goto out;
+	}
+	ret = -EINVAL;
+	n = p->nformats;
+	if (!p->def[NC_CAPTURE].fourcc) {
+		pr_err("loop %u: profile '%s' has no capture format\n",
+		       loop->index, name);
+		goto out;
+	}
+	if (!p->def[NC_OUTPUT].fourcc) {
+		if (2 * n > NC_MAX_FORMATS) {
+			pr_err("loop %u: profile '%s': too many formats to offer them on the output node\n",
+			       loop->index, name);
+			goto out;
+		}
+		for (i = 0; i < n; i++) {
+			struct negcam_format *f = &p->formats[p->nformats];
+
+			if (p->formats[i].buf_type != V4L2_BUF_TYPE_VIDEO_CAPTURE)
+				continue;
+			*f = p->formats[i];
+			f->buf_type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+			f->flags &= ~(V4L2_FMT_FLAG_CSC_COLORSPACE |
+				      V4L2_FMT_FLAG_CSC_YCBCR_ENC |
+				      V4L2_FMT_FLAG_CSC_QUANTIZATION |
+				      V4L2_FMT_FLAG_CSC_XFER_FUNC);
+			p->nformats++;
+		}
+		p->def[NC_OUTPUT] = p->def[NC_CAPTURE];
+	}
+	if (!b) {
+		loop->narrow = kvzalloc(sizeof(*loop->narrow), GFP_KERNEL);
+		ret = -ENOMEM;
+		if (!loop->narrow)
+			goto out;
+	}
+	strscpy(loop->profile_name, name, sizeof(loop->profile_name));
+	loop->follow = !b;
+	loop->profile = p;
+	p = NULL;
+	ret = 0;
+out:
+	kfree(err);
+	kvfree(p);
+	return ret;
+}
+
+static void negcam_loop_free(struct kref *ref)
+{
+	struct negcam_loop *loop = container_of(ref, struct negcam_loop, ref);
+
+	kvfree(loop->profile);
+	kvfree(loop->narrow);
+	mutex_destroy(&loop->lock);
+	kfree(loop);
+}
+
+/* Last reference to a node gone (its last file handle closed). */
+static void negcam_loop_node_release(struct v4l2_device *v4l2_dev)
+{
+	struct negcam_dev *dev =
+		container_of(v4l2_dev, struct negcam_dev, v4l2_dev);
+	struct negcam_loop *loop = dev->loop;
+
+	negcam_vid_free(dev);
+	v4l2_device_unregister(&dev->v4l2_dev);
+	mutex_destroy(&dev->lock);
+	kfree(dev);
+	kref_put(&loop->ref, negcam_loop_free);
+}
+
+/* Create and register a node of @loop: output (@qi NC_OUTPUT) or capture @m. */
+static struct negcam_dev *negcam_loop_node(struct negcam_loop *loop, int qi,
+					   unsigned int m)
+{
+	struct negcam_dev *dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	int ret;
+
+	if (!dev)
+		return ERR_PTR(-ENOMEM);
+	dev->index = loop->index;
+	dev->loop = loop;
+	dev->loop_idx = m;
+	dev->qi = qi;
+	mutex_init(&dev->lock);
+	dev->vlock = &loop->lock;
+	spin_lock_init(&dev->slock);
+	INIT_LIST_HEAD(&dev->buf_list);
+	if (qi == NC_OUTPUT)
+		snprintf(dev->card, sizeof(dev->card), "negcam loop %u output",
+			 loop->index);
+	else
+		snprintf(dev->card, sizeof(dev->card),
+			 "negcam loop %u capture %u", loop->index, m);
+	snprintf(dev->v4l2_dev.name, sizeof(dev->v4l2_dev.name),
+		 "negcam-loop-%u-%s%u", loop->index,
+		 qi == NC_OUTPUT ? "out" : "cap", m);
+	ret = v4l2_device_register(&loop->pdev->dev, &dev->v4l2_dev);
+	if (ret) {
+		mutex_destroy(&dev->lock);
+		kfree(dev);
+		return ERR_PTR(ret);
+	}
+	/* From here on the release callback frees the node. */
+	kref_get(&loop->ref);
+	dev->v4l2_dev.release = negcam_loop_node_release;
+	negcam_engine_init(&dev->engine, loop->profile);
+	negcam_engine_set_readbuffers(&dev->engine, NEGCAM_READ_BUFFERS);
+	ret = negcam_vid_register(dev);
+	if (ret) {
+		negcam_vid_unregister(dev);
+		v4l2_device_put(&dev->v4l2_dev);
+		return ERR_PTR(ret);
+	}
+	return dev;
+}
+
+/*
+ * Remove a loop: every node vanishes (open handles get ENODEV, streams
+ * stop), then the loop's own reference goes; the last closed handle
+ * frees what is left.
+ */
+static void negcam_loop_destroy(struct negcam_loop *loop)
+{
+	struct negcam_dev *nodes[1 + NEGCAM_LOOP_MAX_CAPTURES];
+	unsigned int i, n = 0;
+
+	mutex_lock(&loop->lock);
+	if (loop->out)
+		nodes[n++] = loop->out;
+	for (i = 0; i < loop->ncap; i++)
+		if (loop->cap[i])
+			nodes[n++] = loop->cap[i];
+	mutex_unlock(&loop->lock);
+	/* vb2_video_unregister_device takes loop->lock itself. */
+	for (i = 0; i < n; i++)
+		negcam_vid_unregister(nodes[i]);
+	mutex_lock(&loop->lock);
+	for (i = 0; i < n; i++)
+		nodes[i]->share_node = NULL;
+	loop->out = NULL;
+	memset(loop->cap, 0, sizeof(loop->cap));
+	mutex_unlock(&loop->lock);
+	for (i = 0; i < n; i++)
+		v4l2_device_put(&nodes[i]->v4l2_dev);
+	if (loop->pdev)
+		platform_device_unregister(loop->pdev);
+	kref_put(&loop->ref, negcam_loop_free);
+}
+
+/* Create loop @index with @ncap capture nodes on profile @name. */
+static struct negcam_loop *negcam_loop_create(unsigned int index,
+					      const char *name,
+					      unsigned int ncap)
+{
+	struct negcam_loop *loop;
+	struct negcam_dev *dev;
+	unsigned int i;
+	int ret;
+
+	loop = kzalloc(sizeof(*loop), GFP_KERNEL);
+	if (!loop)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&loop->ref);
+	mutex_init(&loop->lock);
+	spin_lock_init(&loop->flock);
+	INIT_LIST_HEAD(&loop->held);
+	atomic64_set(&loop->copies, 0);
+	atomic64_set(&loop->shared, 0);
+	loop->index = index;
+	ret = negcam_loop_profile(loop, name);
+	if (ret) {
+		kref_put(&loop->ref, negcam_loop_free);
+		return ERR_PTR(ret);
+	}
+	loop->pdev = platform_device_register_simple(NEGCAM_LOOP_PDEV, index,
+						     NULL, 0);
+	if (IS_ERR(loop->pdev)) {
+		ret = PTR_ERR(loop->pdev);
+		loop->pdev = NULL;
+		goto fail;
+	}
+	for (i = 0; i <= ncap; i++) {
+		dev = negcam_loop_node(loop, i ? NC_CAPTURE : NC_OUTPUT,
+				       i ? i - 1 : 0);
+		if (IS_ERR(dev)) {
+			ret = PTR_ERR(dev);
+			goto fail;
+		}
+		mutex_lock(&loop->lock);
+		if (i)
+			loop->cap[loop->ncap++] = dev;
+		else
+			loop->out = dev;
+		if (i == 1) {
+			/* The producer and the first consumer share frames. */
+			loop->out->share_node = dev;
+			dev->share_node = loop->out;
+		}
+		mutex_unlock(&loop->lock);
+	}
+	pr_info("loop %u: output /dev/%s, %u capture node(s) from /dev/%s, profile '%s'\n",
+		index, loop->out->node_name, ncap, loop->cap[0]->node_name,
+		loop->profile_name);
+	return loop;
+
+fail:
+	pr_err("loop %u: cannot create it: %d\n", index, ret);
+	negcam_loop_destroy(loop);
+	return ERR_PTR(ret);
+}
+
+/*
+ * Create a loop in the first free slot (its N). Under negcam_loops_lock,
+ * so two creations never take one slot.
+ */
+static struct negcam_loop *negcam_loop_add(const char *name,
+					   unsigned int ncap)
+{
+	struct negcam_loop *loop;
+	unsigned int i;
+
+	lockdep_assert_held(&negcam_loops_lock);
+	for (i = 0; i < NEGCAM_MAX_LOOPS; i++)
+		if (!negcam_loops[i] && !negcam_loops_dying[i])
+			break;
+	if (i == NEGCAM_MAX_LOOPS)
+		return ERR_PTR(-ENOSPC);
+	loop = negcam_loop_create(i, name, ncap);
+	if (!IS_ERR(loop))
+		negcam_loops[i] = loop;
+	return loop;
+}
+
+/* Take @loop out of its slot and remove it; the slot is free again after. */
+static void negcam_loop_remove(struct negcam_loop *loop)
+{
+	unsigned int index = loop->index;
+	bool owned;
+
+	mutex_lock(&negcam_loops_lock);
+	owned = negcam_loops[index] == loop;
+	if (owned) {
+		negcam_loops[index] = NULL;
+		negcam_loops_dying[index] = true;
+	}
+	mutex_unlock(&negcam_loops_lock);
+	negcam_loop_destroy(loop);
+	if (!owned)
+		return;
+	mutex_lock(&negcam_loops_lock);
+	negcam_loops_dying[index] = false;
+	mutex_unlock(&negcam_loops_lock);
+}
+
+/* Remove the loops of the module parameter; module exit. */
+void negcam_loops_exit(void)
+{
+	struct negcam_loop *loop;
+	unsigned int i;
+
+	for (i = 0; i < NEGCAM_MAX_LOOPS; i++) {
+		mutex_lock(&negcam_loops_lock);
+		loop = negcam_loops[i];
+		mutex_unlock(&negcam_loops_lock);
+		if (loop)
+			negcam_loop_remove(loop);
+	}
+}
+
+/* Module load: the loops= loops. */
+int negcam_loops_init(void)
+{
+	struct negcam_loop *loop;
+	unsigned int i;
+
+	if (loops > NEGCAM_MAX_LOOPS) {
+		pr_err("loops=%u: must be 0 to %u\n", loops, NEGCAM_MAX_LOOPS);
+		return -EINVAL;
+	}
+	if (loop_captures < 1 || loop_captures > NEGCAM_LOOP_MAX_CAPTURES) {
+		pr_err("loop_captures=%u: must be 1 to %u\n", loop_captures,
+		       NEGCAM_LOOP_MAX_CAPTURES);
+		return -EINVAL;
+	}
+	for (i = 0; i < loops; i++) {
+		mutex_lock(&negcam_loops_lock);
+		loop = negcam_loop_add(loop_profile, loop_captures);
+		mutex_unlock(&negcam_loops_lock);
+		if (IS_ERR(loop)) {
+			negcam_loops_exit();
+			return PTR_ERR(loop);
+		}
+	}
+	return 0;
+}
+
+/* ---- configfs: /sys/kernel/config/negcam/loops/NAME ---- */
+
+/**
+ * struct negcam_loop_cfs - a loop directory, made by mkdir
+ * @item: its configfs item
+ * @profile: profile of the loop to create (default loop_profile=)
+ * @captures: its capture nodes (default loop_captures=)
+ * @loop: the loop while enabled, else NULL
+ *
+ * @profile, @captures and @loop are under negcam_loops_lock.
+ */
+struct negcam_loop_cfs {
+	struct config_item item;
+	char profile[NC_NAME_LEN];
+	unsigned int captures;
+	struct negcam_loop *loop;
+};
+
+static struct negcam_loop_cfs *to_loop_cfs(struct config_item *item)
+{
+	return container_of(item, struct negcam_loop_cfs, item);
+}
+
+enum { NEGCAM_LCFS_PROFILE, NEGCAM_LCFS_CAPTURES, NEGCAM_LCFS_ENABLE };
+
+/* One of the settings of a loop directory, as its file shows it. */
+static ssize_t negcam_lcfs_show(struct config_item *item, char *page,
+				int what)
+{
+	struct negcam_loop_cfs *lc = to_loop_cfs(item);
+	ssize_t n;
+
+	mutex_lock(&negcam_loops_lock);
+	if (what == NEGCAM_LCFS_PROFILE)
+		n = sysfs_emit(page, "%s\n", lc->profile);
+	else if (what == NEGCAM_LCFS_CAPTURES)
+		n = sysfs_emit(page, "%u\n", lc->captures);
+	else
+		n = sysfs_emit(page, "%d\n", !!lc->loop);
+	mutex_unlock(&negcam_loops_lock);
+	return n;
+}
+
+static ssize_t negcam_lcfs_profile_show(struct config_item *item, char *page)
+{
+	return negcam_lcfs_show(item, page, NEGCAM_LCFS_PROFILE);
+}
+
+/* Settings are fixed while the loop exists: EBUSY. */
+static ssize_t negcam_lcfs_profile_store(struct config_item *item,
+					 const char *page, size_t count)
+{
+	struct negcam_loop_cfs *lc = to_loop_cfs(item);
+	char name[NC_NAME_LEN];
+	int ret = count;
+
+	if (count >= sizeof(name))
+		return -EINVAL;
+	memcpy(name, page, count);
+	name[count] = '\0';
+	strim(name);
+	if (strcmp(name, "follow") && !negcam_builtin_find(name))
+		return -EINVAL;
+	mutex_lock(&negcam_loops_lock);
+	if (lc->loop)
+		ret = -EBUSY;
+	else
+		strscpy(lc->profile, name, sizeof(lc->profile));
+	mutex_unlock(&negcam_loops_lock);
+	return ret;
+}
+
+CONFIGFS_ATTR(negcam_lcfs_, profile);
+
+static ssize_t negcam_lcfs_captures_show(struct config_item *item, char *page)
+{
+	return negcam_lcfs_show(item, page, NEGCAM_LCFS_CAPTURES);
+}
+
+static ssize_t negcam_lcfs_captures_store(struct config_item *item,
+					  const char *page, size_t count)
+{
+	struct negcam_loop_cfs *lc = to_loop_cfs(item);
+	unsigned int n;
+	int ret;
+
+	ret = kstrtouint(page, 0, &n);
+	if (ret)
+		return ret;
+	if (n < 1 || n > NEGCAM_LOOP_MAX_CAPTURES)
+		return -ERANGE;
+	mutex_lock(&negcam_loops_lock);
+	ret = lc->loop ? -EBUSY : count;
+	if (!lc->loop)
+		lc->captures = n;
+	mutex_unlock(&negcam_loops_lock);
+	return ret;
+}
+
+CONFIGFS_ATTR(negcam_lcfs_, captures);
+
+static ssize_t negcam_lcfs_enable_show(struct config_item *item, char *page)
+{
+	return negcam_lcfs_show(item, page, NEGCAM_LCFS_ENABLE);
+}
+
+/* 1 creates the loop's nodes, 0 removes them (handles get ENODEV). */
+static ssize_t negcam_lcfs_enable_store(struct config_item *item,
+					const char *page, size_t count)
+{
+	struct negcam_loop_cfs *lc = to_loop_cfs(item);
+	struct negcam_loop *loop = NULL;
+	bool on;
+	int ret;
+
+	ret = kstrtobool(page, &on);
+	if (ret)
+		return ret;
+	mutex_lock(&negcam_loops_lock);
+	if (on && !lc->loop) {
+		loop = negcam_loop_add(lc->profile, lc->captures);
+		if (IS_ERR(loop))
+			ret = PTR_ERR(loop);
+		else
+			lc->loop = loop;
+		loop = NULL;
+	} else if (!on) {
+		loop = lc->loop;
+		lc->loop = NULL;
+	}
+	mutex_unlock(&negcam_loops_lock);
+	if (loop)
+		negcam_loop_remove(loop);
+	return ret ? ret : count;
+}
+
+CONFIGFS_ATTR(negcam_lcfs_, enable);
+
+/* "output videoN capture videoM ..." while enabled, else empty. */
+static ssize_t negcam_lcfs_nodes_show(struct config_item *item, char *page)
+{
+	struct negcam_loop *loop;
+	unsigned int i;
+	ssize_t n = 0;
+
+	mutex_lock(&negcam_loops_lock);
+	loop = to_loop_cfs(item)->loop;
+	if (loop) {
+		n = sysfs_emit_at(page, n, "output %s", loop->out->node_name);
+		for (i = 0; i < loop->ncap; i++)
+			n += sysfs_emit_at(page, n, " capture %s",
+					   loop->cap[i]->node_name);
+	}
+	n += sysfs_emit_at(page, n, "\n");
+	mutex_unlock(&negcam_loops_lock);
+	return n;
+}
+
+CONFIGFS_ATTR_RO(negcam_lcfs_, nodes);
+
+static struct configfs_attribute *negcam_lcfs_attrs[] = {
+	&negcam_lcfs_attr_profile,
+	&negcam_lcfs_attr_captures,
+	&negcam_lcfs_attr_enable,
+	&negcam_lcfs_attr_nodes,
+	NULL,
+};
+
+static void negcam_lcfs_release(struct config_item *item)
+{
+	kfree(to_loop_cfs(item));
+}
+
+static struct configfs_item_operations negcam_lcfs_item_ops = {
+	.release = negcam_lcfs_release,
+};
+
+static const struct config_item_type negcam_lcfs_type = {
+	.ct_item_ops = &negcam_lcfs_item_ops,
+	.ct_attrs = negcam_lcfs_attrs,
+	.ct_owner = THIS_MODULE,
+};
+
+static struct config_item *negcam_lcfs_make(struct config_group *group,
+					    const char *name)
+{
+	struct negcam_loop_cfs *lc = kzalloc(sizeof(*lc), GFP_KERNEL);
+
+	if (!lc)
+		return ERR_PTR(-ENOMEM);
+	strscpy(lc->profile, loop_profile, sizeof(lc->profile));
+	lc->captures = clamp(loop_captures, 1u, NEGCAM_LOOP_MAX_CAPTURES);
+	config_item_init_type_name(&lc->item, name, &negcam_lcfs_type);
+	return &lc->item;
+}
+
+/* rmdir: the loop goes with its directory. */
+static void negcam_lcfs_drop(struct config_group *group,
+			     struct config_item *item)
+{
+	struct negcam_loop_cfs *lc = to_loop_cfs(item);
+	struct negcam_loop *loop;
+
+	mutex_lock(&negcam_loops_lock);
+	loop = lc->loop;
+	lc->loop = NULL;
+	mutex_unlock(&negcam_loops_lock);
+	if (loop)
+		negcam_loop_remove(loop);
+	config_item_put(item);
+}
+
+static struct configfs_group_operations negcam_loops_group_ops = {
+	.make_item = negcam_lcfs_make,
+	.drop_item = negcam_lcfs_drop,
+};
+
+static const struct config_item_type negcam_loops_group_type = {
+	.ct_group_ops = &negcam_loops_group_ops,
+	.ct_owner = THIS_MODULE,
+};
+
+static struct config_group negcam_loops_group;
+
+/* /sys/kernel/config/negcam/loops, under the subsystem's group @parent. */
+int negcam_loops_cfs_register(struct config_group *parent)
+{
+	config_group_init_type_name(&negcam_loops_group, "loops",
+				    &negcam_loops_group_type);
+	return configfs_register_group(parent, &negcam_loops_group);
+}
+
+void negcam_loops_cfs_unregister(void)
+{
+	configfs_unregister_group(&negcam_loops_group);
+}
