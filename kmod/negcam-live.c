@@ -4,7 +4,8 @@
  * output node's QBUF marks each producer frame (negcam_loop_mark); a
  * capture node's pacing thread asks until when the producer feeds its
  * stream (negcam_loop_live_until) and draws the placeholder for the slots
- * it leaves. Under the loop's flock only: nothing here sleeps.
+ * it leaves. The record (loop->cur_*) is under the loop's flock, a
+ * spinlock: nothing here sleeps.
  */
 #include <linux/module.h>
 #include <linux/ktime.h>
@@ -26,7 +27,7 @@ static u64 negcam_loop_timeout_ns(const struct negcam_loop *loop)
 
 /* A producer frame of @fmt fits @cap's stream byte for byte. */
 bool negcam_loop_match(const struct v4l2_pix_format *fmt,
-			      const struct negcam_dev *cap)
+		       const struct negcam_dev *cap)
 {
 	return cap->stream_fmt.field != V4L2_FIELD_ALTERNATE &&
 	       negcam_same_frame(fmt, &cap->stream_fmt);
@@ -42,8 +43,7 @@ static bool negcam_loop_fits(const struct negcam_loop *loop,
 
 /* Note the producer's frame of @fmt queued at @ts (@fmt NULL: it stopped). */
 void negcam_loop_mark(struct negcam_loop *loop,
-			     const struct v4l2_pix_format *fmt, u64 ts,
-			     u64 ival_ns)
+		      const struct v4l2_pix_format *fmt, u64 ts, u64 ival_ns)
 {
 	spin_lock(&loop->flock);
 	loop->cur_on = fmt != NULL;

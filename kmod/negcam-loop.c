@@ -416,7 +416,7 @@ void negcam_loop_fmt_set(struct negcam_dev *dev)
  * are copied when queued), so a stream's first buffer is not there at
  * once, as on a plain node (a non-blocking read() right after opening
  * answers EAGAIN, which v4l2-compliance's read/write test requires of two
- * opens in a row). Its sequence numbers start from 0 (negcam_done).
+ * opens in a row). Its sequence numbers start from 0 (negcam_done_locked).
  */
 void negcam_loop_cap_start(struct negcam_dev *cap)
 {

@@ -42,7 +42,7 @@
  *	with no copy (the Shared Frames control, negcam-share.c)
  * @held: the producer's buffers the loop holds: the newest, until the
  *	next QBUF or STREAMOFF, and shared ones whose consumer buffer is not
- *	back yet (negcam_loop_give_back)
+ *	back yet (negcam_loop_cap_queued)
  * @flock: spinlock for @cur_*; taken by the output node's queue ops and
  *	by the capture threads. Nothing sleeps, copies or calls vb2 under it.
  * @cur_on: the producer streams: @cur_* describe its newest frame

@@ -69,17 +69,51 @@ static DEFINE_MUTEX(negcam_loops_lock);
 /* ---- creation and removal ---- */
 
 /*
- * The loop's profile: @name's text, with the capture queue copied to the
- * output queue when the profile has none (the producer is offered what
- * the consumers may ask).
+ * Follow mode, or a profile with no output queue: the output node offers
+ * the capture queue's formats (the producer is offered what the consumers
+ * may ask), without the capture side's colorimetry conversion flags.
+ */
+static int negcam_loop_offer_output(struct negcam_loop *loop,
+				    struct negcam_profile *p, const char *name)
+{
+	unsigned int i, n = p->nformats;
+
+	if (p->def[NC_OUTPUT].fourcc)
+		return 0;
+	if (2 * n > NC_MAX_FORMATS) {
+		pr_err("loop %u: profile '%s': too many formats to offer them on the output node\n",
+		       loop->index, name);
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++) {
+		struct negcam_format *f = &p->formats[p->nformats];
+
+		if (p->formats[i].buf_type != V4L2_BUF_TYPE_VIDEO_CAPTURE)
+			continue;
+		*f = p->formats[i];
+		f->buf_type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+		f->flags &= ~(V4L2_FMT_FLAG_CSC_COLORSPACE |
+			      V4L2_FMT_FLAG_CSC_YCBCR_ENC |
+			      V4L2_FMT_FLAG_CSC_QUANTIZATION |
+			      V4L2_FMT_FLAG_CSC_XFER_FUNC);
+		p->nformats++;
+	}
+	p->def[NC_OUTPUT] = p->def[NC_CAPTURE];
+	return 0;
+}
+
+/*
+ * The loop's profile: @name's text (a built-in, or "follow"), through the
+ * module's one parse-and-check (negcam-profile.c), with the capture queue
+ * offered on the output node when the profile has no output queue.
  */
 static int negcam_loop_profile(struct negcam_loop *loop, const char *name)
 {
 	const struct negcam_builtin *b = NULL;
-	struct negcam_parse_error *err;
 	struct negcam_profile *p;
 	const char *text;
-	unsigned int i, n;
+	char *copy;
+	char why[160];
 	int ret;
 
 	if (strcmp(name, "follow")) {
@@ -91,60 +125,27 @@ static int negcam_loop_profile(struct negcam_loop *loop, const char *name)
 		}
 	}
 	text = b ? b->text : negcam_follow_text;
-	p = kvzalloc(sizeof(*p), GFP_KERNEL);
-	err = kzalloc(sizeof(*err), GFP_KERNEL);
-	ret = -ENOMEM;
-	if (!p || !err)
-		goto out;
-	ret = negcam_profile_parse(p, text, strlen(text), err);
+	ret = negcam_profile_from_text(text, strlen(text), &p, &copy, why,
+				       sizeof(why));
 	if (ret) {
-		pr_err("loop %u: profile '%s': line %u, column %u: %s\n",
-		       loop->index, name, err->line, err->column, err->message);
-		goto out;
+		pr_err("loop %u: profile '%s': %s\n", loop->index, name, why);
+		return ret;
 	}
-	ret = -EINVAL;
-	n = p->nformats;
-	if (!p->def[NC_CAPTURE].fourcc) {
-		pr_err("loop %u: profile '%s' has no capture format\n",
-		       loop->index, name);
-		goto out;
-	}
-	if (!p->def[NC_OUTPUT].fourcc) {
-		if (2 * n > NC_MAX_FORMATS) {
-			pr_err("loop %u: profile '%s': too many formats to offer them on the output node\n",
-			       loop->index, name);
-			goto out;
-		}
-		for (i = 0; i < n; i++) {
-			struct negcam_format *f = &p->formats[p->nformats];
-
-			if (p->formats[i].buf_type != V4L2_BUF_TYPE_VIDEO_CAPTURE)
-				continue;
-			*f = p->formats[i];
-			f->buf_type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
-			f->flags &= ~(V4L2_FMT_FLAG_CSC_COLORSPACE |
-				      V4L2_FMT_FLAG_CSC_YCBCR_ENC |
-				      V4L2_FMT_FLAG_CSC_QUANTIZATION |
-				      V4L2_FMT_FLAG_CSC_XFER_FUNC);
-			p->nformats++;
-		}
-		p->def[NC_OUTPUT] = p->def[NC_CAPTURE];
-	}
-	if (!b) {
+	kvfree(copy);	/* a loop keeps no text: its profile is a built-in */
+	ret = negcam_loop_offer_output(loop, p, name);
+	if (!ret && !b) {
 		loop->narrow = kvzalloc(sizeof(*loop->narrow), GFP_KERNEL);
-		ret = -ENOMEM;
 		if (!loop->narrow)
-			goto out;
+			ret = -ENOMEM;
+	}
+	if (ret) {
+		kvfree(p);
+		return ret;
 	}
 	strscpy(loop->profile_name, name, sizeof(loop->profile_name));
 	loop->follow = !b;
 	loop->profile = p;
-	p = NULL;
-	ret = 0;
-out:
-	kfree(err);
-	kvfree(p);
-	return ret;
+	return 0;
 }
 
 static void negcam_loop_free(struct kref *ref)

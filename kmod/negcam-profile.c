@@ -15,13 +15,13 @@
 #include "negcam.h"
 #include "profile.h"
 
-/* Refuse what this capture-only node cannot present. */
+/* Refuse what a device, or a loop's capture side, cannot present. */
 static int negcam_check_profile(const struct negcam_profile *p, char *why,
 				size_t why_len)
 {
 	if (!p->def[NC_CAPTURE].fourcc) {
 		snprintf(why, why_len,
-			 "profile '%s' has no capture format (negcam.ko has capture nodes only)",
+			 "profile '%s' has no capture format (a device, and a loop's capture side, need one)",
 			 p->name);
 		return -EINVAL;
 	}
@@ -38,14 +38,14 @@ static void negcam_profile_name(struct negcam_dev *dev, char *name, size_t len)
 
 /*
  * The one way a profile gets into negcam.ko (module parameter, configfs,
- * a built-in by name): parse @len bytes of @text into a new profile and
- * refuse what a capture node cannot present. On success *@pp and *@textp
+ * a built-in by name, a loop's profile): parse @len bytes of @text into a
+ * new profile and refuse what a capture node cannot present. On success *@pp and *@textp
  * (a NUL-terminated copy of the text) are the caller's to free; on error
  * both are NULL and @why says what is wrong.
  */
-static int negcam_profile_load(const char *text, size_t len,
-			       struct negcam_profile **pp, char **textp,
-			       char *why, size_t why_len)
+int negcam_profile_from_text(const char *text, size_t len,
+			     struct negcam_profile **pp, char **textp,
+			     char *why, size_t why_len)
 {
 	struct negcam_parse_error *err = NULL;
 	struct negcam_profile *p = NULL;
@@ -109,7 +109,7 @@ int negcam_apply_profile_text(struct negcam_dev *dev, const char *text,
 	char why[160];
 	int ret;
 
-	ret = negcam_profile_load(text, len, &p, &copy, why, sizeof(why));
+	ret = negcam_profile_from_text(text, len, &p, &copy, why, sizeof(why));
 	if (ret)
 		goto fail;
 
@@ -181,7 +181,7 @@ int negcam_profile_initial(struct negcam_dev *dev,
 	char why[160];
 	int ret;
 
-	ret = negcam_profile_load(b->text, len, &dev->profile,
+	ret = negcam_profile_from_text(b->text, len, &dev->profile,
 				  &dev->profile_text, why, sizeof(why));
 	if (ret) {
 		pr_err("negcam-%u: built-in profile '%s': %s\n", dev->index,

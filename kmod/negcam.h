@@ -198,6 +198,10 @@ static inline struct negcam_buffer *to_negcam_buffer(struct vb2_buffer *vb)
 
 /* negcam-profile.c */
 struct negcam_builtin;
+struct negcam_profile;
+int negcam_profile_from_text(const char *text, size_t len,
+			     struct negcam_profile **pp, char **textp,
+			     char *why, size_t why_len);
 int negcam_profile_initial(struct negcam_dev *dev,
 			   const struct negcam_builtin *b);
 int negcam_apply_profile_text(struct negcam_dev *dev, const char *text,
