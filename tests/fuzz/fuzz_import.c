@@ -12,12 +12,6 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 
-/* ctl-print.c's listings call back into negcam-ctl; the importer does not list. */
-int ctl_ioctl(struct ctl *c, unsigned long request, void *arg)
-{
-	return negcam_engine_ioctl(&c->engine, request, arg);
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	/*

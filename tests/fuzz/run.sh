@@ -37,8 +37,10 @@ if [ ! -f "$build/build.ninja" ]; then
 		{ cat "$build.setup.log" >&2; exit 1; }
 	rm -f "$build.setup.log"
 fi
+# ninja prints its errors on stdout: kept in a log, shown if the build fails.
 ninja -C "$build" tests/fuzz/fuzz_parser tests/fuzz/fuzz_ioctl tests/fuzz/fuzz_import tests/fuzz/fuzz_roundtrip \
-	engine/negcam-ctl >/dev/null
+	engine/negcam-ctl >"$build/ninja.log" 2>&1 ||
+	{ tail -n 30 "$build/ninja.log" >&2; echo "fuzz: building the fuzzers failed" >&2; exit 1; }
 
 corpus=$build/fuzz-corpus
 artifacts=$build/fuzz-artifacts
