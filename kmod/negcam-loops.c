@@ -112,7 +112,6 @@ static int negcam_loop_profile(struct negcam_loop *loop, const char *name)
 	const struct negcam_builtin *b = NULL;
 	struct negcam_profile *p;
 	const char *text;
-	char *copy;
 	char why[160];
 	int ret;
 
@@ -125,13 +124,12 @@ static int negcam_loop_profile(struct negcam_loop *loop, const char *name)
 		}
 	}
 	text = b ? b->text : negcam_follow_text;
-	ret = negcam_profile_from_text(text, strlen(text), &p, &copy, why,
+	ret = negcam_profile_from_text(text, strlen(text), &p, NULL, why,
 				       sizeof(why));
 	if (ret) {
 		pr_err("loop %u: profile '%s': %s\n", loop->index, name, why);
 		return ret;
 	}
-	kvfree(copy);	/* a loop keeps no text: its profile is a built-in */
 	ret = negcam_loop_offer_output(loop, p, name);
 	if (!ret && !b) {
 		loop->narrow = kvzalloc(sizeof(*loop->narrow), GFP_KERNEL);

@@ -39,9 +39,11 @@ static void negcam_profile_name(struct negcam_dev *dev, char *name, size_t len)
 /*
  * The one way a profile gets into negcam.ko (module parameter, configfs,
  * a built-in by name, a loop's profile): parse @len bytes of @text into a
- * new profile and refuse what a capture node cannot present. On success *@pp and *@textp
- * (a NUL-terminated copy of the text) are the caller's to free; on error
- * both are NULL and @why says what is wrong.
+ * new profile and refuse what a capture node cannot present. On success
+ * *@pp and, unless @textp is NULL, *@textp (a NUL-terminated copy of the
+ * text, for a device that shows it back) are the caller's to free; on
+ * error both are NULL and @why says what is wrong. Without @textp, @text
+ * must end in a NUL (a built-in's does).
  */
 int negcam_profile_from_text(const char *text, size_t len,
 			     struct negcam_profile **pp, char **textp,
@@ -53,23 +55,28 @@ int negcam_profile_from_text(const char *text, size_t len,
 	int ret;
 
 	*pp = NULL;
-	*textp = NULL;
+	if (textp)
+		*textp = NULL;
 	if (len > NEGCAM_PROFILE_TEXT_MAX) {
 		snprintf(why, why_len, "profile text of %zu bytes, limit %u",
 			 len, NEGCAM_PROFILE_TEXT_MAX);
 		return -EFBIG;
 	}
 	p = kvzalloc(sizeof(*p), GFP_KERNEL);
-	copy = kvmalloc(len + 1, GFP_KERNEL);
+	if (textp)
+		copy = kvmalloc(len + 1, GFP_KERNEL);
 	err = kzalloc(sizeof(*err), GFP_KERNEL);
-	if (!p || !copy || !err) {
+	if (!p || (textp && !copy) || !err) {
 		ret = -ENOMEM;
 		snprintf(why, why_len, "out of memory");
 		goto out;
 	}
-	memcpy(copy, text, len);
-	copy[len] = '\0';
-	ret = negcam_profile_parse(p, copy, len, err);
+	if (copy) {
+		memcpy(copy, text, len);
+		copy[len] = '\0';
+	}
+	/* The copy when there is one: configfs text need not end in a NUL. */
+	ret = negcam_profile_parse(p, copy ? copy : text, len, err);
 	if (ret)
 		snprintf(why, why_len, "line %u, column %u: %s", err->line,
 			 err->column, err->message);
@@ -83,7 +90,8 @@ out:
 		return ret;
 	}
 	*pp = p;
-	*textp = copy;
+	if (textp)
+		*textp = copy;
 	return 0;
 }
 
