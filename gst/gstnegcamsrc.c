@@ -468,17 +468,31 @@ gst_negcam_src_unlock_stop (GstBaseSrc *bsrc)
 /* ------------------------------------------------------------------ */
 /* Caps                                                                */
 
+static GstNegcamPrefer
+gst_negcam_src_get_prefer (GstNegcamSrc *src)
+{
+  GstNegcamPrefer prefer;
+
+  GST_OBJECT_LOCK (src);
+  prefer = src->prefer;
+  GST_OBJECT_UNLOCK (src);
+  return prefer;
+}
+
 static GstCaps *
 gst_negcam_src_get_caps (GstBaseSrc *bsrc, GstCaps *filter)
 {
   GstNegcamSrc *src = GST_NEGCAM_SRC (bsrc);
+  GstNegcamPrefer prefer = gst_negcam_src_get_prefer (src);
   GstCaps *caps;
 
   {
     g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&src->probe_lock);
 
+    /* In our order of preference (docs/negcamsrc.md, "Caps order"). */
     if (src->probe)
-      return negcam_probe_caps (src->probe, filter);
+      return negcam_caps_by_preference (
+          src->probe, prefer, negcam_probe_caps (src->probe, filter));
   }
 
   caps = gst_pad_get_pad_template_caps (GST_BASE_SRC_PAD (bsrc));
@@ -489,17 +503,6 @@ gst_negcam_src_get_caps (GstBaseSrc *bsrc, GstCaps *filter)
     caps = tmp;
   }
   return caps;
-}
-
-static GstNegcamPrefer
-gst_negcam_src_get_prefer (GstNegcamSrc *src)
-{
-  GstNegcamPrefer prefer;
-
-  GST_OBJECT_LOCK (src);
-  prefer = src->prefer;
-  GST_OBJECT_UNLOCK (src);
-  return prefer;
 }
 
 /* GstBaseSrc's fixate (negotiate() fixates by itself): probe_lock. */

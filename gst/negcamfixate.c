@@ -240,6 +240,63 @@ negcam_fixate (NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *caps)
   return caps_like (best, caps, best_i);
 }
 
+/* One structure of the caps being ordered, with its best point. */
+typedef struct {
+  guint index;
+  gboolean is_default;
+  GstStructure *best;
+} Ranked;
+
+static gint
+ranked_compare (gconstpointer pa, gconstpointer pb, gpointer data)
+{
+  const Ranked *a = pa, *b = pb;
+  gint c = (gint)b->is_default - (gint)a->is_default;
+
+  if (!c)
+    c = compare_candidates (data, b->best, a->best);
+  return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+GstCaps *
+negcam_caps_by_preference (
+    NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *caps)
+{
+  GstCaps *defcaps = NULL, *out;
+  const GstStructure *d = NULL;
+  guint i, n = gst_caps_get_size (caps);
+  Ranked *v;
+  Ranking r;
+
+  if (n < 2)
+    return caps;
+  ranking_init (&r, probe, prefer);
+  if (prefer == GST_NEGCAM_PREFER_DEVICE && probe
+      && (defcaps = default_mode (probe)))
+    d = gst_caps_get_structure (defcaps, 0);
+  v = g_new (Ranked, n);
+  for (i = 0; i < n; i++) {
+    const GstStructure *s = gst_caps_get_structure (caps, i);
+
+    v[i].index = i;
+    v[i].is_default = d && gst_structure_can_intersect (s, d);
+    v[i].best = fixate_structure (&r, s);
+  }
+  g_qsort_with_data (v, n, sizeof (*v), ranked_compare, &r);
+  out = gst_caps_new_empty ();
+  for (i = 0; i < n; i++) {
+    gst_caps_append_structure_full (out,
+        gst_structure_copy (gst_caps_get_structure (caps, v[i].index)),
+        gst_caps_features_copy (gst_caps_get_features (caps, v[i].index)));
+    gst_structure_free (v[i].best);
+  }
+  g_free (v);
+  if (defcaps)
+    gst_caps_unref (defcaps);
+  gst_caps_unref (caps);
+  return out;
+}
+
 /* The first field in which @want and @got differ, or NULL. */
 const gchar *
 negcam_caps_first_difference (const GstStructure *want, const GstStructure *got,

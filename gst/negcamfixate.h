@@ -45,6 +45,18 @@ GstCaps *negcam_fixate (
     NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *caps);
 
 /*
+ * @caps (taken) in the element's own order of preference, best first:
+ * under GST_NEGCAM_PREFER_DEVICE the structures holding the device's
+ * default mode lead; then every structure ranks by its best point, as
+ * negcam_fixate() ranks them; ties keep their order. GStreamer reads caps
+ * order as preference: a peer that hands these caps back (camerabin's
+ * wrappercamerabinsrc sets them on a capsfilter) asks for what negcamsrc
+ * would choose, not for the device's first-enumerated size.
+ */
+GstCaps *negcam_caps_by_preference (
+    NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *caps);
+
+/*
  * What the device offers within downstream's preferred structure of @peer
  * (NULL: anything): the first structure of @peer, in @peer's order, that
  * any mode of the device matches. Frame rates included, but

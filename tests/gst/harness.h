@@ -46,6 +46,25 @@ outcome_caps (const Outcome * o)
   return caps;
 }
 
+/* What @src (taken, a negcamsrc with its properties set) offers in
+ * READY: a caps query with no filter. */
+static inline GstCaps *
+ready_caps (GstElement * src)
+{
+  GstPad *pad;
+  GstCaps *caps;
+
+  fail_unless (src != NULL);
+  fail_unless (gst_element_set_state (src, GST_STATE_READY) ==
+      GST_STATE_CHANGE_SUCCESS, "%s: READY failed", GST_OBJECT_NAME (src));
+  pad = gst_element_get_static_pad (src, "src");
+  caps = gst_pad_query_caps (pad, NULL);
+  gst_object_unref (pad);
+  gst_element_set_state (src, GST_STATE_NULL);
+  gst_object_unref (src);
+  return caps;
+}
+
 /* The error message for the test's own messages ("" without one). */
 static inline const gchar *
 outcome_error (const Outcome * o)

@@ -21,6 +21,7 @@
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 
+#include "harness.h"
 #include "preload-node.h"
 
 #include "profile.h"
@@ -111,22 +112,13 @@ static GstCaps *
 element_caps (const gchar *device, const gchar *profile)
 {
   GstElement *src = gst_element_factory_make ("negcamsrc", NULL);
-  GstPad *pad;
-  GstCaps *caps;
 
   fail_unless (src != NULL);
   if (device)
     g_object_set (src, "device", device, NULL);
   if (profile)
     g_object_set (src, "profile", profile, NULL);
-  fail_unless_equals_int (gst_element_set_state (src, GST_STATE_READY),
-      GST_STATE_CHANGE_SUCCESS);
-  pad = gst_element_get_static_pad (src, "src");
-  caps = gst_pad_query_caps (pad, NULL);
-  gst_object_unref (pad);
-  gst_element_set_state (src, GST_STATE_NULL);
-  gst_object_unref (src);
-  return caps;
+  return ready_caps (src);
 }
 
 static void

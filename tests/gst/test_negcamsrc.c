@@ -404,12 +404,13 @@ run_pipeline (const gchar * profile, const gchar * filter,
 
 #include "filters.h"
 
+/* negcamsrc @profile ! @filter under @prefer negotiates @want (taken;
+ * NULL: not-negotiated). */
 static void
-check_filter (const gchar * profile, const struct negcam_profile *p,
-    const gchar * filter, const gchar * prefer)
+check_filter_gives (const gchar * profile, const gchar * filter,
+    const gchar * prefer, GstStructure * want)
 {
   GstCaps *fc = gst_caps_from_string (filter);
-  GstStructure *want = expected_mode (p, fc, prefer);
   Outcome o;
 
   run_pipeline (profile, filter, prefer, 1, &o);
@@ -448,6 +449,16 @@ check_filter (const gchar * profile, const struct negcam_profile *p,
     gst_caps_unref (got);
   }
   outcome_clear (&o);
+  gst_caps_unref (fc);
+}
+
+static void
+check_filter (const gchar * profile, const struct negcam_profile *p,
+    const gchar * filter, const gchar * prefer)
+{
+  GstCaps *fc = gst_caps_from_string (filter);
+
+  check_filter_gives (profile, filter, prefer, expected_mode (p, fc, prefer));
   gst_caps_unref (fc);
 }
 
@@ -886,6 +897,109 @@ GST_START_TEST (test_downstream_order_two_structures)
       gst_caps_unref (fc);
       g_free (filter);
     }
+    g_free (p);
+  }
+}
+
+GST_END_TEST;
+
+/* negcamsrc's answer to a caps query (no filter) in READY, as the
+ * element with @profile and @prefer. */
+static GstCaps *
+caps_answer (const gchar * profile, const gchar * prefer)
+{
+  GstElement *src = gst_element_factory_make ("negcamsrc", NULL);
+
+  fail_unless (src != NULL);
+  gst_util_set_object_arg (G_OBJECT (src), "profile", profile);
+  gst_util_set_object_arg (G_OBJECT (src), "prefer", prefer);
+  return ready_caps (src);
+}
+
+/* Does structure @j of @caps hold the mode of @mode? */
+static gboolean
+structure_holds (GstCaps * caps, guint j, GstCaps * mode)
+{
+  GstCaps *one = gst_caps_copy_nth (caps, j);
+  gboolean ret = gst_caps_can_intersect (one, mode);
+
+  gst_caps_unref (one);
+  return ret;
+}
+
+/* The structures of @ans after the first @from are in @prefer's order:
+ * no structure's best point beats the one before it (the oracle's). */
+static void
+check_ranked (const gchar * name, const struct negcam_profile *p,
+    const gchar * prefer, GstCaps * ans, guint from)
+{
+  gint n, d;
+  guint j;
+
+  profile_live_rate (p, &n, &d);
+  for (j = from + 1; j < gst_caps_get_size (ans); j++) {
+    GstStructure *a = fixate_for (prefer, n, d,
+        gst_caps_get_structure (ans, j - 1));
+    GstStructure *c = fixate_for (prefer, n, d,
+        gst_caps_get_structure (ans, j));
+
+    fail_if (better (prefer, n, d, c, a) > 0, "%s, prefer=%s: %"
+        GST_PTR_FORMAT " after %" GST_PTR_FORMAT, name, prefer, c, a);
+    gst_structure_free (a);
+    gst_structure_free (c);
+  }
+}
+
+/* GStreamer reads caps order as preference: a caps query answers in
+ * negcamsrc's own order (docs/negcamsrc.md, "Caps order"). For every
+ * built-in profile and preference: under prefer=device the structures
+ * holding the default mode lead and no other holds it; the others follow
+ * the ranking. And a peer that hands the answer back as its caps, as
+ * camerabin's wrappercamerabinsrc does through a capsfilter, gets
+ * negcamsrc's own choice among all the modes, not the first size the
+ * device lists (webcam's 160x120 before the answer was ordered). */
+GST_START_TEST (test_caps_answer_in_preference_order)
+{
+  static const gchar *prefs[] = { "device", "resolution", "framerate",
+    "raw", "compressed"
+  };
+  const struct negcam_builtin *b;
+  guint i, k, j, lead;
+
+  for (i = 0; (b = negcam_builtin_at (i)); i++) {
+    struct negcam_profile *p = load_profile (b->name);
+    GstCaps *dc = gst_caps_new_full (default_structure (p), NULL);
+    GstCaps *modes = profile_modes (p);
+
+    for (k = 0; k < G_N_ELEMENTS (prefs); k++) {
+      GstCaps *ans = caps_answer (b->name, prefs[k]);
+      gchar *filter = gst_caps_to_string (ans);
+
+      fail_if (gst_caps_is_empty (ans), "%s: no caps", b->name);
+      lead = 0;
+      if (!g_strcmp0 (prefs[k], "device")) {
+        while (lead < gst_caps_get_size (ans)
+            && structure_holds (ans, lead, dc))
+          lead++;
+        fail_unless (lead > 0, "%s: %" GST_PTR_FORMAT " first, not the "
+            "default mode %" GST_PTR_FORMAT, b->name,
+            gst_caps_get_structure (ans, 0), dc);
+        for (j = lead; j < gst_caps_get_size (ans); j++)
+          fail_if (structure_holds (ans, j, dc), "%s: default mode again "
+              "in structure %u", b->name, j);
+      }
+      check_ranked (b->name, p, prefs[k], ans, lead);
+      /* Without ENUM_FRAMESIZES a format is "any size" and TRY_FMT picks
+       * one: the oracle has no sizes to choose from (as in
+       * test_filters_every_profile). */
+      if (!(p->quirks & NC_QUIRK_NO_ENUM_FRAMESIZES))
+        check_filter_gives (b->name, filter, prefs[k],
+            expected_within (p, modes, ans, prefs[k]));
+      g_free (filter);
+      gst_caps_unref (ans);
+    }
+    gst_caps_unref (modes);
+    gst_caps_unref (dc);
     g_free (p);
   }
 }
@@ -2770,6 +2884,7 @@ negcamsrc_suite (void)
   tcase_add_test (tc, test_filters_preferences);
   tcase_add_test (tc, test_downstream_prefers_videoscale);
   tcase_add_test (tc, test_downstream_order_two_structures);
+  tcase_add_test (tc, test_caps_answer_in_preference_order);
   tcase_add_test (tc, test_raw_only_live_rate);
   tcase_add_test (tc, test_every_format_negotiates);
   tcase_add_test (tc, test_field_error_in_words);

@@ -55,18 +55,10 @@ static GstCaps *
 device_caps (void)
 {
   GstElement *src = gst_element_factory_make ("negcamsrc", NULL);
-  GstPad *pad;
-  GstCaps *caps;
 
+  fail_unless (src != NULL);
   g_object_set (src, "device", device, NULL);
-  fail_unless (gst_element_set_state (src, GST_STATE_READY)
-      == GST_STATE_CHANGE_SUCCESS);
-  pad = gst_element_get_static_pad (src, "src");
-  caps = gst_pad_query_caps (pad, NULL);
-  gst_object_unref (pad);
-  gst_element_set_state (src, GST_STATE_NULL);
-  gst_object_unref (src);
-  return caps;
+  return ready_caps (src);
 }
 
 GST_START_TEST (test_filters)
