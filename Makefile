@@ -9,11 +9,12 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEB_PACKAGES := build-essential meson ninja-build pkg-config clang \
 	libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
 	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
+	gstreamer1.0-plugins-bad \
 	libv4l-dev v4l-utils ffmpeg libjpeg-dev valgrind strace \
 	linux-image-amd64 linux-headers-amd64 qemu-system-x86 busybox-static \
 	sparse kmod cpio python3 procps gstreamer1.0-plugins-base-apps \
 	universal-ctags python3-opencv \
-	dkms v4l2loopback-dkms
+	dkms v4l2loopback-dkms chromium
 
 .PHONY: all deps build demo test test-engine test-gst test-vm test-full fuzz bench kmod storm clean \
 	debug-kernel test-debug test-debug-storm

@@ -768,16 +768,20 @@ int negcam_engine_s_fmt(struct negcam_engine *e, struct v4l2_format *f)
 	return 0;
 }
 
-/* The format of @fourcc on any queue (frame sizes carry no buffer type). */
+/*
+ * The format of @fourcc on queue @q, else on the other queue: frame sizes
+ * carry no buffer type, so a node answers from its own queue first.
+ */
 static const struct negcam_format *nc_any_format(const struct negcam_engine *e,
-						 __u32 fourcc)
+						 int q, __u32 fourcc)
 {
-	const struct negcam_format *f = nc_find_format(e->profile, NC_CAPTURE, fourcc);
+	const struct negcam_format *f = nc_find_format(e->profile, q, fourcc);
 
-	return f ? f : nc_find_format(e->profile, NC_OUTPUT, fourcc);
+	return f ? f : nc_find_format(e->profile, q == NC_CAPTURE ? NC_OUTPUT : NC_CAPTURE,
+				      fourcc);
 }
 
-int negcam_engine_enum_framesizes(const struct negcam_engine *e,
+int negcam_engine_enum_framesizes(const struct negcam_engine *e, int q,
 				  struct v4l2_frmsizeenum *fs)
 {
 	const struct negcam_format *f;
@@ -787,7 +791,7 @@ int negcam_engine_enum_framesizes(const struct negcam_engine *e,
 
 	if (e->profile && (e->profile->quirks & NC_QUIRK_NO_ENUM_FRAMESIZES))
 		return -ENOTTY;
-	f = nc_any_format(e, fourcc);
+	f = nc_any_format(e, q, fourcc);
 	if (!f || (nc_is_range(f) && index > 0))
 		return -EINVAL;
 	s = nc_size_at(e->profile, f, index);
@@ -814,7 +818,7 @@ int negcam_engine_enum_framesizes(const struct negcam_engine *e,
 	return 0;
 }
 
-int negcam_engine_enum_frameintervals(const struct negcam_engine *e,
+int negcam_engine_enum_frameintervals(const struct negcam_engine *e, int q,
 				      struct v4l2_frmivalenum *fi)
 {
 	const struct negcam_format *f;
@@ -825,7 +829,7 @@ int negcam_engine_enum_frameintervals(const struct negcam_engine *e,
 
 	if (e->profile && (e->profile->quirks & NC_QUIRK_NO_ENUM_FRAMEINTERVALS))
 		return -ENOTTY;
-	f = nc_any_format(e, fourcc);
+	f = nc_any_format(e, q, fourcc);
 	s = f ? nc_size_lookup(e->profile, f, w, h) : NULL;
 	if (!s || (s->ival_kind != V4L2_FRMIVAL_TYPE_DISCRETE && index > 0))
 		return -EINVAL;
@@ -990,13 +994,13 @@ static int nc_ioctl_dispatch(struct negcam_engine *e, unsigned long request, voi
 		struct v4l2_frmsizeenum *fs = arg;
 
 		NC_CLEAR_AFTER(fs, pixel_format);
-		return negcam_engine_enum_framesizes(e, fs);
+		return negcam_engine_enum_framesizes(e, NC_CAPTURE, fs);
 	}
 	case VIDIOC_ENUM_FRAMEINTERVALS: {
 		struct v4l2_frmivalenum *fi = arg;
 
 		NC_CLEAR_AFTER(fi, height);
-		return negcam_engine_enum_frameintervals(e, fi);
+		return negcam_engine_enum_frameintervals(e, NC_CAPTURE, fi);
 	}
 	case VIDIOC_G_PARM:
 	case VIDIOC_S_PARM:

@@ -69,8 +69,15 @@ int negcam_engine_enum_fmt(const struct negcam_engine *e, struct v4l2_fmtdesc *f
 int negcam_engine_g_fmt(const struct negcam_engine *e, struct v4l2_format *f);
 int negcam_engine_try_fmt(const struct negcam_engine *e, struct v4l2_format *f);
 int negcam_engine_s_fmt(struct negcam_engine *e, struct v4l2_format *f);
-int negcam_engine_enum_framesizes(const struct negcam_engine *e, struct v4l2_frmsizeenum *fs);
-int negcam_engine_enum_frameintervals(const struct negcam_engine *e, struct v4l2_frmivalenum *fi);
+/*
+ * ENUM_FRAMESIZES and ENUM_FRAMEINTERVALS carry no buffer type: the format
+ * is looked up on queue @q first (a node's own direction), then on the
+ * other. The ioctl entry point answers for the capture queue first.
+ */
+int negcam_engine_enum_framesizes(const struct negcam_engine *e, int q,
+				  struct v4l2_frmsizeenum *fs);
+int negcam_engine_enum_frameintervals(const struct negcam_engine *e, int q,
+				      struct v4l2_frmivalenum *fi);
 int negcam_engine_g_parm(const struct negcam_engine *e, struct v4l2_streamparm *p);
 int negcam_engine_s_parm(struct negcam_engine *e, struct v4l2_streamparm *p);
 

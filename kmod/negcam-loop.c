@@ -178,27 +178,40 @@ static void negcam_loop_present(struct negcam_loop *loop,
 }
 
 /*
- * Follow mode, at each producer frame: the capture nodes present the
- * producer's format alone (rebuilt when its format or rate changed);
- * those without buffers take it, the others once they have none
- * (negcam_loop_sync). Under loop->lock.
+ * Follow mode: the capture nodes present the producer's format alone,
+ * rebuilt when its format or rate changed. False when nothing changed.
+ * Under loop->lock.
  */
-static void negcam_loop_narrow(struct negcam_loop *loop)
+static bool negcam_loop_present_producer(struct negcam_loop *loop)
 {
 	const struct v4l2_pix_format *pix = negcam_engine_fmt(&loop->out->engine, NC_OUTPUT);
 	struct v4l2_fract ival = negcam_loop_out_ival(loop);
 	const struct negcam_default *d = &loop->narrow->def[NC_CAPTURE];
-	unsigned int i;
 
 	if (loop->narrowed && d->fourcc == pix->pixelformat &&
 	    d->width == pix->width && d->height == pix->height &&
 	    loop->narrow->formats[0].fields[0] == pix->field &&
 	    d->interval.numerator == ival.numerator &&
 	    d->interval.denominator == ival.denominator)
-		return;
+		return false;
 	negcam_loop_build_narrow(loop, pix, ival);
 	negcam_loop_present(loop, loop->narrow);
 	loop->narrowed = true;
+	return true;
+}
+
+/*
+ * Follow mode, at each producer frame: narrowed to the producer's format
+ * (its rate may have changed since its S_FMT); capture nodes without
+ * buffers take it, the others once they have none (negcam_loop_sync).
+ * Under loop->lock.
+ */
+static void negcam_loop_narrow(struct negcam_loop *loop)
+{
+	unsigned int i;
+
+	if (!negcam_loop_present_producer(loop))
+		return;
 	for (i = 0; i < loop->ncap; i++) {
 		struct negcam_dev *cap = loop->cap[i];
 
@@ -211,11 +224,33 @@ static void negcam_loop_narrow(struct negcam_loop *loop)
 	}
 }
 
-/* Follow mode, the producer stopped: the whole profile is back. */
+/*
+ * Follow mode, the producer stopped: the whole profile is back, its
+ * discrete sizes too. A capture node without buffers whose format (the
+ * producer's) is not among them takes the nearest that is, and is told;
+ * one streaming takes it once it has no buffers (negcam_loop_sync).
+ */
 static void negcam_loop_widen(struct negcam_loop *loop)
 {
+	struct v4l2_pix_format old;
+	unsigned int i;
+
 	negcam_loop_present(loop, loop->profile);
 	loop->narrowed = false;
+	for (i = 0; i < loop->ncap; i++) {
+		struct negcam_dev *cap = loop->cap[i];
+
+		if (!cap)
+			continue;
+		if (vb2_is_busy(&cap->queue)) {
+			cap->loop_stale = true;
+			continue;
+		}
+		old = *negcam_engine_fmt(&cap->engine, NC_CAPTURE);
+		negcam_loop_set(cap, &old);
+		if (!negcam_same_frame(&old, negcam_engine_fmt(&cap->engine, NC_CAPTURE)))
+			negcam_source_changed(cap);
+	}
 }
 
 /*
@@ -385,6 +420,9 @@ static void negcam_loop_producer_set(struct negcam_dev *out)
 	unsigned int i;
 
 	loop->want_pending = false;
+	/* Follow mode: any size the producer sets is the consumers' format. */
+	if (loop->follow)
+		negcam_loop_present_producer(loop);
 	for (i = 0; i < loop->ncap; i++) {
 		struct negcam_dev *cap = loop->cap[i];
 

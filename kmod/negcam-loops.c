@@ -37,24 +37,43 @@ MODULE_PARM_DESC(loop_profile,
 
 
 /*
- * follow: the producer may set any of these at any size; the consumers
- * see what it set first (ENUM_FMT index 0, G_FMT), as v4l2loopback does.
+ * follow: the producer may set any of these formats at any size (the
+ * output queue); the consumers see what it set first (ENUM_FMT index 0,
+ * G_FMT), as v4l2loopback does, and from its S_FMT on that format alone
+ * (negcam-loop.c, narrowing). With no producer format yet, the capture
+ * side offers common camera sizes, discrete, as a browser requires to
+ * list a camera (Chromium ignores a node whose sizes are stepwise).
  */
+#define NEGCAM_FOLLOW_SIZES						\
+	"  size 160x120 fps 60 30 25 24 20 15 10 5\n"			\
+	"  size 176x144 fps 60 30 25 24 20 15 10 5\n"			\
+	"  size 320x180 fps 60 30 25 24 20 15 10 5\n"			\
+	"  size 320x240 fps 60 30 25 24 20 15 10 5\n"			\
+	"  size 352x288 fps 60 30 25 24 20 15 10 5\n"			\
+	"  size 640x360 fps 60 30 25 24 20 15 10 5\n"			\
+	"  size 640x480 fps 60 30 25 24 20 15 10 5\n"			\
+	"  size 800x600 fps 60 30 25 24 20 15 10 5\n"			\
+	"  size 960x540 fps 60 30 25 24 20 15 10 5\n"			\
+	"  size 1024x768 fps 60 30 25 24 20 15 10 5\n"			\
+	"  size 1280x720 fps 60 30 25 24 20 15 10 5\n"			\
+	"  size 1280x960 fps 60 30 25 24 20 15 10 5\n"			\
+	"  size 1920x1080 fps 60 30 25 24 20 15 10 5\n"		\
+	"  size 2560x1440 fps 60 30 25 24 20 15 10 5\n"		\
+	"  size 3840x2160 fps 60 30 25 24 20 15 10 5\n"
+#define NEGCAM_FOLLOW(fcc)						\
+	"format " fcc "\n" NEGCAM_FOLLOW_SIZES				\
+	"format " fcc " output\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
+
 static const char negcam_follow_text[] =
 	"name follow\n"
 	"card \"negcam loop\"\n"
 	"adjust nearest\n"
 	"default YUYV 640x480 fps 30\n"
-	"format YUYV\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
-	"format UYVY\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
-	"format NV12\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
-	"format YU12\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
-	"format RGB3\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
-	"format BGR3\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
-	"format XR24\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
-	"format AR24\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
-	"format GREY\n  size 16x16-3840x2160 step 2x2 fps 1-60\n"
-	"format MJPG\n  size 16x16-3840x2160 step 2x2 fps 1-60\n";
+	"default YUYV output 640x480 fps 30\n"
+	NEGCAM_FOLLOW("YUYV") NEGCAM_FOLLOW("UYVY") NEGCAM_FOLLOW("NV12")
+	NEGCAM_FOLLOW("YU12") NEGCAM_FOLLOW("RGB3") NEGCAM_FOLLOW("BGR3")
+	NEGCAM_FOLLOW("XR24") NEGCAM_FOLLOW("AR24") NEGCAM_FOLLOW("GREY")
+	NEGCAM_FOLLOW("MJPG");
 
 static struct negcam_loop *negcam_loops[NEGCAM_MAX_LOOPS];
 /*

@@ -106,15 +106,17 @@ static int negcam_s_fmt_vid_cap(struct file *file, void *priv,
 static int negcam_enum_framesizes(struct file *file, void *priv,
 				  struct v4l2_frmsizeenum *fs)
 {
-	return negcam_engine_enum_framesizes(&negcam_file_dev(file)->engine,
-					     fs);
+	struct negcam_dev *dev = negcam_file_dev(file);
+
+	return negcam_engine_enum_framesizes(&dev->engine, dev->qi, fs);
 }
 
 static int negcam_enum_frameintervals(struct file *file, void *priv,
 				      struct v4l2_frmivalenum *fi)
 {
-	return negcam_engine_enum_frameintervals(&negcam_file_dev(file)->engine,
-						 fi);
+	struct negcam_dev *dev = negcam_file_dev(file);
+
+	return negcam_engine_enum_frameintervals(&dev->engine, dev->qi, fi);
 }
 
 static int negcam_g_parm(struct file *file, void *priv,

@@ -914,6 +914,57 @@ static void test_output_queue(void)
 	CHECK_EQ(negcam_engine_set_profile(&eng, &hp), 0, "profile swap when idle");
 }
 
+/*
+ * One fourcc on both queues with different sizes (a follow loop: discrete
+ * camera sizes to consumers, any size to the producer): ENUM_FRAMESIZES
+ * and ENUM_FRAMEINTERVALS, which carry no buffer type, answer from the
+ * queue the caller names first; the ioctl entry point from capture.
+ */
+static void test_framesizes_per_queue(void)
+{
+	struct v4l2_frmsizeenum fs;
+	struct v4l2_frmivalenum fi;
+	struct negcam_format *f;
+	struct negcam_size *s;
+
+	hp_reset("both", 0, NC_ADJUST_DOWN);
+	f = hp_format(V4L2_PIX_FMT_YUYV, CAP, V4L2_FIELD_NONE);
+	s = hp_size(f, 320, 240);
+	hp_ival(s, 1, 30);
+	hp_ival(s, 1, 15);
+	f = hp_format(V4L2_PIX_FMT_YUYV, OUT, V4L2_FIELD_NONE);
+	s = hp_size(f, 1366, 768);
+	hp_ival(s, 1, 60);
+	hp_default(NC_CAPTURE, V4L2_PIX_FMT_YUYV, 320, 240, 1, 30);
+	hp_default(NC_OUTPUT, V4L2_PIX_FMT_YUYV, 1366, 768, 1, 60);
+	negcam_engine_init(&eng, &hp);
+
+	memset(&fs, 0, sizeof(fs));
+	fs.pixel_format = V4L2_PIX_FMT_YUYV;
+	CHECK_EQ(negcam_engine_enum_framesizes(&eng, NC_OUTPUT, &fs), 0, "output sizes");
+	CHECK(fs.discrete.width == 1366 && fs.discrete.height == 768, "output: %ux%u",
+	      fs.discrete.width, fs.discrete.height);
+	fs.index = 0;
+	CHECK_EQ(negcam_engine_enum_framesizes(&eng, NC_CAPTURE, &fs), 0, "capture sizes");
+	CHECK(fs.discrete.width == 320 && fs.discrete.height == 240, "capture: %ux%u",
+	      fs.discrete.width, fs.discrete.height);
+	fs.index = 0;
+	CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_ENUM_FRAMESIZES, &fs), 0, "ioctl sizes");
+	CHECK_EQ(fs.discrete.width, 320u, "the ioctl entry point answers from capture");
+
+	memset(&fi, 0, sizeof(fi));
+	fi.pixel_format = V4L2_PIX_FMT_YUYV;
+	fi.width = 1366;
+	fi.height = 768;
+	CHECK_EQ(negcam_engine_enum_frameintervals(&eng, NC_OUTPUT, &fi), 0,
+		 "output interval at the output's size");
+	CHECK(fi.discrete.numerator == 1 && fi.discrete.denominator == 60, "output: 1/%u",
+	      fi.discrete.denominator);
+	fi.index = 0;
+	CHECK_EQ(negcam_engine_enum_frameintervals(&eng, NC_CAPTURE, &fi), -EINVAL,
+		 "capture has no 1366x768");
+}
+
 /* The ioctl entry point behaves like the kernel core around the ops. */
 static void test_ioctl_entry(void)
 {
@@ -1633,6 +1684,7 @@ int main(void)
 	test_intervals();
 	test_quirks();
 	test_output_queue();
+	test_framesizes_per_queue();
 	test_ioctl_entry();
 	test_csc();
 	test_builtins();

@@ -304,3 +304,12 @@ gst_caps_of() {
 	*) echo "" ;;
 	esac
 }
+
+# browser_red "R,G,B R,G,B ...": every sample (tests/vm/browser.sh) is red.
+browser_red() {
+	local p r g b
+	for p in $1; do
+		IFS=, read -r r g b <<< "$p"
+		[ "$r" -ge 180 ] && [ "$g" -le 80 ] && [ "$b" -le 80 ] || return 1
+	done
+}

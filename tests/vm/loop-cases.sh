@@ -341,6 +341,50 @@ case_two_consumers() {	# LABEL OUT CAP CAP2
 		"consumer 1: $a frames$([ "$a" = 0 ] && echo " ($(no_frames_why "$l1"))"), consumer 2: $b frames$([ "$b" = 0 ] && echo " ($(no_frames_why "$l2"))"); after the kill consumer 2 got $((c - b)) in 3 s"
 }
 
+# A browser (tests/vm/browser.sh: Chromium's getUserMedia, as a video-call
+# page) on CAP, found by its card name: with no producer, then while the
+# issue's ffmpeg producer writes red 640x480. Two rows: is the camera
+# listed and does the page show frames; are they the producer's.
+case_browser() {	# LABEL OUT CAP
+	local label=$1 out=$2 cap=$3 card log
+	if ! command -v chromium > /dev/null; then
+		loop_record "$label" "Chromium, no producer: camera listed, frames shown" no "chromium not installed (make deps)"
+		return
+	fi
+	card=$(v4l2-ctl -d "$cap" -D 2>/dev/null | sed -n 's/.*Card type *: //p')
+	log=$(logname "$label browser no producer")
+	"$NEGCAM_TREE/tests/vm/browser.sh" "$card" > "$log" 2>&1
+	browser_row "$label" "Chromium, no producer: camera listed, frames shown" "$log" "$card" ""
+	if ! producer_start "$out" 640x480; then
+		loop_record "$label" "Chromium, ffmpeg producer 640x480: its red frames shown" no "producer does not start"
+		producer_stop; return
+	fi
+	log=$(logname "$label browser producer")
+	"$NEGCAM_TREE/tests/vm/browser.sh" "$card" "" 150 red > "$log" 2>&1
+	producer_stop
+	browser_row "$label" "Chromium, ffmpeg producer 640x480: its red frames shown" "$log" "$card" red
+}
+
+# browser_row LABEL CASE LOG CARD [red]: one row from a browser.sh LOG.
+browser_row() {
+	local label=$1 case=$2 log=$3 card=$4 l res met=no what
+	res=$(sed -n 's/^result //p' "$log" | tail -n1)
+	l=$(sed -n 's/^step default //p' "$log" | tail -n1)
+	if ! grep -q "^cameras .*\"$card\"" "$log"; then
+		l=$(sed -n 's/^cameras //p' "$log")
+		what="not listed (the browser's cameras: ${l:-none}); ${res:-no result}"
+	elif [ -z "$l" ]; then
+		what="listed; ${res:-no result}$(sed -n 's/^first open / (first open: /p' "$log" | sed 's/$/)/')"
+	else
+		what="listed; ${l#settings }"
+		case $5 in
+		red) echo "$l" | grep -qE 'shown 640x480 ' && browser_red "${l#* rgb }" && met=yes ;;
+		*) echo "$l" | grep -qE 'settings ([0-9]+x[0-9]+)@.* shown \1 frames 10 ' && met=yes ;;
+		esac
+	fi
+	loop_record "$label" "$case" $met "$what"
+}
+
 # loop_fresh LOAD_FN MODULE: unload and load again (sets OUT, CAP, CAP2).
 loop_fresh() {
 	local i
@@ -390,16 +434,21 @@ loop_cases() {
 	case_caps "$label" "$CAP" " (no producer)"
 	case_compliance "$label" "$CAP" "v4l2-compliance -s on capture, no producer"
 	case_placeholder "$label" "$CAP"
+	# On the output node v4l2-compliance is the producer: while another
+	# process owns the node's queue, every streaming test gets EBUSY, by
+	# the V4L2 rule of one queue owner, on any driver.
+	loop_fresh "$load" "$mod"
+	case_compliance "$label" "$OUT" "v4l2-compliance -s on output (it is the producer)"
 	loop_fresh "$load" "$mod"
 	if producer_start "$OUT" 640x480; then
-		case_compliance "$label" "$OUT" "v4l2-compliance -s on output, producer running"
 		case_compliance "$label" "$CAP" "v4l2-compliance -s on capture, producer running"
 		case_caps "$label" "$CAP" " (producer running)"
 	else
 		loop_record "$label" "v4l2-compliance -s with a producer" no "producer does not start: $(first_error "$(logname "producer 640x480")")"
 	fi
 	producer_stop
-	for c in case_follow case_size_change case_kill_producer case_two_consumers case_v4l2sink case_stress; do
+	for c in case_follow case_size_change case_kill_producer case_two_consumers case_v4l2sink case_browser \
+		case_stress; do
 		loop_fresh "$load" "$mod" || { loop_record "$label" "load" no "$load failed"; return; }
 		"$c" "$label" "$OUT" "$CAP" "$CAP2"
 	done

@@ -270,6 +270,52 @@ kill -0 "$PS" 2>/dev/null && pass "negcamconvertsink producer: the same gst-laun
 kill "$PS" 2>/dev/null; wait "$PS" 2>/dev/null
 reap
 
+# ---- a browser as the consumer (tests/vm/browser.sh: Chromium, headless) ----
+# What a video-call page sees: the loop's capture nodes are cameras, its
+# output node is not; with no producer the page gets the placeholder at
+# once; then a producer written once (negcamconvertsink, red) follows the
+# sizes the page asks, exactly and without scaling (resizeMode "none"):
+# 320x240, then 1280x720 (which Chromium takes in MJPG), no restart.
+browser_size() {	# LOG STEP WxH WHAT: the step got WxH from the device, red
+	local l=$(grep "^step $2 " "$1" | tail -n1)
+	case $l in
+	*" settings $3@"*" none shown $3 frames "*) browser_red "${l#* rgb }" && { pass "$4 (${l#step })"; return; } ;;
+	esac
+	fail "$4: ${l:-$(tail -n1 "$1")} (log $1)"
+}
+if ! command -v chromium > /dev/null; then
+	fail "browser: chromium is not installed (make deps installs it)"
+else
+	blog=$OUT/browser-placeholder.log
+	"$NEGCAM_TREE/tests/vm/browser.sh" "negcam loop 0 capture 0" > "$blog" 2>&1
+	st=$?
+	cams=$(sed -n 's/^cameras //p' "$blog")
+	case $cams in
+	*'"negcam loop 0 capture 0"'*'"negcam loop 0 capture 1"'*)
+		case $cams in *"loop 0 output"*) fail "browser lists the output node as a camera: $cams" ;;
+		*) pass "browser: both capture nodes are cameras, the output node is not ($cams)" ;; esac ;;
+	*) fail "browser cameras: '${cams:-none}' (log $blog)" ;;
+	esac
+	l=$(grep '^step default ' "$blog")
+	if [ $st = 0 ] && echo "$l" | grep -qE 'settings ([0-9]+x[0-9]+)@.* shown \1 frames 10 '; then
+		pass "browser, no producer: the page shows the placeholder at once (${l#step default })"
+	else
+		fail "browser, no producer: ${l:-$(tail -n1 "$blog")} (log $blog)"
+	fi
+	GST_PLUGIN_PATH=$NEGCAM_BUILD/gst gst-launch-1.0 -q videotestsrc pattern=red is-live=true num-buffers=36000 ! \
+		negcamconvertsink device="$OUTN" > "$OUT/browser-sink.log" 2>&1 &
+	PS=$!
+	PIDS+=($PS)
+	sleep 2
+	blog=$OUT/browser-sizes.log
+	"$NEGCAM_TREE/tests/vm/browser.sh" "negcam loop 0 capture 0" 320x240,1280x720 300 red > "$blog" 2>&1
+	browser_size "$blog" 320x240 320x240 "browser asks 320x240: the producer follows, the page shows its red frames at 320x240"
+	browser_size "$blog" 1280x720 1280x720 "browser asks 1280x720: the same producer follows ($("$V" fmt "$OUTN")), red frames at 1280x720"
+	kill -0 "$PS" 2>/dev/null && pass "browser: one producer run served both sizes" ||
+		fail "browser: the negcamconvertsink producer ended (log $OUT/browser-sink.log)"
+	reap
+fi
+
 # ---- producer killed mid-stream, restarted ----
 "$V" fmt "$CAP0" 640x480 YUYV > /dev/null
 "$V" fmt "$OUTN" 640x480 YUYV > /dev/null
@@ -453,7 +499,8 @@ follow_narrow() {
 		fail "follow, producer streaming: v4l2src caps '$caps'"
 	fi
 	reap
-	if v4l2-ctl -d "$CAP0" --list-formats-ext | grep -q 'Size: Stepwise'; then
+	if [ "$(v4l2-ctl -d "$CAP0" --list-formats-ext | grep -c "^[[:space:]]*\[[0-9]*\]: '")" = 10 ] &&
+	   v4l2-ctl -d "$CAP0" --list-formats-ext | grep -q 'Size: Discrete 3840x2160'; then
 		pass "follow, producer stopped: the capture node lists the whole follow profile again"
 	else
 		fail "follow, producer stopped: capture sizes $(v4l2-ctl -d "$CAP0" --list-formats-ext | grep Size | head -n 2 | tr '\n' ' ')"
@@ -464,10 +511,35 @@ follow_narrow() {
 # ---- follow mode: the producer changes size mid-stream ----
 if check "insmod loops=1 loop_profile=follow devices=0" 60 load_loops loops=1 loop_profile=follow devices=0; then
 	OUTN=$(node_by_card "negcam loop 0 output") CAP0=$(node_by_card "negcam loop 0 capture 0")
-	if v4l2-ctl -d "$CAP0" --list-formats-ext | grep -q 'Size: Stepwise'; then
-		pass "follow: stepwise sizes on the capture node"
+	# No producer yet: common sizes, discrete, so that a browser lists the
+	# camera; the producer may set any size (output node: stepwise).
+	csz=$(v4l2-ctl -d "$CAP0" --list-formats-ext | grep 'Size:')
+	if ! echo "$csz" | grep -qv 'Size: Discrete' && [ "$(echo "$csz" | wc -l)" -ge 100 ] &&
+	   v4l2-ctl -d "$OUTN" --list-formats-out-ext | grep -q 'Size: Stepwise 16x16 - 3840x2160'; then
+		pass "follow, no producer: discrete sizes on the capture node ($(echo "$csz" | wc -l)), stepwise on the output node"
 	else
-		fail "follow: capture sizes $(v4l2-ctl -d "$CAP0" --list-formats-ext | grep Size | head -n 2 | tr '\n' ' ')"
+		fail "follow: capture sizes $(echo "$csz" | head -n 2 | tr '\n' ' '), output $(v4l2-ctl -d "$OUTN" --list-formats-out-ext | grep -m1 Size)"
+	fi
+	if command -v chromium > /dev/null; then
+		blog=$OUT/browser-follow.log
+		"$NEGCAM_TREE/tests/vm/browser.sh" "negcam loop 0 capture 0" > "$blog" 2>&1
+		l=$(grep '^step default ' "$blog")
+		if echo "$l" | grep -qE 'settings ([0-9]+x[0-9]+)@.* shown \1 frames 10 '; then
+			pass "follow, no producer: the browser lists the camera and shows the placeholder (${l#step default })"
+		else
+			fail "follow, no producer, browser: ${l:-$(grep -E '^(cameras|result)' "$blog" | tr '\n' ' ')} (log $blog)"
+		fi
+	fi
+	# A producer size no camera lists: the consumers get it exactly, and
+	# the nearest listed size once the producer stops.
+	"$V" fmt "$OUTN" 1366x768 YUYV > /dev/null
+	got=$("$V" fmt "$CAP0")
+	"$V" produce "$OUTN" 10 "$RED" > /dev/null 2>&1
+	after=$("$V" fmt "$CAP0")
+	if [ "${got% *}" = "1366x768 YUYV" ] && [ "${after% *}" = "1280x720 YUYV" ]; then
+		pass "follow: the producer's 1366x768 is the consumers' G_FMT; once it stopped, the nearest listed 1280x720"
+	else
+		fail "follow: producer 1366x768: capture G_FMT '$got', after it stopped '$after' (want 1366x768, then 1280x720)"
 	fi
 	"$V" fmt "$OUTN" 640x480 YUYV > /dev/null
 	"$V" consume "$CAP0" 150 "$RED" > "$OUT/follow.log" 2>&1 &

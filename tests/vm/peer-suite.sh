@@ -191,6 +191,8 @@ suite_peer() {
 			producer_start "$OUT" 640x480
 			case_caps "v4l2loopback exclusive_caps=1" "$CAP" " (producer running)"
 			producer_stop
+			loop_fresh peer_v4l2loopback_load v4l2loopback &&
+				case_browser "v4l2loopback exclusive_caps=1" "$OUT" "$CAP"
 			rmmod v4l2loopback
 		else
 			fail "insmod v4l2loopback.ko exclusive_caps=1"
@@ -212,6 +214,7 @@ suite_peer() {
 			rmmod negcam 2>/dev/null
 		else
 			case_caps "negcam loop webcam" "$CAP" " (no producer)"
+			case_browser "negcam loop webcam" "$OUT" "$CAP"
 			rmmod negcam
 		fi
 		dmesg_clean "negcam loop"
