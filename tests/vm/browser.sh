@@ -19,13 +19,14 @@
 # The rgb samples are the middle and the middles of the four quarters of
 # the last frame shown. Exit status 0 on "result ok", 1 on any other
 # result, 124 when the page did not finish in NEGCAM_BROWSER_TIMEOUT
-# seconds (default 240), 77 when Chromium is not installed.
+# seconds (default 240, times NEGCAM_VM_SLOW: 4 on the debug kernel), 77
+# when Chromium is not installed.
 set -u
 [ "${NEGCAM_IN_VM:-}" = 1 ] || { echo "browser.sh runs inside the VM (tests/vm/run.sh)" >&2; exit 2; }
 [ $# -ge 1 ] || { echo "usage: browser.sh LABEL [SIZES] [FRAMES] [UNTIL]" >&2; exit 2; }
 CHROMIUM=$(command -v chromium) || { echo "browser.sh: chromium is not installed (make deps)"; exit 77; }
 PAGE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)/browser-cam.html
-TIMEOUT=${NEGCAM_BROWSER_TIMEOUT:-240}
+TIMEOUT=${NEGCAM_BROWSER_TIMEOUT:-$((240 * ${NEGCAM_VM_SLOW:-1}))}
 
 # Chromium needs shared memory and a home; the VM has neither by default.
 mountpoint -q /dev/shm || { mkdir -p /dev/shm && mount -t tmpfs -o mode=1777 tmpfs /dev/shm; } || exit 2

@@ -348,7 +348,10 @@ kill -9 "$CB"; wait "$CB" 2>/dev/null
 wait "$CA"
 st=$?
 reap
-judge_stream $st "$OUT/two-a.log" "^P+$STALLS\$" "two consumers: the second killed, the first read all 150 producer frames"
+# (A consumer that starts before the producer's first frame gets the
+# placeholder until then, by design: a slow start under TCG does that.)
+judge_stream $st "$OUT/two-a.log" "^g{0,10}P+$STALLS\$" \
+	"two consumers: the second killed, the first read the producer's frames throughout"
 
 # ---- shared buffers: the producer's frames reach capture 0 without a copy ----
 # (negcam-share.c) Every page of each frame carries its number: a frame

@@ -201,6 +201,8 @@ quick|full|vivid|negcam|kmod|loop|provider|profiles|gst|sink|peer|storm)
 		NEGCAM_STORM_SEED NEGCAM_STORM_VIVID NEGCAM_STORM_VIVID_SECONDS NEGCAM_STORM_HANG; do
 		[ -n "${!v:-}" ] && CMDLINE="$v=$(printf '%q' "${!v}") $CMDLINE"
 	done
+	# How much slower this kernel runs (tests/vm/browser.sh scales by it).
+	CMDLINE="NEGCAM_VM_SLOW=$SLOW $CMDLINE"
 	case "$suite" in
 	quick) : "${TIMEOUT:=$((2700 * SLOW))}" ;;
 	full) : "${TIMEOUT:=$((14400 * SLOW))}" ;;
