@@ -484,25 +484,19 @@ gst_negcam_src_get_caps (GstBaseSrc *bsrc, GstCaps *filter)
 {
   GstNegcamSrc *src = GST_NEGCAM_SRC (bsrc);
   GstNegcamPrefer prefer = gst_negcam_src_get_prefer (src);
-  GstCaps *caps;
+  GstCaps *caps = NULL;
 
   {
     g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&src->probe_lock);
 
     /* In our order of preference (docs/negcamsrc.md, "Caps order"). */
     if (src->probe)
-      return negcam_caps_by_preference (
+      caps = negcam_caps_by_preference (
           src->probe, prefer, negcam_probe_caps (src->probe, filter));
   }
-
-  caps = gst_pad_get_pad_template_caps (GST_BASE_SRC_PAD (bsrc));
-  if (filter) {
-    GstCaps *tmp =
-        gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (caps);
-    caps = tmp;
-  }
-  return caps;
+  if (!caps)
+    caps = gst_pad_get_pad_template_caps (GST_BASE_SRC_PAD (bsrc));
+  return negcam_caps_filter_first (caps, filter);
 }
 
 /* GstBaseSrc's fixate (negotiate() fixates by itself): probe_lock. */

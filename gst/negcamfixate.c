@@ -297,6 +297,24 @@ negcam_caps_by_preference (
   return out;
 }
 
+/*
+ * @caps (taken) narrowed to a caps query's @filter, in the filter's order:
+ * the caller's preference comes first, ours orders what each of its
+ * structures leaves (GST_CAPS_INTERSECT_FIRST, as GStreamer's base classes
+ * answer).
+ */
+GstCaps *
+negcam_caps_filter_first (GstCaps *caps, GstCaps *filter)
+{
+  GstCaps *out;
+
+  if (!filter)
+    return caps;
+  out = gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
+  gst_caps_unref (caps);
+  return out;
+}
+
 /* The first field in which @want and @got differ, or NULL. */
 const gchar *
 negcam_caps_first_difference (const GstStructure *want, const GstStructure *got,

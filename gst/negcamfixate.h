@@ -57,6 +57,13 @@ GstCaps *negcam_caps_by_preference (
     NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *caps);
 
 /*
+ * @caps (taken) narrowed to a caps query's @filter (NULL: all of @caps) in
+ * the filter's order, as GStreamer's base classes answer: the caller's
+ * preference first, ours within each of its structures.
+ */
+GstCaps *negcam_caps_filter_first (GstCaps *caps, GstCaps *filter);
+
+/*
  * What the device offers within downstream's preferred structure of @peer
  * (NULL: anything): the first structure of @peer, in @peer's order, that
  * any mode of the device matches. Frame rates included, but

@@ -47,9 +47,9 @@ outcome_caps (const Outcome * o)
 }
 
 /* What @src (taken, a negcamsrc with its properties set) offers in
- * READY: a caps query with no filter. */
+ * READY to a caps query with @filter (NULL: none). */
 static inline GstCaps *
-ready_caps (GstElement * src)
+ready_caps_filtered (GstElement * src, GstCaps * filter)
 {
   GstPad *pad;
   GstCaps *caps;
@@ -58,11 +58,18 @@ ready_caps (GstElement * src)
   fail_unless (gst_element_set_state (src, GST_STATE_READY) ==
       GST_STATE_CHANGE_SUCCESS, "%s: READY failed", GST_OBJECT_NAME (src));
   pad = gst_element_get_static_pad (src, "src");
-  caps = gst_pad_query_caps (pad, NULL);
+  caps = gst_pad_query_caps (pad, filter);
   gst_object_unref (pad);
   gst_element_set_state (src, GST_STATE_NULL);
   gst_object_unref (src);
   return caps;
+}
+
+/* ready_caps_filtered() with no filter. */
+static inline GstCaps *
+ready_caps (GstElement * src)
+{
+  return ready_caps_filtered (src, NULL);
 }
 
 /* The error message for the test's own messages ("" without one). */

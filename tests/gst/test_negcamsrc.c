@@ -1006,6 +1006,59 @@ GST_START_TEST (test_caps_answer_in_preference_order)
 
 GST_END_TEST;
 
+/* A filtered caps query answers in the filter's order, as GStreamer's
+ * base classes do (GST_CAPS_INTERSECT_FIRST): the caller's preference
+ * leads, ours only orders what each filter structure leaves. Asked with
+ * its own answer reversed, negcamsrc puts its least preferred structure
+ * first; before, it kept its own order whatever the filter said. */
+GST_START_TEST (test_filtered_caps_keep_filter_order)
+{
+  const struct negcam_builtin *b;
+  guint i, j, n, disjoint = 0;
+
+  for (i = 0; (b = negcam_builtin_at (i)); i++) {
+    GstCaps *ans = caps_answer (b->name, "device");
+    GstCaps *rev = gst_caps_new_empty ();
+    GstCaps *got, *head, *want;
+    GstElement *src;
+
+    n = gst_caps_get_size (ans);
+    if (n < 2) {
+      gst_caps_unref (ans);
+      gst_caps_unref (rev);
+      continue;
+    }
+    for (j = n; j-- > 0;)
+      gst_caps_append (rev, gst_caps_copy_nth (ans, j));
+    src = gst_element_factory_make ("negcamsrc", NULL);
+    g_object_set (src, "profile", b->name, NULL);
+    got = ready_caps_filtered (src, rev);
+    fail_if (gst_caps_is_empty (got), "%s: nothing within its own caps",
+        b->name);
+    head = gst_caps_copy_nth (got, 0);
+    want = gst_caps_copy_nth (rev, 0);
+    if (!gst_caps_is_subset (head, want)) {
+      gchar *h = gst_caps_to_string (head), *w = gst_caps_to_string (want);
+
+      fail ("%s: %s first, not within the filter's first %s", b->name, h, w);
+    }
+    /* Where our first and last structures share no mode, the old answer
+     * (ours first) cannot pass the check above. */
+    if (!structure_holds (ans, 0, want))
+      disjoint++;
+    fail_unless (gst_caps_is_equal (got, ans), "%s: the filter lost modes",
+        b->name);
+    gst_caps_unref (head);
+    gst_caps_unref (want);
+    gst_caps_unref (got);
+    gst_caps_unref (rev);
+    gst_caps_unref (ans);
+  }
+  fail_unless (disjoint > 0, "no profile tells the two orders apart");
+}
+
+GST_END_TEST;
+
 /* The highest rate any raw mode of @p has, as a fraction; FALSE: none. */
 static gboolean
 max_raw_rate (const struct negcam_profile *p, gint * n, gint * d)
@@ -1599,14 +1652,14 @@ GST_START_TEST (test_downstream_pool_deactivated)
 {
   GstBufferPool *pool = gst_video_buffer_pool_new ();
   GstHarness *h = harness_offering (pool);
-  GstBuffer *first = gst_harness_pull (h);
+  GstBuffer *buf0 = gst_harness_pull (h);
   gboolean own = FALSE;
   guint i;
 
   /* negotiated, the pool active: now take it away (the source may wait in
    * acquire, the harness holding the pool's 4 buffers) */
-  fail_unless (first->pool == pool);
-  gst_buffer_unref (first);
+  fail_unless (buf0->pool == pool);
+  gst_buffer_unref (buf0);
   fail_unless (gst_buffer_pool_set_active (pool, FALSE));
   for (i = 1; i < 20; i++) {
     GstBuffer *b = gst_harness_pull (h);
@@ -2885,6 +2938,7 @@ negcamsrc_suite (void)
   tcase_add_test (tc, test_downstream_prefers_videoscale);
   tcase_add_test (tc, test_downstream_order_two_structures);
   tcase_add_test (tc, test_caps_answer_in_preference_order);
+  tcase_add_test (tc, test_filtered_caps_keep_filter_order);
   tcase_add_test (tc, test_raw_only_live_rate);
   tcase_add_test (tc, test_every_format_negotiates);
   tcase_add_test (tc, test_field_error_in_words);
