@@ -14,7 +14,7 @@ DEB_PACKAGES := build-essential meson ninja-build pkg-config clang \
 	linux-image-amd64 linux-headers-amd64 qemu-system-x86 busybox-static \
 	sparse kmod cpio python3 procps gstreamer1.0-plugins-base-apps \
 	universal-ctags python3-opencv \
-	dkms v4l2loopback-dkms chromium
+	dkms v4l2loopback-dkms chromium firefox-esr
 
 .PHONY: all deps build demo test test-engine test-gst test-vm test-full fuzz bench kmod storm clean \
 	debug-kernel test-debug test-debug-storm

@@ -189,7 +189,7 @@ static void negcam_loop_node_release(struct v4l2_device *v4l2_dev)
 	kref_put(&loop->ref, negcam_loop_free);
 }
 
-/* Create and register a node of @loop: output (@qi NC_OUTPUT) or capture @m. */
+/* Create a node of @loop, not yet registered: output (@qi NC_OUTPUT) or capture @m. */
 static struct negcam_dev *negcam_loop_node(struct negcam_loop *loop, int qi,
 					   unsigned int m)
 {
@@ -226,13 +226,27 @@ static struct negcam_dev *negcam_loop_node(struct negcam_loop *loop, int qi,
 	dev->v4l2_dev.release = negcam_loop_node_release;
 	negcam_engine_init(&dev->engine, loop->profile);
 	negcam_engine_set_readbuffers(&dev->engine, NEGCAM_READ_BUFFERS);
-	ret = negcam_vid_register(dev);
-	if (ret) {
-		negcam_vid_unregister(dev);
-		v4l2_device_put(&dev->v4l2_dev);
-		return ERR_PTR(ret);
-	}
 	return dev;
+}
+
+/*
+ * Register the loop's nodes, capture nodes first: they take the lower
+ * /dev/videoN. Nodes of one device share a bus_info, and some consumers
+ * open the first node that carries it (Firefox: the first /dev/videoN
+ * whose bus_info matches the camera it listed), as they would a camera's
+ * capture node before its metadata node.
+ */
+static int negcam_loop_register(struct negcam_loop *loop)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < loop->ncap; i++) {
+		ret = negcam_vid_register(loop->cap[i]);
+		if (ret)
+			return ret;
+	}
+	return negcam_vid_register(loop->out);
 }
 
 /*
@@ -319,6 +333,9 @@ static struct negcam_loop *negcam_loop_create(unsigned int index,
 		}
 		mutex_unlock(&loop->lock);
 	}
+	ret = negcam_loop_register(loop);
+	if (ret)
+		goto fail;
 	pr_info("loop %u: output /dev/%s, %u capture node(s) from /dev/%s, profile '%s'\n",
 		index, loop->out->node_name, ncap, loop->cap[0]->node_name,
 		loop->profile_name);

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
-# A browser as a camera's user, inside the test VM: Debian's Chromium,
-# headless, opens tests/vm/browser-cam.html, which asks for a camera with
-# getUserMedia as a video-call page does and reads the frames it shows.
+# A browser as a camera's user, inside the test VM: Debian's Chromium (or
+# Firefox ESR with NEGCAM_BROWSER=firefox), headless, opens
+# tests/vm/browser-cam.html, which asks for a camera with getUserMedia as a
+# video-call page does and reads the frames it shows.
 #
 #   tests/vm/browser.sh LABEL [SIZES] [FRAMES] [UNTIL]
 #
@@ -20,11 +21,21 @@
 # the last frame shown. Exit status 0 on "result ok", 1 on any other
 # result, 124 when the page did not finish in NEGCAM_BROWSER_TIMEOUT
 # seconds (default 240, times NEGCAM_VM_SLOW: 4 on the debug kernel), 77
-# when Chromium is not installed.
+# when the browser is not installed.
+#
+# The two find a camera differently. Chromium lists the nodes that
+# capture, by path. Firefox lists them too, but opens a camera by its
+# bus_info: the first /dev/videoN (counting up) whose bus_info starts
+# with the listed camera's, capture node or not.
 set -u
 [ "${NEGCAM_IN_VM:-}" = 1 ] || { echo "browser.sh runs inside the VM (tests/vm/run.sh)" >&2; exit 2; }
 [ $# -ge 1 ] || { echo "usage: browser.sh LABEL [SIZES] [FRAMES] [UNTIL]" >&2; exit 2; }
-CHROMIUM=$(command -v chromium) || { echo "browser.sh: chromium is not installed (make deps)"; exit 77; }
+BROWSER=${NEGCAM_BROWSER:-chromium}
+case $BROWSER in
+chromium) BIN=$(command -v chromium) ;;
+firefox) BIN=$(command -v firefox-esr) ;;
+*) echo "browser.sh: NEGCAM_BROWSER is chromium or firefox, not '$BROWSER'" >&2; exit 2 ;;
+esac || { echo "browser.sh: $BROWSER is not installed (make deps)"; exit 77; }
 PAGE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)/browser-cam.html
 TIMEOUT=${NEGCAM_BROWSER_TIMEOUT:-$((240 * ${NEGCAM_VM_SLOW:-1}))}
 
@@ -37,12 +48,36 @@ urlenc() { local s=$1 c o='' i; for ((i = 0; i < ${#s}; i++)); do c=${s:i:1}
 	case $c in [A-Za-z0-9._~-]) o+=$c ;; *) o+=$(printf '%%%02X' "'$c") ;; esac; done; echo "$o"; }
 URL="file://$PAGE?label=$(urlenc "$1")&sizes=$(urlenc "${2:-}")&frames=${3:-10}&until=${4:-}"
 
-# Console lines come out on stderr as: [...:INFO:CONSOLE(N)] "NEGCAM ...", source: ...
-# The page cannot close a headless browser: it is ended once it has a result.
-coproc CHR { HOME=$PROFILE exec "$CHROMIUM" --headless=new --no-sandbox --disable-gpu \
-	--use-fake-ui-for-media-stream --autoplay-policy=no-user-gesture-required \
-	--no-first-run --user-data-dir="$PROFILE/data" --enable-logging=stderr --v=0 \
-	"$URL" 2>&1; }
+# Firefox's profile: the page may use the camera without asking, plays
+# without a gesture, and its console.log lines come out on stdout.
+firefox_prefs() {
+	mkdir -p "$PROFILE/data" && cat > "$PROFILE/data/user.js" <<'PREFS'
+user_pref("media.navigator.permission.disabled", true);
+user_pref("media.navigator.streams.fake", false);
+user_pref("media.autoplay.default", 0);
+user_pref("devtools.console.stdout.content", true);
+user_pref("browser.shell.checkDefaultBrowser", false);
+user_pref("datareporting.policy.dataSubmissionEnabled", false);
+user_pref("toolkit.telemetry.reportingpolicy.firstRun", false);
+user_pref("browser.aboutwelcome.enabled", false);
+user_pref("app.update.enabled", false);
+PREFS
+}
+
+# Console lines come out as [...:INFO:CONSOLE(N)] "NEGCAM ...", source: ...
+# (Chromium, on stderr) or console.log: "NEGCAM ..." (Firefox, with \"
+# inside). The page cannot close a headless browser: it is ended once it
+# has a result.
+if [ "$BROWSER" = firefox ]; then
+	firefox_prefs || exit 2
+	coproc CHR { HOME=$PROFILE exec "$BIN" --headless --no-remote \
+		--profile "$PROFILE/data" "$URL" 2>&1; }
+else
+	coproc CHR { HOME=$PROFILE exec "$BIN" --headless=new --no-sandbox --disable-gpu \
+		--use-fake-ui-for-media-stream --autoplay-policy=no-user-gesture-required \
+		--no-first-run --user-data-dir="$PROFILE/data" --enable-logging=stderr --v=0 \
+		"$URL" 2>&1; }
+fi
 pid=$CHR_PID	# bash unsets CHR_PID once the coprocess ends
 rc=124
 end=$((SECONDS + TIMEOUT))
@@ -50,6 +85,7 @@ while [ $SECONDS -lt $end ] && IFS= read -r -t $((end - SECONDS)) line <&"${CHR[
 	case $line in *'"NEGCAM '*) ;; *) continue ;; esac
 	line=${line#*\"NEGCAM }
 	line=${line%\", source:*}
+	[ "$BROWSER" = firefox ] && { line=${line%\"}; line=${line//\\\"/\"}; }
 	echo "$line"
 	case $line in
 	"result ok") rc=0; break ;;
@@ -57,7 +93,7 @@ while [ $SECONDS -lt $end ] && IFS= read -r -t $((end - SECONDS)) line <&"${CHR[
 	esac
 done
 kill "$pid" 2>/dev/null
-pkill -KILL -f -- "--user-data-dir=$PROFILE/data" 2>/dev/null
+pkill -KILL -f -- "$PROFILE/data" 2>/dev/null
 wait "$pid" 2>/dev/null
 [ $rc = 124 ] && echo "result timeout: no result in ${TIMEOUT}s"
 exit $rc

@@ -341,28 +341,37 @@ case_two_consumers() {	# LABEL OUT CAP CAP2
 		"consumer 1: $a frames$([ "$a" = 0 ] && echo " ($(no_frames_why "$l1"))"), consumer 2: $b frames$([ "$b" = 0 ] && echo " ($(no_frames_why "$l2"))"); after the kill consumer 2 got $((c - b)) in 3 s"
 }
 
-# A browser (tests/vm/browser.sh: Chromium's getUserMedia, as a video-call
-# page) on CAP, found by its card name: with no producer, then while the
-# issue's ffmpeg producer writes red 640x480. Two rows: is the camera
-# listed and does the page show frames; are they the producer's.
+# A browser (tests/vm/browser.sh: getUserMedia, as a video-call page) on
+# CAP, found by its card name: Chromium, then Firefox, each with no
+# producer, then while the issue's ffmpeg producer writes red 640x480. Two
+# rows a browser: is the camera listed and does the page show frames; are
+# they the producer's.
 case_browser() {	# LABEL OUT CAP
-	local label=$1 out=$2 cap=$3 card log
-	if ! command -v chromium > /dev/null; then
-		loop_record "$label" "Chromium, no producer: camera listed, frames shown" no "chromium not installed (make deps)"
+	local b
+	for b in chromium firefox; do
+		browser_cases "$1" "$2" "$3" $b
+	done
+}
+
+browser_cases() {	# LABEL OUT CAP BROWSER
+	local label=$1 out=$2 cap=$3 name=Chromium bin=chromium card log
+	[ "$4" = firefox ] && name=Firefox bin=firefox-esr
+	if ! command -v $bin > /dev/null; then
+		loop_record "$label" "$name, no producer: camera listed, frames shown" no "$bin not installed (make deps)"
 		return
 	fi
 	card=$(v4l2-ctl -d "$cap" -D 2>/dev/null | sed -n 's/.*Card type *: //p')
-	log=$(logname "$label browser no producer")
-	"$NEGCAM_TREE/tests/vm/browser.sh" "$card" > "$log" 2>&1
-	browser_row "$label" "Chromium, no producer: camera listed, frames shown" "$log" "$card" ""
+	log=$(logname "$label $4 no producer")
+	NEGCAM_BROWSER=$4 "$NEGCAM_TREE/tests/vm/browser.sh" "$card" > "$log" 2>&1
+	browser_row "$label" "$name, no producer: camera listed, frames shown" "$log" "$card" ""
 	if ! producer_start "$out" 640x480; then
-		loop_record "$label" "Chromium, ffmpeg producer 640x480: its red frames shown" no "producer does not start"
+		loop_record "$label" "$name, ffmpeg producer 640x480: its red frames shown" no "producer does not start"
 		producer_stop; return
 	fi
-	log=$(logname "$label browser producer")
-	"$NEGCAM_TREE/tests/vm/browser.sh" "$card" "" 150 red > "$log" 2>&1
+	log=$(logname "$label $4 producer")
+	NEGCAM_BROWSER=$4 "$NEGCAM_TREE/tests/vm/browser.sh" "$card" "" 150 red > "$log" 2>&1
 	producer_stop
-	browser_row "$label" "Chromium, ffmpeg producer 640x480: its red frames shown" "$log" "$card" red
+	browser_row "$label" "$name, ffmpeg producer 640x480: its red frames shown" "$log" "$card" red
 }
 
 # browser_row LABEL CASE LOG CARD [red]: one row from a browser.sh LOG.

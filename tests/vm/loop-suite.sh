@@ -313,7 +313,35 @@ else
 	browser_size "$blog" 1280x720 1280x720 "browser asks 1280x720: the same producer follows ($("$V" fmt "$OUTN")), red frames at 1280x720"
 	kill -0 "$PS" 2>/dev/null && pass "browser: one producer run served both sizes" ||
 		fail "browser: the negcamconvertsink producer ended (log $OUT/browser-sink.log)"
+	# Firefox opens the first node with the camera's bus_info, which the
+	# loop's output node shares: before capture nodes came first it
+	# opened the output node and getUserMedia failed (AbortError).
+	if ! command -v firefox-esr > /dev/null; then
+		fail "browser: firefox-esr is not installed (make deps installs it)"
+	else
+		blog=$OUT/browser-firefox.log
+		NEGCAM_BROWSER=firefox "$NEGCAM_TREE/tests/vm/browser.sh" "negcam loop 0 capture 0" 640x480 300 red > "$blog" 2>&1
+		cams=$(sed -n 's/^cameras //p' "$blog")
+		case $cams in
+		*"loop 0 output"*) fail "Firefox lists the output node as a camera: $cams" ;;
+		*'"negcam loop 0 capture 0"'*) pass "Firefox lists the capture nodes only ($cams)" ;;
+		*) fail "Firefox cameras: '${cams:-none}' (log $blog)" ;;
+		esac
+		browser_size "$blog" 640x480 640x480 "Firefox asks 640x480: it opens the capture node, the producer follows, red frames at 640x480"
+	fi
 	reap
+fi
+
+# What Firefox relies on: the first /dev/videoN carrying a bus_info is a
+# capture node (nodes of one device share it; a loop's output node comes
+# after its capture nodes, as a camera's metadata node does).
+first_bus=$(for n in $(ls /dev/video* | sort -V); do
+	v4l2-ctl -d "$n" -D 2>/dev/null | awk -v n="$n" '/Bus info/ {b = $NF} /Device Caps/ {d = 1} d && /Video (Capture|Output)$/ {print b, n, $2; exit}'
+done | awk '!seen[$1]++')
+if [ -n "$first_bus" ] && ! echo "$first_bus" | grep -qv ' Capture$'; then
+	pass "the first node of each bus_info captures: $(echo "$first_bus" | awk '{printf "%s %s; ", $1, $2}')"
+else
+	fail "a bus_info's first node does not capture: $(echo "$first_bus" | tr '\n' ';')"
 fi
 
 # ---- producer killed mid-stream, restarted ----
