@@ -14,9 +14,10 @@ DEB_PACKAGES := build-essential meson ninja-build pkg-config clang \
 	linux-image-amd64 linux-headers-amd64 qemu-system-x86 busybox-static \
 	sparse kmod cpio python3 procps gstreamer1.0-plugins-base-apps \
 	universal-ctags python3-opencv \
-	dkms v4l2loopback-dkms chromium firefox-esr
+	dkms v4l2loopback-dkms chromium firefox-esr \
+	cheese xvfb xdotool dbus-daemon
 
-.PHONY: all deps build demo test test-engine test-gst test-vm test-full fuzz bench kmod storm clean \
+.PHONY: all deps build demo test test-engine test-gst test-vm test-full test-apps fuzz bench kmod storm clean \
 	debug-kernel test-debug test-debug-storm
 
 all: build
@@ -56,6 +57,12 @@ test-gst: build
 
 test-vm: build kmod
 	./tests/vm/run.sh quick
+
+# Desktop applications as negcamsrc's users, no module (docs/negcamsrc.md,
+# "Cheese, end to end"): GNOME's Cheese under Xvfb takes a photo. Also in
+# `make test` (suite apps).
+test-apps: build
+	./tests/apps/cheese.sh $(BUILD)
 
 # As `make test`, plus v4l2-compliance -f on every built-in profile (slow).
 test-full: build kmod

@@ -4,6 +4,7 @@
 # tests/run-all.sh [BUILD]: every negcam test suite, as `make test` runs it.
 #   engine  plain C tests of the engine, parser, negcam-ctl, frame generator
 #   gst     GstHarness tests of negcamsrc (embedded backend)
+#   apps    Cheese under Xvfb takes a photo through the device provider
 #   run     negcam-run/libnegcam-preload.so with v4l2-ctl, ffmpeg, v4l2src,
 #           v4l2-compliance and a threads/fork/dup/poll program (no module)
 #   fuzz    the libFuzzer harnesses, 20 s each (tests/fuzz/run.sh quick)
@@ -75,6 +76,19 @@ if wanted gst; then
 		echo "gst: GStreamer development files missing; the gst suite was not built"
 		record gst 0 1
 	fi
+fi
+
+# A desktop application as negcamsrc's user: Cheese under Xvfb takes a
+# photo through the device provider (about 10 s; exit 77: not installed).
+if wanted apps; then
+	echo "== apps (tests/apps/cheese.sh)"
+	tests/apps/cheese.sh "$build" >"$logdir/apps.log" 2>&1
+	rc=$?
+	grep -E '^(PASS|FAIL)' "$logdir/apps.log"
+	case $rc in
+	0) record apps 1 0 ;;
+	*) tail -n 15 "$logdir/apps.log"; record apps 0 1 ;;
+	esac
 fi
 
 if wanted fuzz; then

@@ -342,16 +342,12 @@ case_two_consumers() {	# LABEL OUT CAP CAP2
 }
 
 # A browser (tests/vm/browser.sh: getUserMedia, as a video-call page) on
-# CAP, found by its card name: Chromium, then Firefox, each with no
-# producer, then while the ffmpeg producer writes red 640x480. Two
-# rows a browser: is the camera listed and does the page show frames; are
-# they the producer's.
-case_browser() {	# LABEL OUT CAP
-	local b
-	for b in chromium firefox; do
-		browser_cases "$1" "$2" "$3" $b
-	done
-}
+# CAP, found by its card name: with no producer, then while the issue's
+# ffmpeg producer writes red 640x480. Two rows: is the camera listed and
+# does the page show frames; are they the producer's. case_browser is
+# Chromium, case_firefox Firefox, each on a freshly loaded module.
+case_browser() { browser_cases "$1" "$2" "$3" chromium; }	# LABEL OUT CAP
+case_firefox() { browser_cases "$1" "$2" "$3" firefox; }	# LABEL OUT CAP
 
 browser_cases() {	# LABEL OUT CAP BROWSER
 	local label=$1 out=$2 cap=$3 name=Chromium bin=chromium card log
@@ -457,7 +453,7 @@ loop_cases() {
 	fi
 	producer_stop
 	for c in case_follow case_size_change case_kill_producer case_two_consumers case_v4l2sink case_browser \
-		case_stress; do
+		case_firefox case_stress; do
 		loop_fresh "$load" "$mod" || { loop_record "$label" "load" no "$load failed"; return; }
 		"$c" "$label" "$OUT" "$CAP" "$CAP2"
 	done

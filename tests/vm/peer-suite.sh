@@ -193,6 +193,8 @@ suite_peer() {
 			producer_stop
 			loop_fresh peer_v4l2loopback_load v4l2loopback &&
 				case_browser "v4l2loopback exclusive_caps=1" "$OUT" "$CAP"
+			loop_fresh peer_v4l2loopback_load v4l2loopback &&
+				case_firefox "v4l2loopback exclusive_caps=1" "$OUT" "$CAP"
 			rmmod v4l2loopback
 		else
 			fail "insmod v4l2loopback.ko exclusive_caps=1"
@@ -215,6 +217,8 @@ suite_peer() {
 		else
 			case_caps "negcam loop webcam" "$CAP" " (no producer)"
 			case_browser "negcam loop webcam" "$OUT" "$CAP"
+			loop_fresh peer_negcam_load negcam &&
+				case_firefox "negcam loop webcam" "$OUT" "$CAP"
 			rmmod negcam
 		fi
 		dmesg_clean "negcam loop"
