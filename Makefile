@@ -15,7 +15,7 @@ DEB_PACKAGES := build-essential meson ninja-build pkg-config clang \
 	sparse kmod cpio python3 procps gstreamer1.0-plugins-base-apps \
 	universal-ctags python3-opencv \
 	dkms v4l2loopback-dkms chromium firefox-esr \
-	cheese xvfb xdotool dbus-daemon
+	cheese xvfb xdotool dbus-daemon obs-studio
 
 .PHONY: all deps build demo test test-engine test-gst test-vm test-full test-apps fuzz bench kmod storm clean \
 	debug-kernel test-debug test-debug-storm

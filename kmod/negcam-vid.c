@@ -26,6 +26,35 @@ static struct negcam_dev *negcam_file_dev(struct file *file)
 	return video_drvdata(file);
 }
 
+/**
+ * struct negcam_fh - an open file of a node
+ * @fh: the V4L2 file handle; first, so that v4l2_fh_release() frees this
+ * @asked_buffers: it called REQBUFS or CREATE_BUFS (streaming I/O), so
+ *	STREAMON and STREAMOFF follow videobuf2's rules; until then an output
+ *	node's STREAMON starts write() I/O (negcam_streamon)
+ */
+struct negcam_fh {
+	struct v4l2_fh fh;
+	bool asked_buffers;
+};
+
+static struct negcam_fh *negcam_file_fh(struct file *file)
+{
+	return container_of(file->private_data, struct negcam_fh, fh);
+}
+
+static int negcam_open(struct file *file)
+{
+	struct negcam_fh *nfh = kzalloc(sizeof(*nfh), GFP_KERNEL);
+
+	if (!nfh)
+		return -ENOMEM;
+	v4l2_fh_init(&nfh->fh, video_devdata(file));
+	file->private_data = &nfh->fh;
+	v4l2_fh_add(&nfh->fh);
+	return 0;
+}
+
 /* ---- ioctls ---- */
 
 /* A loop node's own name, else the profile's card, else "negcam". */
@@ -201,6 +230,69 @@ static int negcam_subscribe_event(struct v4l2_fh *fh,
 	return v4l2_ctrl_subscribe_event(fh, sub);
 }
 
+/* ---- buffers: videobuf2's, and write() I/O begun by STREAMON ---- */
+
+static int negcam_reqbufs(struct file *file, void *priv,
+			  struct v4l2_requestbuffers *p)
+{
+	negcam_file_fh(file)->asked_buffers = true;
+	return vb2_ioctl_reqbufs(file, priv, p);
+}
+
+static int negcam_create_bufs(struct file *file, void *priv,
+			      struct v4l2_create_buffers *p)
+{
+	negcam_file_fh(file)->asked_buffers = true;
+	return vb2_ioctl_create_bufs(file, priv, p);
+}
+
+/* @file does write() I/O on its output node: it never asked for buffers. */
+static bool negcam_write_io(struct file *file, struct vb2_queue *q,
+			    enum v4l2_buf_type type)
+{
+	return type == q->type && q->is_output &&
+	       !negcam_file_fh(file)->asked_buffers;
+}
+
+/*
+ * STREAMON on an output node from a file that never asked for buffers
+ * starts write() I/O, and STREAMOFF ends it, as on v4l2loopback: OBS
+ * Studio's virtual camera sets a format, calls STREAMON, then write()s
+ * frames (docs/loopback.md, "OBS Studio"). videobuf2 alone answers EINVAL
+ * (no buffers), which a file that did ask, even REQBUFS(0) as
+ * v4l2-compliance does, still gets. vb2 starts its write() emulation from
+ * poll (the only way it exports), and poll makes the caller the owner.
+ */
+static int negcam_streamon(struct file *file, void *priv,
+			   enum v4l2_buf_type type)
+{
+	struct vb2_queue *q = video_devdata(file)->queue;
+
+	if (!negcam_write_io(file, q, type))
+		return vb2_ioctl_streamon(file, priv, type);
+	if (vb2_fileio_is_active(q) && q->owner == file->private_data)
+		return 0;	/* streaming already, by STREAMON or write() */
+	if (q->num_buffers || !(vb2_core_poll(q, file, NULL) & EPOLLOUT) ||
+	    !vb2_fileio_is_active(q))
+		return vb2_ioctl_streamon(file, priv, type);
+	q->owner = file->private_data;
+	return 0;
+}
+
+static int negcam_streamoff(struct file *file, void *priv,
+			    enum v4l2_buf_type type)
+{
+	struct vb2_queue *q = video_devdata(file)->queue;
+
+	if (!negcam_write_io(file, q, type) || !vb2_fileio_is_active(q) ||
+	    q->owner != file->private_data)
+		return vb2_ioctl_streamoff(file, priv, type);
+	/* What closing the file does: the producer is gone. */
+	vb2_core_queue_release(q);
+	q->owner = NULL;
+	return 0;
+}
+
 /*
  * Capture and output callbacks in one table: the V4L2 core enables those
  * of the node's direction only (vfl_dir), so a node answers for its own.
@@ -230,15 +322,15 @@ static const struct v4l2_ioctl_ops negcam_ioctl_ops = {
 	.vidioc_g_output = negcam_g_output,
 	.vidioc_s_output = negcam_s_output,
 
-	.vidioc_reqbufs = vb2_ioctl_reqbufs,
-	.vidioc_create_bufs = vb2_ioctl_create_bufs,
+	.vidioc_reqbufs = negcam_reqbufs,
+	.vidioc_create_bufs = negcam_create_bufs,
 	.vidioc_prepare_buf = vb2_ioctl_prepare_buf,
 	.vidioc_querybuf = vb2_ioctl_querybuf,
 	.vidioc_qbuf = vb2_ioctl_qbuf,
 	.vidioc_dqbuf = vb2_ioctl_dqbuf,
 	.vidioc_expbuf = vb2_ioctl_expbuf,
-	.vidioc_streamon = vb2_ioctl_streamon,
-	.vidioc_streamoff = vb2_ioctl_streamoff,
+	.vidioc_streamon = negcam_streamon,
+	.vidioc_streamoff = negcam_streamoff,
 
 	.vidioc_log_status = v4l2_ctrl_log_status,
 	.vidioc_subscribe_event = negcam_subscribe_event,
@@ -247,7 +339,7 @@ static const struct v4l2_ioctl_ops negcam_ioctl_ops = {
 
 static const struct v4l2_file_operations negcam_fops = {
 	.owner = THIS_MODULE,
-	.open = v4l2_fh_open,
+	.open = negcam_open,
 	.release = vb2_fop_release,
 	/* vb2 refuses the one its queue's io_modes lack (EINVAL). */
 	.read = vb2_fop_read,

@@ -370,6 +370,30 @@ browser_cases() {	# LABEL OUT CAP BROWSER
 	browser_row "$label" "$name, ffmpeg producer 640x480: its red frames shown" "$log" "$card" red
 }
 
+# OBS Studio's Virtual Camera as the producer (tests/vm/obs.sh): it needs
+# a module named v4l2loopback (obs.sh loads Debian's with devices=0 when
+# the peer is another) and writes into the first node that outputs, which
+# must be OUT. Met when OBS started there and ffmpeg with no format reads
+# at least 10 of 60 frames of OBS's red 640x480. OBS draws with softpipe
+# under TCG and stalls at times: negcam's placeholder timeout is raised
+# for the run so that a stall does not hide its frames.
+case_obs() {	# LABEL OUT CAP
+	local label=$1 out=$2 cap=$3 log l red met=no t p=/sys/module/negcam/parameters/loop_timeout_ms
+	if ! command -v obs > /dev/null; then
+		loop_record "$label" "OBS Studio's Virtual Camera as producer" no "obs-studio not installed (make deps)"
+		return
+	fi
+	log=$(logname "$label obs")
+	[ -w "$p" ] && t=$(cat "$p") && echo 3000 > "$p"
+	"$NEGCAM_TREE/tests/vm/obs.sh" "$cap" 640x480 30 60 > "$log" 2>&1
+	[ -n "${t:-}" ] && echo "$t" > "$p"
+	l=$(grep -m1 '^started ' "$log")
+	red=$(awk '/^frames / { print $4 }' "$log")
+	case $l in "started $out "*) grep -q '^stream yuyv422 640x480$' "$log" && [ "${red:-0}" -ge 10 ] && met=yes ;; esac
+	loop_record "$label" "OBS Studio's Virtual Camera as producer, ffmpeg consumer (no format)" $met \
+		"${l:-not started: $(grep -E '^(failed|result)' "$log" | tr '\n' ' ')}; $(grep -m1 '^stream' "$log"); $(grep -m1 '^frames' "$log" | cut -d' ' -f1-4)"
+}
+
 # browser_row LABEL CASE LOG CARD [red]: one row from a browser.sh LOG.
 browser_row() {
 	local label=$1 case=$2 log=$3 card=$4 l res met=no what
@@ -453,7 +477,7 @@ loop_cases() {
 	fi
 	producer_stop
 	for c in case_follow case_size_change case_kill_producer case_two_consumers case_v4l2sink case_browser \
-		case_firefox case_stress; do
+		case_firefox case_obs case_stress; do
 		loop_fresh "$load" "$mod" || { loop_record "$label" "load" no "$load failed"; return; }
 		"$c" "$label" "$OUT" "$CAP" "$CAP2"
 	done

@@ -41,6 +41,15 @@
  *                                the kinds of frame in order, P for a frame
  *                                of HEX, g for any other (the placeholder),
  *                                and the SOURCE_CHANGE events seen
+ *   vm-v4l2 write-streamon DEV N HEX
+ *                                output node, as OBS Studio's virtual camera
+ *                                drives it: G_FMT, S_PARM 1/30, S_FMT (the
+ *                                current format), STREAMON with no buffers,
+ *                                N whole frames of HEX by write() at 30 fps,
+ *                                STREAMOFF; then the same again on the same
+ *                                handle. Meanwhile a second handle's
+ *                                STREAMON must give EBUSY, and after
+ *                                REQBUFS(0) its STREAMON EINVAL (no buffers)
  *   vm-v4l2 cycle DEV N          N times: open, S_FMT (the current format),
  *                                REQBUFS, QBUF, STREAMON, close
  *   vm-v4l2 share OUT CAP N      a loop's shared buffers (docs/loopback.md):
@@ -738,6 +747,112 @@ static int cmd_produce(const char *dev, int n, const char *hex, int fps)
 	return 0;
 }
 
+/* N frames of @pat written whole at 30 fps; the number written, or -1. */
+static int write_frames(int fd, const struct v4l2_format *f, const unsigned char *pat, int n)
+{
+	size_t size = f->fmt.pix.sizeimage, k;
+	struct timespec next;
+	char *frame = malloc(size);
+	int sent;
+
+	if (!frame)
+		return -1;
+	for (k = 0; k + 4 <= size; k += 4)
+		memcpy(frame + k, pat, 4);
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (sent = 0; sent < n && !stop_now; sent++) {
+		if (write(fd, frame, size) != (ssize_t)size) {
+			printf("write-streamon: write %d: %s\n", sent, strerror(errno));
+			sent = -1;
+			break;
+		}
+		next.tv_nsec += 1000000000L / 30;
+		if (next.tv_nsec >= 1000000000L) {
+			next.tv_sec++;
+			next.tv_nsec -= 1000000000L;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+	}
+	free(frame);
+	return sent;
+}
+
+/* A second handle: STREAMON is EBUSY while @dev's first handle streams. */
+static int other_handle_busy(const char *dev)
+{
+	__u32 type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+	int fd = open_dev(dev), r = xioctl(fd, VIDIOC_STREAMON, &type);
+
+	close(fd);
+	printf("write-streamon: a second handle's STREAMON: %s\n", r ? strerror(-r) : "ok");
+	return r == -EBUSY ? 0 : -1;
+}
+
+/* What videobuf2 says still holds for a handle that asked for buffers. */
+static int reqbufs0_streamon_einval(const char *dev)
+{
+	__u32 type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+	struct v4l2_requestbuffers rb;
+	int fd = open_dev(dev), r;
+
+	memset(&rb, 0, sizeof(rb));
+	rb.type = type;
+	rb.memory = V4L2_MEMORY_MMAP;
+	r = xioctl(fd, VIDIOC_REQBUFS, &rb);
+	if (!r)
+		r = xioctl(fd, VIDIOC_STREAMON, &type);
+	close(fd);
+	printf("write-streamon: REQBUFS(0), then STREAMON: %s\n", r ? strerror(-r) : "ok");
+	return r == -EINVAL ? 0 : -1;
+}
+
+static int cmd_write_streamon(const char *dev, int n, const char *hex)
+{
+	int fd = open_dev(dev), round, r, bad = 0;
+	__u32 type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+	struct v4l2_streamparm parm;
+	unsigned char pat[4];
+	struct v4l2_format f;
+
+	if (parse_hex4(hex, pat) || n <= 0) {
+		fprintf(stderr, "vm-v4l2: write-streamon: N > 0, HEX is 8 hex digits\n");
+		return 2;
+	}
+	signal(SIGTERM, on_term);
+	memset(&f, 0, sizeof(f));
+	f.type = type;
+	memset(&parm, 0, sizeof(parm));
+	parm.type = type;
+	parm.parm.output.timeperframe.numerator = 1;
+	parm.parm.output.timeperframe.denominator = 30;
+	if (xioctl(fd, VIDIOC_G_FMT, &f) || xioctl(fd, VIDIOC_S_PARM, &parm) ||
+	    xioctl(fd, VIDIOC_S_FMT, &f)) {
+		printf("write-streamon: G_FMT, S_PARM or S_FMT failed: %s\n", strerror(errno));
+		return 1;
+	}
+	printf("write-streamon: %s ", dev);
+	print_fmt(&f);
+	for (round = 1; round <= 2 && !stop_now; round++) {
+		r = xioctl(fd, VIDIOC_STREAMON, &type);
+		printf("write-streamon: round %d: STREAMON with no buffers: %s\n", round,
+		       r ? strerror(-r) : "ok");
+		if (r)
+			return 1;
+		if (round == 1 && other_handle_busy(dev))
+			bad++;
+		r = write_frames(fd, &f, pat, n);
+		printf("write-streamon: round %d: %d frames written\n", round, r);
+		bad += r != n;
+		r = xioctl(fd, VIDIOC_STREAMOFF, &type);
+		printf("write-streamon: round %d: STREAMOFF: %s\n", round, r ? strerror(-r) : "ok");
+		bad += r != 0;
+	}
+	close(fd);
+	if (reqbufs0_streamon_einval(dev))
+		bad++;
+	return bad ? 1 : 0;
+}
+
 /* One frame judged: its bytesused against the format, its kind. */
 static int judge_frame(const struct v4l2_format *f, const struct v4l2_buffer *vb,
 		       const unsigned char *mem, const unsigned char *pat, char *kind)
@@ -1060,11 +1175,13 @@ int main(int argc, char **argv)
 		return cmd_consume(argv[2], atoi(argv[3]), argc == 5 ? argv[4] : NULL);
 	if (argc == 5 && !strcmp(argv[1], "share"))
 		return cmd_share(argv[2], argv[3], atoi(argv[4]));
+	if (argc == 5 && !strcmp(argv[1], "write-streamon"))
+		return cmd_write_streamon(argv[2], atoi(argv[3]), argv[4]);
 	if (argc == 4 && !strcmp(argv[1], "cycle"))
 		return cmd_cycle(argv[2], atoi(argv[3]));
 	fprintf(stderr, "usage: vm-v4l2 opens DEV N | sfmt-busy DEV | shared-fmt DEV |\n"
 			"       while-streaming DEV CMD | while-open DEV CMD | gone DEV CMD [AFTER] | event DEV CMD |\n"
 			"       fields DEV N | fmt DEV [WxH FOURCC] | produce DEV N HEX [FPS] |\n"
-			"       consume DEV N [HEX] | cycle DEV N\n");
+			"       consume DEV N [HEX] | write-streamon DEV N HEX | cycle DEV N\n");
 	return 2;
 }
