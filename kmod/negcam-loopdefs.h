@@ -50,9 +50,13 @@
  * @cur_fmt: the output format it was written in
  * @cur_ival_ns: the producer's frame interval then
  */
+/* A loop's label: its capture node 0's card name; 31 bytes with " (output)". */
+#define NEGCAM_LABEL_MAX 22
+
 struct negcam_loop {
 	struct kref ref;
 	unsigned int index;
+	char label[NEGCAM_LABEL_MAX + 1];
 	struct platform_device *pdev;
 	struct mutex lock;
 	struct negcam_profile *profile;

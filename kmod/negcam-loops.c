@@ -35,6 +35,12 @@ module_param(loop_profile, charp, 0444);
 MODULE_PARM_DESC(loop_profile,
 		 "built-in profile of the loops' capture side, or 'follow' (formats are the producer's; default webcam)");
 
+static char *loop_labels[NEGCAM_MAX_LOOPS];
+static int nr_loop_labels;
+module_param_array(loop_labels, charp, &nr_loop_labels, 0444);
+MODULE_PARM_DESC(loop_labels,
+		 "names of the loops as applications list them, comma-separated, up to 22 characters each (default 'negcam loop N capture M')");
+
 
 /*
  * follow: the producer may set any of these formats at any size (the
@@ -189,6 +195,43 @@ static void negcam_loop_node_release(struct v4l2_device *v4l2_dev)
 	kref_put(&loop->ref, negcam_loop_free);
 }
 
+/*
+ * A label names a loop for the applications that list cameras by card
+ * name (browsers, call apps, OBS): printable, UTF-8 allowed, short enough
+ * for the output node's " (output)".
+ */
+static bool negcam_label_ok(const char *s)
+{
+	size_t i, n = strlen(s);
+
+	if (n > NEGCAM_LABEL_MAX)
+		return false;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return false;
+	return true;
+}
+
+/*
+ * The card name of a node: "LABEL", "LABEL (2)"... for the capture nodes
+ * and "LABEL (output)" with a label; else "negcam loop N capture M" and
+ * "negcam loop N output".
+ */
+static void negcam_loop_card(const struct negcam_loop *loop, int qi,
+			     unsigned int m, char *card, size_t len)
+{
+	if (!loop->label[0] && qi == NC_OUTPUT)
+		snprintf(card, len, "negcam loop %u output", loop->index);
+	else if (!loop->label[0])
+		snprintf(card, len, "negcam loop %u capture %u", loop->index, m);
+	else if (qi == NC_OUTPUT)
+		snprintf(card, len, "%s (output)", loop->label);
+	else if (m)
+		snprintf(card, len, "%s (%u)", loop->label, m + 1);
+	else
+		strscpy(card, loop->label, len);
+}
+
 /* Create a node of @loop, not yet registered: output (@qi NC_OUTPUT) or capture @m. */
 static struct negcam_dev *negcam_loop_node(struct negcam_loop *loop, int qi,
 					   unsigned int m)
@@ -206,12 +249,7 @@ static struct negcam_dev *negcam_loop_node(struct negcam_loop *loop, int qi,
 	dev->vlock = &loop->lock;
 	spin_lock_init(&dev->slock);
 	INIT_LIST_HEAD(&dev->buf_list);
-	if (qi == NC_OUTPUT)
-		snprintf(dev->card, sizeof(dev->card), "negcam loop %u output",
-			 loop->index);
-	else
-		snprintf(dev->card, sizeof(dev->card),
-			 "negcam loop %u capture %u", loop->index, m);
+	negcam_loop_card(loop, qi, m, dev->card, sizeof(dev->card));
 	snprintf(dev->v4l2_dev.name, sizeof(dev->v4l2_dev.name),
 		 "negcam-loop-%u-%s%u", loop->index,
 		 qi == NC_OUTPUT ? "out" : "cap", m);
@@ -282,10 +320,11 @@ static void negcam_loop_destroy(struct negcam_loop *loop)
 	kref_put(&loop->ref, negcam_loop_free);
 }
 
-/* Create loop @index with @ncap capture nodes on profile @name. */
+/* Create loop @index with @ncap capture nodes on profile @name, @label. */
 static struct negcam_loop *negcam_loop_create(unsigned int index,
 					      const char *name,
-					      unsigned int ncap)
+					      unsigned int ncap,
+					      const char *label)
 {
 	struct negcam_loop *loop;
 	struct negcam_dev *dev;
@@ -302,6 +341,7 @@ static struct negcam_loop *negcam_loop_create(unsigned int index,
 	atomic64_set(&loop->copies, 0);
 	atomic64_set(&loop->shared, 0);
 	loop->index = index;
+	strscpy(loop->label, label, sizeof(loop->label));
 	ret = negcam_loop_profile(loop, name);
 	if (ret) {
 		kref_put(&loop->ref, negcam_loop_free);
@@ -352,7 +392,8 @@ fail:
  * so two creations never take one slot.
  */
 static struct negcam_loop *negcam_loop_add(const char *name,
-					   unsigned int ncap)
+					   unsigned int ncap,
+					   const char *label)
 {
 	struct negcam_loop *loop;
 	unsigned int i;
@@ -363,7 +404,7 @@ static struct negcam_loop *negcam_loop_add(const char *name,
 			break;
 	if (i == NEGCAM_MAX_LOOPS)
 		return ERR_PTR(-ENOSPC);
-	loop = negcam_loop_create(i, name, ncap);
+	loop = negcam_loop_create(i, name, ncap, label);
 	if (!IS_ERR(loop))
 		negcam_loops[i] = loop;
 	return loop;
@@ -420,9 +461,17 @@ int negcam_loops_init(void)
 		       NEGCAM_LOOP_MAX_CAPTURES);
 		return -EINVAL;
 	}
+	for (i = 0; i < nr_loop_labels; i++) {
+		if (!negcam_label_ok(loop_labels[i])) {
+			pr_err("loop_labels: '%s': at most %u printable characters\n",
+			       loop_labels[i], NEGCAM_LABEL_MAX);
+			return -EINVAL;
+		}
+	}
 	for (i = 0; i < loops; i++) {
 		mutex_lock(&negcam_loops_lock);
-		loop = negcam_loop_add(loop_profile, loop_captures);
+		loop = negcam_loop_add(loop_profile, loop_captures,
+				       i < nr_loop_labels ? loop_labels[i] : "");
 		mutex_unlock(&negcam_loops_lock);
 		if (IS_ERR(loop)) {
 			negcam_loops_exit();
@@ -439,14 +488,16 @@ int negcam_loops_init(void)
  * @item: its configfs item
  * @profile: profile of the loop to create (default loop_profile=)
  * @captures: its capture nodes (default loop_captures=)
+ * @label: its name, as applications list it (default none: "negcam loop N")
  * @loop: the loop while enabled, else NULL
  *
- * @profile, @captures and @loop are under negcam_loops_lock.
+ * @profile, @captures, @label and @loop are under negcam_loops_lock.
  */
 struct negcam_loop_cfs {
 	struct config_item item;
 	char profile[NC_NAME_LEN];
 	unsigned int captures;
+	char label[NEGCAM_LABEL_MAX + 1];
 	struct negcam_loop *loop;
 };
 
@@ -455,7 +506,7 @@ static struct negcam_loop_cfs *to_loop_cfs(struct config_item *item)
 	return container_of(item, struct negcam_loop_cfs, item);
 }
 
-enum { NEGCAM_LCFS_PROFILE, NEGCAM_LCFS_CAPTURES, NEGCAM_LCFS_ENABLE };
+enum { NEGCAM_LCFS_PROFILE, NEGCAM_LCFS_CAPTURES, NEGCAM_LCFS_LABEL, NEGCAM_LCFS_ENABLE };
 
 /* One of the settings of a loop directory, as its file shows it. */
 static ssize_t negcam_lcfs_show(struct config_item *item, char *page,
@@ -469,6 +520,8 @@ static ssize_t negcam_lcfs_show(struct config_item *item, char *page,
 		n = sysfs_emit(page, "%s\n", lc->profile);
 	else if (what == NEGCAM_LCFS_CAPTURES)
 		n = sysfs_emit(page, "%u\n", lc->captures);
+	else if (what == NEGCAM_LCFS_LABEL)
+		n = sysfs_emit(page, "%s\n", lc->label);
 	else
 		n = sysfs_emit(page, "%d\n", !!lc->loop);
 	mutex_unlock(&negcam_loops_lock);
@@ -533,6 +586,39 @@ static ssize_t negcam_lcfs_captures_store(struct config_item *item,
 
 CONFIGFS_ATTR(negcam_lcfs_, captures);
 
+static ssize_t negcam_lcfs_label_show(struct config_item *item, char *page)
+{
+	return negcam_lcfs_show(item, page, NEGCAM_LCFS_LABEL);
+}
+
+/* One line: its trailing newline is not part of the label. */
+static ssize_t negcam_lcfs_label_store(struct config_item *item,
+				       const char *page, size_t count)
+{
+	struct negcam_loop_cfs *lc = to_loop_cfs(item);
+	char label[NEGCAM_LABEL_MAX + 2];
+	size_t n = count;
+	int ret = count;
+
+	if (n && page[n - 1] == '\n')
+		n--;
+	if (n >= sizeof(label) - 1)
+		return -EINVAL;
+	memcpy(label, page, n);
+	label[n] = '\0';
+	if (!negcam_label_ok(label))
+		return -EINVAL;
+	mutex_lock(&negcam_loops_lock);
+	if (lc->loop)
+		ret = -EBUSY;
+	else
+		strscpy(lc->label, label, sizeof(lc->label));
+	mutex_unlock(&negcam_loops_lock);
+	return ret;
+}
+
+CONFIGFS_ATTR(negcam_lcfs_, label);
+
 static ssize_t negcam_lcfs_enable_show(struct config_item *item, char *page)
 {
 	return negcam_lcfs_show(item, page, NEGCAM_LCFS_ENABLE);
@@ -552,7 +638,7 @@ static ssize_t negcam_lcfs_enable_store(struct config_item *item,
 		return ret;
 	mutex_lock(&negcam_loops_lock);
 	if (on && !lc->loop) {
-		loop = negcam_loop_add(lc->profile, lc->captures);
+		loop = negcam_loop_add(lc->profile, lc->captures, lc->label);
 		if (IS_ERR(loop))
 			ret = PTR_ERR(loop);
 		else
@@ -595,6 +681,7 @@ CONFIGFS_ATTR_RO(negcam_lcfs_, nodes);
 static struct configfs_attribute *negcam_lcfs_attrs[] = {
 	&negcam_lcfs_attr_profile,
 	&negcam_lcfs_attr_captures,
+	&negcam_lcfs_attr_label,
 	&negcam_lcfs_attr_enable,
 	&negcam_lcfs_attr_nodes,
 	NULL,

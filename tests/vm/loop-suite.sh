@@ -522,6 +522,49 @@ rmdir "$CFSL/churn-a" "$CFSL/churn-b" 2>/dev/null
 unload
 check "rmmod after the configfs loop" 30 bash -c "! [ -d /sys/module/negcam ]"
 
+# ---- labels: the names applications list (loop_labels=, configfs label) ----
+label_cards() {	# LABEL NCAP: the nodes are LABEL, LABEL (2)..., LABEL (output)
+	local i
+	node_by_card "$1 (output)" > /dev/null || { echo "no node '$1 (output)'"; return 1; }
+	node_by_card "$1" > /dev/null || { echo "no node '$1'"; return 1; }
+	for ((i = 2; i <= $2; i++)); do
+		node_by_card "$1 ($i)" > /dev/null || { echo "no node '$1 ($i)'"; return 1; }
+	done
+}
+labels_param() {
+	load loops=2 loop_captures=2 'loop_labels="Studio Cam,Desk"' || return 1
+	label_cards "Studio Cam" 2 && label_cards Desk 2 || return 1
+	v4l2-ctl -d "$(node_by_card "Studio Cam")" -D | grep -q 'Bus info *: platform:negcam-loop-0$' || { echo "bus_info"; return 1; }
+	! node_by_card "negcam loop 0 output" > /dev/null
+}
+labels_too_long() {
+	local d0=$(dmesg | wc -l)
+	if load 'loop_labels="a label that is too long"'; then echo "insmod accepted 24 characters"; return 1; fi
+	dmesg | tail -n +$((d0 + 1)) | grep "loop_labels: 'a label that is too long': at most 22"
+}
+labels_cfs() {
+	local d=/sys/kernel/config/negcam/loops/named c
+	mkdir "$d" || return 1
+	echo "Call Cam" > "$d/label" || return 1
+	[ "$(cat "$d/label")" = "Call Cam" ] || { echo "label reads '$(cat "$d/label")'"; return 1; }
+	if echo "a label that is too long" > "$d/label" 2>/dev/null; then echo "24 characters accepted"; return 1; fi
+	echo 1 > "$d/enable" || return 1
+	label_cards "Call Cam" 1 || return 1
+	c=$(node_by_card "Call Cam")
+	v4l2-ctl -d "$c" --stream-mmap --stream-count=5 > /dev/null || { echo "'Call Cam' does not stream"; return 1; }
+	if echo Other > "$d/label" 2>/dev/null; then echo "label changed while enabled: no EBUSY"; return 1; fi
+	echo 0 > "$d/enable" && rmdir "$d"
+}
+export -f label_cards labels_param labels_too_long labels_cfs
+check "loop_labels=\"Studio Cam,Desk\": nodes 'Studio Cam', 'Studio Cam (2)', 'Studio Cam (output)', 'Desk', 'Desk (2)', 'Desk (output)'; bus_info unchanged" 60 labels_param
+unload
+check "loop_labels with 24 characters: insmod refuses it, the kernel log names it" 30 labels_too_long
+unload 2>/dev/null
+load_loops loops=1
+check "configfs label 'Call Cam': nodes 'Call Cam' and 'Call Cam (output)', it streams; 24 characters EINVAL; EBUSY while enabled" 120 labels_cfs
+rmdir /sys/kernel/config/negcam/loops/named 2>/dev/null
+unload
+
 # Follow mode narrows the capture side to the producer's format while it
 # streams (v4l2loopback's model): one fourcc, one discrete size, its rate;
 # S_FMT answers it whatever is asked, so consumers with no format of

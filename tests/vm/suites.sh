@@ -76,7 +76,7 @@ suite_vivid() {
 # script_checks NAME SCRIPT TIMEOUT [ARGS]: a script printing PASS:/FAIL: lines
 # and "NAME: N passed, N failed" at its end; one result per line.
 script_checks() {
-	local name=$1 script=$2 to=$3 log line
+	local name=$1 script=$2 to=$(($3 * ${NEGCAM_VM_SLOW:-1})) log line
 	shift 3
 	rmmod negcam 2>/dev/null
 	log=$(logname "$(basename "$script")")
