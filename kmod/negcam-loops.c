@@ -528,18 +528,31 @@ static ssize_t negcam_lcfs_show(struct config_item *item, char *page,
 	return n;
 }
 
+/* Settings are fixed while the loop exists: EBUSY; else @dst becomes @val. */
+static ssize_t negcam_lcfs_set(struct negcam_loop_cfs *lc, char *dst,
+			       size_t len, const char *val, size_t count)
+{
+	ssize_t ret = count;
+
+	mutex_lock(&negcam_loops_lock);
+	if (lc->loop)
+		ret = -EBUSY;
+	else
+		strscpy(dst, val, len);
+	mutex_unlock(&negcam_loops_lock);
+	return ret;
+}
+
 static ssize_t negcam_lcfs_profile_show(struct config_item *item, char *page)
 {
 	return negcam_lcfs_show(item, page, NEGCAM_LCFS_PROFILE);
 }
 
-/* Settings are fixed while the loop exists: EBUSY. */
 static ssize_t negcam_lcfs_profile_store(struct config_item *item,
 					 const char *page, size_t count)
 {
 	struct negcam_loop_cfs *lc = to_loop_cfs(item);
 	char name[NC_NAME_LEN];
-	int ret = count;
 
 	if (count >= sizeof(name))
 		return -EINVAL;
@@ -548,13 +561,7 @@ static ssize_t negcam_lcfs_profile_store(struct config_item *item,
 	strim(name);
 	if (strcmp(name, "follow") && !negcam_builtin_find(name))
 		return -EINVAL;
-	mutex_lock(&negcam_loops_lock);
-	if (lc->loop)
-		ret = -EBUSY;
-	else
-		strscpy(lc->profile, name, sizeof(lc->profile));
-	mutex_unlock(&negcam_loops_lock);
-	return ret;
+	return negcam_lcfs_set(lc, lc->profile, sizeof(lc->profile), name, count);
 }
 
 CONFIGFS_ATTR(negcam_lcfs_, profile);
@@ -598,7 +605,6 @@ static ssize_t negcam_lcfs_label_store(struct config_item *item,
 	struct negcam_loop_cfs *lc = to_loop_cfs(item);
 	char label[NEGCAM_LABEL_MAX + 2];
 	size_t n = count;
-	int ret = count;
 
 	if (n && page[n - 1] == '\n')
 		n--;
@@ -608,13 +614,7 @@ static ssize_t negcam_lcfs_label_store(struct config_item *item,
 	label[n] = '\0';
 	if (!negcam_label_ok(label))
 		return -EINVAL;
-	mutex_lock(&negcam_loops_lock);
-	if (lc->loop)
-		ret = -EBUSY;
-	else
-		strscpy(lc->label, label, sizeof(lc->label));
-	mutex_unlock(&negcam_loops_lock);
-	return ret;
+	return negcam_lcfs_set(lc, lc->label, sizeof(lc->label), label, count);
 }
 
 CONFIGFS_ATTR(negcam_lcfs_, label);
