@@ -14,10 +14,15 @@
 
 #define NEGCAM_LOOP_MAX_CAPTURES 4
 
+/* A loop's label: its capture node 0's card name; 31 bytes with " (output)". */
+#define NEGCAM_LABEL_MAX 22
+
 /**
  * struct negcam_loop - an output node and the capture nodes it feeds
  * @ref: one per node struct, one for the loop's own existence
  * @index: N in negcam-loop-N
+ * @label: its name (loop_labels=, configfs label), empty for none: the
+ *	nodes' card names (negcam_loop_card)
  * @pdev: platform device negcam-loop.N, parent of every node
  * @lock: vdev->lock and q->lock of every node: serialises every ioctl
  *	and file operation of the loop; guards @out, @cap, @want*, the
@@ -50,9 +55,6 @@
  * @cur_fmt: the output format it was written in
  * @cur_ival_ns: the producer's frame interval then
  */
-/* A loop's label: its capture node 0's card name; 31 bytes with " (output)". */
-#define NEGCAM_LABEL_MAX 22
-
 struct negcam_loop {
 	struct kref ref;
 	unsigned int index;

@@ -261,7 +261,8 @@ static bool negcam_write_io(struct file *file, struct vb2_queue *q,
  * frames (docs/loopback.md, "OBS Studio"). videobuf2 alone answers EINVAL
  * (no buffers), which a file that did ask, even REQBUFS(0) as
  * v4l2-compliance does, still gets. vb2 starts its write() emulation from
- * poll (the only way it exports), and poll makes the caller the owner.
+ * poll, the only way it exports; the caller then owns the queue, as
+ * vb2_fop_poll would make it.
  */
 static int negcam_streamon(struct file *file, void *priv,
 			   enum v4l2_buf_type type)

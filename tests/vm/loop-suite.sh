@@ -350,17 +350,13 @@ fi
 # ---- OBS Studio's Virtual Camera as the producer (docs/loopback.md) ----
 # OBS 29 looks for a module named v4l2loopback: obs.sh loads Debian's with
 # devices=0 (no node of its own). OBS then takes the loop's output node,
-# the first node that outputs. Under TCG OBS (drawing with softpipe)
-# stalls for over a second at times, so the placeholder's timeout is
-# raised for this run: the check is that OBS's frames arrive at all.
+# the first node that outputs. The check is that OBS's frames arrive at
+# all (obs.sh says why OBS stalls under TCG).
 if ! command -v obs > /dev/null; then
 	fail "OBS: obs-studio is not installed (make deps installs it)"
 else
 	olog=$OUT/obs.log
-	ot=$(cat /sys/module/negcam/parameters/loop_timeout_ms)
-	echo 3000 > /sys/module/negcam/parameters/loop_timeout_ms
 	"$NEGCAM_TREE/tests/vm/obs.sh" "$CAP0" 640x480 30 60 > "$olog" 2>&1
-	echo "$ot" > /sys/module/negcam/parameters/loop_timeout_ms
 	l=$(grep -m1 '^started ' "$olog")
 	case $l in
 	*"negcam loop 0 output") pass "OBS: its Virtual Camera starts on the loop's output node (${l#started })" ;;

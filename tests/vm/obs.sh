@@ -29,7 +29,9 @@
 # devices=0, which makes no node (docs/loopback.md, "OBS Studio"), and
 # unloads it at the end. Mesa's llvmpipe crashes in its JIT code under
 # qemu's TCG as soon as OBS converts frames (seen in gdb), so OBS draws
-# with softpipe here.
+# with softpipe here; it then stalls for over a second at times, so
+# negcam's placeholder timeout (loop_timeout_ms) is 3 s for the run, so
+# that a stall does not hide OBS's frames.
 set -u
 [ "${NEGCAM_IN_VM:-}" = 1 ] || { echo "obs.sh runs inside the VM (tests/vm/run.sh)" >&2; exit 2; }
 [ $# -ge 1 ] || { echo "usage: obs.sh CAPTURE [WxH] [FPS] [FRAMES]" >&2; exit 2; }
@@ -41,9 +43,10 @@ TIMEOUT=$((120 * ${NEGCAM_VM_SLOW:-1}))
 KO=${NEGCAM_V4L2LOOPBACK_KO:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)/out/v4l2loopback-$(uname -r)/v4l2loopback.ko}
 RED="63 102 63 240"	# YUYV of OBS's red, BT.709 limited range (set below)
 HOMEDIR=$(mktemp -d /tmp/obs.XXXXXX) || exit 2
-LOADED='' XPID='' OPID=''
+LOADED='' XPID='' OPID='' TMO='' TMO_FILE=/sys/module/negcam/parameters/loop_timeout_ms
 cleanup() {
 	[ -n "$OPID" ] && kill "$OPID" 2>/dev/null && wait "$OPID" 2>/dev/null
+	[ -n "$TMO" ] && echo "$TMO" > "$TMO_FILE"
 	[ -n "$XPID" ] && kill "$XPID" 2>/dev/null
 	[ -n "$LOADED" ] && rmmod v4l2loopback 2>/dev/null
 	rm -rf "$HOMEDIR"
@@ -92,6 +95,7 @@ if ! grep -q '^v4l2loopback ' /proc/modules; then
 	LOADED=1
 	echo "loaded v4l2loopback devices=0"
 fi
+[ -w "$TMO_FILE" ] && TMO=$(cat "$TMO_FILE") && echo 3000 > "$TMO_FILE"
 obs_config || result fail "cannot write OBS's settings"
 mountpoint -q /dev/shm || { mkdir -p /dev/shm && mount -t tmpfs -o mode=1777 tmpfs /dev/shm; }
 Xvfb :42 -screen 0 1280x800x24 -nolisten tcp > "$HOMEDIR/xvfb.log" 2>&1 &
