@@ -644,6 +644,11 @@ gst_negcam_sink_copy (
   GstFlowReturn ret;
   guint64 copies;
 
+  /* Upstream may have taken the pool and stopped it again (it
+   * renegotiated): the device still streams the buffers it had, which go
+   * first, else REQBUFS is EBUSY. */
+  if (!gst_buffer_pool_is_active (GST_BUFFER_POOL (pool)))
+    gst_negcam_sink_stop_pool (sink, pool);
   if (!gst_buffer_pool_is_active (GST_BUFFER_POOL (pool))
       && !gst_buffer_pool_set_active (GST_BUFFER_POOL (pool), TRUE)) {
     GST_ELEMENT_ERROR (sink, RESOURCE, NO_SPACE_LEFT,

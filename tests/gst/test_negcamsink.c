@@ -294,6 +294,32 @@ GST_START_TEST (test_foreign_buffer_copied_once)
 }
 GST_END_TEST;
 
+/* Upstream took the device pool, then stopped it (it renegotiated and
+ * took buffers of its own) while the device still streamed the pool's
+ * buffers: the next foreign buffer is copied into device buffers
+ * allocated anew, not refused (REQBUFS is EBUSY while streaming). Seen
+ * with negcamconvertsink following camerabin's size switches on a loop. */
+GST_START_TEST (test_pool_stopped_upstream_then_copy)
+{
+  GstHarness *h = sink_harness (profile_path);
+  GstBufferPool *pool;
+  GstBuffer *buf;
+
+  gst_harness_set_src_caps_str (h, YUY2_640);
+  pool = offered_pool (h, YUY2_640);
+  push_from_pool (h, pool, 1);
+  push_from_pool (h, pool, 2);
+  fail_unless (gst_buffer_pool_set_active (pool, FALSE));
+  gst_object_unref (pool);
+  buf = gst_buffer_new_allocate (NULL, 640 * 480 * 2, NULL);
+  gst_buffer_memset (buf, 0, 0x80, 640 * 480 * 2);
+  fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  fail_unless_equals_int (stat_u64 (h->element, "frames"), 3);
+  fail_unless_equals_int (stat_u64 (h->element, "copies"), 1);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
 /* A dma-buf upstream, on a device that takes none (the embedded engine
  * has MMAP buffers only): the sink tries DMABUF import once, then copies
  * every frame, counted, and never fails the stream for it. */
@@ -673,6 +699,7 @@ negcamsink_suite (void)
   tcase_add_test (tc, test_pool_zero_copy);
   tcase_add_test (tc, test_pool_for_caps_without_par);
   tcase_add_test (tc, test_foreign_buffer_copied_once);
+  tcase_add_test (tc, test_pool_stopped_upstream_then_copy);
   tcase_add_test (tc, test_dmabuf_refused_is_copied);
   tcase_add_test (tc, test_refused_format_named);
   tcase_add_test (tc, test_source_change_reconfigures);
