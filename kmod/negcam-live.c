@@ -41,6 +41,25 @@ static bool negcam_loop_fits(const struct negcam_loop *loop,
 	       negcam_loop_match(&loop->cur_fmt, cap);
 }
 
+/*
+ * Under flock: @cap started streaming a format the live producer does not
+ * write (yet), less than the timeout ago. The producer was asked for it
+ * (negcam-loop.c) and gets that long to catch up, as a silent producer
+ * does, before the placeholder takes the slots: a consumer that switches
+ * format (camerabin's photo at its own size, a call adapting its size)
+ * pauses rather than shows the test pattern. Until when, or 0.
+ */
+static u64 negcam_loop_catch_up(const struct negcam_loop *loop,
+				const struct negcam_dev *cap, u64 now)
+{
+	u64 t = negcam_loop_timeout_ns(loop);
+
+	if (!loop->cur_on || now - loop->cur_ns >= t ||
+	    now - cap->loop_start_ns >= t)
+		return 0;
+	return min(loop->cur_ns, cap->loop_start_ns) + t;
+}
+
 /* Note the producer's frame of @fmt queued at @ts (@fmt NULL: it stopped). */
 void negcam_loop_mark(struct negcam_loop *loop,
 		      const struct v4l2_pix_format *fmt, u64 ts, u64 ival_ns)
@@ -57,9 +76,9 @@ void negcam_loop_mark(struct negcam_loop *loop,
 
 /*
  * Capture thread: until when (CLOCK_MONOTONIC ns) the producer feeds this
- * stream, so the placeholder must not fill its slots, or 0 if it does not
- * now. A producer that stops before then wakes the thread
- * (negcam_loop_out_stop).
+ * stream, or may still catch up with it, so the placeholder must not fill
+ * its slots, or 0 if neither. A producer that stops before then wakes the
+ * thread (negcam_loop_out_stop).
  */
 u64 negcam_loop_live_until(struct negcam_dev *cap, u64 now)
 {
@@ -69,6 +88,8 @@ u64 negcam_loop_live_until(struct negcam_dev *cap, u64 now)
 	spin_lock(&loop->flock);
 	if (negcam_loop_fits(loop, cap, now))
 		until = loop->cur_ns + negcam_loop_timeout_ns(loop);
+	else
+		until = negcam_loop_catch_up(loop, cap, now);
 	spin_unlock(&loop->flock);
 	return until;
 }

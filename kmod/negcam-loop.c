@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * negcam.ko loops: one output node (the producer writes frames) feeding
- * one to four capture nodes (consumers read them), separate nodes that
- * share a bus_info, platform:negcam-loop-N. docs/loopback.md is the
+ * one to four capture nodes (consumers read them), separate nodes whose
+ * bus_info names the loop: platform:negcam-loop-N on the output node and
+ * capture node 0, platform:negcam-loop-N-M on capture node M from 1
+ * (negcam_bus_info, for Firefox). docs/loopback.md is the
  * user's description; this is how it is built. Loops are made and
  * removed in negcam-loops.c; whether the producer is live, negcam-live.c.
  *
@@ -254,15 +256,38 @@ static void negcam_loop_widen(struct negcam_loop *loop)
 }
 
 /*
+ * The producer holds the output node's format: it has buffers, or a file
+ * handle set the format and has neither freed the buffers nor closed
+ * since (its REQBUFS may come next). A consumer's format is then a wish,
+ * told to the producer, never applied under its feet: buffers allocated
+ * for a format the producer did not set would refuse its frames (QBUF
+ * EINVAL) or cut them wrongly (write()). Under loop->lock.
+ */
+static bool negcam_loop_out_held(struct negcam_dev *out)
+{
+	return vb2_is_busy(&out->queue) || out->loop->out_setter;
+}
+
+/*
+ * The output node's buffers were freed (@fh NULL), or file handle @fh
+ * closes: the format it set is no longer held for it. Under loop->lock.
+ */
+void negcam_loop_out_unhold(struct negcam_dev *out, const void *fh)
+{
+	if (!fh || out->loop->out_setter == fh)
+		out->loop->out_setter = NULL;
+}
+
+/*
  * The output node: a consumer's wanted format becomes its format once
- * the producer's queue is free (no buffers).
+ * the producer no longer holds it.
  */
 static void negcam_loop_sync_out(struct negcam_dev *out)
 {
 	struct negcam_loop *loop = out->loop;
 	struct negcam_dev *lead;
 
-	if (vb2_is_busy(&out->queue))
+	if (negcam_loop_out_held(out))
 		return;
 	lead = negcam_loop_lead(loop);
 	if (lead && !negcam_same_frame(negcam_engine_fmt(&out->engine, NC_OUTPUT),
@@ -395,7 +420,7 @@ static void negcam_loop_consumer_set(struct negcam_dev *cap)
 
 	if (!out)
 		return;
-	if (!vb2_is_busy(&out->queue)) {
+	if (!negcam_loop_out_held(out)) {
 		loop->want_pending = false;
 		if (negcam_same_frame(negcam_engine_fmt(&out->engine, NC_OUTPUT), want))
 			return;
@@ -411,14 +436,18 @@ static void negcam_loop_consumer_set(struct negcam_dev *cap)
 	negcam_loop_tell(out, want);
 }
 
-/* The producer set its format: free consumers take it, all are told. */
-static void negcam_loop_producer_set(struct negcam_dev *out)
+/*
+ * File handle @fh of the producer set its format: it holds it; free
+ * consumers take it, all are told.
+ */
+static void negcam_loop_producer_set(struct negcam_dev *out, const void *fh)
 {
 	struct negcam_loop *loop = out->loop;
 	const struct v4l2_pix_format *fmt = negcam_engine_fmt(&out->engine, NC_OUTPUT);
 	struct v4l2_pix_format old;
 	unsigned int i;
 
+	loop->out_setter = fh;
 	loop->want_pending = false;
 	/* Follow mode: any size the producer sets is the consumers' format. */
 	if (loop->follow)
@@ -437,11 +466,11 @@ static void negcam_loop_producer_set(struct negcam_dev *out)
 	}
 }
 
-/* S_FMT succeeded on @dev, a node of a loop. Under loop->lock. */
-void negcam_loop_fmt_set(struct negcam_dev *dev)
+/* S_FMT from file handle @fh succeeded on @dev, a node of a loop. Under loop->lock. */
+void negcam_loop_fmt_set(struct negcam_dev *dev, const void *fh)
 {
 	if (dev->qi == NC_OUTPUT) {
-		negcam_loop_producer_set(dev);
+		negcam_loop_producer_set(dev, fh);
 		return;
 	}
 	dev->loop_stale = false;
@@ -461,6 +490,7 @@ void negcam_loop_cap_start(struct negcam_dev *cap)
 	struct negcam_loop *loop = cap->loop;
 
 	cap->loop_order = ++loop->starts;
+	cap->loop_start_ns = ktime_get_ns();
 	spin_lock(&cap->slock);
 	cap->loop_seq = 0;
 	spin_unlock(&cap->slock);

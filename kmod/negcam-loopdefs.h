@@ -35,6 +35,9 @@
  * @ncap: number of capture nodes
  * @want: a consumer's format waiting for the producer's queue to be free
  * @want_pending: @want is set
+ * @out_setter: the output node's file handle whose S_FMT holds its format
+ *	until the queue's buffers are freed or that handle closes, NULL for
+ *	none (negcam_loop_out_held); compared, never dereferenced
  * @follow: the profile is "follow": the producer decides, never a consumer
  * @starts: counts consumers' STREAMONs (negcam_dev.loop_order)
  * @out_count: sequence of the next output buffer
@@ -68,6 +71,7 @@ struct negcam_loop {
 	unsigned int ncap;
 	struct v4l2_pix_format want;
 	bool want_pending;
+	const void *out_setter;
 	bool follow;
 	u64 starts;
 	u32 out_count;

@@ -2,7 +2,7 @@
 /*
  * negcam.ko loops, made and removed: the loops= module parameter and the
  * configfs directories under /sys/kernel/config/negcam/loops create a
- * loop's platform device (negcam-loop.N, the bus_info its nodes share),
+ * loop's platform device (negcam-loop.N, named in its nodes' bus_info),
  * its profile and its nodes; removal unregisters them, and each is freed
  * when its last handle goes. What a loop does once made is negcam-loop.c.
  */
@@ -269,10 +269,10 @@ static struct negcam_dev *negcam_loop_node(struct negcam_loop *loop, int qi,
 
 /*
  * Register the loop's nodes, capture nodes first: they take the lower
- * /dev/videoN. Nodes of one device share a bus_info, and some consumers
- * open the first node that carries it (Firefox: the first /dev/videoN
- * whose bus_info matches the camera it listed), as they would a camera's
- * capture node before its metadata node.
+ * /dev/videoN. The output node shares capture node 0's bus_info, and some
+ * consumers open the first node that carries it (Firefox: the first
+ * /dev/videoN whose bus_info starts with the camera's it listed), as they
+ * would a camera's capture node before its metadata node.
  */
 static int negcam_loop_register(struct negcam_loop *loop)
 {

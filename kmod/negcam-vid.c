@@ -55,6 +55,19 @@ static int negcam_open(struct file *file)
 	return 0;
 }
 
+/* A producer that set the output node's format holds it no longer. */
+static int negcam_release(struct file *file)
+{
+	struct negcam_dev *dev = negcam_file_dev(file);
+
+	if (dev->qi == NC_OUTPUT) {
+		mutex_lock(dev->vlock);
+		negcam_loop_out_unhold(dev, file->private_data);
+		mutex_unlock(dev->vlock);
+	}
+	return vb2_fop_release(file);
+}
+
 /* ---- ioctls ---- */
 
 /* A loop node's own name, else the profile's card, else "negcam". */
@@ -65,7 +78,25 @@ static const char *negcam_card(const struct negcam_dev *dev)
 	return dev->profile->card[0] ? dev->profile->card : "negcam";
 }
 
-/* The engine answers; the node says who it is (bus_info per device). */
+/*
+ * The node's bus_info: platform:negcam-N for a device; for a loop,
+ * platform:negcam-loop-N on its output node and capture node 0, and
+ * platform:negcam-loop-N-M on capture node M from 1. Firefox opens a
+ * camera as the first /dev/videoN whose bus_info starts with the one it
+ * listed, so two capture nodes sharing one would both open capture node 0.
+ */
+static void negcam_bus_info(const struct negcam_dev *dev, char *bus, size_t n)
+{
+	if (!dev->loop)
+		snprintf(bus, n, "platform:negcam-%u", dev->index);
+	else if (dev->qi == NC_CAPTURE && dev->loop_idx)
+		snprintf(bus, n, "platform:negcam-loop-%u-%u", dev->index,
+			 dev->loop_idx);
+	else
+		snprintf(bus, n, "platform:negcam-loop-%u", dev->index);
+}
+
+/* The engine answers; the node says who it is. */
 static int negcam_querycap(struct file *file, void *priv,
 			   struct v4l2_capability *cap)
 {
@@ -75,8 +106,7 @@ static int negcam_querycap(struct file *file, void *priv,
 				      vdev->device_caps };
 	char bus[sizeof(cap->bus_info)];
 
-	snprintf(bus, sizeof(bus), dev->loop ? "platform:negcam-loop-%u" :
-		 "platform:negcam-%u", dev->index);
+	negcam_bus_info(dev, bus, sizeof(bus));
 	id.bus_info = bus;
 	return negcam_engine_querycap(&dev->engine, &id, cap);
 }
@@ -128,7 +158,7 @@ static int negcam_s_fmt_vid_cap(struct file *file, void *priv,
 		return ret;
 	dev->fmt_gen++;
 	if (dev->loop)
-		negcam_loop_fmt_set(dev);
+		negcam_loop_fmt_set(dev, file->private_data);
 	return 0;
 }
 
@@ -235,8 +265,14 @@ static int negcam_subscribe_event(struct v4l2_fh *fh,
 static int negcam_reqbufs(struct file *file, void *priv,
 			  struct v4l2_requestbuffers *p)
 {
+	struct negcam_dev *dev = negcam_file_dev(file);
+	int ret;
+
 	negcam_file_fh(file)->asked_buffers = true;
-	return vb2_ioctl_reqbufs(file, priv, p);
+	ret = vb2_ioctl_reqbufs(file, priv, p);
+	if (!ret && !p->count && dev->qi == NC_OUTPUT)
+		negcam_loop_out_unhold(dev, NULL);
+	return ret;
 }
 
 static int negcam_create_bufs(struct file *file, void *priv,
@@ -291,6 +327,7 @@ static int negcam_streamoff(struct file *file, void *priv,
 	/* What closing the file does: the producer is gone. */
 	vb2_core_queue_release(q);
 	q->owner = NULL;
+	negcam_loop_out_unhold(negcam_file_dev(file), NULL);
 	return 0;
 }
 
@@ -341,7 +378,7 @@ static const struct v4l2_ioctl_ops negcam_ioctl_ops = {
 static const struct v4l2_file_operations negcam_fops = {
 	.owner = THIS_MODULE,
 	.open = negcam_open,
-	.release = vb2_fop_release,
+	.release = negcam_release,
 	/* vb2 refuses the one its queue's io_modes lack (EINVAL). */
 	.read = vb2_fop_read,
 	.write = vb2_fop_write,

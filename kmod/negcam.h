@@ -120,6 +120,8 @@ struct negcam_buffer {
  *	while this node was busy; it takes the new one once free
  * @loop_order: capture node of a loop: which STREAMON of the loop started
  *	its stream (the newest streaming consumer leads), 0 when stopped
+ * @loop_start_ns: capture node of a loop: when its stream started
+ *	(CLOCK_MONOTONIC; the producer's time to catch up counts from it)
  * @loop_seq: capture node of a loop: sequence of the next buffer handed
  *	back, from the thread or the producer's QBUF (under @slock)
  * @fed: capture node of a loop: producer frames handed to it, shared or
@@ -162,6 +164,7 @@ struct negcam_dev {
 	struct v4l2_ctrl *ctrl_want[4];
 	bool loop_stale;
 	u64 loop_order;
+	u64 loop_start_ns;
 	u32 loop_seq;
 	u32 fed;
 	u64 last_ts;
@@ -252,7 +255,8 @@ void negcam_loop_out_ctrls(struct negcam_dev *out);
 void negcam_loop_out_request(struct negcam_dev *out, struct v4l2_format *f);
 void negcam_loop_cap_start(struct negcam_dev *cap);
 void negcam_loop_cap_stop(struct negcam_dev *cap);
-void negcam_loop_fmt_set(struct negcam_dev *dev);
+void negcam_loop_fmt_set(struct negcam_dev *dev, const void *fh);
+void negcam_loop_out_unhold(struct negcam_dev *out, const void *fh);
 void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf);
 void negcam_loop_out_stop(struct negcam_dev *out);
 void negcam_loop_cap_queued(struct negcam_dev *cap, struct negcam_buffer *buf);

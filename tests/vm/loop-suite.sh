@@ -112,8 +112,8 @@ else
 fi
 b1=$(echo "$D_OUT" | sed -n 's/.*Bus info *: //p') b2=$(echo "$D_CAP" | sed -n 's/.*Bus info *: //p')
 b3=$(v4l2-ctl -d "$CAP1" -D | sed -n 's/.*Bus info *: //p')
-if [ "$b1" = platform:negcam-loop-0 ] && [ "$b2" = "$b1" ] && [ "$b3" = "$b1" ]; then
-	pass "bus_info platform:negcam-loop-0 on the output and both capture nodes"
+if [ "$b1" = platform:negcam-loop-0 ] && [ "$b2" = "$b1" ] && [ "$b3" = platform:negcam-loop-0-1 ]; then
+	pass "bus_info platform:negcam-loop-0 on the output node and capture node 0, platform:negcam-loop-0-1 on capture node 1"
 else
 	fail "bus_info: output '$b1', capture 0 '$b2', capture 1 '$b3'"
 fi
@@ -230,6 +230,10 @@ fi
 judge_stream $st "$OUT/consumer-first.log" '^g+P+g*$' \
 	"consumer streaming 320x240: placeholder, then the restarted producer's frames, no restart, no wrong size"
 reap
+# Between a producer's S_FMT and its REQBUFS a consumer asks another size:
+# the producer keeps the format it set until it frees its buffers or closes.
+check "a producer's S_FMT holds the output format until REQBUFS(0) or close; its buffers fit its frames" 60 \
+	"$V" hold-fmt "$OUTN" "$CAP1"
 
 # ---- GStreamer v4l2sink as producer, no tee or identity ----
 BLACK=10801080
@@ -277,9 +281,15 @@ judge_stream $? "$OUT/sink-a.log" 'P{10}' "negcamconvertsink producer: the 320x2
 got=$("$V" fmt "$OUTN")
 [ "${got% *}" = "320x240 YUYV" ] && pass "negcamconvertsink producer: the output node streams the consumer's 320x240 ($got)" ||
 	fail "negcamconvertsink producer: output G_FMT '$got', want 320x240 YUYV (log $OUT/negcamsink.log)"
+# The producer catches up within loop_timeout_ms of the consumer's STREAMON
+# (3 s here: the pipeline renegotiates slowly under TCG), so the consumer
+# pauses and never sees the placeholder.
+TMO=$(cat /sys/module/negcam/parameters/loop_timeout_ms)
+echo 3000 > /sys/module/negcam/parameters/loop_timeout_ms
 "$V" fmt "$CAP0" 1280x720 YUYV > /dev/null
 "$V" consume "$CAP0" 400 "$BLACK" > "$OUT/sink-b.log" 2>&1
-judge_stream $? "$OUT/sink-b.log" 'P{10}' "negcamconvertsink producer follows a consumer asking 1280x720 without a restart"
+judge_stream $? "$OUT/sink-b.log" '^P+$' "negcamconvertsink producer follows a consumer asking 1280x720 without a restart, no placeholder meanwhile"
+echo "$TMO" > /sys/module/negcam/parameters/loop_timeout_ms
 kill -0 "$PS" 2>/dev/null && pass "negcamconvertsink producer: the same gst-launch still running after the change" ||
 	fail "negcamconvertsink producer ended (log $OUT/negcamsink.log)"
 kill "$PS" 2>/dev/null; wait "$PS" 2>/dev/null
@@ -328,21 +338,30 @@ else
 	browser_size "$blog" 1280x720 1280x720 "browser asks 1280x720: the same producer follows ($("$V" fmt "$OUTN")), red frames at 1280x720"
 	kill -0 "$PS" 2>/dev/null && pass "browser: one producer run served both sizes" ||
 		fail "browser: the negcamconvertsink producer ended (log $OUT/browser-sink.log)"
-	# Firefox opens the first node with the camera's bus_info, which the
-	# loop's output node shares: before capture nodes came first it
-	# opened the output node and getUserMedia failed (AbortError).
+	# Firefox opens the first node whose bus_info starts with the camera's.
+	# The output node shares capture node 0's: before capture nodes came
+	# first it opened the output node and getUserMedia failed (AbortError).
+	# Capture node 1 has its own: before, picking it opened capture node 0,
+	# which fails while another program streams there, as here.
 	if ! command -v firefox-esr > /dev/null; then
 		fail "browser: firefox-esr is not installed (make deps installs it)"
 	else
+		v4l2-ctl -d "$CAP0" --set-fmt-video=width=640,height=480,pixelformat=YUYV \
+			--stream-mmap --stream-count=100000 > "$OUT/browser-cap0.log" 2>&1 &
+		PC=$!
+		PIDS+=($PC)
 		blog=$OUT/browser-firefox.log
-		NEGCAM_BROWSER=firefox "$NEGCAM_TREE/tests/vm/browser.sh" "negcam loop 0 capture 0" 640x480 300 red > "$blog" 2>&1
+		NEGCAM_BROWSER=firefox "$NEGCAM_TREE/tests/vm/browser.sh" "negcam loop 0 capture 1" 640x480 300 red > "$blog" 2>&1
 		cams=$(sed -n 's/^cameras //p' "$blog")
 		case $cams in
 		*"loop 0 output"*) fail "Firefox lists the output node as a camera: $cams" ;;
-		*'"negcam loop 0 capture 0"'*) pass "Firefox lists the capture nodes only ($cams)" ;;
+		*'"negcam loop 0 capture 0"'*'"negcam loop 0 capture 1"'*) pass "Firefox lists the capture nodes only ($cams)" ;;
 		*) fail "Firefox cameras: '${cams:-none}' (log $blog)" ;;
 		esac
-		browser_size "$blog" 640x480 640x480 "Firefox asks 640x480: it opens the capture node, the producer follows, red frames at 640x480"
+		browser_size "$blog" 640x480 640x480 "Firefox picks capture node 1 while v4l2-ctl streams capture node 0: it opens capture node 1, red frames at 640x480"
+		kill -0 "$PC" 2>/dev/null && pass "the v4l2-ctl consumer of capture node 0 streamed on meanwhile" ||
+			fail "the v4l2-ctl consumer of capture node 0 ended (log $OUT/browser-cap0.log)"
+		kill "$PC" 2>/dev/null; wait "$PC" 2>/dev/null
 	fi
 	reap
 fi

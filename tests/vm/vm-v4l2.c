@@ -52,6 +52,11 @@
  *                                REQBUFS(0) its STREAMON EINVAL (no buffers)
  *   vm-v4l2 cycle DEV N          N times: open, S_FMT (the current format),
  *                                REQBUFS, QBUF, STREAMON, close
+ *   vm-v4l2 hold-fmt OUT CAP     a producer's S_FMT 640x480 YUYV holds the
+ *                                output format against a consumer's S_FMT
+ *                                320x240 until its REQBUFS(0) or close: its
+ *                                buffers are 640x480's and take its frame;
+ *                                then the consumer's wish is the format
  *   vm-v4l2 share OUT CAP N      a loop's shared buffers (docs/loopback.md):
  *                                a producer process writes a frame number
  *                                into every page of each frame at 30 fps;
@@ -588,6 +593,85 @@ static int cmd_fmt(const char *dev, const char *size, const char *fourcc)
 	print_fmt(&f);
 	close(fd);
 	return 0;
+}
+
+/* S_FMT WxH YUYV on @fd (either direction); the answer in @f. */
+static int set_yuyv(int fd, unsigned int w, unsigned int h, struct v4l2_format *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->type = node_type(fd);
+	f->fmt.pix.width = w;
+	f->fmt.pix.height = h;
+	f->fmt.pix.pixelformat = V4L2_PIX_FMT_YUYV;
+	f->fmt.pix.field = V4L2_FIELD_NONE;
+	return xioctl(fd, VIDIOC_S_FMT, f);
+}
+
+/* G_FMT on @fd is WxH. */
+static bool fmt_is(int fd, unsigned int w, unsigned int h, struct v4l2_format *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->type = node_type(fd);
+	return !xioctl(fd, VIDIOC_G_FMT, f) && f->fmt.pix.width == w &&
+	       f->fmt.pix.height == h;
+}
+
+/* A consumer's S_FMT of WxH YUYV on @cap, from a handle of its own. */
+static void consumer_asks(const char *cap, unsigned int w, unsigned int h)
+{
+	struct v4l2_format f;
+	int fd = open_dev(cap);
+
+	CHECK(!set_yuyv(fd, w, h, &f) && f.fmt.pix.width == w,
+	      "consumer S_FMT %ux%u: %ux%u", w, h, f.fmt.pix.width, f.fmt.pix.height);
+	close(fd);
+}
+
+/*
+ * A producer that set the output node's format holds it until it frees
+ * its buffers or closes: a consumer's S_FMT meanwhile is a wish, never
+ * the format its REQBUFS allocates for (camerabin's size switches made
+ * negcamsink's QBUF fail with EINVAL).
+ */
+static int cmd_hold_fmt(const char *out, const char *cap)
+{
+	struct v4l2_requestbuffers rb = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT,
+					  .memory = V4L2_MEMORY_MMAP };
+	struct v4l2_buffer vb = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT,
+				  .memory = V4L2_MEMORY_MMAP };
+	struct v4l2_format f;
+	int o = open_dev(out), r;
+
+	CHECK(!set_yuyv(o, 640, 480, &f) && f.fmt.pix.width == 640,
+	      "producer S_FMT 640x480: %ux%u", f.fmt.pix.width, f.fmt.pix.height);
+	consumer_asks(cap, 320, 240);
+	CHECK(fmt_is(o, 640, 480, &f), "producer's G_FMT before its REQBUFS: %ux%u (its own)",
+	      f.fmt.pix.width, f.fmt.pix.height);
+	rb.count = 2;
+	r = xioctl(o, VIDIOC_REQBUFS, &rb);
+	vb.index = 0;
+	if (!r)
+		r = xioctl(o, VIDIOC_QUERYBUF, &vb);
+	CHECK(!r && vb.length == 640 * 480 * 2, "REQBUFS: %s, buffers of %u bytes (640x480 YUYV: %u)",
+	      strerror(-r), vb.length, 640 * 480 * 2);
+	vb.bytesused = 640 * 480 * 2;
+	vb.field = V4L2_FIELD_NONE;
+	r = xioctl(o, VIDIOC_QBUF, &vb);
+	CHECK(!r, "QBUF of a 640x480 frame: %s", strerror(-r));
+	rb.count = 0;
+	xioctl(o, VIDIOC_REQBUFS, &rb);
+	CHECK(fmt_is(o, 320, 240, &f), "after REQBUFS(0) the consumer's wish is the format: %ux%u",
+	      f.fmt.pix.width, f.fmt.pix.height);
+	/* Closing lets go too. */
+	CHECK(!set_yuyv(o, 640, 480, &f), "producer S_FMT 640x480 again");
+	close(o);
+	consumer_asks(cap, 320, 240);
+	o = open_dev(out);
+	CHECK(fmt_is(o, 320, 240, &f), "a closed producer holds nothing: G_FMT %ux%u",
+	      f.fmt.pix.width, f.fmt.pix.height);
+	close(o);
+	printf("hold-fmt: %d failed\n", failures);
+	return failures ? 1 : 0;
 }
 
 struct lbuf {
@@ -1179,9 +1263,12 @@ int main(int argc, char **argv)
 		return cmd_write_streamon(argv[2], atoi(argv[3]), argv[4]);
 	if (argc == 4 && !strcmp(argv[1], "cycle"))
 		return cmd_cycle(argv[2], atoi(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "hold-fmt"))
+		return cmd_hold_fmt(argv[2], argv[3]);
 	fprintf(stderr, "usage: vm-v4l2 opens DEV N | sfmt-busy DEV | shared-fmt DEV |\n"
 			"       while-streaming DEV CMD | while-open DEV CMD | gone DEV CMD [AFTER] | event DEV CMD |\n"
 			"       fields DEV N | fmt DEV [WxH FOURCC] | produce DEV N HEX [FPS] |\n"
-			"       consume DEV N [HEX] | write-streamon DEV N HEX | cycle DEV N\n");
+			"       consume DEV N [HEX] | write-streamon DEV N HEX | cycle DEV N |\n"
+			"       hold-fmt OUT CAP\n");
 	return 2;
 }
