@@ -42,32 +42,34 @@ static bool negcam_loop_fits(const struct negcam_loop *loop,
 }
 
 /*
- * Under flock: @cap started streaming a format the live producer does not
- * write (yet), less than the timeout ago. The producer was asked for it
- * (negcam-loop.c) and gets that long to catch up, as a silent producer
- * does, before the placeholder takes the slots: a consumer that switches
- * format (camerabin's photo at its own size, a call adapting its size)
- * pauses rather than shows the test pattern. Until when, or 0.
+ * Under flock: @cap started streaming less than the timeout ago, and the
+ * producer wrote a frame, or stopped, less than the timeout ago, but not
+ * in @cap's format. It was asked for that format (negcam-loop.c) and
+ * gets that long to catch up, restart included (STREAMOFF, S_FMT,
+ * STREAMON), as a silent producer does, before the placeholder takes the
+ * slots: a consumer that switches format (camerabin's photo at its own
+ * size, a call adapting its size) pauses rather than shows the test
+ * pattern. Until when, or 0.
  */
 static u64 negcam_loop_catch_up(const struct negcam_loop *loop,
 				const struct negcam_dev *cap, u64 now)
 {
 	u64 t = negcam_loop_timeout_ns(loop);
 
-	if (!loop->cur_on || now - loop->cur_ns >= t ||
+	if (!loop->cur_ns || now - loop->cur_ns >= t ||
 	    now - cap->loop_start_ns >= t)
 		return 0;
 	return min(loop->cur_ns, cap->loop_start_ns) + t;
 }
 
-/* Note the producer's frame of @fmt queued at @ts (@fmt NULL: it stopped). */
+/* Note the producer's frame of @fmt queued at @ts (@fmt NULL: it stopped then). */
 void negcam_loop_mark(struct negcam_loop *loop,
 		      const struct v4l2_pix_format *fmt, u64 ts, u64 ival_ns)
 {
 	spin_lock(&loop->flock);
 	loop->cur_on = fmt != NULL;
+	loop->cur_ns = ts;
 	if (fmt) {
-		loop->cur_ns = ts;
 		loop->cur_fmt = *fmt;
 		loop->cur_ival_ns = ival_ns;
 	}

@@ -755,8 +755,9 @@ void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf)
 
 /*
  * The output node's stop_streaming: the producer is gone; every buffer the
- * loop holds goes back to vb2. Consumers fall back to the placeholder, and
- * in follow mode their formats widen again.
+ * loop holds goes back to vb2. Consumers fall back to the placeholder (one
+ * that has just started waits for a restart first, negcam-live.c), and in
+ * follow mode their formats widen again.
  */
 void negcam_loop_out_stop(struct negcam_dev *out)
 {
@@ -765,7 +766,7 @@ void negcam_loop_out_stop(struct negcam_dev *out)
 	unsigned int i;
 	LIST_HEAD(back);
 
-	negcam_loop_mark(loop, NULL, 0, 0);
+	negcam_loop_mark(loop, NULL, ktime_get_ns(), 0);
 	negcam_loop_slock(loop->cap[0]);
 	list_for_each_entry(buf, &loop->held, list)
 		buf->in_driver = false;

@@ -54,7 +54,8 @@
  * @flock: spinlock for @cur_*; taken by the output node's queue ops and
  *	by the capture threads. Nothing sleeps, copies or calls vb2 under it.
  * @cur_on: the producer streams: @cur_* describe its newest frame
- * @cur_ns: CLOCK_MONOTONIC time that frame was queued
+ * @cur_ns: CLOCK_MONOTONIC time that frame was queued, or the producer
+ *	stopped (@cur_on false); 0 before any producer
  * @cur_fmt: the output format it was written in
  * @cur_ival_ns: the producer's frame interval then
  */

@@ -389,6 +389,34 @@ else
 	fi
 fi
 
+# ---- camerabin (what Cheese builds on) takes a photo at its own size ----
+# The viewfinder streams 640x480; the photo asks 1280x720, so v4l2src
+# restarts at that size; the producer written once (negcamconvertsink,
+# red) follows, and the consumer waits for it rather than take the
+# placeholder (loop_timeout_ms, 3 s here: TCG renegotiates slowly). Before,
+# the photo was the test pattern, and a consumer's request between the
+# producer's S_FMT and REQBUFS ended the producer (QBUF EINVAL).
+TMO=$(cat /sys/module/negcam/parameters/loop_timeout_ms)
+echo 3000 > /sys/module/negcam/parameters/loop_timeout_ms
+GST_PLUGIN_PATH=$NEGCAM_BUILD/gst gst-launch-1.0 -q videotestsrc pattern=red is-live=true num-buffers=36000 ! \
+	negcamconvertsink device="$OUTN" > "$OUT/camerabin-sink.log" 2>&1 &
+PS=$!
+PIDS+=($PS)
+"$V" fmt "$CAP0" 640x480 YUYV > /dev/null
+cblog=$OUT/camerabin.log
+timeout 180 /usr/bin/python3 "$NEGCAM_TREE/tests/vm/camerabin-photo.py" "$CAP0" \
+	video/x-raw,width=640,height=480 video/x-raw,width=1280,height=720 "$OUT/camerabin.jpg" > "$cblog" 2>&1
+l=$(grep '^photo ' "$cblog")
+case $l in
+"photo 1280x720 rgb "*) browser_red "${l#* rgb }" && pass "camerabin: a 1280x720 photo while the viewfinder streams 640x480 is the producer's red picture (${l#photo })" ||
+	fail "camerabin: the 1280x720 photo is not the producer's picture: ${l#photo } (the placeholder?)" ;;
+*) fail "camerabin: ${l:-$(tail -n1 "$cblog")} (log $cblog)" ;;
+esac
+kill -0 "$PS" 2>/dev/null && pass "camerabin: the negcamconvertsink producer followed both sizes and is still running" ||
+	fail "camerabin: the producer ended: $(grep -m1 ERROR "$OUT/camerabin-sink.log") (log $OUT/camerabin-sink.log)"
+kill "$PS" 2>/dev/null; wait "$PS" 2>/dev/null
+echo "$TMO" > /sys/module/negcam/parameters/loop_timeout_ms
+
 # What Firefox relies on: the first /dev/videoN carrying a bus_info is a
 # capture node (nodes of one device share it; a loop's output node comes
 # after its capture nodes, as a camera's metadata node does).
