@@ -78,7 +78,6 @@ struct _GstNegcamSink {
   GstVideoInfo info;
   gboolean is_video;
   GstCaps *configured;
-  gboolean streaming;
 
   gboolean import_refused; /* the device took no dma-buf of upstream's */
 
@@ -332,21 +331,9 @@ gst_negcam_sink_query (GstBaseSink *bsink, GstQuery *query)
 static void
 gst_negcam_sink_stop_pool (GstNegcamSink *sink, NegcamPool *pool)
 {
-  struct v4l2_requestbuffers req = { .type = OUTPUT };
-  gint type = OUTPUT;
-
-  if (pool)
-    negcam_pool_stop_queueing (pool);
-  if (sink->streaming)
-    negcam_device_ioctl (sink->dev, VIDIOC_STREAMOFF, &type);
-  sink->streaming = FALSE;
   if (!pool)
     return;
-  /* Buffers upstream still holds stay mapped (orphaned); upstream's own
-   * dma-bufs go back to it when the pool stops. */
-  req.memory =
-      negcam_pool_is_import (pool) ? V4L2_MEMORY_DMABUF : V4L2_MEMORY_MMAP;
-  negcam_device_ioctl (sink->dev, VIDIOC_REQBUFS, &req);
+  negcam_pool_stream_off (pool);
   gst_buffer_pool_set_active (GST_BUFFER_POOL (pool), FALSE);
 }
 
@@ -645,10 +632,7 @@ gst_negcam_sink_copy (
   guint64 copies;
 
   /* Upstream may have taken the pool and stopped it again (it
-   * renegotiated): the device still streams the buffers it had, which go
-   * first, else REQBUFS is EBUSY. */
-  if (!gst_buffer_pool_is_active (GST_BUFFER_POOL (pool)))
-    gst_negcam_sink_stop_pool (sink, pool);
+   * renegotiated): it starts anew (negcam_pool_stream_off). */
   if (!gst_buffer_pool_is_active (GST_BUFFER_POOL (pool))
       && !gst_buffer_pool_set_active (GST_BUFFER_POOL (pool), TRUE)) {
     GST_ELEMENT_ERROR (sink, RESOURCE, NO_SPACE_LEFT,
@@ -687,17 +671,11 @@ gst_negcam_sink_bytesused (GstNegcamSink *sink, GstBuffer *buf)
                         : gst_buffer_get_size (buf);
 }
 
-/* After a QBUF of @used bytes that gave @ret (0 or -errno): STREAMON on
- * the first frame, the error posted, the frame counted. */
+/* After a QBUF (and STREAMON, by the pool) of @used bytes that gave @ret
+ * (0 or -errno): the error posted, the frame counted. */
 static GstFlowReturn
 gst_negcam_sink_queued (GstNegcamSink *sink, gint ret, guint32 used)
 {
-  gint type = OUTPUT;
-
-  if (ret == 0 && !sink->streaming) {
-    ret = negcam_device_ioctl (sink->dev, VIDIOC_STREAMON, &type);
-    sink->streaming = ret == 0;
-  }
   if (ret == -ENODEV)
     return gst_negcam_sink_device_lost (sink, "QBUF");
   if (ret < 0) {

@@ -57,6 +57,7 @@ struct _NegcamPool {
   struct timeval last_timestamp;
   gboolean cannot_grow;
   gboolean queueing;
+  gboolean streaming; /* output: STREAMON done by negcam_pool_queue_* */
   GError *start_error; /* why the last start failed, in words */
 };
 
@@ -381,6 +382,14 @@ negcam_pool_start (GstBufferPool *bpool)
   req.type = pool->type;
   req.memory = v4l2_memory (pool);
   ret = negcam_device_ioctl (pool->dev, VIDIOC_REQBUFS, &req);
+  if (ret == -EBUSY && pool->type == V4L2_BUF_TYPE_VIDEO_OUTPUT) {
+    /* Started again after a stop while the device still streamed this
+     * pool's buffers (upstream stops and starts pools it is offered). */
+    GST_DEBUG_OBJECT (pool, "output queue busy: STREAMOFF, REQBUFS(0)");
+    negcam_pool_stream_off (pool);
+    req.count = CLAMP (min, 2, NEGCAM_POOL_MAX);
+    ret = negcam_device_ioctl (pool->dev, VIDIOC_REQBUFS, &req);
+  }
   g_mutex_lock (&pool->lock);
   if (ret == -ENOMEM) {
     set_start_error (pool, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
@@ -398,6 +407,7 @@ negcam_pool_start (GstBufferPool *bpool)
     return FALSE;
   }
   g_clear_error (&pool->start_error);
+  pool->streaming = FALSE;
   pool->count = MIN (req.count, NEGCAM_POOL_MAX);
   pool->created = 0;
   pool->cannot_grow = !pool->grow;
@@ -505,6 +515,24 @@ negcam_pool_stop_queueing (NegcamPool *pool)
   /* STREAMOFF, which follows, gives every queued buffer back. */
   for (i = 0; i < pool->count; i++)
     pool->in_device[i] = FALSE;
+  g_mutex_unlock (&pool->lock);
+}
+
+void
+negcam_pool_stream_off (NegcamPool *pool)
+{
+  struct v4l2_requestbuffers req = { 0 };
+  gint type = pool->type;
+
+  negcam_pool_stop_queueing (pool);
+  g_mutex_lock (&pool->lock);
+  negcam_device_ioctl (pool->dev, VIDIOC_STREAMOFF, &type);
+  pool->streaming = FALSE;
+  /* Buffers upstream still holds stay mapped (orphaned); upstream's own
+   * dma-bufs go back to it when the pool stops. */
+  req.type = pool->type;
+  req.memory = v4l2_memory (pool);
+  negcam_device_ioctl (pool->dev, VIDIOC_REQBUFS, &req);
   g_mutex_unlock (&pool->lock);
 }
 
@@ -748,6 +776,21 @@ acquire_output (
   return GST_FLOW_OK;
 }
 
+/* STREAMON after the first QBUF since start: 0 or -errno. Call with
+ * the lock held. */
+static gint
+stream_on (NegcamPool *pool)
+{
+  gint type = pool->type;
+  gint ret;
+
+  if (pool->streaming)
+    return 0;
+  ret = negcam_device_ioctl (pool->dev, VIDIOC_STREAMON, &type);
+  pool->streaming = ret == 0;
+  return ret;
+}
+
 /* The QBUF of output slot @index for @buf: @bytesused, the field, the PTS
  * as the buffer timestamp. */
 static void
@@ -785,6 +828,8 @@ negcam_pool_queue_output (NegcamPool *pool, GstBuffer *buf, guint32 bytesused)
   ret = negcam_device_ioctl (pool->dev, VIDIOC_QBUF, &v);
   if (ret == 0)
     pool->in_device[i] = TRUE;
+  if (ret == 0)
+    ret = stream_on (pool);
   g_mutex_unlock (&pool->lock);
   return ret;
 }
@@ -856,6 +901,7 @@ negcam_pool_queue_import (
   if (*err == 0) {
     pool->bufs[index] = gst_buffer_ref (buf);
     pool->in_device[index] = TRUE;
+    *err = stream_on (pool);
   }
   g_mutex_unlock (&pool->lock);
   gst_clear_buffer (&old);

@@ -69,7 +69,8 @@ NegcamPool *negcam_pool_new (NegcamDevice *dev,
 NegcamPool *negcam_pool_new_output (GstElement *owner, NegcamDevice *dev,
     const struct v4l2_pix_format *pix, const GstVideoInfo *info);
 /* QBUF @buf (acquired from @pool) with @bytesused and its PTS as the
- * buffer timestamp; 0 or -errno. The caller keeps its reference. */
+ * buffer timestamp, and STREAMON after the first since the pool started;
+ * 0 or -errno. The caller keeps its reference. */
 gint negcam_pool_queue_output (
     NegcamPool *pool, GstBuffer *buf, guint32 bytesused);
 
@@ -113,6 +114,13 @@ gboolean negcam_pool_needs_video_meta (NegcamPool *pool);
 
 /* Stop handing released buffers back to the device (before STREAMOFF). */
 void negcam_pool_stop_queueing (NegcamPool *pool);
+/*
+ * An output pool's stream ends: STREAMOFF and REQBUFS(0), so that S_FMT
+ * may follow. The pool does the same itself when it is started again
+ * while the device still streams its buffers (upstream stopped it and
+ * starts it again): whoever activates an output pool gets it.
+ */
+void negcam_pool_stream_off (NegcamPool *pool);
 
 /* Why the last start (activation) failed, as a GST_RESOURCE_ERROR in
  * words (NO_SPACE_LEFT: REQBUFS ENOMEM; SETTINGS: no EXPBUF for

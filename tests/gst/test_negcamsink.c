@@ -320,6 +320,32 @@ GST_START_TEST (test_pool_stopped_upstream_then_copy)
 }
 GST_END_TEST;
 
+/* Upstream stops the device pool and starts it again itself (an element
+ * between gets a pool of its own, then passes through again) while the
+ * device still streams the pool's buffers: the pool starts anew, its
+ * frames reach the device, and nothing is copied. */
+GST_START_TEST (test_pool_restarted_by_upstream)
+{
+  GstHarness *h = sink_harness (profile_path);
+  GstBufferPool *pool;
+
+  gst_harness_set_src_caps_str (h, YUY2_640);
+  pool = offered_pool (h, YUY2_640);
+  push_from_pool (h, pool, 1);
+  push_from_pool (h, pool, 2);
+  fail_unless (gst_buffer_pool_set_active (pool, FALSE));
+  fail_unless (gst_buffer_pool_set_active (pool, TRUE),
+      "the pool could not start again while the device streamed");
+  push_from_pool (h, pool, 3);
+  push_from_pool (h, pool, 4);
+  fail_unless_equals_int (stat_u64 (h->element, "frames"), 4);
+  fail_unless_equals_int (stat_u64 (h->element, "copies"), 0);
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
 /* A dma-buf upstream, on a device that takes none (the embedded engine
  * has MMAP buffers only): the sink tries DMABUF import once, then copies
  * every frame, counted, and never fails the stream for it. */
@@ -700,6 +726,7 @@ negcamsink_suite (void)
   tcase_add_test (tc, test_pool_for_caps_without_par);
   tcase_add_test (tc, test_foreign_buffer_copied_once);
   tcase_add_test (tc, test_pool_stopped_upstream_then_copy);
+  tcase_add_test (tc, test_pool_restarted_by_upstream);
   tcase_add_test (tc, test_dmabuf_refused_is_copied);
   tcase_add_test (tc, test_refused_format_named);
   tcase_add_test (tc, test_source_change_reconfigures);
