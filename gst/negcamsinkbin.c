@@ -14,7 +14,8 @@
  * through, and the producer must make what the consumer asked.
  * videorate comes first: it pushes copies of the buffers it keeps, which
  * would lose the device buffers (negcamsink's pool) videoscale or
- * videoconvert write into when they are last.
+ * videoconvert write into when they are last. Frames go around it unless
+ * they must be repeated (see "Rate" below).
  * jpegenc is in the chain exactly when the device's preferred format (the
  * first structure negcamsink's caps give: the consumer's format on a
  * loop) is image/jpeg. It is chosen when the bin goes to READY (the
@@ -48,6 +49,12 @@ struct _GstNegcamConvertSink {
   GstElement *convert, *scale, *rate, *filter, *sink;
   GstElement *encoder; /* jpegenc, or NULL (raw) */
   gint swap_pending; /* atomic: an idle probe is installed */
+
+  /* object lock: the rate stage (see "Rate") */
+  gboolean pass;           /* frames go around videorate, dropped to rate */
+  gboolean rate_flushed;   /* videorate let go of its frame since @pass */
+  GstClockTime period;     /* the device's frame period, 0: none */
+  GstClockTime next;       /* when the next frame is due (pass) */
 };
 
 G_DEFINE_TYPE (GstNegcamConvertSink, gst_negcam_convert_sink, GST_TYPE_BIN);
@@ -120,12 +127,16 @@ link_tail (GstNegcamConvertSink *self, gboolean jpeg)
   return gst_element_sync_state_with_parent (self->encoder);
 }
 
+static void choose_rate (GstNegcamConvertSink *self, GstCaps *in);
+
 /* Make what the device wants now: the encoder in or out, the filter set
- * to it. */
+ * to it, videorate used or not. */
 static gboolean
 follow (GstNegcamConvertSink *self)
 {
   GstCaps *want = wanted_caps (self);
+  GstPad *pad = gst_element_get_static_pad (self->rate, "sink");
+  GstCaps *in = gst_pad_get_current_caps (pad);
   gboolean ok = TRUE;
 
   GST_INFO_OBJECT (self, "the device wants %" GST_PTR_FORMAT, want);
@@ -135,6 +146,9 @@ follow (GstNegcamConvertSink *self)
     ok = link_tail (self, is_jpeg (want));
   }
   g_object_set (self->filter, "caps", want, NULL);
+  choose_rate (self, in);
+  gst_clear_caps (&in);
+  gst_object_unref (pad);
   gst_clear_caps (&want);
   return ok;
 }
@@ -177,21 +191,153 @@ on_upstream_event (GstPad *pad, GstPadProbeInfo *info, gpointer data)
   return GST_PAD_PROBE_OK;
 }
 
-/* An ALLOCATION query entering the bin is answered here, with no pool:
- * videorate pushes (shallow) copies of the buffers it keeps, so
- * negcamsink's device buffers offered upstream of it would reach
- * negcamsink as foreign buffers and be copied all the same, while
- * upstream held device buffers the chain needs (and a pool negcamsink
- * drops when the format changes). The converters inside still get the
- * pool: they ask for themselves. */
+/* ---- Rate ----
+ * videorate repeats frames when the source is slower than the device (or
+ * has no fixed rate): it then keeps each frame until the next one comes
+ * (one frame of latency) and pushes (shallow) copies, which reach
+ * negcamsink as foreign buffers and are copied. So it is used only then
+ * ("fill"). Otherwise ("pass": the source's fixed rate is at least the
+ * device's, or the device has none) frames go around it, the ones above
+ * the device's rate dropped here, with no latency and no copy, and the
+ * ALLOCATION query goes past it too (videorate would remove negcamsink's
+ * fixed-size pool from it): a source whose frames need no conversion
+ * writes straight into the device's buffers. videorate is then in its
+ * averaging mode (average-period), which holds no frame and adds no
+ * latency; the first frame after the switch goes through it so that it
+ * lets go of the one it kept. */
+#define PASS_AVERAGE_PERIOD GST_SECOND
+
+static gboolean
+caps_rate (GstCaps *caps, gint *n, gint *d)
+{
+  *n = 0;
+  *d = 1;
+  return caps && gst_caps_is_fixed (caps)
+      && gst_structure_get_fraction (gst_caps_get_structure (caps, 0),
+          "framerate", n, d)
+      && *n > 0 && *d > 0;
+}
+
+/* Choose fill or pass for the source's caps @in and the device's wanted
+ * caps in the filter. */
+static void
+choose_rate (GstNegcamConvertSink *self, GstCaps *in)
+{
+  GstCaps *want = NULL;
+  gint in_n, in_d, out_n, out_d;
+  gboolean pass, changed;
+
+  g_object_get (self->filter, "caps", &want, NULL);
+  pass = !caps_rate (want, &out_n, &out_d)
+      || (caps_rate (in, &in_n, &in_d)
+          && (gint64) in_n * out_d >= (gint64) out_n * in_d);
+  gst_clear_caps (&want);
+  GST_OBJECT_LOCK (self);
+  changed = pass != self->pass;
+  self->pass = pass;
+  self->period = out_n > 0
+      ? gst_util_uint64_scale_int (GST_SECOND, out_d, out_n) : 0;
+  self->next = GST_CLOCK_TIME_NONE;
+  if (changed)
+    self->rate_flushed = FALSE;
+  GST_OBJECT_UNLOCK (self);
+  if (!changed)
+    return;
+  GST_INFO_OBJECT (self, "frame rate: %s", pass
+      ? "the source's is enough: frames go around videorate (no copy)"
+      : "frames are repeated by videorate (copied)");
+  g_object_set (self->rate, "average-period",
+      (guint64) (pass ? PASS_AVERAGE_PERIOD : 0), NULL);
+}
+
+/* pass: TRUE to drop a frame at @pts, which comes before the next one
+ * is due (a quarter period of jitter allowed). Object lock held. */
+static gboolean
+too_early (GstNegcamConvertSink *self, GstClockTime pts)
+{
+  GstClockTime tol = self->period / 4;
+
+  if (!self->period || !GST_CLOCK_TIME_IS_VALID (pts))
+    return FALSE;
+  if (GST_CLOCK_TIME_IS_VALID (self->next) && pts + tol < self->next
+      && pts + tol + self->period >= self->next)
+    return TRUE;
+  if (GST_CLOCK_TIME_IS_VALID (self->next) && pts + tol >= self->next
+      && pts < self->next + self->period)
+    self->next += self->period;
+  else
+    self->next = pts + self->period; /* first, late or back in time */
+  return FALSE;
+}
+
+/* The source's frames: around videorate in pass mode. */
+static GstPadProbeReturn
+on_buffer (GstPad *pad, GstPadProbeInfo *info, gpointer data)
+{
+  GstNegcamConvertSink *self = data;
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  gboolean around, drop = FALSE;
+  GstPad *src;
+
+  GST_OBJECT_LOCK (self);
+  around = self->pass && self->rate_flushed;
+  if (self->pass) {
+    drop = too_early (self, GST_BUFFER_PTS (buf));
+    self->rate_flushed = TRUE; /* the first goes through videorate */
+  }
+  GST_OBJECT_UNLOCK (self);
+  if (!around)
+    return GST_PAD_PROBE_OK;
+  info->data = NULL;
+  if (drop) {
+    gst_buffer_unref (buf);
+    return GST_PAD_PROBE_HANDLED;
+  }
+  src = gst_element_get_static_pad (self->rate, "src");
+  GST_PAD_PROBE_INFO_FLOW_RETURN (info) = gst_pad_push (src, buf);
+  gst_object_unref (src);
+  return GST_PAD_PROBE_HANDLED;
+}
+
+/* The source's caps: fill or pass. */
+static GstPadProbeReturn
+on_caps (GstPad *pad, GstPadProbeInfo *info, gpointer data)
+{
+  GstEvent *event = GST_PAD_PROBE_INFO_EVENT (info);
+  GstCaps *caps;
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_CAPS) {
+    gst_event_parse_caps (event, &caps);
+    choose_rate (data, caps);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+/* An ALLOCATION query entering the bin: in fill mode answered here with
+ * no pool (device buffers given upstream of videorate would reach
+ * negcamsink copied all the same, while upstream held buffers the
+ * converters inside need: they ask for themselves); in pass mode sent on
+ * past videorate. */
 static GstPadProbeReturn
 answer_allocation (GstPad *pad, GstPadProbeInfo *info, gpointer data)
 {
+  GstNegcamConvertSink *self = data;
   GstQuery *query = GST_PAD_PROBE_INFO_QUERY (info);
+  gboolean pass;
+  GstPad *src;
 
   if (GST_QUERY_TYPE (query) != GST_QUERY_ALLOCATION)
     return GST_PAD_PROBE_OK;
-  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  GST_OBJECT_LOCK (self);
+  pass = self->pass;
+  GST_OBJECT_UNLOCK (self);
+  if (pass) {
+    src = gst_element_get_static_pad (self->rate, "src");
+    gst_pad_peer_query (src, query);
+    gst_object_unref (src);
+  } else {
+    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  }
   return GST_PAD_PROBE_HANDLED;
 }
 
@@ -236,6 +382,7 @@ gst_negcam_convert_sink_init (GstNegcamConvertSink *self)
   self->scale = make (self, "videoscale", "scale");
   self->rate = make (self, "videorate", "rate");
   self->filter = make (self, "capsfilter", "filter");
+  self->next = GST_CLOCK_TIME_NONE;
   self->sink = make (self, "negcamsink", "sink");
   if (!self->convert || !self->scale || !self->rate || !self->filter
       || !self->sink)
@@ -250,6 +397,9 @@ gst_negcam_convert_sink_init (GstNegcamConvertSink *self)
   pad = gst_element_get_static_pad (self->rate, "sink");
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM,
       answer_allocation, self, NULL);
+  gst_pad_add_probe (
+      pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, on_caps, self, NULL);
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, on_buffer, self, NULL);
   ghost = gst_ghost_pad_new ("sink", pad);
   gst_element_add_pad (GST_ELEMENT (self), ghost);
   gst_object_unref (pad);

@@ -623,6 +623,101 @@ GST_START_TEST (test_convert_bin_keeps_source)
 }
 GST_END_TEST;
 
+/* A live producer written once follows a consumer that switches between
+ * two raw sizes, as camerabin does between its viewfinder and a photo:
+ * every switch goes through the device's own buffers (no copy). */
+GST_START_TEST (test_convert_bin_switches_without_copies)
+{
+  GstElement *bin, *sink, *pipe = convert_pipeline (
+      "videotestsrc pattern=red is-live=true ! negcamconvertsink name=bin",
+      &bin, &sink);
+  guint i, k;
+  guint64 frames;
+
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  for (i = 0; i < 500 && stat_u64 (sink, "frames") < 5; i++)
+    g_usleep (10 * 1000);
+  for (k = 0; k < 4; k++) {
+    source_change (sink, V4L2_PIX_FMT_YUYV, k % 2 ? 640 : 1280,
+        k % 2 ? 480 : 720);
+    for (i = 0; i < 500 && stat_u64 (sink, "reconfigures") < k + 1; i++)
+      g_usleep (10 * 1000);
+    frames = stat_u64 (sink, "frames");
+    for (i = 0; i < 500 && stat_u64 (sink, "frames") < frames + 10; i++)
+      g_usleep (10 * 1000);
+    assert_sink_format (sink, "video/x-raw", V4L2_PIX_FMT_YUYV,
+        k % 2 ? 640 : 1280, k % 2 ? 480 : 720);
+    GST_INFO ("switch %u: frames %" G_GUINT64_FORMAT " copies %"
+        G_GUINT64_FORMAT, k, stat_u64 (sink, "frames"),
+        stat_u64 (sink, "copies"));
+  }
+  fail_unless_equals_int (stat_u64 (sink, "copies"), 0);
+  free_pipeline (pipe, bin, sink);
+}
+GST_END_TEST;
+
+/* The rate stage: a source faster than the device (60 fps into 30) is
+ * dropped to the device's rate with no copy and no frame held back; a
+ * slower one (10 fps) has its frames repeated by videorate, each repeat
+ * copied (counted). */
+/* Timestamps 7 ms early or late in turn: a live source's jitter. */
+static GstPadProbeReturn
+jitter (GstPad *pad, GstPadProbeInfo *info, gpointer data)
+{
+  GstBuffer *buf = gst_buffer_make_writable (GST_PAD_PROBE_INFO_BUFFER (info));
+  static guint i;
+
+  if (GST_BUFFER_PTS (buf) >= 10 * GST_MSECOND)
+    GST_BUFFER_PTS (buf) += (i++ % 2 ? 7 : -7) * GST_MSECOND;
+  info->data = buf;
+  return GST_PAD_PROBE_OK;
+}
+
+static void
+run_rate (const gchar *rate, gboolean jittery, guint n, guint64 *frames,
+    guint64 *copies)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc name=src num-buffers=%u ! "
+      "video/x-raw,format=YUY2,width=640,height=480,framerate=%s ! "
+      "negcamconvertsink name=bin", n, rate);
+  GstElement *bin, *sink, *pipe = convert_pipeline (desc, &bin, &sink);
+  GstElement *src = gst_bin_get_by_name (GST_BIN (pipe), "src");
+  GstPad *pad = gst_element_get_static_pad (src, "src");
+
+  if (jittery)
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, jitter, NULL, NULL);
+  gst_object_unref (pad);
+  gst_object_unref (src);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  run_to_eos (pipe);
+  *frames = stat_u64 (sink, "frames");
+  *copies = stat_u64 (sink, "copies");
+  GST_INFO ("%s: %" G_GUINT64_FORMAT " frames, %" G_GUINT64_FORMAT
+      " copies", rate, *frames, *copies);
+  free_pipeline (pipe, bin, sink);
+  g_free (desc);
+}
+
+GST_START_TEST (test_convert_bin_rates)
+{
+  guint64 frames, copies;
+
+  run_rate ("60/1", FALSE, 60, &frames, &copies);
+  fail_unless_equals_int (frames, 30);
+  fail_unless_equals_int (copies, 0);
+  run_rate ("30/1", FALSE, 30, &frames, &copies);
+  fail_unless_equals_int (frames, 30);
+  fail_unless_equals_int (copies, 0);
+  /* equal rates: no frame dropped for a live source's jitter */
+  run_rate ("30/1", TRUE, 30, &frames, &copies);
+  fail_unless_equals_int (frames, 30);
+  run_rate ("10/1", FALSE, 10, &frames, &copies);
+  fail_unless (frames >= 25 && frames <= 31, "10 fps into 30: %"
+      G_GUINT64_FORMAT " frames", frames);
+  fail_unless_equals_int (copies, frames); /* repeats are copies */
+}
+GST_END_TEST;
+
 /* negcamsrc (embedded) into negcamsink: negcamsrc takes the device pool
  * negcamsink offers and draws its frames there, so negcamsink copies
  * nothing (it copied every frame before). */
@@ -644,6 +739,23 @@ GST_START_TEST (test_negcamsrc_into_device_buffers)
   gst_element_set_state (pipe, GST_STATE_NULL);
   gst_object_unref (sink);
   gst_object_unref (pipe);
+}
+GST_END_TEST;
+
+/* The same through negcamconvertsink: the converters pass through, the
+ * frames go around videorate, and negcamsrc still draws into the device
+ * buffers (it was copied once per frame: videorate's copies). */
+GST_START_TEST (test_negcamsrc_through_convert_bin)
+{
+  GstElement *bin, *sink, *pipe = convert_pipeline (
+      "negcamsrc is-live=false num-buffers=30 ! " YUY2_640
+      " ! negcamconvertsink name=bin", &bin, &sink);
+
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  run_to_eos (pipe);
+  fail_unless_equals_int (stat_u64 (sink, "frames"), 30);
+  fail_unless_equals_int (stat_u64 (sink, "copies"), 0);
+  free_pipeline (pipe, bin, sink);
 }
 GST_END_TEST;
 
@@ -733,7 +845,10 @@ negcamsink_suite (void)
   tcase_add_test (tc, test_convert_bin_mjpeg);
   tcase_add_test (tc, test_convert_bin_follows);
   tcase_add_test (tc, test_convert_bin_keeps_source);
+  tcase_add_test (tc, test_convert_bin_switches_without_copies);
+  tcase_add_test (tc, test_convert_bin_rates);
   tcase_add_test (tc, test_negcamsrc_into_device_buffers);
+  tcase_add_test (tc, test_negcamsrc_through_convert_bin);
   tcase_add_test (tc, test_provider_output_node);
   return s;
 }

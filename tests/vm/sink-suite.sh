@@ -387,32 +387,34 @@ sink_loop_zero_copy() {
 }
 
 # A kernel negcamsrc (io-mode=dmabuf: its frames are dma-bufs exported by
-# negcam.ko's plain capture node EXP) into negcamsink on the loop's output
-# node: the sink queues upstream's dma-bufs as they are (DMABUF import, its
-# "imports"), no frame is copied in user space, and a consumer of the
-# loop reads the producer's stamped frames.
+# negcam.ko's plain capture node EXP) into SINK (negcamsink, or
+# negcamconvertsink, whose frames go around videorate when the source's
+# rate is the device's) on the loop's output node: the sink queues
+# upstream's dma-bufs as they are (DMABUF import, its "imports"), no frame
+# is copied in user space, and a consumer of the loop reads the producer's
+# stamped frames.
 sink_loop_import() {
-	local out=$1 cap=$2 exp=$3 d=$4 log st prod frames copies imports
+	local out=$1 cap=$2 exp=$3 d=$4 sink=$5 log st prod frames copies imports
 	"$BIN/vm-v4l2" fmt "$cap" 640x480 YUYV > /dev/null
-	log=$(logname "kernel negcamsrc io-mode=dmabuf ! negcamsink")
+	log=$(logname "kernel negcamsrc io-mode=dmabuf ! $sink")
 	sink_run negcamsrc "$log" negcamsrc device="$exp" io-mode=dmabuf pattern=solid num-buffers=300 ! \
-		video/x-raw,format=YUY2,width=640,height=480,framerate=30/1 ! negcamsink device="$out" &
+		video/x-raw,format=YUY2,width=640,height=480,framerate=30/1 ! "$sink" device="$out" &
 	prod=$!
 	sink_consumer "$cap" video/x-raw,format=YUY2,width=640,height=480 60 "$d/i.gray" "$(logname "v4l2src import consumer")"
 	st=$SINK_CONS
 	wait "$prod"
 	note "producer exit $?: $(grep -m1 -o 'negcamsink-stats.*' "$log" | cut -c1-200)"
 	wait "$st"
-	sink_judge "negcamsrc on $exp (dma-bufs) ! negcamsink: the loop's consumer reads the producer's stamped frames" \
+	sink_judge "negcamsrc on $exp (dma-bufs) ! $sink: the loop's consumer reads the producer's stamped frames" \
 		$? "$d/i.gray" 640 "P{10}"
 	frames=$(stat_of "$log" frames)
 	copies=$(stat_of "$log" copies)
 	imports=$(stat_of "$log" imports)
-	echo "negcamsink: kernel negcamsrc io-mode=dmabuf ! negcamsink, 300 frames YUY2 640x480 into a loop: ${frames:-?} frames, ${imports:-?} dma-bufs imported, ${copies:-?} user-space copies" >> "$GST_NUMBERS"
+	echo "negcamsink: kernel negcamsrc io-mode=dmabuf ! $sink, 300 frames YUY2 640x480 into a loop: ${frames:-?} frames, ${imports:-?} dma-bufs imported, ${copies:-?} user-space copies" >> "$GST_NUMBERS"
 	if [ "$frames" = 300 ] && [ "$copies" = 0 ] && [ "$imports" = 300 ]; then
-		pass "negcamsink imports upstream's dma-bufs: 300 frames, 300 imported, 0 copies in user space"
+		pass "$sink imports upstream's dma-bufs: 300 frames, 300 imported, 0 copies in user space"
 	else
-		fail "negcamsink with dma-buf upstream: frames '$frames', imports '$imports', copies '$copies' (log $log)"
+		fail "$sink with dma-buf upstream: frames '$frames', imports '$imports', copies '$copies' (log $log)"
 	fi
 }
 
@@ -433,7 +435,8 @@ sink_loop() {
 	sink_loop_follow "$out" "$cap" "$d"
 	sink_loop_producers "$out" "$cap" "$d"
 	sink_loop_dmabuf "$out" "$cap" "$exp" "$d"
-	sink_loop_import "$out" "$cap" "$exp" "$d"
+	sink_loop_import "$out" "$cap" "$exp" "$d" negcamsink
+	sink_loop_import "$out" "$cap" "$exp" "$d" negcamconvertsink
 	rm -rf "$d"
 	negcam_unload
 	dmesg_clean "negcamsink on a negcam.ko loop"
