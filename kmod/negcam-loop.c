@@ -269,8 +269,10 @@ static bool negcam_loop_out_held(struct negcam_dev *out)
 }
 
 /*
- * The output node's buffers were freed (@fh NULL), or file handle @fh
- * closes: the format it set is no longer held for it. Under loop->lock.
+ * File handle @fh freed the output node's buffers (REQBUFS 0) or closes,
+ * or (@fh NULL) a write() stream ended: the format @fh set is no longer
+ * held for it. Another handle's REQBUFS(0) (a prober's) lets nothing go.
+ * Under loop->lock.
  */
 void negcam_loop_out_unhold(struct negcam_dev *out, const void *fh)
 {

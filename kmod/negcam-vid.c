@@ -270,8 +270,9 @@ static int negcam_reqbufs(struct file *file, void *priv,
 
 	negcam_file_fh(file)->asked_buffers = true;
 	ret = vb2_ioctl_reqbufs(file, priv, p);
+	/* The producer's own: a prober's REQBUFS(0) lets nothing go. */
 	if (!ret && !p->count && dev->qi == NC_OUTPUT)
-		negcam_loop_out_unhold(dev, NULL);
+		negcam_loop_out_unhold(dev, file->private_data);
 	return ret;
 }
 

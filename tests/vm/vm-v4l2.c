@@ -640,13 +640,22 @@ static int cmd_hold_fmt(const char *out, const char *cap)
 	struct v4l2_buffer vb = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT,
 				  .memory = V4L2_MEMORY_MMAP };
 	struct v4l2_format f;
-	int o = open_dev(out), r;
+	int o = open_dev(out), p, r;
 
 	CHECK(!set_yuyv(o, 640, 480, &f) && f.fmt.pix.width == 640,
 	      "producer S_FMT 640x480: %ux%u", f.fmt.pix.width, f.fmt.pix.height);
 	consumer_asks(cap, 320, 240);
 	CHECK(fmt_is(o, 640, 480, &f), "producer's G_FMT before its REQBUFS: %ux%u (its own)",
 	      f.fmt.pix.width, f.fmt.pix.height);
+	/* A prober (GStreamer's v4l2 allocator probe, v4l2-compliance) frees
+	 * buffers it never had: the producer's hold stays. */
+	p = open_dev(out);
+	rb.count = 0;
+	r = xioctl(p, VIDIOC_REQBUFS, &rb);
+	close(p);
+	consumer_asks(cap, 320, 240);
+	CHECK(fmt_is(o, 640, 480, &f), "another handle's REQBUFS(0) (%s) releases nothing: %ux%u",
+	      strerror(-r), f.fmt.pix.width, f.fmt.pix.height);
 	rb.count = 2;
 	r = xioctl(o, VIDIOC_REQBUFS, &rb);
 	vb.index = 0;
