@@ -18,6 +18,20 @@ FAILED=()
 SUMMARY=()   # lines printed again at the very end (compliance summaries, times)
 
 now() { date +%s.%N; }
+
+# negcam's loop_timeout_ms for the checks that follow: "loop_timeout MS"
+# sets it (the module's value kept), "loop_timeout" alone puts that back.
+# (The GStreamer producers renegotiate slowly under TCG.)
+LOOP_TMO_FILE=/sys/module/negcam/parameters/loop_timeout_ms LOOP_TMO_SAVED=''
+loop_timeout() {
+	if [ -n "${1:-}" ]; then
+		[ -n "$LOOP_TMO_SAVED" ] || LOOP_TMO_SAVED=$(cat "$LOOP_TMO_FILE") || return 1
+		echo "$1" > "$LOOP_TMO_FILE"
+	elif [ -n "$LOOP_TMO_SAVED" ]; then
+		echo "$LOOP_TMO_SAVED" > "$LOOP_TMO_FILE"
+		LOOP_TMO_SAVED=''
+	fi
+}
 secs_since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
 suite_begin() {

@@ -284,12 +284,11 @@ got=$("$V" fmt "$OUTN")
 # The producer catches up within loop_timeout_ms of the consumer's STREAMON
 # (3 s here: the pipeline renegotiates slowly under TCG), so the consumer
 # pauses and never sees the placeholder.
-TMO=$(cat /sys/module/negcam/parameters/loop_timeout_ms)
-echo 3000 > /sys/module/negcam/parameters/loop_timeout_ms
+loop_timeout 3000
 "$V" fmt "$CAP0" 1280x720 YUYV > /dev/null
 "$V" consume "$CAP0" 400 "$BLACK" > "$OUT/sink-b.log" 2>&1
 judge_stream $? "$OUT/sink-b.log" '^P+$' "negcamconvertsink producer follows a consumer asking 1280x720 without a restart, no placeholder meanwhile"
-echo "$TMO" > /sys/module/negcam/parameters/loop_timeout_ms
+loop_timeout
 kill -0 "$PS" 2>/dev/null && pass "negcamconvertsink producer: the same gst-launch still running after the change" ||
 	fail "negcamconvertsink producer ended (log $OUT/negcamsink.log)"
 kill "$PS" 2>/dev/null; wait "$PS" 2>/dev/null
@@ -396,8 +395,7 @@ fi
 # placeholder (loop_timeout_ms, 3 s here: TCG renegotiates slowly). Before,
 # the photo was the test pattern, and a consumer's request between the
 # producer's S_FMT and REQBUFS ended the producer (QBUF EINVAL).
-TMO=$(cat /sys/module/negcam/parameters/loop_timeout_ms)
-echo 3000 > /sys/module/negcam/parameters/loop_timeout_ms
+loop_timeout 3000
 GST_PLUGIN_PATH=$NEGCAM_BUILD/gst gst-launch-1.0 -q videotestsrc pattern=red is-live=true num-buffers=36000 ! \
 	negcamconvertsink device="$OUTN" > "$OUT/camerabin-sink.log" 2>&1 &
 PS=$!
@@ -415,7 +413,7 @@ esac
 kill -0 "$PS" 2>/dev/null && pass "camerabin: the negcamconvertsink producer followed both sizes and is still running" ||
 	fail "camerabin: the producer ended: $(grep -m1 ERROR "$OUT/camerabin-sink.log") (log $OUT/camerabin-sink.log)"
 kill "$PS" 2>/dev/null; wait "$PS" 2>/dev/null
-echo "$TMO" > /sys/module/negcam/parameters/loop_timeout_ms
+loop_timeout
 
 # What Firefox relies on: the first /dev/videoN carrying a bus_info is a
 # capture node (nodes of one device share it; a loop's output node comes
