@@ -294,6 +294,21 @@ GST_START_TEST (test_foreign_buffer_copied_once)
 }
 GST_END_TEST;
 
+/* The device pool upstream took, 2 frames written into it, then stopped
+ * by upstream while the device still streams its buffers. */
+static GstBufferPool *
+pool_stopped_by_upstream (GstHarness *h)
+{
+  GstBufferPool *pool;
+
+  gst_harness_set_src_caps_str (h, YUY2_640);
+  pool = offered_pool (h, YUY2_640);
+  push_from_pool (h, pool, 1);
+  push_from_pool (h, pool, 2);
+  fail_unless (gst_buffer_pool_set_active (pool, FALSE));
+  return pool;
+}
+
 /* Upstream took the device pool, then stopped it (it renegotiated and
  * took buffers of its own) while the device still streamed the pool's
  * buffers: the next foreign buffer is copied into device buffers
@@ -302,15 +317,9 @@ GST_END_TEST;
 GST_START_TEST (test_pool_stopped_upstream_then_copy)
 {
   GstHarness *h = sink_harness (profile_path);
-  GstBufferPool *pool;
   GstBuffer *buf;
 
-  gst_harness_set_src_caps_str (h, YUY2_640);
-  pool = offered_pool (h, YUY2_640);
-  push_from_pool (h, pool, 1);
-  push_from_pool (h, pool, 2);
-  fail_unless (gst_buffer_pool_set_active (pool, FALSE));
-  gst_object_unref (pool);
+  gst_object_unref (pool_stopped_by_upstream (h));
   buf = gst_buffer_new_allocate (NULL, 640 * 480 * 2, NULL);
   gst_buffer_memset (buf, 0, 0x80, 640 * 480 * 2);
   fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
@@ -327,13 +336,8 @@ GST_END_TEST;
 GST_START_TEST (test_pool_restarted_by_upstream)
 {
   GstHarness *h = sink_harness (profile_path);
-  GstBufferPool *pool;
+  GstBufferPool *pool = pool_stopped_by_upstream (h);
 
-  gst_harness_set_src_caps_str (h, YUY2_640);
-  pool = offered_pool (h, YUY2_640);
-  push_from_pool (h, pool, 1);
-  push_from_pool (h, pool, 2);
-  fail_unless (gst_buffer_pool_set_active (pool, FALSE));
   fail_unless (gst_buffer_pool_set_active (pool, TRUE),
       "the pool could not start again while the device streamed");
   push_from_pool (h, pool, 3);
