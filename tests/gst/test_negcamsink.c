@@ -722,6 +722,34 @@ GST_START_TEST (test_convert_bin_rates)
 }
 GST_END_TEST;
 
+/* A live source at the device's rate: the bin adds no frame of latency
+ * (videorate keeps a frame, one period, when it is in the way). The
+ * pipeline's latency is the source's frame (33.3 ms) and the sink's
+ * processing deadline (20 ms): 86.7 ms with videorate in the way. */
+GST_START_TEST (test_convert_bin_adds_no_latency)
+{
+  GstElement *bin, *sink, *pipe = convert_pipeline (
+      "videotestsrc is-live=true ! " YUY2_640 " ! negcamconvertsink name=bin",
+      &bin, &sink);
+  GstQuery *q = gst_query_new_latency ();
+  GstClockTime min = 0;
+  guint i;
+
+  g_object_set (sink, "sync", TRUE, NULL); /* a live sink answers latency */
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  for (i = 0; i < 500 && stat_u64 (sink, "frames") < 3; i++)
+    g_usleep (10 * 1000);
+  fail_unless (gst_element_query (pipe, q));
+  gst_query_parse_latency (q, NULL, &min, NULL);
+  GST_INFO ("latency %" GST_TIME_FORMAT, GST_TIME_ARGS (min));
+  fail_unless (min < 60 * GST_MSECOND, "latency %" GST_TIME_FORMAT
+      ", more than the source's frame and the sink's deadline",
+      GST_TIME_ARGS (min));
+  gst_query_unref (q);
+  free_pipeline (pipe, bin, sink);
+}
+GST_END_TEST;
+
 /* negcamsrc (embedded) into negcamsink: negcamsrc takes the device pool
  * negcamsink offers and draws its frames there, so negcamsink copies
  * nothing (it copied every frame before). */
@@ -851,6 +879,7 @@ negcamsink_suite (void)
   tcase_add_test (tc, test_convert_bin_keeps_source);
   tcase_add_test (tc, test_convert_bin_switches_without_copies);
   tcase_add_test (tc, test_convert_bin_rates);
+  tcase_add_test (tc, test_convert_bin_adds_no_latency);
   tcase_add_test (tc, test_negcamsrc_into_device_buffers);
   tcase_add_test (tc, test_negcamsrc_through_convert_bin);
   tcase_add_test (tc, test_provider_output_node);
