@@ -722,6 +722,63 @@ GST_START_TEST (test_convert_bin_rates)
 }
 GST_END_TEST;
 
+/* The source's rate changes while it plays: 30 fps (frames around
+ * videorate, no copy), 10 fps (videorate repeats them, copies), 30 again
+ * (around it again: no more copies, and videorate let go of the frame it
+ * kept, which it would push at EOS). */
+static void
+wait_frames (GstElement *sink, guint64 more)
+{
+  guint64 until = stat_u64 (sink, "frames") + more;
+  guint i;
+
+  for (i = 0; i < 500 && stat_u64 (sink, "frames") < until; i++)
+    g_usleep (10 * 1000);
+  fail_unless (stat_u64 (sink, "frames") >= until, "frames stopped");
+}
+
+static void
+set_source_rate (GstElement *pipe, gint fps)
+{
+  GstElement *cf = gst_bin_get_by_name (GST_BIN (pipe), "cf");
+  GstCaps *caps = gst_caps_new_simple ("video/x-raw", "format",
+      G_TYPE_STRING, "YUY2", "width", G_TYPE_INT, 640, "height", G_TYPE_INT,
+      480, "framerate", GST_TYPE_FRACTION, fps, 1, NULL);
+
+  g_object_set (cf, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  gst_object_unref (cf);
+}
+
+GST_START_TEST (test_convert_bin_source_rate_changes)
+{
+  GstElement *bin, *sink, *pipe = convert_pipeline (
+      "videotestsrc is-live=true ! capsfilter name=cf caps=\"" YUY2_640
+      "\" ! negcamconvertsink name=bin", &bin, &sink);
+  guint64 copies;
+
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  wait_frames (sink, 10);
+  fail_unless_equals_int (stat_u64 (sink, "copies"), 0);
+  set_source_rate (pipe, 10);
+  wait_frames (sink, 5);
+  copies = stat_u64 (sink, "copies");
+  wait_frames (sink, 15);
+  fail_unless (stat_u64 (sink, "copies") >= copies + 15,
+      "10 fps into 30: videorate's repeats, copied");
+  set_source_rate (pipe, 30);
+  wait_frames (sink, 5);
+  copies = stat_u64 (sink, "copies");
+  wait_frames (sink, 15);
+  fail_unless_equals_int (stat_u64 (sink, "copies"), copies);
+  /* at EOS videorate has no stale 10 fps frame left to push */
+  gst_element_send_event (pipe, gst_event_new_eos ());
+  run_to_eos (pipe);
+  fail_unless_equals_int (stat_u64 (sink, "copies"), copies);
+  free_pipeline (pipe, bin, sink);
+}
+GST_END_TEST;
+
 /* A live source at the device's rate: the bin adds no frame of latency
  * (videorate keeps a frame, one period, when it is in the way). The
  * pipeline's latency is the source's frame (33.3 ms) and the sink's
@@ -879,6 +936,7 @@ negcamsink_suite (void)
   tcase_add_test (tc, test_convert_bin_keeps_source);
   tcase_add_test (tc, test_convert_bin_switches_without_copies);
   tcase_add_test (tc, test_convert_bin_rates);
+  tcase_add_test (tc, test_convert_bin_source_rate_changes);
   tcase_add_test (tc, test_convert_bin_adds_no_latency);
   tcase_add_test (tc, test_negcamsrc_into_device_buffers);
   tcase_add_test (tc, test_negcamsrc_through_convert_bin);
