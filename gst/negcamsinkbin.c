@@ -47,6 +47,7 @@ struct _GstNegcamConvertSink {
   GstBin parent;
 
   GstElement *convert, *scale, *rate, *filter, *sink;
+  GstPad *rate_src; /* videorate's source pad, borrowed (static) */
   GstElement *encoder; /* jpegenc, or NULL (raw) */
   gint swap_pending; /* atomic: an idle probe is installed */
 
@@ -277,7 +278,6 @@ on_buffer (GstPad *pad, GstPadProbeInfo *info, gpointer data)
   GstNegcamConvertSink *self = data;
   GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
   gboolean around, drop = FALSE;
-  GstPad *src;
 
   GST_OBJECT_LOCK (self);
   around = self->pass && self->rate_flushed;
@@ -293,9 +293,7 @@ on_buffer (GstPad *pad, GstPadProbeInfo *info, gpointer data)
     gst_buffer_unref (buf);
     return GST_PAD_PROBE_HANDLED;
   }
-  src = gst_element_get_static_pad (self->rate, "src");
-  GST_PAD_PROBE_INFO_FLOW_RETURN (info) = gst_pad_push (src, buf);
-  gst_object_unref (src);
+  GST_PAD_PROBE_INFO_FLOW_RETURN (info) = gst_pad_push (self->rate_src, buf);
   return GST_PAD_PROBE_HANDLED;
 }
 
@@ -324,20 +322,16 @@ answer_allocation (GstPad *pad, GstPadProbeInfo *info, gpointer data)
   GstNegcamConvertSink *self = data;
   GstQuery *query = GST_PAD_PROBE_INFO_QUERY (info);
   gboolean pass;
-  GstPad *src;
 
   if (GST_QUERY_TYPE (query) != GST_QUERY_ALLOCATION)
     return GST_PAD_PROBE_OK;
   GST_OBJECT_LOCK (self);
   pass = self->pass;
   GST_OBJECT_UNLOCK (self);
-  if (pass) {
-    src = gst_element_get_static_pad (self->rate, "src");
-    gst_pad_peer_query (src, query);
-    gst_object_unref (src);
-  } else {
+  if (pass)
+    gst_pad_peer_query (self->rate_src, query);
+  else
     gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-  }
   return GST_PAD_PROBE_HANDLED;
 }
 
@@ -394,6 +388,9 @@ gst_negcam_convert_sink_init (GstNegcamConvertSink *self)
   gst_pad_add_probe (
       pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, on_upstream_event, self, NULL);
   gst_object_unref (pad);
+  /* the bin holds videorate, videorate its pads */
+  self->rate_src = gst_element_get_static_pad (self->rate, "src");
+  gst_object_unref (self->rate_src);
   pad = gst_element_get_static_pad (self->rate, "sink");
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM,
       answer_allocation, self, NULL);
