@@ -25,8 +25,10 @@
  *    SOURCE_CHANGE for receivers only);
  *  - with a profile, while a consumer streams, the newest such consumer
  *    leads: TRY_FMT and S_FMT on the output node answer its format, as a
- *    camera's format is fixed by what is being read; in follow mode the
- *    producer always decides;
+ *    camera's format is fixed by what is being read, and G_PARM and
+ *    S_PARM there its frame interval, which the output node takes at once
+ *    (a rate changes no buffer; Format Requests counts it too); in follow
+ *    mode the producer always decides;
  *  - a producer's S_FMT becomes the format of every capture node that has
  *    no buffers, and of the others once they have none; every capture
  *    node whose format differs gets V4L2_EVENT_SOURCE_CHANGE;
@@ -413,29 +415,76 @@ void negcam_loop_out_request(struct negcam_dev *out, struct v4l2_format *f)
 	f->fmt.pix.field = pix->field;
 }
 
-/* A consumer set its format: the producer is asked for it. */
+/*
+ * G_PARM and S_PARM on the output node while a consumer leads (profile
+ * mode): the leader's frame interval, as TRY_FMT and S_FMT there answer
+ * the leader's format. Called with the request before the engine's
+ * S_PARM, with the answer after its G_PARM. Under loop->lock.
+ */
+void negcam_loop_out_rate(struct negcam_dev *out, struct v4l2_streamparm *p)
+{
+	struct negcam_dev *lead = negcam_loop_lead(out->loop);
+
+	if (lead)
+		p->parm.output.timeperframe =
+			negcam_engine_interval(&lead->engine, NC_CAPTURE);
+}
+
+/*
+ * The leading consumer @cap (profile mode) asks the producer for its
+ * frame interval. A rate changes no buffer, so the output node takes it
+ * at once, its queue busy or not, where its size has it (G_PARM there
+ * answers the leader's in any case). True if the producer's rate differs.
+ */
+static bool negcam_loop_ask_rate(struct negcam_dev *out, struct negcam_dev *cap)
+{
+	struct v4l2_streamparm parm = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT };
+	struct v4l2_fract want = negcam_engine_interval(&cap->engine, NC_CAPTURE);
+	struct v4l2_fract had = negcam_engine_interval(&out->engine, NC_OUTPUT);
+
+	if (negcam_loop_lead(out->loop) != cap)
+		return false;
+	parm.parm.output.timeperframe = want;
+	negcam_engine_s_parm(&out->engine, &parm);
+	return (u64)want.numerator * had.denominator !=
+	       (u64)had.numerator * want.denominator;
+}
+
+/*
+ * A consumer set its format or its rate, or starts: the producer is
+ * asked for both. The format becomes the output node's at once when the
+ * producer does not hold it, else it is kept as wanted; the rate of the
+ * leading consumer at once (negcam_loop_ask_rate). The producer is told
+ * when either changed.
+ */
 static void negcam_loop_consumer_set(struct negcam_dev *cap)
 {
 	struct negcam_loop *loop = cap->loop;
 	const struct v4l2_pix_format *want = negcam_engine_fmt(&cap->engine, NC_CAPTURE);
 	struct negcam_dev *out = loop->out;
+	bool same;
 
 	if (!out)
 		return;
-	if (!negcam_loop_out_held(out)) {
+	same = negcam_same_frame(negcam_engine_fmt(&out->engine, NC_OUTPUT), want);
+	if (same || !negcam_loop_out_held(out)) {
 		loop->want_pending = false;
-		if (negcam_same_frame(negcam_engine_fmt(&out->engine, NC_OUTPUT), want))
-			return;
-		negcam_loop_set(out, want);
+		if (!same)
+			negcam_loop_set(out, want);
 	} else {
-		if (negcam_same_frame(negcam_engine_fmt(&out->engine, NC_OUTPUT), want)) {
-			loop->want_pending = false;
-			return;
-		}
 		loop->want = *want;
 		loop->want_pending = true;
 	}
-	negcam_loop_tell(out, want);
+	/* After the format: the interval is snapped to the size it has. */
+	if (negcam_loop_ask_rate(out, cap) || !same)
+		negcam_loop_tell(out, want);
+}
+
+/* S_PARM succeeded on consumer @cap: the producer is asked for the rate if @cap leads. Under loop->lock. */
+void negcam_loop_parm_set(struct negcam_dev *cap)
+{
+	if (cap->qi == NC_CAPTURE)
+		negcam_loop_consumer_set(cap);
 }
 
 /*

@@ -181,7 +181,12 @@ static int negcam_enum_frameintervals(struct file *file, void *priv,
 static int negcam_g_parm(struct file *file, void *priv,
 			 struct v4l2_streamparm *p)
 {
-	return negcam_engine_g_parm(&negcam_file_dev(file)->engine, p);
+	struct negcam_dev *dev = negcam_file_dev(file);
+	int ret = negcam_engine_g_parm(&dev->engine, p);
+
+	if (!ret && dev->qi == NC_OUTPUT)
+		negcam_loop_out_rate(dev, p);
+	return ret;
 }
 
 /* A new interval applies to a running stream from the next frame on. */
@@ -191,6 +196,8 @@ static int negcam_s_parm(struct file *file, void *priv,
 	struct negcam_dev *dev = negcam_file_dev(file);
 	int ret;
 
+	if (dev->qi == NC_OUTPUT)
+		negcam_loop_out_rate(dev, p);
 	negcam_engine_set_busy(&dev->engine, p->type, vb2_is_busy(&dev->queue));
 	ret = negcam_engine_s_parm(&dev->engine, p);
 	if (ret)
@@ -199,6 +206,8 @@ static int negcam_s_parm(struct file *file, void *priv,
 	dev->stream_ival = negcam_engine_interval(&dev->engine, dev->qi);
 	dev->stream_resync = true;
 	spin_unlock(&dev->slock);
+	if (dev->loop)
+		negcam_loop_parm_set(dev);
 	return 0;
 }
 

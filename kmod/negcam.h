@@ -256,6 +256,8 @@ void negcam_loop_out_request(struct negcam_dev *out, struct v4l2_format *f);
 void negcam_loop_cap_start(struct negcam_dev *cap);
 void negcam_loop_cap_stop(struct negcam_dev *cap);
 void negcam_loop_fmt_set(struct negcam_dev *dev, const void *fh);
+void negcam_loop_out_rate(struct negcam_dev *out, struct v4l2_streamparm *p);
+void negcam_loop_parm_set(struct negcam_dev *cap);
 void negcam_loop_out_unhold(struct negcam_dev *out, const void *fh);
 void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf);
 void negcam_loop_out_stop(struct negcam_dev *out);

@@ -3,6 +3,15 @@
 # Needs RES (results directory) and TREE (checkout) set.
 BIN=$TREE/tests/bench/out/bin
 
+# node_named NAME: the /dev/videoN whose name (sysfs) is NAME.
+node_named() {
+	local d
+	for d in /sys/class/video4linux/video*; do
+		[ "$(cat "$d/name" 2>/dev/null)" = "$1" ] && { echo "/dev/${d##*/}"; return 0; }
+	done
+	return 1
+}
+
 # The command as a reader would retype it: checkout paths made relative,
 # arguments with spaces or shell characters single-quoted.
 cmdline() {

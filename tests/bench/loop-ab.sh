@@ -14,21 +14,14 @@
 # against the module on main before it lands (docs/benchmarks.md, section 7).
 set -u
 TREE=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
-BIN=$TREE/tests/bench/out/bin
-OUT=$TREE/tests/bench/out/loop-ab
+RES=$TREE/tests/bench/out/loop-ab
+. "$TREE/tests/bench/lib.sh"
+OUT=$RES
 ROUNDS=4
 [ "${1:-}" = -r ] && { ROUNDS=$2; shift 2; }
 [ $# -gt 0 ] || set -- main=kmod/negcam.ko
 KEYS="lat_median_us lat_p99_us wake_us producer_us_per_frame producer_qbuf_us consumer_us_per_frame consumer_qbuf_us wrong_size"
 die() { echo "loop-ab.sh: $*" >&2; exit 1; }
-
-node_named() {
-	local d
-	for d in /sys/class/video4linux/video*; do
-		[ "$(cat "$d/name" 2>/dev/null)" = "$1" ] && { echo "/dev/${d##*/}"; return 0; }
-	done
-	return 1
-}
 
 # median FILES... KEY: the median of KEY= over FILES, empty if none has it.
 median() {

@@ -136,14 +136,6 @@ loop_ioctls() {	# NAME OUT CAP
 	measure_strace loop-$1-v4l2src gst-launch-1.0 -q v4l2src device="$3" num-buffers=5 ! fakesink
 	kill $prod 2>/dev/null; wait $prod 2>/dev/null
 }
-# The node whose card name is $1.
-node_named() {
-	local d
-	for d in /sys/class/video4linux/video*; do
-		[ "$(cat "$d/name" 2>/dev/null)" = "$1" ] && { echo "/dev/${d##*/}"; return 0; }
-	done
-	return 1
-}
 if [ "$ONLY" = all ] || [ "$ONLY" = loop ]; then
 	PEER_KO=$TREE/tests/vm/out/v4l2loopback-$(uname -r)/v4l2loopback.ko
 	LB= LOUT= LCAP=

@@ -235,6 +235,21 @@ reap
 check "a producer's S_FMT holds the output format until REQBUFS(0) or close; its buffers fit its frames" 60 \
 	"$V" hold-fmt "$OUTN" "$CAP1"
 
+# The leading consumer's rate is asked of the producer too: a STREAMON at
+# 15 fps in the output node's format (so that only the rate differs) is a
+# request, and the output node's G_PARM answers 15 fps after it.
+"$V" fmt "$OUTN" 640x480 YUYV > /dev/null
+v4l2-ctl -d "$OUTN" --set-output-parm 30 > /dev/null
+check "consumer's rate: STREAMON at 15 fps in the producer's format -> 'Format Requests' event on the output node" 60 \
+	"$V" event "$OUTN" "v4l2-ctl -d $CAP0 --set-fmt-video width=640,height=480,pixelformat=YUYV --set-parm 15 --stream-mmap --stream-count 3"
+fps=$(v4l2-ctl -d "$OUTN" --get-output-parm | sed -n 's/.*Frames per second: *\([0-9.]*\).*/\1/p')
+if [ "$fps" = 15.000 ]; then
+	pass "the output node's G_PARM answers the consumer's 15 fps"
+else
+	fail "the output node's G_PARM after a consumer streamed at 15 fps: '$fps' fps"
+fi
+v4l2-ctl -d "$OUTN" --set-output-parm 30 > /dev/null
+
 # ---- GStreamer v4l2sink as producer, no tee or identity ----
 BLACK=10801080
 "$V" fmt "$CAP0" 640x480 YUYV > /dev/null
