@@ -480,7 +480,10 @@ static void negcam_loop_consumer_set(struct negcam_dev *cap)
 		negcam_loop_tell(out, want);
 }
 
-/* S_PARM succeeded on consumer @cap: the producer is asked for the rate if @cap leads. Under loop->lock. */
+/*
+ * S_PARM succeeded on consumer @cap: the producer is asked for the rate
+ * if @cap leads. Under loop->lock.
+ */
 void negcam_loop_parm_set(struct negcam_dev *cap)
 {
 	if (cap->qi == NC_CAPTURE)
