@@ -60,6 +60,7 @@
 
 #include "negcam-loopdefs.h"
 #include "profile.h"
+#include "fract.h"
 
 /* The output node's read-only controls that tell the producer (docs/loopback.md). */
 #define NEGCAM_CID_FORMAT_REQUESTS (V4L2_CID_USER_BASE | 0xf100)
@@ -446,13 +447,12 @@ static bool negcam_loop_ask_rate(struct negcam_dev *out, struct negcam_dev *cap)
 		return false;
 	parm.parm.output.timeperframe = want;
 	negcam_engine_s_parm(&out->engine, &parm);
-	return (u64)want.numerator * had.denominator !=
-	       (u64)had.numerator * want.denominator;
+	return nc_fract_cmp(want, had) != 0;
 }
 
 /*
- * A consumer set its format or its rate, or starts: the producer is
- * asked for both. The format becomes the output node's at once when the
+ * A consumer set its format, or starts: the producer is asked for its
+ * format and (a starting consumer leads) its rate. The format becomes the output node's at once when the
  * producer does not hold it, else it is kept as wanted; the rate of the
  * leading consumer at once (negcam_loop_ask_rate). The producer is told
  * when either changed.
@@ -482,12 +482,14 @@ static void negcam_loop_consumer_set(struct negcam_dev *cap)
 
 /*
  * S_PARM succeeded on consumer @cap: the producer is asked for the rate
- * if @cap leads. Under loop->lock.
+ * if @cap leads (its format was asked at its S_FMT). Under loop->lock.
  */
 void negcam_loop_parm_set(struct negcam_dev *cap)
 {
-	if (cap->qi == NC_CAPTURE)
-		negcam_loop_consumer_set(cap);
+	struct negcam_dev *out = cap->loop->out;
+
+	if (cap->qi == NC_CAPTURE && out && negcam_loop_ask_rate(out, cap))
+		negcam_loop_tell(out, negcam_engine_fmt(&cap->engine, NC_CAPTURE));
 }
 
 /*

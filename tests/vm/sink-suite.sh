@@ -422,14 +422,12 @@ sink_loop_import() {
 	fi
 }
 
-# repeats_in WHAT FILE W: how many of the consumer's producer frames in
-# FILE carry the stamp of the producer frame before them (videorate's
-# repeats). Before sink_judge, which removes FILE.
+# repeats_in WHAT: how many producer frames, in what sink_judge read for
+# WHAT (its vm-stamp log), carry the stamp of the frame before them
+# (videorate's repeats).
 repeats_in() {
-	local log
-	log=$(logname "vm-stamp repeats $1")
-	"$BIN/vm-stamp" --split gray "$3" "$SINK_TOP" "$2" > "$log" 2>&1
-	awk '/^frame [0-9]+: stamp [0-9]+ P$/ { if ($4 == last) n++; last = $4 } END { print n + 0 }' "$log"
+	awk '/^frame [0-9]+: stamp [0-9]+ P$/ { if ($4 == last) n++; last = $4 } END { print n + 0 }' \
+		"$(logname "vm-stamp $1")"
 }
 
 # One producer, a live 15 fps source into negcamconvertsink on the
@@ -438,7 +436,7 @@ repeats_in() {
 # device asks: at 15 its frames pass as they are (no frame repeated), at
 # 30 videorate repeats them to fill the rate, at 15 again none is.
 sink_loop_rates() {
-	local out=$1 cap=$2 d=$3 plog prod st fps r
+	local out=$1 cap=$2 d=$3 plog prod st fps r what
 	local -a got=()
 	plog=$(logname "producer 15 fps ! negcamconvertsink, consumers change rate")
 	GST_PLUGIN_PATH="$NEGCAM_BUILD/gst" GST_DEBUG=negcamconvertsink:5 GST_DEBUG_NO_COLOR=1 \
@@ -451,10 +449,10 @@ sink_loop_rates() {
 			"$d/r.gray" "$(logname "v4l2src 640x480 at $fps fps")"
 		wait "$SINK_CONS"
 		st=$?
-		r=$(repeats_in "$fps fps" "$d/r.gray" 640)
+		what="consumer at $fps fps from a 15 fps producer: the producer's stamped frames"
+		sink_judge "$what" "$st" "$d/r.gray" 640 "P{40}"
+		r=$(repeats_in "$what")
 		got+=("$r")
-		sink_judge "consumer at $fps fps from a 15 fps producer: the producer's stamped frames" \
-			"$st" "$d/r.gray" 640 "P{40}"
 		note "consumer at $fps fps: $r of 60 frames repeat the frame before"
 	done
 	sink_stop "$prod"
