@@ -16,7 +16,7 @@
 #include "formats.h"
 #include "profile.h"
 #include "fract.h"
-#include "profile_names.h"
+#include "profile-names.h"
 
 #define NC_MAX_RATE_NUMBER 1000000u /* numerator or denominator of a rate */
 #define NC_MAX_STRIDE_ALIGN 4096u

@@ -46,7 +46,7 @@ impossible|a filter the device cannot meet: the error lists what it offers|negca
 '
 # Every other built-in profile: the summary negcam-ctl gives, the device's
 # own mode, decoded (MJPG-only cameras too) as a player takes it.
-CTL="$BUILD/engine/negcam-ctl"
+CTL="$BUILD/ctl/negcam-ctl"
 [ -x "$CTL" ] || { echo "$0: $CTL not built (ninja -C $BUILD)" >&2; exit 1; }
 PROFILES=$("$CTL" --list-profiles)
 RECIPES="$RECIPES$(printf '%s\n' "$PROFILES" | while read -r name summary; do

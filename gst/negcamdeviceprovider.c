@@ -59,8 +59,8 @@
 #include <glib-unix.h>
 
 #include "negcamdeviceprovider.h"
-#include "gstnegcamsrc.h"
-#include "gstnegcamsink.h"
+#include "negcamsrc.h"
+#include "negcamsink.h"
 #include "negcamcaps.h"
 #include "negcamdevice.h"
 #include "profile.h"

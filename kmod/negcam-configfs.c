@@ -19,7 +19,7 @@
  *	               or "error -16: device busy ..."
  *	video_node     read-only: "videoM"
  *
- *   /sys/kernel/config/negcam/loops/NAME/   (mkdir: negcam-loop.c)
+ *   /sys/kernel/config/negcam/loops/NAME/   (mkdir: negcam-loop-link.c)
  *	profile, captures, enable, nodes: docs/loopback.md
  *
  * configfs guarantees no callback runs once configfs_unregister_group()

@@ -17,7 +17,7 @@
  *    produces nothing. They take no sequence number; the timestamps show
  *    the gap (sysfs skipped_slots).
  *
- * A capture node of a loop (negcam-loop.c) is handed the producer's
+ * A capture node of a loop (negcam-loop-link.c) is handed the producer's
  * frames by the producer's own QBUF (negcam_deliver_frame, one copy into
  * the next queued buffer); its thread only paces the generated picture
  * for the slots no producer frame of its format fills within
@@ -117,7 +117,7 @@ static int negcam_draw(struct negcam_buffer *buf,
 /*
  * The oldest queued buffer the driver may write, taken off the list, or
  * NULL (a drop). A buffer sharing memory with the producer's is never
- * written here: it waits for the producer's frame (negcam-share.c).
+ * written here: it waits for the producer's frame (negcam-loop-share.c).
  */
 static struct negcam_buffer *negcam_next_buffer(struct negcam_dev *dev,
 						u32 *pattern)
@@ -215,7 +215,7 @@ bool negcam_deliver_frame(struct negcam_dev *dev, const void *src,
 
 /*
  * Hand @buf back as the producer's frame of @n bytes queued at @ts: its
- * memory is the producer's buffer (negcam-share.c), so nothing is copied.
+ * memory is the producer's buffer (negcam-loop-share.c), so nothing is copied.
  * False if @buf is not queued to the driver now (the consumer holds it).
  * Under dev->slock: the loop decides and hands over in one hold of it.
  */

@@ -8,7 +8,7 @@
  * serialises every ioctl and file operation on the device, and the engine
  * (which never locks) sees one caller at a time. For the nodes of a loop
  * dev->vlock is the loop's lock, so one node may read and set the engine
- * of another (negcam-loop.c). The pacing thread never takes dev->vlock:
+ * of another (negcam-loop-link.c). The pacing thread never takes dev->vlock:
  * it shares only dev->buf_list and the stream_* fields, under dev->slock.
  */
 #include <linux/module.h>

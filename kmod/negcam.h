@@ -7,14 +7,14 @@
  *   negcam-core.c      module parameters, platform devices, sysfs,
  *                      simulated unplug
  *   negcam-configfs.c  devices' profiles at run time
- *   negcam-loops.c     loops made and removed (loops=, configfs)
+ *   negcam-loop-create.c     loops made and removed (loops=, configfs)
  *   negcam-profile.c   a profile parsed, checked and swapped in
  *   negcam-vid.c       ioctl glue, vb2 ops, node registration
- *   negcam-loop.c      negotiation and frames across a loop
+ *   negcam-loop-link.c      negotiation and frames across a loop
  *                      (docs/loopback.md)
  *   negcam-thread.c    frame pacing and hand-back of capture buffers
- *   negcam-live.c      is a loop's producer live for a capture node
- *   negcam-share.c     memory a producer and a consumer share
+ *   negcam-loop-live.c      is a loop's producer live for a capture node
+ *   negcam-loop-share.c     memory a producer and a consumer share
  */
 #ifndef NEGCAM_KMOD_H
 #define NEGCAM_KMOD_H
@@ -49,7 +49,7 @@
 #define NEGCAM_OUT_MIN_BUFFERS 2
 /*
  * Producer buffers a loop may hold besides the newest while capture node 0
- * reads the frames in them (negcam-share.c): a producer that waits for a
+ * reads the frames in them (negcam-loop-share.c): a producer that waits for a
  * buffer back once V4L2_CID_MIN_BUFFERS_FOR_OUTPUT are queued (v4l2sink)
  * never waits on a consumer that stopped reading.
  */
@@ -58,7 +58,7 @@
 #define NEGCAM_OUT_QUEUED (NEGCAM_OUT_MIN_BUFFERS + NEGCAM_LOOP_MAX_PENDING)
 /*
  * Capture node 0's buffers 0 and 1 never share memory with the producer's
- * (negcam-share.c): its buffer k + 2 shares the producer's buffer k.
+ * (negcam-loop-share.c): its buffer k + 2 shares the producer's buffer k.
  */
 #define NEGCAM_LOOP_OWN_BUFFERS 2
 /* read() depth reported by G_PARM (vb2's file I/O emulation). */
@@ -77,7 +77,7 @@ struct negcam_loop;
  * @last_pattern: pattern of that frame
  * @last_gen: format generation of that frame (negcam_dev.fmt_gen)
  * @peer: a loop's buffer of the other side sharing this memory, or NULL
- *	(negcam-share.c; under the loop's lock and capture node 0's slock)
+ *	(negcam-loop-share.c; under the loop's lock and capture node 0's slock)
  * @in_driver: capture: on negcam_dev.buf_list; output: held by the loop
  *	(under the same slock for a buffer that has or may get a @peer)
  * @lent: capture: holds a producer frame in memory shared with @peer, from
@@ -112,10 +112,10 @@ struct negcam_buffer {
  * @loop_idx: M in "negcam loop N capture M"
  * @card: card name of a loop node
  * @share_node: a loop's output node and its capture node 0: the other
- *	one, whose buffers may share memory with this one's (negcam-share.c);
+ *	one, whose buffers may share memory with this one's (negcam-loop-share.c);
  *	NULL otherwise and once the loop is removed (under the loop's lock)
  * @ctrl_want: output node of a loop: the controls that tell the producer
- *	what the consumers want (negcam-loop.c)
+ *	what the consumers want (negcam-loop-link.c)
  * @loop_stale: capture node of a loop: the producer changed the format
  *	while this node was busy; it takes the new one once free
  * @loop_order: capture node of a loop: which STREAMON of the loop started
@@ -238,17 +238,17 @@ bool negcam_deliver_shared_locked(struct negcam_dev *dev,
 				  struct negcam_buffer *buf, unsigned long n,
 				  u64 ts);
 
-/* negcam-loops.c */
+/* negcam-loop-create.c */
 int negcam_loops_init(void);
 void negcam_loops_exit(void);
 struct config_group;
 int negcam_loops_cfs_register(struct config_group *parent);
 void negcam_loops_cfs_unregister(void);
 
-/* negcam-live.c */
+/* negcam-loop-live.c */
 u64 negcam_loop_live_until(struct negcam_dev *cap, u64 now);
 
-/* negcam-loop.c */
+/* negcam-loop-link.c */
 int negcam_loop_enum_fmt(struct negcam_dev *dev, struct v4l2_fmtdesc *f);
 void negcam_loop_sync(struct negcam_dev *dev);
 void negcam_loop_out_ctrls(struct negcam_dev *out);
@@ -264,13 +264,13 @@ void negcam_loop_out_stop(struct negcam_dev *out);
 void negcam_loop_cap_queued(struct negcam_dev *cap, struct negcam_buffer *buf);
 bool negcam_loop_shares(const struct negcam_dev *dev);
 
-/* negcam-share.c */
+/* negcam-loop-share.c */
 extern struct vb2_mem_ops negcam_share_memops;
 void negcam_share_init(void);
 
 /*
  * The driver may write @buf, a capture buffer queued to it: its memory is
- * its own, not the producer's too (negcam-share.c). Under its slock.
+ * its own, not the producer's too (negcam-loop-share.c). Under its slock.
  */
 static inline bool negcam_share_writable(const struct negcam_buffer *buf)
 {

@@ -10,7 +10,7 @@
 #   fuzz    the libFuzzer harnesses, 20 s each (tests/fuzz/run.sh quick)
 #   vm      negcam.ko and vivid in qemu (tests/vm/run.sh quick; full with
 #           NEGCAM_FULL=1): v4l2-compliance -s/-f, v4l2src, v4l2-ctl, ffmpeg,
-#           negcamsrc on the kernel backend, kmod/test-vm.sh; then
+#           negcamsrc on the kernel backend, tests/vm/kmod-suite.sh; then
 #           tests/vm/tmp-checkout.sh (the harness from a /var/tmp checkout)
 #   storm   60 s of the concurrent ioctl storm on negcam.ko, rmmod, dmesg
 #           (tests/vm/run.sh storm, its own VM boot; docs/kmod.md)
@@ -54,7 +54,7 @@ meson_suite() {
 	record "$suite" "$p" "$f"
 }
 
-# No include or call cycle between the files of engine/, engine/ctl/,
+# No include or call cycle between the files of engine/, ctl/,
 # user/, gst/, run/ and kmod/
 # (docs/architecture.md).
 if wanted layers; then
@@ -65,6 +65,16 @@ if wanted layers; then
 	f=$(sed -nE 's/^layers: [0-9]+ passed, ([0-9]+) failed.*/\1/p' "$logdir/layers.log")
 	: "${p:=0}" "${f:=1}"
 	record layers "$p" "$f"
+fi
+# No function over 80 lines in the production folders, 120 in tests/.
+if wanted functions; then
+	echo "== functions (tests/check-functions.py)"
+	python3 tests/check-functions.py >"$logdir/functions.log" 2>&1
+	cat "$logdir/functions.log"
+	p=$(sed -nE 's/^functions: ([0-9]+) passed.*/\1/p' "$logdir/functions.log")
+	f=$(sed -nE 's/^functions: [0-9]+ passed, ([0-9]+) failed.*/\1/p' "$logdir/functions.log")
+	: "${p:=0}" "${f:=1}"
+	record functions "$p" "$f"
 fi
 wanted engine && meson_suite engine
 wanted run && meson_suite run

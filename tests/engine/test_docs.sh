@@ -8,7 +8,7 @@
 #   test_docs.sh SOURCE_ROOT BUILD_ROOT
 set -u
 SRC=$1 BUILD=$2
-CTL=$BUILD/engine/negcam-ctl
+CTL=$BUILD/ctl/negcam-ctl
 fails=0 checks=0
 
 NAME=test_docs

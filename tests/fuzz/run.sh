@@ -39,7 +39,7 @@ if [ ! -f "$build/build.ninja" ]; then
 fi
 # ninja prints its errors on stdout: kept in a log, shown if the build fails.
 ninja -C "$build" tests/fuzz/fuzz_parser tests/fuzz/fuzz_ioctl tests/fuzz/fuzz_import tests/fuzz/fuzz_roundtrip \
-	engine/negcam-ctl >"$build/ninja.log" 2>&1 ||
+	ctl/negcam-ctl >"$build/ninja.log" 2>&1 ||
 	{ tail -n 30 "$build/ninja.log" >&2; echo "fuzz: building the fuzzers failed" >&2; exit 1; }
 
 corpus=$build/fuzz-corpus
@@ -49,13 +49,13 @@ mkdir -p "$corpus/parser" "$corpus/ioctl" "$corpus/import" "$corpus/roundtrip" "
 
 # Parser seeds: every built-in profile's text.
 # Import seeds: their listings, both layouts of v4l2-ctl.
-"$build/engine/negcam-ctl" --list-profiles | while read -r name _; do
-	"$build/engine/negcam-ctl" --show-profile "$name" >"$corpus/parser/builtin-$name"
-	"$build/engine/negcam-ctl" --profile "$name" --list-formats-ext \
+"$build/ctl/negcam-ctl" --list-profiles | while read -r name _; do
+	"$build/ctl/negcam-ctl" --show-profile "$name" >"$corpus/parser/builtin-$name"
+	"$build/ctl/negcam-ctl" --profile "$name" --list-formats-ext \
 		>"$corpus/import/builtin-$name"
 done
 if [ -f "$root/tests/engine/profiles/example.profile" ]; then
-	"$build/engine/negcam-ctl" --profile "$root/tests/engine/profiles/example.profile" \
+	"$build/ctl/negcam-ctl" --profile "$root/tests/engine/profiles/example.profile" \
 		--list-formats-ext --list-formats-out-ext >"$corpus/import/example" || true
 fi
 printf '%s\n' 'ioctl: VIDIOC_ENUM_FMT' '	Index       : 0' '	Type        : Video Capture' \
@@ -73,7 +73,7 @@ done
 # ioctl seeds: byte 0 picks the profile, then opcode/operand programs
 # (see fuzz_ioctl.c): S_FMT + G_FMT, TRY oversize, S_PARM, busy S_FMT,
 # the enumeration sweep, set_profile.
-n=$("$build/engine/negcam-ctl" --list-profiles | wc -l)
+n=$("$build/ctl/negcam-ctl" --list-profiles | wc -l)
 i=0
 while [ "$i" -lt "$n" ]; do
 	p=$(printf '\\%03o' "$i")

@@ -15,7 +15,7 @@
 set -u
 SRC=$1 BUILD=$2 PART=$3 NAME=test_run_$3
 RUN=$BUILD/run/negcam-run
-CTL=$BUILD/engine/negcam-ctl
+CTL=$BUILD/ctl/negcam-ctl
 T=$(mktemp -d "${TMPDIR:-/var/tmp}/negcam-matrix-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 fails=0 checks=0

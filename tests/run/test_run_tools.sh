@@ -12,7 +12,7 @@
 set -u
 SRC=$1 BUILD=$2 PART=${3:-tools} NAME=test_run_${3:-tools}
 RUN=$BUILD/run/negcam-run
-CTL=$BUILD/engine/negcam-ctl
+CTL=$BUILD/ctl/negcam-ctl
 STAMP=$BUILD/tests/run/vm-stamp
 T=$(mktemp -d "${TMPDIR:-/var/tmp}/negcam-run-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT

@@ -480,7 +480,7 @@ judge_stream $st "$OUT/two-a.log" "^g{0,10}P+$STALLS\$" \
 	"two consumers: the second killed, the first read the producer's frames throughout"
 
 # ---- shared buffers: the producer's frames reach capture 0 without a copy ----
-# (negcam-share.c) Every page of each frame carries its number: a frame
+# (negcam-loop-share.c) Every page of each frame carries its number: a frame
 # read while written, or changed while the consumer holds it, fails; so
 # does a producer that stalls while the consumer stops reading for 1 s.
 # Capture 1 reads at the same time, by copy.

@@ -9,7 +9,7 @@
 # swap (idle, streaming, malformed), simulated unplug, rmmod with a handle
 # open. The run-time interfaces (configfs, unplug) are those of docs/kmod.md.
 
-CTL=$NEGCAM_BUILD/engine/negcam-ctl
+CTL=$NEGCAM_BUILD/ctl/negcam-ctl
 CFS=/sys/kernel/config/negcam
 
 

@@ -17,7 +17,7 @@
 # dump runs without --drop-unknown, so a new one fails here) and the CSC
 # flags vivid reports are the profile's 'flags' lines.
 
-PROF_CTL=$NEGCAM_BUILD/engine/negcam-ctl
+PROF_CTL=$NEGCAM_BUILD/ctl/negcam-ctl
 PROF_KO=${NEGCAM_KO:-$NEGCAM_TREE/kmod/negcam.ko}
 PROF_CFS=/sys/kernel/config/negcam
 

@@ -27,7 +27,7 @@ set -u
 cd "$NEGCAM_TREE" || exit 2
 BUILD=${NEGCAM_BUILD:-build}
 case "$BUILD" in /*) ;; *) BUILD=$NEGCAM_TREE/$BUILD ;; esac
-CTL=$BUILD/engine/negcam-ctl
+CTL=$BUILD/ctl/negcam-ctl
 export GST_PLUGIN_PATH=$BUILD/gst
 OUT=${NEGCAM_RUN:-/tmp}/provider
 mkdir -p "$OUT"

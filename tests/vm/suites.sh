@@ -99,12 +99,12 @@ suite_script() {
 }
 
 # ----------------------------------------------------------------- kmod --
-# The module's own checks beyond acceptance (kmod/test-vm.sh): configfs,
+# The module's own checks beyond acceptance (tests/vm/kmod-suite.sh): configfs,
 # sysfs counters, pacing, drops, alternate fields; then the scene moving on
 # across streams (tests/vm/scene-time.sh); one result per check.
 suite_kmod() {
 	suite_begin kmod
-	script_checks kmod kmod/test-vm.sh 600
+	script_checks kmod tests/vm/kmod-suite.sh 600
 	script_checks scene-time tests/vm/scene-time.sh 600
 	dmesg_clean kmod
 	suite_end

@@ -4,7 +4,7 @@
  * configfs directories under /sys/kernel/config/negcam/loops create a
  * loop's platform device (negcam-loop.N, named in its nodes' bus_info),
  * its profile and its nodes; removal unregisters them, and each is freed
- * when its last handle goes. What a loop does once made is negcam-loop.c.
+ * when its last handle goes. What a loop does once made is negcam-loop-link.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -16,7 +16,7 @@
 #include <linux/configfs.h>
 #include <linux/kstrtox.h>
 
-#include "negcam-loopdefs.h"
+#include "negcam-loop.h"
 #include "profile.h"
 
 #define NEGCAM_MAX_LOOPS 8
@@ -46,7 +46,7 @@ MODULE_PARM_DESC(loop_labels,
  * follow: the producer may set any of these formats at any size (the
  * output queue); the consumers see what it set first (ENUM_FMT index 0,
  * G_FMT), as v4l2loopback does, and from its S_FMT on that format alone
- * (negcam-loop.c, narrowing). With no producer format yet, the capture
+ * (negcam-loop-link.c, narrowing). With no producer format yet, the capture
  * side offers common camera sizes, discrete, as a browser requires to
  * list a camera (Chromium ignores a node whose sizes are stepwise).
  */

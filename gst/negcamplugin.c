@@ -8,8 +8,8 @@
 #endif
 
 #include <gst/gst.h>
-#include "gstnegcamsrc.h"
-#include "gstnegcamsink.h"
+#include "negcamsrc.h"
+#include "negcamsink.h"
 #include "negcamdeviceprovider.h"
 
 static gboolean

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * engine/profile_write.c compiled unchanged into negcam.ko. Including it from here
+ * engine/profile-write.c compiled unchanged into negcam.ko. Including it from here
  * keeps its object and Kbuild state in kmod/, where "make clean" finds them.
  */
-#include "../engine/profile_write.c"
+#include "../engine/profile-write.c"

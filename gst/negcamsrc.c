@@ -31,7 +31,7 @@
 #include <time.h>
 #include <gst/video/video.h>
 
-#include "gstnegcamsrc.h"
+#include "negcamsrc.h"
 #include "negcamdevice.h"
 #include "negcamcaps.h"
 #include "negcampool.h"

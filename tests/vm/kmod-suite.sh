@@ -4,12 +4,12 @@
 # negcam.ko checks beyond the acceptance suite (tests/vm/negcam-suite.sh):
 # the configfs files, sysfs counters, frame pacing against absolute
 # deadlines, drop counting, V4L2_FIELD_ALTERNATE and the test pattern.
-# Runs inside the test VM:   tests/vm/run.sh kmod/test-vm.sh
+# Runs inside the test VM:   tests/vm/run.sh tests/vm/kmod-suite.sh
 # Prints PASS/FAIL lines and "kmod: N passed, N failed"; exit status 1 on
 # any failure.
 
 set -u
-[ "${NEGCAM_IN_VM:-}" = 1 ] || { echo "run it in the VM: tests/vm/run.sh kmod/test-vm.sh" >&2; exit 2; }
+[ "${NEGCAM_IN_VM:-}" = 1 ] || { echo "run it in the VM: tests/vm/run.sh tests/vm/kmod-suite.sh" >&2; exit 2; }
 cd "$NEGCAM_TREE" || exit 2
 CFS=/sys/kernel/config/negcam/negcam-0
 SYS=/sys/devices/platform/negcam.0

@@ -8,7 +8,7 @@
  * nothing depends on the parser's defaults: the card, the adjustment, one
  * `default` line per queue, and per format its description, fields and
  * the four colorimetry values. The parser reads it back to the same struct
- * (tests/engine/test_profile_write.c checks every built-in and shelf
+ * (tests/engine/test_profile-write.c checks every built-in and shelf
  * camera, tests/fuzz/fuzz_roundtrip.c any text the parser accepts).
  *
  * The minimal form (NC_WRITE_MINIMAL) writes what a tool learnt about a
@@ -17,7 +17,7 @@
  */
 #include "profile.h"
 #include "formats.h"
-#include "profile_names.h"
+#include "profile-names.h"
 
 struct nc_out {
 	char *buf;

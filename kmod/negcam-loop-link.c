@@ -6,7 +6,7 @@
  * capture node 0, platform:negcam-loop-N-M on capture node M from 1
  * (negcam_bus_info, for Firefox). docs/loopback.md is the
  * user's description; this is how it is built. Loops are made and
- * removed in negcam-loops.c; whether the producer is live, negcam-live.c.
+ * removed in negcam-loop-create.c; whether the producer is live, negcam-loop-live.c.
  *
  * Formats. A loop has one profile (loop_profile=, or "follow": any size
  * of a broad raw list). The capture nodes present its capture queue; the
@@ -58,7 +58,7 @@
 #include <linux/ktime.h>
 #include <media/v4l2-event.h>
 
-#include "negcam-loopdefs.h"
+#include "negcam-loop.h"
 #include "profile.h"
 #include "fract.h"
 
@@ -560,7 +560,7 @@ void negcam_loop_cap_stop(struct negcam_dev *cap)
 	cap->loop_order = 0;
 	/*
 	 * Frames handed over but not dequeued are dropped with the stream: the
-	 * producer's buffers they share are free again (negcam-share.c).
+	 * producer's buffers they share are free again (negcam-loop-share.c).
 	 */
 	spin_lock(&cap->slock);
 	for (i = 0; i < cap->queue.num_buffers; i++) {
@@ -681,7 +681,7 @@ static void negcam_loop_release(struct list_head *back,
 /*
  * The loop takes @newest, the producer's newest frame of @n bytes queued
  * at @now, and holds it. If @share, the frame goes to capture node 0 in
- * the memory they share (negcam-share.c), when that buffer is queued and
+ * the memory they share (negcam-loop-share.c), when that buffer is queued and
  * the loop holds fewer than NEGCAM_LOOP_MAX_PENDING producer buffers for
  * the consumer already. Every other buffer the loop may hand back moves
  * to @back (negcam_loop_returnable); those the consumer still reads
@@ -771,7 +771,7 @@ static void negcam_loop_copy(struct negcam_loop *loop, struct negcam_dev *cap,
  * The output node's buf_queue: @buf is the producer's newest frame. It is
  * handed at once, in the producer's QBUF, to every capture node that
  * streams its format: as the capture buffer that shares its memory when
- * that one is queued (capture node 0, negcam-share.c), else copied into
+ * that one is queued (capture node 0, negcam-loop-share.c), else copied into
  * the next queued buffer (one copy per consumer at most, no thread
  * woken). The capture threads see that the producer is live and draw no
  * placeholder. Under loop->lock (vb2 calls buf_queue with q->lock held),
@@ -812,7 +812,7 @@ void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf)
 /*
  * The output node's stop_streaming: the producer is gone; every buffer the
  * loop holds goes back to vb2. Consumers fall back to the placeholder (one
- * that has just started waits for a restart first, negcam-live.c), and in
+ * that has just started waits for a restart first, negcam-loop-live.c), and in
  * follow mode their formats widen again.
  */
 void negcam_loop_out_stop(struct negcam_dev *out)

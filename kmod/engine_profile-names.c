@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * engine/profile_names.c compiled unchanged into negcam.ko. Including it from here
+ * engine/profile-names.c compiled unchanged into negcam.ko. Including it from here
  * keeps its object and Kbuild state in kmod/, where "make clean" finds them.
  */
-#include "../engine/profile_names.c"
+#include "../engine/profile-names.c"

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * negcam.ko loops, inside: the loop's state shared by the files that make
- * it (negcam-loops.c), negotiate and carry frames across it
- * (negcam-loop.c) and tell the capture threads whether its producer is
- * live (negcam-live.c). docs/loopback.md is the user's description.
+ * it (negcam-loop-create.c), negotiate and carry frames across it
+ * (negcam-loop-link.c) and tell the capture threads whether its producer is
+ * live (negcam-loop-live.c). docs/loopback.md is the user's description.
  */
 #ifndef NEGCAM_LOOPDEFS_H
 #define NEGCAM_LOOPDEFS_H
@@ -47,7 +47,7 @@
  * @copies: producer frames copied into consumers' buffers since load
  *	(the Frame Copies control)
  * @shared: producer frames handed to capture node 0 in shared memory,
- *	with no copy (the Shared Frames control, negcam-share.c)
+ *	with no copy (the Shared Frames control, negcam-loop-share.c)
  * @held: the producer's buffers the loop holds: the newest, until the
  *	next QBUF or STREAMOFF, and shared ones whose consumer buffer is not
  *	back yet (negcam_loop_cap_queued)
@@ -99,7 +99,7 @@ static inline bool negcam_same_frame(const struct v4l2_pix_format *a,
 	       a->sizeimage == b->sizeimage;
 }
 
-/* negcam-live.c */
+/* negcam-loop-live.c */
 bool negcam_loop_match(const struct v4l2_pix_format *fmt,
 		       const struct negcam_dev *cap);
 void negcam_loop_mark(struct negcam_loop *loop,

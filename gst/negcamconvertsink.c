@@ -31,7 +31,7 @@
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
-#include "gstnegcamsink.h"
+#include "negcamsink.h"
 
 GST_DEBUG_CATEGORY_STATIC (negcamconvertsink_debug);
 #define GST_CAT_DEFAULT negcamconvertsink_debug

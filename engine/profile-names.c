@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
-/* The names of the profile language; see profile_names.h. */
-#include "profile_names.h"
+/* The names of the profile language; see profile-names.h. */
+#include "profile-names.h"
 #include "profile.h"
 
 static const struct nc_name nc_adjusts_v[] = {

@@ -29,7 +29,7 @@
 #include <gst/allocators/gstdmabuf.h>
 #include <gst/video/video.h>
 
-#include "gstnegcamsink.h"
+#include "negcamsink.h"
 #include "negcamcaps.h"
 #include "negcamdevice.h"
 #include "negcamfixate.h"
