@@ -5,7 +5,7 @@
  * (`SRC ! negcamconvertsink device=/dev/videoN`) serves every format of
  * a loop's profile:
  *
- *   videorate ! videoconvert ! videoscale ! [jpegenc] ! capsfilter ! negcamsink
+ *   videorate ! videoconvert ! videoscale ! [capsfilter ! jpegenc] ! capsfilter ! negcamsink
  *
  * The capsfilter holds the format the device wants now (the first
  * structure of negcamsink's caps: G_FMT of the output queue, the
@@ -49,6 +49,7 @@ struct _GstNegcamConvertSink {
   GstElement *convert, *scale, *rate, *filter, *sink;
   GstPad *rate_src; /* videorate's source pad, borrowed (static) */
   GstElement *encoder; /* jpegenc, or NULL (raw) */
+  GstElement *range;   /* capsfilter: RGB before jpegenc (JFIF colours) */
   gint swap_pending; /* atomic: an idle probe is installed */
 
   /* object lock: the rate stage (see "Rate") */
@@ -97,18 +98,39 @@ is_jpeg (GstCaps *want)
           gst_caps_get_structure (want, 0), "image/jpeg");
 }
 
-/* Link videoscale to the filter, through jpegenc when @jpeg. */
+/* JFIF (what every decoder assumes of a JPEG without other markers) is
+ * full-range BT.601 YCbCr, and jpegenc encodes the YUV samples it is
+ * given as they are: limited-range or BT.709 input (videotestsrc's and
+ * most cameras') decodes with shifted colours. GStreamer 1.22's
+ * videoconvert cannot make full range from limited BT.601 (its converter
+ * changes range only along with the matrix), so jpegenc is given RGB and
+ * libjpeg makes JFIF's YCbCr itself, right for every input colorimetry
+ * (docs/negcamsink.md, "MJPG colours", has the cost). */
+#define NEGCAM_JFIF_CAPS \
+  "video/x-raw,format=(string){ BGRx, RGBx, xRGB, xBGR, RGB, BGR }"
+
+static void
+remove_encoder (GstNegcamConvertSink *self)
+{
+  gst_element_unlink_many (self->scale, self->range, self->encoder,
+      self->filter, NULL);
+  gst_element_set_state (self->encoder, GST_STATE_NULL);
+  gst_element_set_state (self->range, GST_STATE_NULL);
+  gst_bin_remove_many (GST_BIN (self), self->range, self->encoder, NULL);
+  self->encoder = self->range = NULL;
+}
+
+/* Link videoscale to the filter, through JFIF's colours and jpegenc when
+ * @jpeg. */
 static gboolean
 link_tail (GstNegcamConvertSink *self, gboolean jpeg)
 {
-  if (self->encoder) {
-    gst_element_unlink_many (self->scale, self->encoder, self->filter, NULL);
-    gst_element_set_state (self->encoder, GST_STATE_NULL);
-    gst_bin_remove (GST_BIN (self), self->encoder);
-    self->encoder = NULL;
-  } else {
+  GstCaps *jfif;
+
+  if (self->encoder)
+    remove_encoder (self);
+  else
     gst_element_unlink (self->scale, self->filter);
-  }
   if (!jpeg)
     return gst_element_link (self->scale, self->filter);
   self->encoder = gst_element_factory_make ("jpegenc", "encoder");
@@ -119,13 +141,19 @@ link_tail (GstNegcamConvertSink *self, gboolean jpeg)
         (NULL));
     return FALSE;
   }
-  gst_bin_add (GST_BIN (self), self->encoder);
-  if (!gst_element_link_many (self->scale, self->encoder, self->filter, NULL)) {
+  jfif = gst_caps_from_string (NEGCAM_JFIF_CAPS);
+  self->range = gst_element_factory_make ("capsfilter", "jfif-range");
+  g_object_set (self->range, "caps", jfif, NULL);
+  gst_caps_unref (jfif);
+  gst_bin_add_many (GST_BIN (self), self->range, self->encoder, NULL);
+  if (!gst_element_link_many (self->scale, self->range, self->encoder,
+          self->filter, NULL)) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
-        ("cannot link videoscale ! jpegenc ! capsfilter"));
+        ("cannot link videoscale ! capsfilter ! jpegenc ! capsfilter"));
     return FALSE;
   }
-  return gst_element_sync_state_with_parent (self->encoder);
+  return gst_element_sync_state_with_parent (self->range)
+      && gst_element_sync_state_with_parent (self->encoder);
 }
 
 static void choose_rate (GstNegcamConvertSink *self, GstCaps *in);

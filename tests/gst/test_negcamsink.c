@@ -25,6 +25,8 @@
 
 #include "preload-node.h"
 #include <gst/video/video.h>
+#include <gst/app/gstappsrc.h>
+#include <gst/app/gstappsink.h>
 #include <glib/gstdio.h>
 
 #include "negcamdevice.h"
@@ -563,6 +565,95 @@ GST_START_TEST (test_convert_bin_mjpeg)
 }
 GST_END_TEST;
 
+/* The last JPEG negcamsink received, copied (@data: GBytes **). */
+static GstPadProbeReturn
+keep_last_frame (GstPad *pad, GstPadProbeInfo *info, gpointer data)
+{
+  GBytes **last = data;
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  gpointer bytes;
+  gsize size;
+
+  gst_buffer_extract_dup (buf, 0, gst_buffer_get_size (buf), &bytes, &size);
+  if (*last)
+    g_bytes_unref (*last);
+  *last = g_bytes_new_take (bytes, size);
+  return GST_PAD_PROBE_OK;
+}
+
+/* The RGB colour at the centre of a JPEG, decoded by jpegdec. */
+static void
+jpeg_centre_rgb (GBytes *jpeg, guint w, guint h, guint8 rgb[3])
+{
+  GstElement *dec = gst_parse_launch ("appsrc name=in ! jpegdec ! "
+      "videoconvert ! video/x-raw,format=RGB ! appsink name=out", NULL);
+  GstElement *in = gst_bin_get_by_name (GST_BIN (dec), "in");
+  GstElement *out = gst_bin_get_by_name (GST_BIN (dec), "out");
+  GstCaps *caps = gst_caps_new_simple ("image/jpeg", "width", G_TYPE_INT, w,
+      "height", G_TYPE_INT, h, "framerate", GST_TYPE_FRACTION, 0, 1, NULL);
+  GstSample *sample;
+  GstVideoFrame frame;
+  GstVideoInfo vinfo;
+
+  g_object_set (in, "caps", caps, NULL);
+  gst_element_set_state (dec, GST_STATE_PLAYING);
+  gst_app_src_push_buffer (GST_APP_SRC (in), gst_buffer_new_wrapped_bytes (jpeg));
+  gst_app_src_end_of_stream (GST_APP_SRC (in));
+  sample = gst_app_sink_try_pull_sample (GST_APP_SINK (out), 10 * GST_SECOND);
+  fail_unless (sample != NULL, "jpegdec gave no frame");
+  gst_video_info_from_caps (&vinfo, gst_sample_get_caps (sample));
+  gst_video_frame_map (&frame, &vinfo, gst_sample_get_buffer (sample), GST_MAP_READ);
+  memcpy (rgb, (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0)
+      + h / 2 * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0) + w / 2 * 3, 3);
+  gst_video_frame_unmap (&frame);
+  gst_sample_unref (sample);
+  gst_caps_unref (caps);
+  gst_element_set_state (dec, GST_STATE_NULL);
+  gst_object_unref (in);
+  gst_object_unref (out);
+  gst_object_unref (dec);
+}
+
+/* MJPG colours: JFIF is full-range BT.601, whatever the source's
+ * colorimetry (BT.601 limited at SD, BT.709 at HD by default): the green
+ * (0,192,0) of the source decodes as itself, within a few steps. Without
+ * the conversion it decoded as (13,182,13) at SD, (26,210,18) at HD. */
+static void
+check_mjpeg_colour (guint w, guint h)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=3 "
+      "pattern=solid-color foreground-color=0xff00c000 ! "
+      "video/x-raw,format=I420,width=%u,height=%u ! negcamconvertsink name=bin",
+      w, h);
+  GstElement *bin, *sink, *pipe = convert_pipeline (desc, &bin, &sink);
+  GstPad *pad = gst_element_get_static_pad (sink, "sink");
+  GBytes *last = NULL;
+  guint8 rgb[3];
+
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, keep_last_frame, &last,
+      NULL);
+  source_change (sink, V4L2_PIX_FMT_MJPEG, w, h);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  run_to_eos (pipe);
+  assert_sink_format (sink, "image/jpeg", V4L2_PIX_FMT_MJPEG, w, h);
+  fail_unless (last != NULL);
+  jpeg_centre_rgb (last, w, h, rgb);
+  GST_INFO ("%ux%u: decoded (%u,%u,%u)", w, h, rgb[0], rgb[1], rgb[2]);
+  fail_unless (rgb[0] <= 4 && rgb[1] >= 186 && rgb[1] <= 196 && rgb[2] <= 4,
+      "%ux%u: green (0,192,0) decoded as (%u,%u,%u)", w, h, rgb[0], rgb[1],
+      rgb[2]);
+  gst_object_unref (pad);
+  free_pipeline (pipe, bin, sink);
+  g_free (desc);
+}
+
+GST_START_TEST (test_convert_bin_mjpeg_colours)
+{
+  check_mjpeg_colour (640, 480);
+  check_mjpeg_colour (1280, 720);
+}
+GST_END_TEST;
+
 /* Raw at a size the source does not make: videoscale writes straight
  * into the device buffers (no copy); then the consumer asks MJPG
  * mid-stream and the bin swaps jpegenc in without a restart. */
@@ -933,6 +1024,7 @@ negcamsink_suite (void)
   tcase_add_test (tc, test_refused_format_named);
   tcase_add_test (tc, test_source_change_reconfigures);
   tcase_add_test (tc, test_convert_bin_mjpeg);
+  tcase_add_test (tc, test_convert_bin_mjpeg_colours);
   tcase_add_test (tc, test_convert_bin_follows);
   tcase_add_test (tc, test_convert_bin_keeps_source);
   tcase_add_test (tc, test_convert_bin_switches_without_copies);
