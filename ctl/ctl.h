@@ -84,6 +84,9 @@ void ctl_print_querycap(const struct v4l2_capability *cap);
  * --list-devices: what "v4l2-ctl --list-devices" prints for the one
  * device negcam-run makes, at @node.
  */
+/* ctl-loop.c: negcam-ctl loop add|list|remove (argv[0] is "loop"). */
+int ctl_loop_main(int argc, char **argv);
+
 void ctl_all(struct ctl *c);
 void ctl_list_devices(struct ctl *c, const char *node);
 

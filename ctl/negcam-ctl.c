@@ -877,6 +877,8 @@ int main(int argc, char **argv)
 	bool engine_needed = false;
 	int ch;
 
+	if (argc > 1 && !strcmp(argv[1], "loop"))
+		return ctl_loop_main(argc - 1, argv + 1);
 	actions = calloc((size_t)argc + 1, sizeof(*actions));
 	if (!actions)
 		return CTL_EXIT_FAIL;
