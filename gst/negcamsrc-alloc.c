@@ -156,28 +156,16 @@ gst_negcam_src_take_down_pool (GstNegcamSrc *src, GstQuery *query)
   return TRUE;
 }
 
-gboolean
-gst_negcam_src_decide_allocation (GstBaseSrc *bsrc, GstQuery *query)
+/* How many buffers a new pool gets: queue-size when set, else the
+ * device's minimum, what downstream keeps, one being pushed and one spare
+ * so that a frame can be captured while another is in flight. Also gives
+ * queue-size, read under the object lock. */
+static guint
+gst_negcam_src_pool_count (
+    GstNegcamSrc *src, GstQuery *query, guint *queue_size)
 {
-  GstNegcamSrc *src = GST_NEGCAM_SRC (bsrc);
-  GstStructure *config;
   struct v4l2_control ctrl = { .id = V4L2_CID_MIN_BUFFERS_FOR_CAPTURE };
-  guint down_min = 0, i, count, queue_size, dev_min = 2;
-  gboolean meta_ok;
-  GstCaps *caps;
-
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (!src->configured || !src->dev)
-    return FALSE;
-
-  meta_ok =
-      gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-
-  /* A RECONFIGURE without format change: keep the running pool. */
-  if (src->pool && gst_buffer_pool_is_active (GST_BUFFER_POOL (src->pool))) {
-    count = negcam_pool_get_count (src->pool);
-    goto set;
-  }
+  guint down_min = 0, i, count, dev_min = 2;
 
   for (i = 0; i < gst_query_get_n_allocation_pools (query); i++) {
     guint min = 0;
@@ -189,20 +177,24 @@ gst_negcam_src_decide_allocation (GstBaseSrc *bsrc, GstQuery *query)
     dev_min = ctrl.value;
 
   GST_OBJECT_LOCK (src);
-  queue_size = src->queue_size;
+  *queue_size = src->queue_size;
   GST_OBJECT_UNLOCK (src);
-  /* The device's minimum, what downstream keeps, one being pushed and one
-   * spare so that a frame can be captured while another is in flight. */
-  count = queue_size ? queue_size : dev_min + down_min + 2;
-  count = CLAMP (count, 2, 32);
+  count = *queue_size ? *queue_size : dev_min + down_min + 2;
+  return CLAMP (count, 2, 32);
+}
 
-  {
-    NegcamPool *pool = negcam_pool_new (
-        src->dev, &src->fmt.fmt.pix, src->is_video ? &src->info : NULL);
+/* A new pool of @count device buffers for the negotiated format, set as
+ * src->pool and started; FALSE (no pool) when it cannot start. */
+static gboolean
+gst_negcam_src_start_pool (
+    GstNegcamSrc *src, guint count, guint queue_size, gboolean meta_ok)
+{
+  GstStructure *config;
+  NegcamPool *pool = negcam_pool_new (
+      src->dev, &src->fmt.fmt.pix, src->is_video ? &src->info : NULL);
 
-    gst_negcam_src_set_pool (src, pool);
-    gst_object_unref (pool);
-  }
+  gst_negcam_src_set_pool (src, pool);
+  gst_object_unref (pool);
   GST_OBJECT_LOCK (src);
   negcam_pool_set_memory (src->pool, src->io_mode);
   GST_OBJECT_UNLOCK (src);
@@ -232,8 +224,33 @@ gst_negcam_src_decide_allocation (GstBaseSrc *bsrc, GstQuery *query)
     GST_WARNING_OBJECT (src,
         "device strides differ from GStreamer's and "
         "downstream has no GstVideoMeta: frames will be copied (counted)");
+  return TRUE;
+}
 
-set:
+gboolean
+gst_negcam_src_decide_allocation (GstBaseSrc *bsrc, GstQuery *query)
+{
+  GstNegcamSrc *src = GST_NEGCAM_SRC (bsrc);
+  guint count, queue_size;
+  gboolean meta_ok;
+  GstCaps *caps;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!src->configured || !src->dev)
+    return FALSE;
+
+  meta_ok =
+      gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+
+  if (src->pool && gst_buffer_pool_is_active (GST_BUFFER_POOL (src->pool))) {
+    /* A RECONFIGURE without format change: keep the running pool. */
+    count = negcam_pool_get_count (src->pool);
+  } else {
+    count = gst_negcam_src_pool_count (src, query, &queue_size);
+    if (!gst_negcam_src_start_pool (src, count, queue_size, meta_ok))
+      return FALSE;
+  }
+
   if (gst_negcam_src_take_down_pool (src, query))
     return TRUE;
   if (gst_query_get_n_allocation_pools (query) > 0)

@@ -544,9 +544,10 @@ profile_blurb (void)
 }
 
 /* Each property with its GST_PARAM_MUTABLE_* flag (none: NULL only), see
- * gst_negcam_src_may_set(). */
+ * gst_negcam_src_may_set(), in two parts kept in the order of installing.
+ * These: which device, and what it draws. */
 static void
-gst_negcam_src_install_properties (GObjectClass *gobject_class)
+gst_negcam_src_install_device_properties (GObjectClass *gobject_class)
 {
   g_object_class_install_property (gobject_class, PROP_PROFILE,
       g_param_spec_string ("profile", "Profile",
@@ -581,6 +582,12 @@ gst_negcam_src_install_properties (GObjectClass *gobject_class)
           GST_TYPE_NEGCAM_PATTERN, DEFAULT_PATTERN,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_PLAYING));
+}
+
+/* How to negotiate and buffer, and what happened (copies, stats). */
+static void
+gst_negcam_src_install_stream_properties (GObjectClass *gobject_class)
+{
   g_object_class_install_property (gobject_class, PROP_PREFER,
       g_param_spec_enum ("prefer", "Prefer",
           "What to favour within downstream's first caps structure that "
@@ -645,7 +652,8 @@ gst_negcam_src_class_init (GstNegcamSrcClass *klass)
   gobject_class->set_property = gst_negcam_src_set_property;
   gobject_class->get_property = gst_negcam_src_get_property;
   gobject_class->finalize = gst_negcam_src_finalize;
-  gst_negcam_src_install_properties (gobject_class);
+  gst_negcam_src_install_device_properties (gobject_class);
+  gst_negcam_src_install_stream_properties (gobject_class);
 
   gst_element_class_set_static_metadata (element_class, "Negcam video source",
       "Source/Video",
