@@ -1,4 +1,27 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * SECTION:provider-negcamdeviceprovider
+ * @title: negcamdeviceprovider
+ * @see_also: negcamsrc, negcamsink
+ *
+ * Lists negcam devices for GstDeviceMonitor: the embedded profiles a user
+ * names (NEGCAM_PROVIDER_PROFILES, or $XDG_CONFIG_HOME/negcam/provider.conf;
+ * none by default) and, when asked (NEGCAM_PROVIDER_NODES=1), the V4L2
+ * capture nodes as Video/Source for negcamsrc and output-only nodes as
+ * Video/Sink for negcamsink, followed through hotplug. Each device's caps
+ * are the ones the element would offer.
+ *
+ * ## Example launch lines
+ * |[
+ * NEGCAM_PROVIDER_PROFILES=webcam,vga gst-device-monitor-1.0 Video/Source
+ * ]| The webcam and vga profiles, each with a negcamsrc launch line.
+ * |[
+ * NEGCAM_PROVIDER_NODES=1 gst-device-monitor-1.0 Video/Sink
+ * ]| Output nodes (a negcam.ko loop's output side), with negcamsink
+ * launch lines.
+ *
+ * See docs/negcamsrc.md, "Device provider".
+ */
 /*
  * negcamdeviceprovider: what negcamsrc can open, for GstDeviceMonitor.
  *
