@@ -116,8 +116,7 @@ struct _GstNegcamSrc {
 /* negcamsrc-device.c */
 gboolean gst_negcam_src_open (GstNegcamSrc *src);
 void gst_negcam_src_close (GstNegcamSrc *src);
-GstFlowReturn gst_negcam_src_device_lost (
-    GstNegcamSrc *src, const gchar *what);
+GstFlowReturn gst_negcam_src_device_lost (GstNegcamSrc *src, const gchar *what);
 
 /* negcamsrc-negotiate.c: GstBaseSrc's caps vmethods */
 GstCaps *gst_negcam_src_get_caps (GstBaseSrc *bsrc, GstCaps *filter);
@@ -135,8 +134,7 @@ GstClockTime gst_negcam_src_running_time_now (GstNegcamSrc *src);
 GstFlowReturn gst_negcam_src_wait_clock (
     GstNegcamSrc *src, GstClockTime running_time);
 gboolean gst_negcam_src_follow_liveness (GstNegcamSrc *src, gboolean live);
-guint32 gst_negcam_src_stamp (
-    GstNegcamSrc *src, GstBuffer *buf, gboolean live);
+guint32 gst_negcam_src_stamp (GstNegcamSrc *src, GstBuffer *buf, gboolean live);
 gboolean gst_negcam_src_query_latency (GstNegcamSrc *src, GstQuery *query);
 
 /* negcamsrc-frames.c: GstPushSrc's create */
