@@ -259,6 +259,50 @@ field_from_structure (const GstStructure *s)
   return V4L2_FIELD_ANY;
 }
 
+/* GStreamer's primaries for a V4L2 colorspace. */
+static GstVideoColorPrimaries
+primaries_of (guint32 cs)
+{
+  switch (cs) {
+    case V4L2_COLORSPACE_SMPTE170M:
+      return GST_VIDEO_COLOR_PRIMARIES_SMPTE170M;
+    case V4L2_COLORSPACE_470_SYSTEM_M:
+      return GST_VIDEO_COLOR_PRIMARIES_BT470M;
+    case V4L2_COLORSPACE_470_SYSTEM_BG:
+      return GST_VIDEO_COLOR_PRIMARIES_BT470BG;
+    case V4L2_COLORSPACE_SMPTE240M:
+      return GST_VIDEO_COLOR_PRIMARIES_SMPTE240M;
+    case V4L2_COLORSPACE_BT2020:
+      return GST_VIDEO_COLOR_PRIMARIES_BT2020;
+    case V4L2_COLORSPACE_OPRGB:
+      return GST_VIDEO_COLOR_PRIMARIES_ADOBERGB;
+    case V4L2_COLORSPACE_DCI_P3:
+      return GST_VIDEO_COLOR_PRIMARIES_SMPTERP431;
+    default: /* REC709, SRGB, JPEG */
+      return GST_VIDEO_COLOR_PRIMARIES_BT709;
+  }
+}
+
+/* GStreamer's transfer function for a V4L2 one. */
+static GstVideoTransferFunction
+transfer_of (guint32 xfer)
+{
+  switch (xfer) {
+    case V4L2_XFER_FUNC_SRGB:
+      return GST_VIDEO_TRANSFER_SRGB;
+    case V4L2_XFER_FUNC_OPRGB:
+      return GST_VIDEO_TRANSFER_ADOBERGB;
+    case V4L2_XFER_FUNC_SMPTE240M:
+      return GST_VIDEO_TRANSFER_SMPTE240M;
+    case V4L2_XFER_FUNC_NONE:
+      return GST_VIDEO_TRANSFER_GAMMA10;
+    case V4L2_XFER_FUNC_SMPTE2084:
+      return GST_VIDEO_TRANSFER_SMPTE2084;
+    default:
+      return GST_VIDEO_TRANSFER_BT709;
+  }
+}
+
 static gboolean
 colorimetry_from_format (
     const struct v4l2_pix_format *pix, gboolean rgb, GstVideoColorimetry *c)
@@ -275,32 +319,7 @@ colorimetry_from_format (
   if (xfer == V4L2_XFER_FUNC_DEFAULT)
     xfer = V4L2_MAP_XFER_FUNC_DEFAULT (cs);
 
-  switch (cs) {
-    case V4L2_COLORSPACE_SMPTE170M:
-      c->primaries = GST_VIDEO_COLOR_PRIMARIES_SMPTE170M;
-      break;
-    case V4L2_COLORSPACE_470_SYSTEM_M:
-      c->primaries = GST_VIDEO_COLOR_PRIMARIES_BT470M;
-      break;
-    case V4L2_COLORSPACE_470_SYSTEM_BG:
-      c->primaries = GST_VIDEO_COLOR_PRIMARIES_BT470BG;
-      break;
-    case V4L2_COLORSPACE_SMPTE240M:
-      c->primaries = GST_VIDEO_COLOR_PRIMARIES_SMPTE240M;
-      break;
-    case V4L2_COLORSPACE_BT2020:
-      c->primaries = GST_VIDEO_COLOR_PRIMARIES_BT2020;
-      break;
-    case V4L2_COLORSPACE_OPRGB:
-      c->primaries = GST_VIDEO_COLOR_PRIMARIES_ADOBERGB;
-      break;
-    case V4L2_COLORSPACE_DCI_P3:
-      c->primaries = GST_VIDEO_COLOR_PRIMARIES_SMPTERP431;
-      break;
-    default: /* REC709, SRGB, JPEG */
-      c->primaries = GST_VIDEO_COLOR_PRIMARIES_BT709;
-      break;
-  }
+  c->primaries = primaries_of (cs);
   switch (enc) {
     case V4L2_YCBCR_ENC_709:
     case V4L2_YCBCR_ENC_XV709:
@@ -320,26 +339,7 @@ colorimetry_from_format (
   c->range = quant == V4L2_QUANTIZATION_FULL_RANGE
       ? GST_VIDEO_COLOR_RANGE_0_255
       : GST_VIDEO_COLOR_RANGE_16_235;
-  switch (xfer) {
-    case V4L2_XFER_FUNC_SRGB:
-      c->transfer = GST_VIDEO_TRANSFER_SRGB;
-      break;
-    case V4L2_XFER_FUNC_OPRGB:
-      c->transfer = GST_VIDEO_TRANSFER_ADOBERGB;
-      break;
-    case V4L2_XFER_FUNC_SMPTE240M:
-      c->transfer = GST_VIDEO_TRANSFER_SMPTE240M;
-      break;
-    case V4L2_XFER_FUNC_NONE:
-      c->transfer = GST_VIDEO_TRANSFER_GAMMA10;
-      break;
-    case V4L2_XFER_FUNC_SMPTE2084:
-      c->transfer = GST_VIDEO_TRANSFER_SMPTE2084;
-      break;
-    default:
-      c->transfer = GST_VIDEO_TRANSFER_BT709;
-      break;
-  }
+  c->transfer = transfer_of (xfer);
   if (rgb) {
     c->matrix = GST_VIDEO_COLOR_MATRIX_RGB;
     c->range = GST_VIDEO_COLOR_RANGE_0_255;

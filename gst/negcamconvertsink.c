@@ -1,4 +1,26 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * SECTION:element-negcamconvertsink
+ * @title: negcamconvertsink
+ * @see_also: negcamsink
+ *
+ * negcamsink behind videorate, videoconvert, videoscale and, when the
+ * device wants Motion JPEG, jpegenc: a producer written once serves
+ * whatever format the device (on a loop: its consumer) asks for, and
+ * follows it when the consumer changes format while playing. The
+ * read-only `encoding` property says whether jpegenc is in the chain.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 videotestsrc ! negcamconvertsink device=/dev/video2
+ * ]| Feeds a loop's output node in every format its consumer may choose.
+ * |[
+ * gst-launch-1.0 -m videotestsrc num-buffers=30 ! \
+ *     negcamconvertsink profile=tests/gst/output.profile
+ * ]| The embedded engine with an output queue, no module needed.
+ *
+ * See docs/negcamsink.md, "negcamconvertsink".
+ */
 /*
  * negcamconvertsink: negcamsink behind the conversion a producer needs to
  * serve whatever the device asks for, so that a pipeline written once

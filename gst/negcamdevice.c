@@ -132,11 +132,12 @@ negcam_fourcc_to_string (guint32 f, gchar s[5])
   return negcam_fourcc_str (f, s);
 }
 
-/* The interesting part of a request's answer, for the log. */
+/* The answer of an enumeration (ENUM_FMT, ENUM_FRAMESIZES,
+ * ENUM_FRAMEINTERVALS), for the log. */
 static gchar *
-describe (unsigned long request, gconstpointer arg)
+describe_enum (unsigned long request, gconstpointer arg)
 {
-  gchar a[5], b[5];
+  gchar a[5];
 
   switch (request) {
     case VIDIOC_ENUM_FMT: {
@@ -168,6 +169,22 @@ describe (unsigned long request, gconstpointer arg)
           f->stepwise.min.denominator, f->stepwise.max.numerator,
           f->stepwise.max.denominator);
     }
+    default:
+      return g_strdup ("");
+  }
+}
+
+/* The interesting part of a request's answer, for the log. */
+static gchar *
+describe (unsigned long request, gconstpointer arg)
+{
+  gchar a[5];
+
+  switch (request) {
+    case VIDIOC_ENUM_FMT:
+    case VIDIOC_ENUM_FRAMESIZES:
+    case VIDIOC_ENUM_FRAMEINTERVALS:
+      return describe_enum (request, arg);
     case VIDIOC_G_FMT:
     case VIDIOC_TRY_FMT:
     case VIDIOC_S_FMT: {
@@ -218,7 +235,6 @@ describe (unsigned long request, gconstpointer arg)
           (const gchar *)c->driver, (const gchar *)c->card, c->device_caps);
     }
     default:
-      (void)b;
       return g_strdup ("");
   }
 }

@@ -5,10 +5,10 @@
  *
  * Everything the element asks goes through negcam_device_ioctl() with a
  * VIDIOC_* request code and the uapi struct of <linux/videodev2.h>, so a
- * backend is just "something that answers ioctls": the in-process engine
- * (negcamdevice-embedded.c, this issue) or a real file descriptor (the
- * kernel backend of issue 5). No negotiation code knows which one it talks
- * to. The wrapper counts every request by type and logs each request with
+ * backend is just "something that answers ioctls": the negcam engine in
+ * this process (negcamdevice-embedded.c) or the file descriptor of a real
+ * V4L2 node such as negcam.ko's or vivid's (negcamdevice-kernel.c). No
+ * negotiation code knows which one it talks to. The wrapper counts every request by type and logs each request with
  * the device's answer in the "negcamdevice" debug category.
  *
  * Threading: ioctl, mmap/munmap and wait may be called from any thread;

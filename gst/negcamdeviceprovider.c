@@ -1,4 +1,27 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * SECTION:provider-negcamdeviceprovider
+ * @title: negcamdeviceprovider
+ * @see_also: negcamsrc, negcamsink
+ *
+ * Lists negcam devices for GstDeviceMonitor: the embedded profiles a user
+ * names (NEGCAM_PROVIDER_PROFILES, or $XDG_CONFIG_HOME/negcam/provider.conf;
+ * none by default) and, when asked (NEGCAM_PROVIDER_NODES=1), the V4L2
+ * capture nodes as Video/Source for negcamsrc and output-only nodes as
+ * Video/Sink for negcamsink, followed through hotplug. Each device's caps
+ * are the ones the element would offer.
+ *
+ * ## Example launch lines
+ * |[
+ * NEGCAM_PROVIDER_PROFILES=webcam,vga gst-device-monitor-1.0 Video/Source
+ * ]| The webcam and vga profiles, each with a negcamsrc launch line.
+ * |[
+ * NEGCAM_PROVIDER_NODES=1 gst-device-monitor-1.0 Video/Sink
+ * ]| Output nodes (a negcam.ko loop's output side), with negcamsink
+ * launch lines.
+ *
+ * See docs/negcamsrc.md, "Device provider".
+ */
 /*
  * negcamdeviceprovider: what negcamsrc can open, for GstDeviceMonitor.
  *
@@ -168,6 +191,51 @@ kmod_profile_of (const gchar *path)
   return text;
 }
 
+/* A described device's properties (QUERYCAP's answer, where it was
+ * opened) and its display name (@display, to free). */
+static GstStructure *
+device_properties (const struct v4l2_capability *cap, guint32 flags,
+    const gchar *path, const gchar *profile, gchar **display)
+{
+  GstStructure *props;
+  gchar *card, *driver, *bus_info;
+
+  card = g_strndup ((const gchar *)cap->card, sizeof (cap->card));
+  driver = g_strndup ((const gchar *)cap->driver, sizeof (cap->driver));
+  bus_info = g_strndup ((const gchar *)cap->bus_info, sizeof (cap->bus_info));
+  props = gst_structure_new ("negcamdeviceprovider",
+      "device.api", G_TYPE_STRING, path ? "v4l2" : "negcam",
+      "v4l2.device.driver", G_TYPE_STRING, driver,
+      "v4l2.device.card", G_TYPE_STRING, card,
+      "v4l2.device.bus_info", G_TYPE_STRING, bus_info,
+      "v4l2.device.version", G_TYPE_UINT, cap->version,
+      "v4l2.device.capabilities", G_TYPE_UINT, cap->capabilities,
+      "v4l2.device.device_caps", G_TYPE_UINT, flags, NULL);
+  if (path) {
+    gchar *kprofile = g_str_equal (driver, "negcam") ? kmod_profile_of (path)
+                                                    : NULL;
+
+    gst_structure_set (props, "device.path", G_TYPE_STRING, path, NULL);
+    if (kprofile && *kprofile)
+      gst_structure_set (props, "negcam.profile", G_TYPE_STRING, kprofile,
+          NULL);
+    g_free (kprofile);
+    *display = g_strdup_printf ("%s (%s)", *card ? card : driver, path);
+  } else {
+    const struct negcam_builtin *builtin = negcam_builtin_find (profile);
+
+    gst_structure_set (props, "negcam.profile", G_TYPE_STRING, profile,
+        "negcam.profile.summary", G_TYPE_STRING,
+        builtin ? builtin->summary : "profile file", NULL);
+    *display = g_strdup_printf ("%s (negcam %s %s)", *card ? card : driver,
+        builtin ? "built-in profile" : "profile file", profile);
+  }
+  g_free (card);
+  g_free (driver);
+  g_free (bus_info);
+  return props;
+}
+
 /*
  * Describe an opened device: QUERYCAP, then every format it enumerates as
  * caps (the element's probe, unfiltered). NULL with @error when it is not
@@ -182,7 +250,7 @@ describe (NegcamDevice *dev, const gchar *path, const gchar *profile,
   GstStructure *props;
   NegcamProbe *probe;
   GstCaps *caps;
-  gchar *card, *driver, *bus_info, *display;
+  gchar *display;
   guint32 flags;
   gboolean output;
   gint ret;
@@ -216,37 +284,7 @@ describe (NegcamDevice *dev, const gchar *path, const gchar *profile,
     return NULL;
   }
 
-  card = g_strndup ((const gchar *)cap.card, sizeof (cap.card));
-  driver = g_strndup ((const gchar *)cap.driver, sizeof (cap.driver));
-  bus_info = g_strndup ((const gchar *)cap.bus_info, sizeof (cap.bus_info));
-  props = gst_structure_new ("negcamdeviceprovider",
-      "device.api", G_TYPE_STRING, path ? "v4l2" : "negcam",
-      "v4l2.device.driver", G_TYPE_STRING, driver,
-      "v4l2.device.card", G_TYPE_STRING, card,
-      "v4l2.device.bus_info", G_TYPE_STRING, bus_info,
-      "v4l2.device.version", G_TYPE_UINT, cap.version,
-      "v4l2.device.capabilities", G_TYPE_UINT, cap.capabilities,
-      "v4l2.device.device_caps", G_TYPE_UINT, flags, NULL);
-  if (path) {
-    gchar *kprofile = g_str_equal (driver, "negcam") ? kmod_profile_of (path)
-                                                    : NULL;
-
-    gst_structure_set (props, "device.path", G_TYPE_STRING, path, NULL);
-    if (kprofile && *kprofile)
-      gst_structure_set (props, "negcam.profile", G_TYPE_STRING, kprofile,
-          NULL);
-    g_free (kprofile);
-    display = g_strdup_printf ("%s (%s)", *card ? card : driver, path);
-  } else {
-    const struct negcam_builtin *builtin = negcam_builtin_find (profile);
-
-    gst_structure_set (props, "negcam.profile", G_TYPE_STRING, profile,
-        "negcam.profile.summary", G_TYPE_STRING,
-        builtin ? builtin->summary : "profile file", NULL);
-    display = g_strdup_printf ("%s (negcam %s %s)", *card ? card : driver,
-        builtin ? "built-in profile" : "profile file", profile);
-  }
-
+  props = device_properties (&cap, flags, path, profile, &display);
   device = g_object_new (GST_TYPE_NEGCAM_SRC_DEVICE,
       "display-name", display, "device-class",
       output ? "Video/Sink" : "Video/Source",
@@ -256,9 +294,6 @@ describe (NegcamDevice *dev, const gchar *path, const gchar *profile,
   device->profile = g_strdup (profile);
 
   g_free (display);
-  g_free (card);
-  g_free (driver);
-  g_free (bus_info);
   gst_structure_free (props);
   gst_caps_unref (caps);
   return GST_DEVICE (device);

@@ -25,4 +25,4 @@ plugin_init (GstPlugin *plugin)
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, negcam,
     "V4L2 format negotiation made testable: a source on a driver-like engine",
-    plugin_init, NEGCAM_VERSION, "LGPL", "negcam", "docs/negcamsrc.md")
+    plugin_init, NEGCAM_VERSION, "LGPL", "negcam", "Unknown package origin")

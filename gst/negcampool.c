@@ -364,13 +364,43 @@ negcam_pool_get_start_error (NegcamPool *pool)
   return err;
 }
 
+/* The device's buffers as ours: dma-bufs when io-mode allows and the
+ * device exports them, else its mmap()ed memory; each wrapped and queued.
+ * Call with the lock held; FALSE with the start error set. */
+static gboolean
+fill_buffers (NegcamPool *pool)
+{
+  guint i;
+
+  if (pool->memory != NEGCAM_POOL_MEMORY_MMAP) {
+    if (can_export (pool)) {
+      pool->dmabuf_alloc = gst_dmabuf_allocator_new ();
+    } else if (pool->memory == NEGCAM_POOL_MEMORY_DMABUF) {
+      set_start_error (pool, GST_RESOURCE_ERROR_SETTINGS,
+          "%s cannot export dma-bufs (EXPBUF)", negcam_device_get_description (pool->dev));
+      return FALSE;
+    } else {
+      GST_DEBUG_OBJECT (pool, "no EXPBUF: MMAP buffers");
+    }
+  }
+  for (i = 0; i < pool->count; i++) {
+    if (!wrap_buffer (pool, i) || queue_buffer (pool, i) < 0) {
+      set_start_error (pool, GST_RESOURCE_ERROR_FAILED,
+          "%s: buffer %u could not be mapped or queued",
+          negcam_device_get_description (pool->dev), i);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
 static gboolean
 negcam_pool_start (GstBufferPool *bpool)
 {
   NegcamPool *pool = NEGCAM_POOL (bpool);
   GstStructure *config = gst_buffer_pool_get_config (bpool);
   struct v4l2_requestbuffers req = { 0 };
-  guint size, min, max, i;
+  guint size, min, max;
   gint ret;
 
   gst_buffer_pool_config_get_params (config, NULL, &size, &min, &max);
@@ -419,25 +449,8 @@ negcam_pool_start (GstBufferPool *bpool)
     GST_DEBUG_OBJECT (pool, "%u slots for upstream's dma-bufs", pool->count);
     return TRUE;
   }
-  if (pool->memory != NEGCAM_POOL_MEMORY_MMAP) {
-    if (can_export (pool)) {
-      pool->dmabuf_alloc = gst_dmabuf_allocator_new ();
-    } else if (pool->memory == NEGCAM_POOL_MEMORY_DMABUF) {
-      set_start_error (pool, GST_RESOURCE_ERROR_SETTINGS,
-          "%s cannot export dma-bufs (EXPBUF)", negcam_device_get_description (pool->dev));
-      goto failed;
-    } else {
-      GST_DEBUG_OBJECT (pool, "no EXPBUF: MMAP buffers");
-    }
-  }
-  for (i = 0; i < pool->count; i++) {
-    if (!wrap_buffer (pool, i) || queue_buffer (pool, i) < 0) {
-      set_start_error (pool, GST_RESOURCE_ERROR_FAILED,
-          "%s: buffer %u could not be mapped or queued",
-          negcam_device_get_description (pool->dev), i);
-      goto failed;
-    }
-  }
+  if (!fill_buffers (pool))
+    goto failed;
   pool->queueing = TRUE;
   g_mutex_unlock (&pool->lock);
   GST_DEBUG_OBJECT (pool, "%u %s buffers of %u bytes", pool->count,

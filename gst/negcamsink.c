@@ -1,4 +1,35 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * SECTION:element-negcamsink
+ * @title: negcamsink
+ * @see_also: negcamconvertsink, negcamsrc
+ *
+ * A video sink for V4L2 output queues: the output node of a negcam.ko
+ * loop, vivid's video output, any V4L2 output device, or the embedded
+ * negcam engine playing a profile with an output queue. Its caps come
+ * from the output queue, the device's current (or wanted) format first;
+ * set_caps is TRY_FMT, then S_FMT and S_PARM. Upstream writes into the
+ * device's own buffers (the pool the sink offers); a buffer from
+ * anywhere else is copied and counted. When the reader on the far side
+ * of a loop changes the format (V4L2_EVENT_SOURCE_CHANGE), the sink asks
+ * upstream to renegotiate. At EOS it posts its statistics as a
+ * `negcamsink-stats` element message.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 videotestsrc ! \
+ *     video/x-raw,format=YUY2,width=640,height=480 ! \
+ *     negcamsink device=/dev/video2
+ * ]| The output node of a loop (after `insmod negcam.ko loops=1`), written
+ * straight into the device's buffers.
+ * |[
+ * gst-launch-1.0 -m videotestsrc num-buffers=30 ! \
+ *     negcamsink profile=tests/gst/output.profile sync=false
+ * ]| The embedded engine with an output queue, no module needed; -m
+ * prints the `negcamsink-stats` message.
+ *
+ * See docs/negcamsink.md.
+ */
 /*
  * negcamsink: a video sink for V4L2 output queues. See docs/negcamsink.md.
  *

@@ -3,8 +3,9 @@
  * The device interface below negcamsrc, on its embedded backend: the
  * streaming ioctls behave as videobuf2 does (busy queue, EBUSY, orphaned
  * buffers, sequence numbers, dropped frames), wait() wakes and cancels,
- * and every request is counted by type. A kernel backend (issue 5) must
- * pass the same checks against negcam.ko.
+ * and every request is counted by type. The kernel backend is held to the
+ * same negotiation by test_negcamsrc_kernel.c and, against negcam.ko, by
+ * test_negcamsrc_device.c in the VM.
  */
 #include <errno.h>
 #include <string.h>

@@ -3,7 +3,8 @@
  * negcamsrc element tests: negotiation against every built-in profile and
  * a list of caps filters (expectations computed from the parsed profile,
  * not pasted), request counts, errors, renegotiation, frames read back by
- * number, the pool, timestamps, drops and latency.
+ * number, the pool, timestamps, drops and latency. One TCase per concern,
+ * see negcamsrc_suite() at the end.
  */
 #include <string.h>
 #include <unistd.h>
@@ -2921,18 +2922,35 @@ GST_START_TEST (test_field_top_refused)
 
 GST_END_TEST;
 
+/* A TCase per concern, named for the feature it tests: a failure names
+ * its group, and CK_RUN_CASE=<name> runs one group (GST_CHECKS=<test>
+ * one test). */
+static TCase *
+negcamsrc_tcase (Suite *s, const gchar *name)
+{
+  TCase *tc = tcase_create (name);
+
+  tcase_set_timeout (tc, 600);
+  suite_add_tcase (s, tc);
+  return tc;
+}
+
 static Suite *
 negcamsrc_suite (void)
 {
   Suite *s = suite_create ("negcamsrc");
-  TCase *tc = tcase_create ("general");
+  TCase *tc;
 
-  tcase_set_timeout (tc, 600);
-  suite_add_tcase (s, tc);
+  /* what opening and probing cost: lazy, cached, filtered */
+  tc = negcamsrc_tcase (s, "probe");
   tcase_add_test (tc, test_request_count_webcam);
   tcase_add_test (tc, test_probe_lazy_and_cached);
   tcase_add_test (tc, test_probe_uses_filter);
   tcase_add_test (tc, test_probe_lookup_same_caps);
+  tcase_add_test (tc, test_unmatched_filter_cost);
+
+  /* caps filters, downstream's order, prefer, TRY_FMT adjustments */
+  tc = negcamsrc_tcase (s, "negotiation");
   tcase_add_test (tc, test_filters_every_profile);
   tcase_add_test (tc, test_filters_preferences);
   tcase_add_test (tc, test_downstream_prefers_videoscale);
@@ -2941,47 +2959,67 @@ negcamsrc_suite (void)
   tcase_add_test (tc, test_filtered_caps_keep_filter_order);
   tcase_add_test (tc, test_raw_only_live_rate);
   tcase_add_test (tc, test_every_format_negotiates);
+  tcase_add_test (tc, test_adjust_refixates);
+  tcase_add_test (tc, test_colorimetry_from_device);
+
+  /* refusals and bad input, said in words */
+  tc = negcamsrc_tcase (s, "errors");
   tcase_add_test (tc, test_field_error_in_words);
-  tcase_add_test (tc, test_unmatched_filter_cost);
   tcase_add_test (tc, test_impossible_caps_lists_offers);
   tcase_add_test (tc, test_malformed_profile);
   tcase_add_test (tc, test_missing_profile);
   tcase_add_test (tc, test_device_path_missing);
   tcase_add_test (tc, test_adjust_refused_names_field);
-  tcase_add_test (tc, test_adjust_refixates);
-  tcase_add_test (tc, test_colorimetry_from_device);
   tcase_add_test (tc, test_colorimetry_refused_names_field);
   tcase_add_test (tc, test_undrawable_format_is_an_error);
+  tcase_add_test (tc, test_hevc_only_profile_error);
+
+  /* frames read back by number, raw and MJPG */
+  tc = negcamsrc_tcase (s, "frames");
   tcase_add_test (tc, test_frames_stamped_raw);
   tcase_add_test (tc, test_frames_mjpg_decode);
   tcase_add_test (tc, test_frames_scene_moves_across_streams);
+
+  /* a new format while playing */
+  tc = negcamsrc_tcase (s, "renegotiation");
   tcase_add_test (tc, test_renegotiate_harness);
   tcase_add_test (tc, test_renegotiate_harness_live);
   tcase_add_test (tc, test_renegotiate_pipeline_stamps);
+
+  /* live pacing, timestamps, drops, latency */
+  tc = negcamsrc_tcase (s, "timing");
   tcase_add_test (tc, test_live_timestamps_testclock);
   tcase_add_test (tc, test_live_one_clock_id);
   tcase_add_test (tc, test_live_drop_not_copy);
   tcase_add_test (tc, test_latency);
+  tcase_add_test (tc, test_not_live_is_fast);
+  tcase_add_test (tc, test_live_paces_on_clock);
+
+  /* buffers: no copy, GstVideoMeta, io-mode, downstream's pool */
+  tc = negcamsrc_tcase (s, "pool");
   tcase_add_test (tc, test_pool_recycles_without_copy);
   tcase_add_test (tc, test_video_meta_when_strides_differ);
   tcase_add_test (tc, test_copy_counted_without_video_meta);
-  tcase_add_test (tc, test_not_live_is_fast);
-  tcase_add_test (tc, test_live_paces_on_clock);
+  tcase_add_test (tc, test_io_mode_embedded);
+  tcase_add_test (tc, test_draws_into_downstream_pool);
+  tcase_add_test (tc, test_downstream_pool_deactivated);
+
+  /* states, debug log, pattern, URI handler, texts */
+  tc = negcamsrc_tcase (s, "element");
   tcase_add_test (tc, test_state_cycles);
   tcase_add_test (tc, test_debug_log_every_request);
   tcase_add_test (tc, test_pattern_property);
   tcase_add_test (tc, test_uri_handler);
   tcase_add_test (tc, test_texts_name_every_builtin);
-  tcase_add_test (tc, test_hevc_only_profile_error);
-  tcase_add_test (tc, test_io_mode_embedded);
+
+  /* one field per buffer (V4L2_FIELD_ALTERNATE), TOP refused */
+  tc = negcamsrc_tcase (s, "fields");
   tcase_add_test (tc, test_alternate_caps);
   tcase_add_test (tc, test_alternate_negotiates);
   tcase_add_test (tc, test_alternate_fields);
   tcase_add_test (tc, test_alternate_live_latency);
   tcase_add_test (tc, test_alternate_progressive_refused);
   tcase_add_test (tc, test_field_top_refused);
-  tcase_add_test (tc, test_draws_into_downstream_pool);
-  tcase_add_test (tc, test_downstream_pool_deactivated);
   return s;
 }
 

@@ -7,7 +7,7 @@
  * library, LD_PRELOADed by meson; preload-node.h) with an engine on the
  * same profile. Both runs then stream their one buffer, or both fail.
  * Streaming through the kernel backend on negcam.ko is tested in the VM
- * (issue 5).
+ * (test_negcamsrc_device.c).
  */
 #include <string.h>
 #include <gst/gst.h>

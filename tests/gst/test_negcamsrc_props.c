@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * negcamsrc properties, states and bad input (issue 16, items 6 and 7):
+ * negcamsrc properties, states and bad input:
  * is-live toggled while PLAYING keeps frames flowing; properties changed
  * in a state their GST_PARAM_MUTABLE_* flags do not allow are refused with
  * a warning and keep their value; profile="" and libv4l2 without a device
