@@ -8,6 +8,7 @@
 #   negcam [full]  the negcam.ko part alone (vivid only as DMABUF exporter)
 #   loop   negcam.ko loops alone (tests/vm/loop-suite.sh)
 #   storm [vivid|all]  the concurrent ioctl storm (tests/vm/storm-suite.sh)
+#   pipewire  the desktop's camera stack: udevd, pipewire, wireplumber
 #   peer [v4l2loopback|negcam|akvcam...]  loopback cases on v4l2loopback,
 #          a negcam loop and akvcam, side by side (default: all three; alone:
 #          v4l2loopback can panic the VM, see docs/loopback-peers.md)
@@ -32,6 +33,8 @@ VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 . "$VM_DIR/sink-suite.sh"
 # shellcheck source=tests/vm/peer-suite.sh
 . "$VM_DIR/peer-suite.sh"
+# shellcheck source=tests/vm/pipewire-suite.sh
+. "$VM_DIR/pipewire-suite.sh"
 
 MODE=${1:-quick}
 RUN_START=$(now)
@@ -172,8 +175,13 @@ quick|full)
 	suite_profiles
 	suite_gst "$MODE"
 	suite_provider
+	suite_pipewire
 	;;
-*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, loop, gst, sink, profiles, provider, peer, storm)" >&2; exit 2 ;;
+pipewire)
+	# the desktop's camera stack on negcam.ko (tests/vm/pipewire-suite.sh)
+	suite_pipewire
+	;;
+*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, loop, gst, sink, profiles, provider, peer, storm, pipewire)" >&2; exit 2 ;;
 esac
 
 echo
