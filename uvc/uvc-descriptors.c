@@ -272,7 +272,7 @@ static void write_control(struct wr *w)
 {
 	uint32_t hdr;
 
-	write_interface(w, NC_UVC_IF_VC, 0, 0, 0x01, 2);
+	write_interface(w, NC_UVC_IF_VC, 0, 0, 0x01, 0);
 	hdr = w->len;
 	put8(w, 13); put8(w, CS_INTERFACE); put8(w, VC_HEADER); put16(w, 0x0110);
 	put16(w, 0); /* wTotalLength, set below */
@@ -378,9 +378,12 @@ static void write_config(struct nc_uvc_desc *d, struct wr *w)
 {
 	put8(w, 9); put8(w, 2); put16(w, 0); put8(w, 2); put8(w, 1); put8(w, 0);
 	put8(w, 0x80); put8(w, 250);
-	/* interface association: video interface collection */
+	/*
+	 * interface association: video interface collection; no iFunction
+	 * (nor VC iInterface): uvcvideo would append it to the card name
+	 */
 	put8(w, 8); put8(w, 11); put8(w, NC_UVC_IF_VC); put8(w, 2);
-	put8(w, 0x0e); put8(w, 0x03); put8(w, 0); put8(w, 2);
+	put8(w, 0x0e); put8(w, 0x03); put8(w, 0); put8(w, 0);
 	write_control(w);
 	write_streaming(d, w);
 	if (!w->overflow)
