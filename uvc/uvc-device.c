@@ -21,8 +21,6 @@ int nc_uvc_dev_init(struct nc_uvc_dev *dev, const struct negcam_profile *p,
 		    const struct nc_uvc_identity *id, nc_uvc_send_fn send, void *ctx)
 {
 	struct nc_uvc_identity def;
-	unsigned int i;
-	static const int16_t pu_def[NC_UVC_NPU] = { 128, 128, 128, 4 };
 
 	memset(dev, 0, sizeof(*dev));
 	dev->profile = p;
@@ -38,10 +36,28 @@ int nc_uvc_dev_init(struct nc_uvc_dev *dev, const struct negcam_profile *p,
 	dev->out = malloc(dev->out_cap);
 	if (!dev->out)
 		return -ENOMEM;
+	nc_uvc_dev_reset(dev);
+	return 0;
+}
+
+void nc_uvc_dev_reset(struct nc_uvc_dev *dev)
+{
+	static const int16_t pu_def[NC_UVC_NPU] = { 128, 128, 128, 4 };
+	unsigned int i;
+
+	nc_uvc_stream_stop(dev);
+	dev->config = 0;
+	dev->vs_alt = 0;
+	dev->error_code = 0;
 	for (i = 0; i < NC_UVC_NPU; i++)
 		dev->pu[i] = pu_def[i];
 	nc_uvc_params_default(dev, &dev->probe);
-	return 0;
+	dev->commit = dev->probe;
+	dev->committed = false;
+	dev->urb_head = 0;
+	dev->nurbs = 0;
+	dev->bus_ns = 0;
+	memset(&dev->counts, 0, sizeof(dev->counts));
 }
 
 void nc_uvc_dev_free(struct nc_uvc_dev *dev)
@@ -73,10 +89,20 @@ static int control(struct nc_uvc_dev *dev, const struct usbip_cmd *cmd)
 			 USBIP_HDR_LEN + (cmd->direction == USBIP_DIR_IN ? actual : 0));
 }
 
+/* Fail a URB: an isochronous one still carries its packet descriptors (none filled). */
 static int refuse(struct nc_uvc_dev *dev, const struct usbip_cmd *cmd, int status)
 {
+	int i, np = cmd->number_of_packets > 0 ? cmd->number_of_packets : 0;
+	struct usbip_iso_desc d;
+
 	usbip_pack_ret_submit(dev->out, cmd, status, 0, 0);
-	return dev->send(dev->send_ctx, dev->out, USBIP_HDR_LEN);
+	for (i = 0; i < np; i++) {
+		d = usbip_cmd_iso(cmd, i);
+		d.actual_length = 0;
+		d.status = status;
+		usbip_pack_iso(dev->out + USBIP_HDR_LEN + (size_t)i * USBIP_ISO_DESC_LEN, &d);
+	}
+	return dev->send(dev->send_ctx, dev->out, USBIP_HDR_LEN + (size_t)np * USBIP_ISO_DESC_LEN);
 }
 
 static int hold_iso(struct nc_uvc_dev *dev, const struct usbip_cmd *cmd)
@@ -131,7 +157,7 @@ static int handle(struct nc_uvc_dev *dev, const struct usbip_cmd *cmd)
 {
 	if (cmd->command == USBIP_CMD_UNLINK)
 		return unlink_urb(dev, cmd);
-	if (cmd->ep == 0)
+	if (cmd->ep == 0 && cmd->number_of_packets <= 0)
 		return control(dev, cmd);
 	if (cmd->ep == (NC_UVC_EP_IN & 0x0f) && cmd->direction == USBIP_DIR_IN &&
 	    cmd->number_of_packets > 0 && dev->config)

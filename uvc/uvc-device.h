@@ -109,6 +109,9 @@ int nc_uvc_dev_init(struct nc_uvc_dev *dev, const struct negcam_profile *p,
 		    const struct nc_uvc_identity *id, nc_uvc_send_fn send, void *ctx);
 void nc_uvc_dev_free(struct nc_uvc_dev *dev);
 
+/* Back to the state of a device just plugged in (descriptors kept): unconfigured, nothing held. */
+void nc_uvc_dev_reset(struct nc_uvc_dev *dev);
+
 /*
  * The host sent @len bytes at @buf (time @now_ns, CLOCK_MONOTONIC): handle
  * every whole command in them. Returns the bytes used (the rest is an
