@@ -78,20 +78,18 @@ static int read_input(struct nc_uvc_dev *dev, int fd, uint8_t *buf, size_t *have
 	return *have == IN_CAP ? -EPROTO : 0;
 }
 
-/* How long to sleep: until the next held URB, 100 ms at most while detaching. */
-static struct timespec sleep_time(const struct nc_uvc_dev *dev, bool detaching, struct timespec **tsp)
+/* How long to sleep: until the next held URB, 100 ms at most while detaching; NULL: until input. */
+static struct timespec *sleep_time(const struct nc_uvc_dev *dev, bool detaching, struct timespec *ts)
 {
 	uint64_t due = nc_uvc_dev_next_due(dev), now = now_ns(), wait;
-	struct timespec ts = { 0, 0 };
 
-	*tsp = NULL;
 	if (due == UINT64_MAX && !detaching)
-		return ts;
+		return NULL;
 	wait = due <= now ? 0 : due - now;
 	if (detaching && wait > 100000000u)
 		wait = 100000000u;
-	ts.tv_sec = (time_t)(wait / 1000000000u);
-	ts.tv_nsec = (long)(wait % 1000000000u);
+	ts->tv_sec = (time_t)(wait / 1000000000u);
+	ts->tv_nsec = (long)(wait % 1000000000u);
 	return ts;
 }
 
@@ -103,7 +101,7 @@ static int run(struct nc_uvc_dev *dev, const struct nc_vhci *v)
 	bool detaching = false;
 	uint64_t deadline = 0;
 	struct pollfd pfd = { .fd = v->fd, .events = POLLIN };
-	struct timespec ts, *tsp;
+	struct timespec ts;
 	int err = 0;
 
 	if (!buf)
@@ -118,10 +116,7 @@ static int run(struct nc_uvc_dev *dev, const struct nc_vhci *v)
 		}
 		if (detaching && now_ns() > deadline)
 			break;
-		ts = sleep_time(dev, detaching, &tsp);
-		if (tsp || detaching || nc_uvc_dev_next_due(dev) != UINT64_MAX)
-			tsp = &ts;
-		if (ppoll(&pfd, 1, tsp, NULL) > 0)
+		if (ppoll(&pfd, 1, sleep_time(dev, detaching, &ts), NULL) > 0)
 			err = read_input(dev, v->fd, buf, &have);
 		if (!err)
 			err = nc_uvc_dev_tick(dev, now_ns());

@@ -7,7 +7,7 @@
 # against negcam-ctl's for the formats UVC carries; on webcam: streaming
 # with v4l2-ctl (three sizes, frame numbers read back in order), ffmpeg
 # (YUYV stamps, MJPEG decoded and its stamps read), v4l2src (raw and
-# MJPEG), v4l2-compliance -s (totals recorded); SIGINT detaches and a
+# MJPEG), negcamsrc, v4l2-compliance -s (totals recorded); SIGINT detaches and a
 # second run attaches; SIGKILL mid-stream ends the reader with an error
 # (no hang) and a new run attaches; rmmod uvcvideo vhci-hcd leaves a clean
 # kernel log.
@@ -170,6 +170,13 @@ case_apps() {
 		gst-launch-1.0 -q v4l2src device="$NODE" num-buffers=30 ! video/x-raw,format=YUY2,width=320,height=240 ! fakesink
 	check "gst v4l2src ! image/jpeg 640x480 ! jpegdec ! fakesink, 30 buffers" 180 \
 		gst-launch-1.0 -q v4l2src device="$NODE" num-buffers=30 ! image/jpeg,width=640,height=480 ! jpegdec ! fakesink
+	if [ -f "$NEGCAM_BUILD/gst/libgstnegcam.so" ]; then
+		check "gst negcamsrc (kernel backend) ! YUY2 640x480 ! fakesink, 30 buffers" 180 \
+			env GST_PLUGIN_PATH="$NEGCAM_BUILD/gst" gst-launch-1.0 -q negcamsrc device="$NODE" num-buffers=30 ! \
+				video/x-raw,format=YUY2,width=640,height=480 ! fakesink
+	else
+		skip "negcamsrc: the GStreamer plugin is not built"
+	fi
 }
 
 # v4l2-compliance -s: the totals are recorded (docs/uvc.md), the failures listed.
