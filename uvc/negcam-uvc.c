@@ -168,12 +168,16 @@ static int setup(struct nc_uvc_dev *dev, struct negcam_profile *p, const char *s
 		fprintf(stderr, "negcam-uvc: %s\n", msg);
 		return 1;
 	}
-	if (nc_uvc_dev_init(dev, p, NULL, send_all, fd)) {
-		fprintf(stderr, "%snegcam-uvc: profile %s: no format UVC carries\n", dev->desc.warnings, spec);
+	int err = nc_uvc_dev_init(dev, p, NULL, send_all, fd);
+	const char *w = dev->desc.warnings, *nl;
+
+	for (; *w && (nl = strchr(w, '\n')); w = nl + 1)
+		fprintf(stderr, "negcam-uvc: warning: %.*s\n", (int)(nl - w), w);
+	if (err) {
+		fprintf(stderr, "negcam-uvc: profile %s: %s\n", spec,
+			err == -EINVAL ? "no format UVC carries" : strerror(-err));
 		return 1;
 	}
-	if (dev->desc.warnings[0])
-		fprintf(stderr, "negcam-uvc: warning: %s", dev->desc.warnings);
 	return 0;
 }
 

@@ -399,7 +399,6 @@ int nc_uvc_build_descriptors(struct nc_uvc_desc *d, const struct negcam_profile 
 	d->id = *id;
 	map_formats(d, p);
 	if (!d->nformats) {
-		warn(d, "no format of profile %s can be carried by UVC%s\n", p->name, "");
 		return -EINVAL;
 	}
 	write_device(d);
