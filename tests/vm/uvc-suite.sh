@@ -5,7 +5,8 @@
 # errors (vhci-hcd not loaded, not root, a port in use); for every built-in
 # profile the uvcvideo node's --list-formats-ext against negcam-ctl's for
 # the formats UVC carries, the card name and 5 frames (stepwise: refused,
-# its formats named); on webcam: streaming
+# its formats named); H.264 from logitech-c920 decoded with its stamps;
+# on webcam: streaming
 # with v4l2-ctl (three sizes, frame numbers read back in order), ffmpeg
 # (YUYV stamps, MJPEG decoded and its stamps read), v4l2src (raw and
 # MJPEG), negcamsrc, v4l2-compliance -s (totals recorded); SIGINT detaches and a
@@ -150,6 +151,24 @@ case_formats() {
 	done
 }
 
+# H.264 (a frame-based format): logitech-c920's 640x480, decoded by ffmpeg, stamps in order.
+case_h264() {
+	local f=$OUT/frames.h264
+	if ! start_cam logitech-c920; then
+		fail "logitech-c920: no uvcvideo node within 15 s"; stop_cam KILL; return
+	fi
+	if check "logitech-c920: v4l2-ctl --stream-mmap H264 640x480 10 frames" 120 \
+		v4l2-ctl -d "$NODE" --set-fmt-video width=640,height=480,pixelformat=H264 \
+			--stream-mmap --stream-count=10 --stream-to="$f" &&
+	   check "logitech-c920: ffmpeg decodes the H264 stream" 120 \
+		ffmpeg -nostdin -hide_banner -loglevel error -f h264 -i "$f" -pix_fmt gray -f rawvideo -y "$f.gray"; then
+		stamps "logitech-c920 H264 640x480 decoded" gray 640 480 "$f.gray" 10
+	fi
+	rm -f "$f" "$f.gray"
+	stop_cam INT || { fail "logitech-c920: negcam-uvc did not end on SIGINT"; stop_cam KILL; }
+	no_uvc_node || fail "logitech-c920: the uvcvideo node stayed after SIGINT"
+}
+
 # v4l2-ctl at three sizes, stamps read back; MJPEG frames.
 case_v4l2ctl() {
 	local wh w h t0 f=$OUT/frames.yuv
@@ -278,6 +297,7 @@ suite_begin uvc
 T0=$(now)
 case_errors
 case_formats
+case_h264
 if start_cam webcam; then
 	case_v4l2ctl
 	case_apps
