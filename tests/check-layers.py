@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 """
 tests/check-layers.py [FOLDER...]: no include or call cycle between the
-files of a folder (default: engine, ctl, user, gst, run and kmod), as
+files of a folder (default: engine, ctl, user, gst, run, kmod and uvc), as
 docs/architecture.md says.
 
 The nodes are the folder's files. A file depends on each header of the
@@ -117,7 +117,7 @@ def cycles(nodes, edges):
 
 
 def main():
-    folders = sys.argv[1:] or ['engine', 'ctl', 'user', 'gst', 'run', 'kmod']
+    folders = sys.argv[1:] or ['engine', 'ctl', 'user', 'gst', 'run', 'kmod', 'uvc']
     passed = failed = 0
     for folder in folders:
         path = os.path.join(ROOT, folder)

@@ -3,6 +3,7 @@
 #
 # tests/run-all.sh [BUILD]: every negcam test suite, as `make test` runs it.
 #   engine  plain C tests of the engine, parser, negcam-ctl, frame generator
+#   uvc     negcam-uvc's device core on the host (USB/IP, descriptors, requests)
 #   gst     GstHarness tests of negcamsrc (embedded backend)
 #   apps    Cheese under Xvfb takes a photo through the device provider
 #   run     negcam-run/libnegcam-preload.so with v4l2-ctl, ffmpeg, v4l2src,
@@ -78,6 +79,7 @@ if wanted functions; then
 fi
 wanted engine && meson_suite engine
 wanted run && meson_suite run
+wanted uvc && meson_suite uvc	# negcam-uvc's device core (tests/uvc); its VM suite is tests/vm/run.sh uvc, not here yet
 wanted vm-host && meson_suite vm-host	# tests/vm/klog.sh: the kernel-log check judges real report lines
 if wanted gst; then
 	if meson test -C "$build" --list 2>/dev/null | grep -q '^negcam:gst '; then

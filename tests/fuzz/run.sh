@@ -3,8 +3,9 @@
 #
 # tests/fuzz/run.sh [quick|long]
 #   quick: each fuzzer for 20 s (make test)
-#   long:  fuzz_parser, fuzz_ioctl and fuzz_roundtrip (the profile writer
-#          read back by the parser) for 10 million executions each,
+#   long:  fuzz_parser, fuzz_ioctl, fuzz_roundtrip (the profile writer
+#          read back by the parser) and fuzz_uvc (negcam-uvc's device core
+#          on a USB/IP stream) for 10 million executions each,
 #          fuzz_import (negcam-ctl --import, slower) for 1 million
 #          (make fuzz); override with NEGCAM_FUZZ_RUNS=N and
 #          NEGCAM_FUZZ_IMPORT_RUNS=N
@@ -38,14 +39,14 @@ if [ ! -f "$build/build.ninja" ]; then
 	rm -f "$build.setup.log"
 fi
 # ninja prints its errors on stdout: kept in a log, shown if the build fails.
-ninja -C "$build" tests/fuzz/fuzz_parser tests/fuzz/fuzz_ioctl tests/fuzz/fuzz_import tests/fuzz/fuzz_roundtrip \
+ninja -C "$build" tests/fuzz/fuzz_parser tests/fuzz/fuzz_ioctl tests/fuzz/fuzz_import tests/fuzz/fuzz_roundtrip tests/fuzz/fuzz_uvc \
 	ctl/negcam-ctl >"$build/ninja.log" 2>&1 ||
 	{ tail -n 30 "$build/ninja.log" >&2; echo "fuzz: building the fuzzers failed" >&2; exit 1; }
 
 corpus=$build/fuzz-corpus
 artifacts=$build/fuzz-artifacts
 logs=$build/fuzz-logs
-mkdir -p "$corpus/parser" "$corpus/ioctl" "$corpus/import" "$corpus/roundtrip" "$artifacts" "$logs"
+mkdir -p "$corpus/parser" "$corpus/ioctl" "$corpus/import" "$corpus/roundtrip" "$corpus/uvc" "$artifacts" "$logs"
 
 # Parser seeds: every built-in profile's text.
 # Import seeds: their listings, both layouts of v4l2-ctl.
@@ -86,6 +87,9 @@ while [ "$i" -lt "$n" ]; do
 	i=$((i + 1))
 done
 
+# uvc seeds (see fuzz_uvc.c): the webcam's PROBE SET_CUR, SET_INTERFACE alt 8,
+# an isochronous URB, time passing, an UNLINK.
+printf '\000\001\041\001\000\001\001\000\042\000\000\000\001\006\025\026\005\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\001\001\013\010\000\001\000\000\000\002\037\277\001\004\200\004\377\003\000' >"$corpus/uvc/webcam-stream"
 # The round trip starts from what the parser accepts: the same seeds.
 cp "$corpus"/parser/builtin-* "$corpus"/parser/seed-* "$corpus/roundtrip/" 2>/dev/null
 
@@ -94,7 +98,7 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
 passed=0
 failed=0
-for f in parser ioctl import roundtrip; do
+for f in parser ioctl import roundtrip uvc; do
 	bin=$build/tests/fuzz/fuzz_$f
 	log=$logs/fuzz_$f-$mode.log
 	dict=

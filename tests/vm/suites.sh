@@ -7,6 +7,7 @@
 #   full   as quick, with v4l2-compliance -f on every built-in profile
 #   negcam [full]  the negcam.ko part alone (vivid only as DMABUF exporter)
 #   loop   negcam.ko loops alone (tests/vm/loop-suite.sh)
+#   uvc    negcam-uvc behind uvcvideo on vhci-hcd (tests/vm/uvc-suite.sh)
 #   storm [vivid|all]  the concurrent ioctl storm (tests/vm/storm-suite.sh)
 #   pipewire  the desktop's camera stack: udevd, pipewire, wireplumber
 #   peer [v4l2loopback|negcam|akvcam...]  loopback cases on v4l2loopback,
@@ -119,6 +120,18 @@ suite_kmod() {
 # the built-in profiles; insmod and simulated unplug are followed.
 suite_provider() { suite_script provider tests/vm/provider-suite.sh 600; }
 
+# ------------------------------------------------------------------ uvc --
+# negcam-uvc behind the real uvcvideo through vhci-hcd (tests/vm/uvc-suite.sh,
+# docs/uvc.md); not in quick or full yet.
+suite_uvc() {
+	local log
+	suite_begin uvc
+	script_checks uvc tests/vm/uvc-suite.sh 1200
+	log=$(logname uvc-suite.sh)
+	while IFS= read -r line; do SUMMARY+=("uvc: ${line#UVC-}"); done < <(grep -E '^UVC-(COMPLIANCE|TIME):' "$log")
+	suite_end
+}
+
 # ----------------------------------------------------------------- loop --
 # negcam.ko loops, an output node feeding capture nodes
 # (tests/vm/loop-suite.sh, docs/loopback.md).
@@ -143,6 +156,7 @@ storm) suite_storm "${2:-negcam}" ;;
 loop) suite_loop ;;
 kmod) suite_kmod ;;
 provider) suite_provider ;;
+uvc) suite_uvc ;;
 peer) shift; suite_peer "$@" ;;
 profiles)
 	# --dump of vivid into negcam.ko, the camera shelf (tests/vm/profiles-suite.sh)
@@ -181,7 +195,7 @@ pipewire)
 	# the desktop's camera stack on negcam.ko (tests/vm/pipewire-suite.sh)
 	suite_pipewire
 	;;
-*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, loop, gst, sink, profiles, provider, peer, storm, pipewire)" >&2; exit 2 ;;
+*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, loop, gst, sink, profiles, provider, peer, storm, pipewire, uvc)" >&2; exit 2 ;;
 esac
 
 echo

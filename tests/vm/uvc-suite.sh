@@ -1,0 +1,317 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# negcam-uvc behind the real uvcvideo (docs/uvc.md), in the VM: the clear
+# errors (vhci-hcd not loaded, not root, a port in use); for every built-in
+# profile the uvcvideo node's --list-formats-ext against negcam-ctl's for
+# the formats UVC carries, the card name and 5 frames (stepwise: refused,
+# its formats named); H.264 from logitech-c920 decoded with its stamps;
+# on webcam: streaming
+# with v4l2-ctl (three sizes, frame numbers read back in order), ffmpeg
+# (YUYV stamps, MJPEG decoded and its stamps read), v4l2src (raw and
+# MJPEG), negcamsrc, v4l2-compliance -s (totals recorded); SIGINT detaches and a
+# second run attaches; SIGKILL mid-stream ends the reader with an error
+# (no hang) and a new run attaches; rmmod uvcvideo vhci-hcd leaves a clean
+# kernel log.
+#   tests/vm/run.sh uvc
+# Prints PASS/FAIL lines and "uvc: N passed, N failed"; exit status 1 on
+# any failure.
+
+# Braces: bash reads the whole script before running it, so editing this
+# file while a run is under way cannot break that run.
+{
+set -u
+[ "${NEGCAM_IN_VM:-}" = 1 ] || { echo "run it in the VM: tests/vm/run.sh uvc" >&2; exit 2; }
+cd "$NEGCAM_TREE" || exit 2
+VM_DIR=$NEGCAM_TREE/tests/vm
+# shellcheck source=tests/vm/lib.sh
+. "$VM_DIR/lib.sh"
+UVC=$NEGCAM_BUILD/uvc/negcam-uvc
+CTL=$NEGCAM_BUILD/ctl/negcam-ctl
+OUT=${NEGCAM_RUN:-/tmp}/uvc
+mkdir -p "$OUT"
+CAM_PID='' NODE='' PORT=''
+
+# The formats uvcvideo can be given (uvc/uvc-descriptors.c's table).
+CARRIED='YUYV UYVY NV12 YU12 GREY MJPG H264'
+
+# A --list-formats-ext listing reduced to fourccs, sizes and intervals, carried formats only.
+formats_of() {
+	awk -v carried=" $CARRIED " '
+		/\[[0-9]+\]: '\''/ { match($0, /'\''[^'\'']*'\''/); f = substr($0, RSTART + 1, 4);
+			keep = index(carried, " " f " ") > 0; if (keep) print "format " f; next }
+		keep && /Size:|Interval:/ { sub(/^[ \t]+/, ""); print }'
+}
+
+# start_cam PROFILE: negcam-uvc in the background; NODE, PORT, CAM_PID set.
+start_cam() {
+	local log=$OUT/negcam-uvc-$1.log i
+	"$UVC" --profile "$1" > "$log" 2>&1 &
+	CAM_PID=$!
+	NODE=''
+	for i in $(seq 150); do
+		NODE=$(nodes_of_driver uvcvideo | head -n1)
+		[ -n "$NODE" ] && break
+		kill -0 "$CAM_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	PORT=$(sed -n 's/.*attached on vhci-hcd port \([0-9]*\).*/\1/p' "$log")
+	[ -n "$NODE" ] || { sed 's/^/  | /' "$log"; return 1; }
+}
+
+# stop_cam SIGNAL: signal negcam-uvc and wait up to 10 s for it; 0 when it ended.
+stop_cam() {
+	local i
+	[ -n "$CAM_PID" ] || return 0
+	kill -"$1" "$CAM_PID" 2>/dev/null
+	for i in $(seq 100); do
+		kill -0 "$CAM_PID" 2>/dev/null || { wait "$CAM_PID" 2>/dev/null; CAM_PID=''; return 0; }
+		sleep 0.1
+	done
+	return 1
+}
+
+# no_uvc_node: wait up to 5 s for the uvcvideo node to go away.
+no_uvc_node() {
+	local i
+	for i in $(seq 50); do
+		[ -z "$(nodes_of_driver uvcvideo)" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# stamps NAME FORMAT W H FILE N: vm-stamp reads N increasing frame numbers from FILE.
+stamps() {
+	local log
+	log=$(logname "$1 vm-stamp")
+	if "$BIN/vm-stamp" "$2" "$3" "$4" "$5" > "$log" 2>&1 && grep -q "^vm-stamp: $6 frames" "$log"; then
+		pass "$1: $6 frames with increasing frame numbers $(sed -n 's/^frame 0: //p' "$log") .. $(grep '^frame' "$log" | tail -n1 | sed 's/^frame [0-9]*: //')"
+	else
+		tail -n 4 "$log" | sed 's/^/  | /'
+		fail "$1: frame numbers: $(tail -n1 "$log")"
+	fi
+}
+
+# The errors a person meets first.
+case_errors() {
+	local msg
+	rmmod vhci-hcd 2>/dev/null
+	msg=$("$UVC" --profile webcam 2>&1)
+	case $msg in
+	*"modprobe vhci-hcd"*) pass "without vhci-hcd: $msg" ;;
+	*) fail "without vhci-hcd: '$msg' does not say modprobe vhci-hcd" ;;
+	esac
+	check "modprobe vhci-hcd uvcvideo" 60 bash -c 'modprobe vhci-hcd && modprobe uvcvideo' || return 1
+	msg=$(setpriv --reuid 65534 --regid 65534 --clear-groups "$UVC" --profile webcam 2>&1)
+	case $msg in
+	*root*) pass "not root: $msg" ;;
+	*) fail "not root: '$msg' does not say root" ;;
+	esac
+	msg=$("$UVC" --profile no-such-profile 2>&1)
+	[ $? = 1 ] && pass "unknown profile refused: $(echo "$msg" | head -n1)" || fail "unknown profile: $msg"
+}
+
+# want_formats PROFILE: negcam-ctl's listing of the profile without its
+# quirks (they are old drivers' behaviour; uvcvideo has its own).
+want_formats() {
+	"$CTL" --show-profile "$1" | sed '/^quirks/d' | "$CTL" --profile - --list-formats-ext | formats_of
+}
+
+# Every built-in profile: the node lists what negcam-ctl lists for the formats
+# UVC carries, the card is the profile's, 5 frames stream; a profile with
+# nothing UVC can carry is refused with warnings naming its formats.
+case_formats() {
+	local p got want card msg
+	for p in $("$CTL" --list-profiles | awk '{ print $1 }'); do
+		if ! start_cam "$p"; then
+			msg=$OUT/negcam-uvc-$p.log
+			if grep -q 'no format UVC carries' "$msg" && grep -q 'left out' "$msg"; then
+				pass "$p: refused, nothing UVC carries ($(grep -c 'left out' "$msg") formats named in warnings)"
+			else
+				fail "$p: no uvcvideo node within 15 s"
+			fi
+			stop_cam KILL; continue
+		fi
+		want=$(want_formats "$p")
+		card=$(v4l2-ctl -d "$NODE" -D | sed -n 's/.*Card type *: //p')
+		note "$p: $NODE, card '$card', bus $(v4l2-ctl -d "$NODE" -D | sed -n 's/.*Bus info *: //p'), port $PORT"
+		got=$(v4l2-ctl -d "$NODE" --list-formats-ext | formats_of)
+		if [ "$got" = "$want" ]; then
+			pass "$p: uvcvideo lists what negcam-ctl lists ($(echo "$got" | grep -c '^format') formats, $(echo "$got" | grep -c Size) sizes, $(echo "$got" | grep -c Interval) intervals)"
+		else
+			diff <(echo "$want") <(echo "$got") | head -n 10 | sed 's/^/  | /'
+			fail "$p: uvcvideo's --list-formats-ext differs from negcam-ctl's"
+		fi
+		expect "$p: card name from the profile" "$card" "$("$CTL" --profile "$p" -D 2>/dev/null | sed -n 's/.*Card type *: //p')"
+		check "$p: v4l2-ctl streams 5 frames of the default format" 60 \
+			v4l2-ctl -d "$NODE" --stream-mmap --stream-count=5
+		stop_cam INT || { fail "$p: negcam-uvc did not end on SIGINT"; stop_cam KILL; }
+		no_uvc_node || fail "$p: the uvcvideo node stayed after SIGINT"
+	done
+}
+
+# H.264 (a frame-based format): logitech-c920's 640x480, decoded by ffmpeg, stamps in order.
+case_h264() {
+	local f=$OUT/frames.h264
+	if ! start_cam logitech-c920; then
+		fail "logitech-c920: no uvcvideo node within 15 s"; stop_cam KILL; return
+	fi
+	if check "logitech-c920: v4l2-ctl --stream-mmap H264 640x480 10 frames" 120 \
+		v4l2-ctl -d "$NODE" --set-fmt-video width=640,height=480,pixelformat=H264 \
+			--stream-mmap --stream-count=10 --stream-to="$f" &&
+	   check "logitech-c920: ffmpeg decodes the H264 stream" 120 \
+		ffmpeg -nostdin -hide_banner -loglevel error -f h264 -i "$f" -pix_fmt gray -f rawvideo -y "$f.gray"; then
+		stamps "logitech-c920 H264 640x480 decoded" gray 640 480 "$f.gray" 10
+	fi
+	rm -f "$f" "$f.gray"
+	stop_cam INT || { fail "logitech-c920: negcam-uvc did not end on SIGINT"; stop_cam KILL; }
+	no_uvc_node || fail "logitech-c920: the uvcvideo node stayed after SIGINT"
+}
+
+# v4l2-ctl at three sizes, stamps read back; MJPEG frames.
+case_v4l2ctl() {
+	local wh w h t0 f=$OUT/frames.yuv
+	for wh in 160x120 320x240 640x480; do
+		w=${wh%x*} h=${wh#*x}
+		t0=$(now)
+		if check "v4l2-ctl --stream-mmap YUYV $wh 30 frames" 120 \
+			v4l2-ctl -d "$NODE" --set-fmt-video "width=$w,height=$h,pixelformat=YUYV" \
+				--stream-mmap --stream-count=30 --stream-to="$f"; then
+			note "YUYV $wh: 30 frames in $(secs_since "$t0")s"
+			stamps "v4l2-ctl YUYV $wh" yuyv422 "$w" "$h" "$f" 30
+		fi
+	done
+	check "v4l2-ctl --stream-mmap MJPG 1280x720 10 frames" 120 \
+		v4l2-ctl -d "$NODE" --set-fmt-video width=1280,height=720,pixelformat=MJPG \
+			--stream-mmap --stream-count=10
+	rm -f "$f"
+}
+
+# ffmpeg: YUYV with stamps, MJPEG decoded to grey with stamps; v4l2src raw and MJPEG.
+case_apps() {
+	local f=$OUT/ffmpeg.raw
+	if check "ffmpeg -f v4l2 yuyv422 640x360 20 frames" 180 \
+		ffmpeg -nostdin -hide_banner -loglevel error -f v4l2 -input_format yuyv422 -video_size 640x360 \
+			-i "$NODE" -frames:v 20 -fps_mode passthrough -f rawvideo -y "$f"; then
+		stamps "ffmpeg YUYV 640x360" yuyv422 640 360 "$f" 20
+	fi
+	if check "ffmpeg -f v4l2 mjpeg 1280x720 10 frames decoded" 180 \
+		ffmpeg -nostdin -hide_banner -loglevel error -f v4l2 -input_format mjpeg -video_size 1280x720 \
+			-i "$NODE" -frames:v 10 -fps_mode passthrough -pix_fmt gray -f rawvideo -y "$f"; then
+		stamps "ffmpeg MJPEG 1280x720 decoded" gray 1280 720 "$f" 10
+	fi
+	rm -f "$f"
+	check "gst v4l2src ! YUY2 320x240 ! fakesink, 30 buffers" 180 \
+		gst-launch-1.0 -q v4l2src device="$NODE" num-buffers=30 ! video/x-raw,format=YUY2,width=320,height=240 ! fakesink
+	check "gst v4l2src ! image/jpeg 640x480 ! jpegdec ! fakesink, 30 buffers" 180 \
+		gst-launch-1.0 -q v4l2src device="$NODE" num-buffers=30 ! image/jpeg,width=640,height=480 ! jpegdec ! fakesink
+	if [ -f "$NEGCAM_BUILD/gst/libgstnegcam.so" ]; then
+		check "gst negcamsrc (kernel backend) ! YUY2 640x480 ! fakesink, 30 buffers" 180 \
+			env GST_PLUGIN_PATH="$NEGCAM_BUILD/gst" gst-launch-1.0 -q negcamsrc device="$NODE" num-buffers=30 ! \
+				video/x-raw,format=YUY2,width=640,height=480 ! fakesink
+	else
+		skip "negcamsrc: the GStreamer plugin is not built"
+	fi
+}
+
+# v4l2-compliance -s: the totals are recorded (docs/uvc.md), the failures listed.
+case_compliance() {
+	local log total
+	log=$(logname "v4l2-compliance -s")
+	timeout -k 5 600 v4l2-compliance -d "$NODE" -s > "$log" 2>&1
+	total=$(tr '\r' '\n' < "$log" | grep -E '^Total for' | tail -n1)
+	if [ -n "$total" ]; then
+		pass "v4l2-compliance -s ran: $total"
+		echo "UVC-COMPLIANCE: $total"
+		tr '\r' '\n' < "$log" | grep -E '^[[:space:]]*(fail|warn):|: FAIL' | sort | uniq -c | head -n 20 | sed 's/^/  | /'
+	else
+		tail -n 10 "$log" | sed 's/^/  | /'
+		fail "v4l2-compliance -s: no Total line (log $log)"
+	fi
+}
+
+# SIGINT detaches (the port is free again, the log says so); a second run attaches.
+case_lifetime() {
+	local msg port=$PORT ndisc
+	ndisc=$(dmesg | grep -c 'USB disconnect')
+	msg=$("$UVC" --profile webcam --port "$port" 2>&1)
+	case $msg in
+	*"in use"*) pass "a port in use is refused: $msg" ;;
+	*) fail "--port $port while attached: '$msg'" ;;
+	esac
+	if stop_cam INT; then
+		pass "SIGINT: negcam-uvc ended: $(tail -n1 "$OUT/negcam-uvc-webcam.log")"
+	else
+		fail "SIGINT: negcam-uvc still runs after 10 s"; stop_cam KILL
+	fi
+	no_uvc_node && pass "SIGINT: the uvcvideo node is gone" || fail "SIGINT: the uvcvideo node stayed"
+	grep -qE "^hs +0*$port +004 " /sys/devices/platform/vhci_hcd.0/status* &&
+		pass "SIGINT: vhci-hcd port $port is free again" ||
+		fail "SIGINT: vhci-hcd port $port: $(grep -hE "^hs +0*$port " /sys/devices/platform/vhci_hcd.0/status*)"
+	[ "$(dmesg | grep -c 'USB disconnect')" -gt "$ndisc" ] && pass "SIGINT: the kernel saw a USB disconnect" ||
+		fail "SIGINT: no USB disconnect in dmesg"
+	start_cam webcam && pass "a second run attaches ($NODE, port $PORT)" ||
+		fail "a second run: no uvcvideo node"
+}
+
+# SIGKILL mid-stream: the reader ends with an error within its timeout; a new run attaches.
+case_sigkill() {
+	local rpid i rc t0 last
+	v4l2-ctl -d "$NODE" --set-fmt-video width=320,height=240,pixelformat=YUYV \
+		--stream-mmap --stream-count=100000 > "$OUT/sigkill-reader.log" 2>&1 &
+	rpid=$!
+	sleep 3
+	t0=$(now)
+	kill -KILL "$CAM_PID"
+	wait "$CAM_PID" 2>/dev/null
+	CAM_PID=''
+	for i in $(seq 300); do
+		kill -0 "$rpid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$rpid" 2>/dev/null; then
+		fail "SIGKILL mid-stream: v4l2-ctl still streams 30 s later (hang)"
+		kill -KILL "$rpid"
+	else
+		wait "$rpid"; rc=$?
+		# v4l2-ctl 1.22 ends its stream loop with status 0 after a failed DQBUF
+		last=$(tr '\r' '\n' < "$OUT/sigkill-reader.log" | sed 's/^[<>]*//' | grep -v '^ *$' | tail -n1)
+		case "$rc $last" in
+		0\ *failed*|[1-9]*) pass "SIGKILL mid-stream: v4l2-ctl got an error after $(secs_since "$t0")s (status $rc): $last" ;;
+		*) fail "SIGKILL mid-stream: v4l2-ctl ended without an error (status $rc): $last" ;;
+		esac
+	fi
+	no_uvc_node && pass "SIGKILL: the uvcvideo node is gone" || fail "SIGKILL: the uvcvideo node stayed"
+	if start_cam webcam; then
+		pass "after SIGKILL a new run attaches ($NODE, port $PORT)"
+		check "after SIGKILL: v4l2-ctl streams 10 frames" 60 \
+			v4l2-ctl -d "$NODE" --stream-mmap --stream-count=10
+		stop_cam INT || { fail "SIGINT after SIGKILL: still running"; stop_cam KILL; }
+	else
+		fail "after SIGKILL: no new attach"
+	fi
+}
+
+suite_begin uvc
+T0=$(now)
+case_errors
+case_formats
+case_h264
+if start_cam webcam; then
+	case_v4l2ctl
+	case_apps
+	case_compliance
+	case_lifetime
+	[ -n "$CAM_PID" ] && case_sigkill
+else
+	fail "webcam: no uvcvideo node within 15 s"
+fi
+stop_cam KILL
+check "rmmod uvcvideo vhci-hcd" 60 rmmod uvcvideo vhci-hcd
+dmesg_clean uvc
+echo "UVC-TIME: $(secs_since "$T0")s"
+echo "uvc: $S_PASS passed, $S_FAIL failed"
+[ "$S_FAIL" = 0 ]
+exit
+}

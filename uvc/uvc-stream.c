@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * The isochronous stream of the virtual camera: frames from the engine's
+ * generator (engine/framegen.h, with the frame-number stamp of
+ * docs/frames.md) cut into UVC payloads, one per microframe.
+ *
+ * Timing is bus time: frame n starts at the first microframe at or after
+ * start + n * interval (the committed dwFrameInterval) and is sent at the
+ * full rate of the alternate setting the host chose, each packet with a
+ * 6-byte payload header (UVC 1.1 section 2.4.3.3: bHeaderLength, bmHeaderInfo
+ * with FID toggled per frame, EOF on a frame's last packet, PTS; EOH). SCR
+ * is left out: it carries the bus's SOF number, and vhci-hcd has no frame
+ * number to compare it with. Between frames the packets are empty, as a
+ * camera's are when it has nothing to send. A frame that ends after the
+ * next one was due delays that one (the numbers stay consecutive).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats.h"
+#include "framegen.h"
+#include "uvc-device.h"
+
+#define HDR_LEN 6
+#define BFH_FID 0x01
+#define BFH_EOF 0x02
+#define BFH_PTS 0x04
+#define BFH_EOH 0x80
+
+/* The stream's format from the committed parameters (the probe's if none). */
+static int stream_format(struct nc_uvc_dev *dev, const struct nc_uvc_params *c)
+{
+	struct nc_uvc_stream *st = &dev->stream;
+	const struct nc_uvc_format *uf = &dev->desc.formats[c->format - 1];
+	const struct nc_uvc_frame *fr = nc_uvc_params_frame(dev, c);
+	const struct negcam_fourcc_info *fi = negcam_fourcc_lookup(uf->fourcc);
+	__u32 bpl = 0, size = 0, cs, enc, q, xfer;
+
+	if (!fi)
+		return -EINVAL;
+	negcam_fourcc_sizes(fi, fr->width, fr->height, 1, &bpl, &size);
+	memset(&st->fmt, 0, sizeof(st->fmt));
+	st->fmt.width = fr->width;
+	st->fmt.height = fr->height;
+	st->fmt.pixelformat = uf->fourcc;
+	st->fmt.field = V4L2_FIELD_NONE;
+	st->fmt.bytesperline = bpl;
+	st->fmt.sizeimage = size;
+	negcam_fourcc_colorimetry(fi, &cs, &enc, &q, &xfer);
+	st->fmt.colorspace = cs;
+	st->fmt.ycbcr_enc = enc;
+	st->fmt.quantization = q;
+	st->fmt.xfer_func = xfer;
+	return 0;
+}
+
+int nc_uvc_stream_start(struct nc_uvc_dev *dev, uint64_t now_ns)
+{
+	struct nc_uvc_stream *st = &dev->stream;
+	const struct nc_uvc_params *c = dev->committed ? &dev->commit : &dev->probe;
+	uint8_t *buf;
+
+	if (stream_format(dev, c))
+		return -EINVAL;
+	if (st->frame_cap < st->fmt.sizeimage) {
+		buf = realloc(st->frame, st->fmt.sizeimage);
+		if (!buf)
+			return -ENOMEM;
+		st->frame = buf;
+		st->frame_cap = st->fmt.sizeimage;
+	}
+	st->psize = dev->desc.alt_psize[dev->vs_alt];
+	st->interval_ns = (uint64_t)(c->interval ? c->interval : 333333) * 100;
+	st->next_ns = now_ns;
+	st->active = false;
+	st->frame_no = 0;
+	st->prev = NC_FRAME_NONE;
+	st->frames = 0;
+	st->on = true;
+	return 0;
+}
+
+void nc_uvc_stream_stop(struct nc_uvc_dev *dev)
+{
+	dev->stream.on = false;
+	dev->stream.active = false;
+}
+
+/* Draw the next frame; false when the generator cannot (the frame is skipped). */
+static bool draw_frame(struct nc_uvc_stream *st, uint64_t t_ns)
+{
+	long n = negcam_framegen_draw_at(&st->fmt, NC_PATTERN_BARS, st->frame_no, t_ns,
+					 st->prev, st->prev_scene, st->frame, st->frame_cap);
+
+	if (n <= 0) {
+		st->prev = NC_FRAME_NONE;
+		return false;
+	}
+	st->prev = st->frame_no;
+	st->prev_scene = t_ns;
+	st->frame_len = (uint32_t)n;
+	st->off = 0;
+	st->pts_ns = t_ns;
+	return true;
+}
+
+uint32_t nc_uvc_stream_packet(struct nc_uvc_dev *dev, uint64_t t_ns, uint8_t *out, uint32_t cap)
+{
+	struct nc_uvc_stream *st = &dev->stream;
+	uint32_t chunk, pts;
+
+	if (cap > st->psize)
+		cap = st->psize;
+	if (!st->on || cap <= HDR_LEN)
+		return 0;
+	if (!st->active) {
+		if (t_ns < st->next_ns)
+			return 0;
+		st->next_ns += st->interval_ns;
+		if (st->next_ns < t_ns) /* behind by more than a frame: start again from now */
+			st->next_ns = t_ns + st->interval_ns;
+		if (!draw_frame(st, t_ns))
+			return 0;
+		st->active = true;
+	}
+	chunk = st->frame_len - st->off;
+	if (chunk > cap - HDR_LEN)
+		chunk = cap - HDR_LEN;
+	pts = (uint32_t)(st->pts_ns * (NC_UVC_CLOCK_HZ / 1000000u) / 1000u);
+	out[0] = HDR_LEN;
+	out[1] = BFH_EOH | BFH_PTS | st->fid;
+	out[2] = pts & 0xff;
+	out[3] = (pts >> 8) & 0xff;
+	out[4] = (pts >> 16) & 0xff;
+	out[5] = pts >> 24;
+	memcpy(out + HDR_LEN, st->frame + st->off, chunk);
+	st->off += chunk;
+	if (st->off == st->frame_len) {
+		out[1] |= BFH_EOF;
+		st->fid ^= BFH_FID;
+		st->active = false;
+		st->frame_no++;
+		st->frames++;
+		dev->counts.frames++;
+	}
+	return HDR_LEN + chunk;
+}
