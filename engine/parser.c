@@ -17,6 +17,7 @@
 #include "profile.h"
 #include "fract.h"
 #include "profile-names.h"
+#include "strbuf.h"
 
 #define NC_MAX_RATE_NUMBER 1000000u /* numerator or denominator of a rate */
 #define NC_MAX_STRIDE_ALIGN 4096u
@@ -28,12 +29,6 @@ struct nc_tok {
 	__u32 len;
 	__u32 col;     /* 1-based; the opening quote for a quoted string */
 	bool quoted;
-};
-
-struct nc_msg {
-	char *buf;
-	__u32 len;
-	__u32 cap;
 };
 
 /* Settings a format inherits from the profile header. */
@@ -139,53 +134,26 @@ static bool nc_tok_is(const struct nc_tok *t, const char *word)
 
 /* ---- messages ---- */
 
-static void m_char(struct nc_msg *m, char c)
-{
-	if (m->len + 1 < m->cap) {
-		m->buf[m->len++] = c;
-		m->buf[m->len] = '\0';
-	}
-}
-
-static void m_str(struct nc_msg *m, const char *s)
-{
-	while (*s)
-		m_char(m, *s++);
-}
-
-static void m_uint(struct nc_msg *m, __u32 v)
-{
-	char digits[10];
-	int n = 0;
-
-	do {
-		digits[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		m_char(m, digits[--n]);
-}
-
 /* 'token' in single quotes, long ones cut with "...", odd bytes as '?'. */
-static void m_tok(struct nc_msg *m, const char *s, __u32 len)
+static void nc_msg_quoted(struct nc_strbuf *m, const char *s, __u32 len)
 {
 	__u32 i, shown = len > NC_TOKEN_SHOWN ? NC_TOKEN_SHOWN : len;
 
-	m_char(m, '\'');
+	nc_sb_char(m, '\'');
 	for (i = 0; i < shown; i++)
-		m_char(m, (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?');
+		nc_sb_char(m, (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?');
 	if (shown < len)
-		m_str(m, "...");
-	m_char(m, '\'');
+		nc_sb_str(m, "...");
+	nc_sb_char(m, '\'');
 }
 
-static void m_token(struct nc_msg *m, const struct nc_tok *t)
+static void nc_msg_token(struct nc_strbuf *m, const struct nc_tok *t)
 {
-	m_tok(m, t->s, t->len);
+	nc_msg_quoted(m, t->s, t->len);
 }
 
 /* 'YUYV'; trailing spaces dropped; the big-endian flag as v4l2-ctl's "-BE". */
-static void m_fourcc(struct nc_msg *m, __u32 fourcc)
+static void nc_msg_fourcc(struct nc_strbuf *m, __u32 fourcc)
 {
 	char s[7];
 	__u32 n = 4, i;
@@ -198,38 +166,18 @@ static void m_fourcc(struct nc_msg *m, __u32 fourcc)
 		memcpy(s + n, "-BE", 3);
 		n += 3;
 	}
-	m_tok(m, s, n);
-}
-
-static void m_size(struct nc_msg *m, __u32 w, __u32 h)
-{
-	m_uint(m, w);
-	m_char(m, 'x');
-	m_uint(m, h);
-}
-
-static void m_interval(struct nc_msg *m, struct v4l2_fract f)
-{
-	m_uint(m, f.numerator);
-	m_char(m, '/');
-	m_uint(m, f.denominator);
+	nc_msg_quoted(m, s, n);
 }
 
 /* Start the message of an error at @line:@col (the parse then stops). */
-static struct nc_msg nc_error_at(struct nc_parser *p, __u32 line, __u32 col)
+static struct nc_strbuf nc_error_at(struct nc_parser *p, __u32 line, __u32 col)
 {
-	struct nc_msg m;
-
 	p->err->line = line;
 	p->err->column = col;
-	m.buf = p->err->message;
-	m.len = 0;
-	m.cap = sizeof(p->err->message);
-	m.buf[0] = '\0';
-	return m;
+	return nc_sb_init(p->err->message, sizeof(p->err->message));
 }
 
-static struct nc_msg nc_error(struct nc_parser *p, __u32 col)
+static struct nc_strbuf nc_error(struct nc_parser *p, __u32 col)
 {
 	return nc_error_at(p, p->line, col);
 }
@@ -298,7 +246,7 @@ static const char *nc_suggest(const void *table, __u32 n, __u32 stride,
 	return best;
 }
 
-static void m_names(struct nc_msg *m, const struct nc_name *names, __u32 n)
+static void nc_msg_names(struct nc_strbuf *m, const struct nc_name *names, __u32 n)
 {
 	__u32 i, j;
 
@@ -310,8 +258,8 @@ static void m_names(struct nc_msg *m, const struct nc_name *names, __u32 n)
 		if (j < i)
 			continue;
 		if (i)
-			m_str(m, ", ");
-		m_str(m, names[i].name);
+			nc_sb_str(m, ", ");
+		nc_sb_str(m, names[i].name);
 	}
 }
 
@@ -325,7 +273,7 @@ static int nc_lookup(struct nc_parser *p, const struct nc_names *table,
 	const struct nc_name *names = table->names;
 	__u32 n = table->count, i;
 	const char *hint;
-	struct nc_msg m;
+	struct nc_strbuf m;
 
 	for (i = 0; i < n; i++) {
 		if (nc_tok_is(t, names[i].name)) {
@@ -334,19 +282,19 @@ static int nc_lookup(struct nc_parser *p, const struct nc_names *table,
 		}
 	}
 	m = nc_error(p, t->col);
-	m_str(&m, "unknown ");
-	m_str(&m, what);
-	m_char(&m, ' ');
-	m_token(&m, t);
+	nc_sb_str(&m, "unknown ");
+	nc_sb_str(&m, what);
+	nc_sb_char(&m, ' ');
+	nc_msg_token(&m, t);
 	hint = nc_suggest(names, n, sizeof(*names), t);
 	if (hint) {
-		m_str(&m, "; did you mean '");
-		m_str(&m, hint);
-		m_str(&m, "'?");
+		nc_sb_str(&m, "; did you mean '");
+		nc_sb_str(&m, hint);
+		nc_sb_str(&m, "'?");
 	} else {
-		m_str(&m, " (expected one of: ");
-		m_names(&m, names, n);
-		m_char(&m, ')');
+		nc_sb_str(&m, " (expected one of: ");
+		nc_msg_names(&m, names, n);
+		nc_sb_char(&m, ')');
 	}
 	return -EINVAL;
 }
@@ -369,16 +317,16 @@ static __u32 nc_here(struct nc_parser *p)
 
 static int nc_control_char(struct nc_parser *p, __u32 offset, bool quoted)
 {
-	struct nc_msg m = nc_error(p, nc_col(p, offset));
+	struct nc_strbuf m = nc_error(p, nc_col(p, offset));
 
 	if (p->text[offset] == '\r') {
-		m_str(&m, "stray carriage return: lines end with \"\\n\" or \"\\r\\n\"");
+		nc_sb_str(&m, "stray carriage return: lines end with \"\\n\" or \"\\r\\n\"");
 		return -EINVAL;
 	}
-	m_str(&m, "control character 0x");
-	m_char(&m, "0123456789abcdef"[((__u8)p->text[offset]) >> 4]);
-	m_char(&m, "0123456789abcdef"[((__u8)p->text[offset]) & 15]);
-	m_str(&m, quoted ? " is not allowed inside quotes" :
+	nc_sb_str(&m, "control character 0x");
+	nc_sb_char(&m, "0123456789abcdef"[((__u8)p->text[offset]) >> 4]);
+	nc_sb_char(&m, "0123456789abcdef"[((__u8)p->text[offset]) & 15]);
+	nc_sb_str(&m, quoted ? " is not allowed inside quotes" :
 			   " is not allowed (only spaces and tabs separate words)");
 	return -EINVAL;
 }
@@ -411,9 +359,9 @@ static int nc_next(struct nc_parser *p, struct nc_tok *t)
 			i++;
 		}
 		if (i >= p->line_end) {
-			struct nc_msg m = nc_error(p, t->col);
+			struct nc_strbuf m = nc_error(p, t->col);
 
-			m_str(&m, "unterminated quoted string: add the closing '\"' on the same line");
+			nc_sb_str(&m, "unterminated quoted string: add the closing '\"' on the same line");
 			return -EINVAL;
 		}
 		t->s = s + start + 1;
@@ -422,9 +370,9 @@ static int nc_next(struct nc_parser *p, struct nc_tok *t)
 		p->pos = i + 1;
 		if (p->pos < p->line_end && s[p->pos] != ' ' &&
 		    s[p->pos] != '\t' && s[p->pos] != '#') {
-			struct nc_msg m = nc_error(p, nc_col(p, p->pos));
+			struct nc_strbuf m = nc_error(p, nc_col(p, p->pos));
 
-			m_str(&m, "expected a space after the closing '\"'");
+			nc_sb_str(&m, "expected a space after the closing '\"'");
 			return -EINVAL;
 		}
 		return 1;
@@ -434,9 +382,9 @@ static int nc_next(struct nc_parser *p, struct nc_tok *t)
 		if (nc_is_control(s[p->pos]))
 			return nc_control_char(p, p->pos, false);
 		if (s[p->pos] == '"') {
-			struct nc_msg m = nc_error(p, nc_col(p, p->pos));
+			struct nc_strbuf m = nc_error(p, nc_col(p, p->pos));
 
-			m_str(&m, "unexpected '\"' inside a word: quote the whole value, as in \"My Camera\"");
+			nc_sb_str(&m, "unexpected '\"' inside a word: quote the whole value, as in \"My Camera\"");
 			return -EINVAL;
 		}
 		p->pos++;
@@ -455,10 +403,10 @@ static int nc_expect(struct nc_parser *p, struct nc_tok *t, const char *what)
 	if (ret < 0)
 		return ret;
 	if (ret == 0) {
-		struct nc_msg m = nc_error(p, nc_here(p));
+		struct nc_strbuf m = nc_error(p, nc_here(p));
 
-		m_str(&m, "expected ");
-		m_str(&m, what);
+		nc_sb_str(&m, "expected ");
+		nc_sb_str(&m, what);
 		return -EINVAL;
 	}
 	return 0;
@@ -473,12 +421,12 @@ static int nc_expect_end(struct nc_parser *p, const char *what)
 	if (ret <= 0)
 		return ret;
 	{
-		struct nc_msg m = nc_error(p, t.col);
+		struct nc_strbuf m = nc_error(p, t.col);
 
-		m_str(&m, "unexpected ");
-		m_token(&m, &t);
-		m_str(&m, " after ");
-		m_str(&m, what);
+		nc_sb_str(&m, "unexpected ");
+		nc_msg_token(&m, &t);
+		nc_sb_str(&m, " after ");
+		nc_sb_str(&m, what);
 	}
 	return -EINVAL;
 }
@@ -519,7 +467,7 @@ static int nc_parse_fourcc(struct nc_parser *p, const struct nc_tok *t,
 {
 	const struct negcam_fourcc_info *fi, *hint = NULL;
 	__u32 fourcc = 0, i, len = t->len;
-	struct nc_msg m;
+	struct nc_strbuf m;
 
 	/* v4l2-ctl writes the big-endian variant of 'Y16 ' as 'Y16 -BE' */
 	if (len > 3 && !memcmp(t->s + len - 3, "-BE", 3)) {
@@ -528,9 +476,9 @@ static int nc_parse_fourcc(struct nc_parser *p, const struct nc_tok *t,
 	}
 	if (len == 0 || len > 4) {
 		m = nc_error(p, t->col);
-		m_str(&m, "bad pixel format ");
-		m_token(&m, t);
-		m_str(&m, ": expected a fourcc of 1 to 4 characters, as YUYV or MJPG");
+		nc_sb_str(&m, "bad pixel format ");
+		nc_msg_token(&m, t);
+		nc_sb_str(&m, ": expected a fourcc of 1 to 4 characters, as YUYV or MJPG");
 		return -EINVAL;
 	}
 	for (i = 0; i < 4; i++)
@@ -557,14 +505,14 @@ static int nc_parse_fourcc(struct nc_parser *p, const struct nc_tok *t,
 			hint = fi;
 	}
 	m = nc_error(p, t->col);
-	m_str(&m, "unknown pixel format ");
-	m_token(&m, t);
+	nc_sb_str(&m, "unknown pixel format ");
+	nc_msg_token(&m, t);
 	if (hint) {
-		m_str(&m, "; did you mean ");
-		m_fourcc(&m, hint->fourcc);
-		m_char(&m, '?');
+		nc_sb_str(&m, "; did you mean ");
+		nc_msg_fourcc(&m, hint->fourcc);
+		nc_sb_char(&m, '?');
 	} else {
-		m_str(&m, " (not in negcam's format table; docs/profiles.md lists the known ones)");
+		nc_sb_str(&m, " (not in negcam's format table; docs/profiles.md lists the known ones)");
 	}
 	return -EINVAL;
 }
@@ -584,18 +532,18 @@ static int nc_parse_wxh(const char *s, __u32 len, __u32 *w, __u32 *h)
 
 static int nc_bad_size(struct nc_parser *p, const struct nc_tok *t, int ret)
 {
-	struct nc_msg m = nc_error(p, t->col);
+	struct nc_strbuf m = nc_error(p, t->col);
 
 	if (ret == -ERANGE) {
-		m_str(&m, "size ");
-		m_token(&m, t);
-		m_str(&m, " is too large: a width or height is at most ");
-		m_uint(&m, NC_MAX_DIM);
+		nc_sb_str(&m, "size ");
+		nc_msg_token(&m, t);
+		nc_sb_str(&m, " is too large: a width or height is at most ");
+		nc_sb_uint(&m, NC_MAX_DIM);
 		return -EINVAL;
 	}
-	m_str(&m, "bad size ");
-	m_token(&m, t);
-	m_str(&m, ": expected WIDTHxHEIGHT (640x480) or a range MINxMIN-MAXxMAX (48x32-1920x1080)");
+	nc_sb_str(&m, "bad size ");
+	nc_msg_token(&m, t);
+	nc_sb_str(&m, ": expected WIDTHxHEIGHT (640x480) or a range MINxMIN-MAXxMAX (48x32-1920x1080)");
 	return -EINVAL;
 }
 
@@ -632,35 +580,35 @@ static enum nc_rows nc_fields_rows(const struct nc_settings *s)
 static int nc_check_dim(struct nc_parser *p, const struct nc_tok *t,
 			const char *what, __u32 v, __u32 sub, enum nc_rows rows)
 {
-	struct nc_msg m;
+	struct nc_strbuf m;
 
 	if (v >= 1 && v <= NC_MAX_DIM && v % sub == 0 && (rows == NC_ROWS_ANY || v % 2 == 0) &&
 	    (rows != NC_ROWS_FIELD || v % (2 * sub) == 0))
 		return 0;
 	m = nc_error(p, t->col);
-	m_str(&m, "size ");
-	m_token(&m, t);
-	m_str(&m, ": ");
-	m_str(&m, what);
-	m_char(&m, ' ');
-	m_uint(&m, v);
+	nc_sb_str(&m, "size ");
+	nc_msg_token(&m, t);
+	nc_sb_str(&m, ": ");
+	nc_sb_str(&m, what);
+	nc_sb_char(&m, ' ');
+	nc_sb_uint(&m, v);
 	if (v == 0) {
-		m_str(&m, " must be at least 1");
+		nc_sb_str(&m, " must be at least 1");
 	} else if (v > NC_MAX_DIM) {
-		m_str(&m, " exceeds the maximum ");
-		m_uint(&m, NC_MAX_DIM);
+		nc_sb_str(&m, " exceeds the maximum ");
+		nc_sb_uint(&m, NC_MAX_DIM);
 	} else if (v % sub) {
-		m_str(&m, " is not a multiple of ");
-		m_uint(&m, sub);
-		m_str(&m, ", the chroma subsampling of ");
-		m_fourcc(&m, p->cur_fi->fourcc);
+		nc_sb_str(&m, " is not a multiple of ");
+		nc_sb_uint(&m, sub);
+		nc_sb_str(&m, ", the chroma subsampling of ");
+		nc_msg_fourcc(&m, p->cur_fi->fourcc);
 	} else if (v % 2) {
-		m_str(&m, " is odd, but an interlaced field list needs an even frame height");
+		nc_sb_str(&m, " is odd, but an interlaced field list needs an even frame height");
 	} else {
-		m_str(&m, " is not a multiple of ");
-		m_uint(&m, 2 * sub);
-		m_str(&m, ": one field a buffer (top, bottom, alternate) needs whole chroma lines of ");
-		m_fourcc(&m, p->cur_fi->fourcc);
+		nc_sb_str(&m, " is not a multiple of ");
+		nc_sb_uint(&m, 2 * sub);
+		nc_sb_str(&m, ": one field a buffer (top, bottom, alternate) needs whole chroma lines of ");
+		nc_msg_fourcc(&m, p->cur_fi->fourcc);
 	}
 	return -EINVAL;
 }
@@ -674,7 +622,7 @@ static int nc_parse_rate(struct nc_parser *p, const struct nc_tok *t,
 			 struct v4l2_fract *out)
 {
 	__u32 slash = nc_find(s, len, '/'), num, den = 1;
-	struct nc_msg m;
+	struct nc_strbuf m;
 	int ret;
 
 	ret = nc_parse_u32(s, slash, &num);
@@ -683,30 +631,30 @@ static int nc_parse_rate(struct nc_parser *p, const struct nc_tok *t,
 	if (ret == -EINVAL) {
 		m = nc_error(p, t->col);
 		if (fps) {
-			m_str(&m, "bad frame rate ");
-			m_token(&m, t);
-			m_str(&m, ": expected frames per second as N or N/D (30, 30000/1001, 15/2) or a range (1-60)");
+			nc_sb_str(&m, "bad frame rate ");
+			nc_msg_token(&m, t);
+			nc_sb_str(&m, ": expected frames per second as N or N/D (30, 30000/1001, 15/2) or a range (1-60)");
 		} else {
-			m_str(&m, "bad frame interval ");
-			m_token(&m, t);
-			m_str(&m, ": expected seconds per frame as N/D (1/30, 1001/30000) or a range (1/60-1/1)");
+			nc_sb_str(&m, "bad frame interval ");
+			nc_msg_token(&m, t);
+			nc_sb_str(&m, ": expected seconds per frame as N/D (1/30, 1001/30000) or a range (1/60-1/1)");
 		}
 		return -EINVAL;
 	}
 	if (ret == -ERANGE || num > NC_MAX_RATE_NUMBER ||
 	    den > NC_MAX_RATE_NUMBER) {
 		m = nc_error(p, t->col);
-		m_str(&m, fps ? "frame rate " : "frame interval ");
-		m_token(&m, t);
-		m_str(&m, " is out of range: numerator and denominator are at most ");
-		m_uint(&m, NC_MAX_RATE_NUMBER);
+		nc_sb_str(&m, fps ? "frame rate " : "frame interval ");
+		nc_msg_token(&m, t);
+		nc_sb_str(&m, " is out of range: numerator and denominator are at most ");
+		nc_sb_uint(&m, NC_MAX_RATE_NUMBER);
 		return -EINVAL;
 	}
 	if (num == 0 || den == 0) {
 		m = nc_error(p, t->col);
-		m_str(&m, fps ? "frame rate " : "frame interval ");
-		m_token(&m, t);
-		m_str(&m, num == 0 ? " is zero: it must be positive" : " divides by zero");
+		nc_sb_str(&m, fps ? "frame rate " : "frame interval ");
+		nc_msg_token(&m, t);
+		nc_sb_str(&m, num == 0 ? " is zero: it must be positive" : " divides by zero");
 		return -EINVAL;
 	}
 	*out = fps ? nc_fract_reduced(den, num) : nc_fract_reduced(num, den);
@@ -724,21 +672,21 @@ static struct negcam_format *nc_cur(struct nc_parser *p)
 static int nc_copy_name(struct nc_parser *p, const struct nc_tok *t,
 			char *dst, const char *what)
 {
-	struct nc_msg m;
+	struct nc_strbuf m;
 
 	if (t->len == 0 || t->len >= NC_NAME_LEN) {
 		m = nc_error(p, t->col);
-		m_str(&m, what);
-		m_char(&m, ' ');
-		m_token(&m, t);
+		nc_sb_str(&m, what);
+		nc_sb_char(&m, ' ');
+		nc_msg_token(&m, t);
 		if (t->len) {
-			m_str(&m, " is ");
-			m_uint(&m, t->len);
-			m_str(&m, " bytes long; at most ");
-			m_uint(&m, NC_NAME_LEN - 1);
-			m_str(&m, " fit");
+			nc_sb_str(&m, " is ");
+			nc_sb_uint(&m, t->len);
+			nc_sb_str(&m, " bytes long; at most ");
+			nc_sb_uint(&m, NC_NAME_LEN - 1);
+			nc_sb_str(&m, " fit");
 		} else {
-			m_str(&m, " is empty");
+			nc_sb_str(&m, " is empty");
 		}
 		return -EINVAL;
 	}
@@ -753,17 +701,17 @@ static int nc_expect_end_quoted(struct nc_parser *p, const struct nc_tok *value,
 {
 	struct nc_tok t;
 	int ret = nc_next(p, &t);
-	struct nc_msg m;
+	struct nc_strbuf m;
 
 	if (ret <= 0)
 		return ret;
 	m = nc_error(p, t.col);
-	m_str(&m, "unexpected ");
-	m_token(&m, &t);
-	m_str(&m, " after the ");
-	m_str(&m, what);
+	nc_sb_str(&m, "unexpected ");
+	nc_msg_token(&m, &t);
+	nc_sb_str(&m, " after the ");
+	nc_sb_str(&m, what);
 	if (!value->quoted)
-		m_str(&m, ": put a value with spaces in double quotes");
+		nc_sb_str(&m, ": put a value with spaces in double quotes");
 	return -EINVAL;
 }
 
@@ -779,11 +727,11 @@ static int nc_finish_format(struct nc_parser *p)
 		return 0;
 	f = nc_cur(p);
 	if (!f->size_count) {
-		struct nc_msg m = nc_error_at(p, p->cur_fmt_line, p->cur_fmt_col);
+		struct nc_strbuf m = nc_error_at(p, p->cur_fmt_line, p->cur_fmt_col);
 
-		m_str(&m, "format ");
-		m_fourcc(&m, f->fourcc);
-		m_str(&m, " has no sizes: add a line such as 'size 640x480 fps 30' after it");
+		nc_sb_str(&m, "format ");
+		nc_msg_fourcc(&m, f->fourcc);
+		nc_sb_str(&m, " has no sizes: add a line such as 'size 640x480 fps 30' after it");
 		return -EINVAL;
 	}
 	if (s->nfields) {
@@ -898,11 +846,11 @@ static int nc_kw_name(struct nc_parser *p, const struct nc_keyword *kw,
 
 		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 		      nc_is_digit(c) || c == '-' || c == '_' || c == '.')) {
-			struct nc_msg m = nc_error(p, t.col);
+			struct nc_strbuf m = nc_error(p, t.col);
 
-			m_str(&m, "profile name ");
-			m_token(&m, &t);
-			m_str(&m, " may use only letters, digits, '-', '_' and '.'");
+			nc_sb_str(&m, "profile name ");
+			nc_msg_token(&m, &t);
+			nc_sb_str(&m, " may use only letters, digits, '-', '_' and '.'");
 			return -EINVAL;
 		}
 	}
@@ -951,11 +899,11 @@ static int nc_kw_quirks(struct nc_parser *p, const struct nc_keyword *kw,
 		if (ret)
 			return ret;
 		if (p->out->quirks & v) {
-			struct nc_msg m = nc_error(p, t.col);
+			struct nc_strbuf m = nc_error(p, t.col);
 
-			m_str(&m, "quirk ");
-			m_token(&m, &t);
-			m_str(&m, " is listed twice");
+			nc_sb_str(&m, "quirk ");
+			nc_msg_token(&m, &t);
+			nc_sb_str(&m, " is listed twice");
 			return -EINVAL;
 		}
 		p->out->quirks |= v;
@@ -1009,13 +957,13 @@ static int nc_kw_default(struct nc_parser *p, const struct nc_keyword *kw,
 	if (ret)
 		return ret;
 	if (p->def[q].given) {
-		struct nc_msg m = nc_error(p, kwt->col);
+		struct nc_strbuf m = nc_error(p, kwt->col);
 
-		m_str(&m, "a second 'default' for the ");
-		m_str(&m, q == NC_OUTPUT ? "output" : "capture");
-		m_str(&m, " queue (the first is on line ");
-		m_uint(&m, p->def[q].line);
-		m_char(&m, ')');
+		nc_sb_str(&m, "a second 'default' for the ");
+		nc_sb_str(&m, q == NC_OUTPUT ? "output" : "capture");
+		nc_sb_str(&m, " queue (the first is on line ");
+		nc_sb_uint(&m, p->def[q].line);
+		nc_sb_char(&m, ')');
 		return -EINVAL;
 	}
 	if (have > 0) {
@@ -1030,10 +978,10 @@ static int nc_kw_default(struct nc_parser *p, const struct nc_keyword *kw,
 		struct nc_tok v;
 
 		if (!fps && !nc_tok_is(&t, "interval")) {
-			struct nc_msg m = nc_error(p, t.col);
+			struct nc_strbuf m = nc_error(p, t.col);
 
-			m_str(&m, "expected 'fps' or 'interval' after the default size, found ");
-			m_token(&m, &t);
+			nc_sb_str(&m, "expected 'fps' or 'interval' after the default size, found ");
+			nc_msg_token(&m, &t);
 			return -EINVAL;
 		}
 		ret = nc_expect(p, &v, fps ? "a frame rate after 'fps'" :
@@ -1069,9 +1017,9 @@ static int nc_set_fields(struct nc_parser *p, const struct nc_keyword *kw,
 	s->nfields = 0;
 	while (1) {
 		if (nc_tok_is(t, "any")) {
-			struct nc_msg m = nc_error(p, t->col);
+			struct nc_strbuf m = nc_error(p, t->col);
 
-			m_str(&m, "field 'any' is for requests; list the fields the device delivers (none, interlaced, ...)");
+			nc_sb_str(&m, "field 'any' is for requests; list the fields the device delivers (none, interlaced, ...)");
 			return -EINVAL;
 		}
 		ret = nc_lookup(p, &nc_fields, t,
@@ -1080,19 +1028,19 @@ static int nc_set_fields(struct nc_parser *p, const struct nc_keyword *kw,
 			return ret;
 		for (i = 0; i < s->nfields; i++) {
 			if (s->fields[i] == v) {
-				struct nc_msg m = nc_error(p, t->col);
+				struct nc_strbuf m = nc_error(p, t->col);
 
-				m_str(&m, "field ");
-				m_token(&m, t);
-				m_str(&m, " is listed twice");
+				nc_sb_str(&m, "field ");
+				nc_msg_token(&m, t);
+				nc_sb_str(&m, " is listed twice");
 				return -EINVAL;
 			}
 		}
 		if (s->nfields == NC_MAX_FIELDS) {
-			struct nc_msg m = nc_error(p, t->col);
+			struct nc_strbuf m = nc_error(p, t->col);
 
-			m_str(&m, "too many fields: at most ");
-			m_uint(&m, NC_MAX_FIELDS);
+			nc_sb_str(&m, "too many fields: at most ");
+			nc_sb_uint(&m, NC_MAX_FIELDS);
 			return -EINVAL;
 		}
 		s->fields[s->nfields++] = (__u8)v;
@@ -1110,12 +1058,12 @@ static int nc_set_stride(struct nc_parser *p, const struct nc_keyword *kw,
 	int ret = nc_parse_u32(t->s, t->len, &v);
 
 	if (ret || v == 0 || v > NC_MAX_STRIDE_ALIGN || (v & (v - 1))) {
-		struct nc_msg m = nc_error(p, t->col);
+		struct nc_strbuf m = nc_error(p, t->col);
 
-		m_str(&m, "bad stride alignment ");
-		m_token(&m, t);
-		m_str(&m, ": expected a power of two from 1 to ");
-		m_uint(&m, NC_MAX_STRIDE_ALIGN);
+		nc_sb_str(&m, "bad stride alignment ");
+		nc_msg_token(&m, t);
+		nc_sb_str(&m, ": expected a power of two from 1 to ");
+		nc_sb_uint(&m, NC_MAX_STRIDE_ALIGN);
 		return -EINVAL;
 	}
 	s->stride_align = v;
@@ -1144,17 +1092,17 @@ static int nc_kw_setting(struct nc_parser *p, const struct nc_keyword *kw,
 	int ret;
 
 	if (p->cur_fmt >= 0 && nc_cur(p)->size_count) {
-		struct nc_msg m = nc_error(p, kwt->col);
+		struct nc_strbuf m = nc_error(p, kwt->col);
 
-		m_token(&m, kwt);
-		m_str(&m, " must come before the format's first 'size' line");
+		nc_msg_token(&m, kwt);
+		nc_sb_str(&m, " must come before the format's first 'size' line");
 		return -EINVAL;
 	}
 	if ((p->cur_fmt >= 0 ? p->cur_seen : p->wide.given) & kw->once) {
-		struct nc_msg m = nc_error(p, kwt->col);
+		struct nc_strbuf m = nc_error(p, kwt->col);
 
-		m_token(&m, kwt);
-		m_str(&m, p->cur_fmt >= 0 ? " is given twice for this format" :
+		nc_msg_token(&m, kwt);
+		nc_sb_str(&m, p->cur_fmt >= 0 ? " is given twice for this format" :
 					    " is given twice in the profile header");
 		return -EINVAL;
 	}
@@ -1194,11 +1142,11 @@ static int nc_kw_format(struct nc_parser *p, const struct nc_keyword *kw,
 	if (ret)
 		return ret;
 	if (have > 0) {
-		struct nc_msg m = nc_error(p, t.col);
+		struct nc_strbuf m = nc_error(p, t.col);
 
-		m_str(&m, "unexpected ");
-		m_token(&m, &t);
-		m_str(&m, " after the pixel format: expected 'capture', 'output' or the end of the line");
+		nc_sb_str(&m, "unexpected ");
+		nc_msg_token(&m, &t);
+		nc_sb_str(&m, " after the pixel format: expected 'capture', 'output' or the end of the line");
 		return -EINVAL;
 	}
 	if (have < 0)
@@ -1206,20 +1154,20 @@ static int nc_kw_format(struct nc_parser *p, const struct nc_keyword *kw,
 	for (i = 0; i < out->nformats; i++) {
 		f = &out->formats[i];
 		if (f->fourcc == fi->fourcc && negcam_queue_of(f->buf_type) == (int)q) {
-			struct nc_msg m = nc_error(p, col);
+			struct nc_strbuf m = nc_error(p, col);
 
-			m_str(&m, "format ");
-			m_fourcc(&m, fi->fourcc);
-			m_str(&m, q == NC_OUTPUT ? " (output)" : "");
-			m_str(&m, " is defined twice: put all its sizes in one block");
+			nc_sb_str(&m, "format ");
+			nc_msg_fourcc(&m, fi->fourcc);
+			nc_sb_str(&m, q == NC_OUTPUT ? " (output)" : "");
+			nc_sb_str(&m, " is defined twice: put all its sizes in one block");
 			return -EINVAL;
 		}
 	}
 	if (out->nformats == NC_MAX_FORMATS) {
-		struct nc_msg m = nc_error(p, col);
+		struct nc_strbuf m = nc_error(p, col);
 
-		m_str(&m, "too many formats: a profile holds at most ");
-		m_uint(&m, NC_MAX_FORMATS);
+		nc_sb_str(&m, "too many formats: a profile holds at most ");
+		nc_sb_uint(&m, NC_MAX_FORMATS);
 		return -EINVAL;
 	}
 	p->cur_fmt = out->nformats++;
@@ -1245,15 +1193,15 @@ static int nc_kw_description(struct nc_parser *p, const struct nc_keyword *kw,
 	int ret;
 
 	if (nc_cur(p)->size_count) {
-		struct nc_msg m = nc_error(p, kwt->col);
+		struct nc_strbuf m = nc_error(p, kwt->col);
 
-		m_str(&m, "'description' must come before the format's first 'size' line");
+		nc_sb_str(&m, "'description' must come before the format's first 'size' line");
 		return -EINVAL;
 	}
 	if (p->cur_seen & NC_SET_DESCRIPTION) {
-		struct nc_msg m = nc_error(p, kwt->col);
+		struct nc_strbuf m = nc_error(p, kwt->col);
 
-		m_str(&m, "'description' is given twice for this format");
+		nc_sb_str(&m, "'description' is given twice for this format");
 		return -EINVAL;
 	}
 	ret = nc_expect(p, &t, "a description after 'description', as in 'description \"YUYV 4:2:2\"'");
@@ -1271,18 +1219,18 @@ static int nc_kw_flags(struct nc_parser *p, const struct nc_keyword *kw,
 {
 	const struct negcam_format *f = nc_cur(p);
 	struct nc_tok t;
-	struct nc_msg m;
+	struct nc_strbuf m;
 	__u32 v;
 	int ret;
 
 	if (f->size_count) {
 		m = nc_error(p, kwt->col);
-		m_str(&m, "'flags' must come before the format's first 'size' line");
+		nc_sb_str(&m, "'flags' must come before the format's first 'size' line");
 		return -EINVAL;
 	}
 	if (p->cur_seen & NC_SET_FLAGS) {
 		m = nc_error(p, kwt->col);
-		m_str(&m, "'flags' is given twice for this format: list all flags on one line");
+		nc_sb_str(&m, "'flags' is given twice for this format: list all flags on one line");
 		return -EINVAL;
 	}
 	ret = nc_expect(p, &t, "flag names after 'flags', as in 'flags csc-colorspace csc-quantization'");
@@ -1293,42 +1241,42 @@ static int nc_kw_flags(struct nc_parser *p, const struct nc_keyword *kw,
 			return ret;
 		if (v == NC_FMT_FLAG_EMULATED_NAME) {
 			m = nc_error(p, t.col);
-			m_str(&m, "flag 'emulated' is set by libv4l for the formats it converts, "
+			nc_sb_str(&m, "flag 'emulated' is set by libv4l for the formats it converts, "
 				  "never by a driver: list the device without libv4l");
 			return -EINVAL;
 		}
 		if (f->buf_type != V4L2_BUF_TYPE_VIDEO_CAPTURE) {
 			m = nc_error(p, t.col);
-			m_str(&m, "flag ");
-			m_token(&m, &t);
-			m_str(&m, " is for capture formats only: colorspace conversion is requested on capture");
+			nc_sb_str(&m, "flag ");
+			nc_msg_token(&m, &t);
+			nc_sb_str(&m, " is for capture formats only: colorspace conversion is requested on capture");
 			return -EINVAL;
 		}
 		if (p->cur_fi->layout == NC_LAYOUT_COMPRESSED) {
 			m = nc_error(p, t.col);
-			m_str(&m, "flag ");
-			m_token(&m, &t);
-			m_str(&m, " needs a raw format: ");
-			m_fourcc(&m, f->fourcc);
-			m_str(&m, " is compressed");
+			nc_sb_str(&m, "flag ");
+			nc_msg_token(&m, &t);
+			nc_sb_str(&m, " needs a raw format: ");
+			nc_msg_fourcc(&m, f->fourcc);
+			nc_sb_str(&m, " is compressed");
 			return -EINVAL;
 		}
 		if ((v == V4L2_FMT_FLAG_CSC_YCBCR_ENC) &&
 		    (nc_tok_is(&t, "csc-hsv") || nc_tok_is(&t, "csc-hsv-enc")) !=
 		    (p->cur_fi->color == NC_COLOR_OTHER)) {
 			m = nc_error(p, t.col);
-			m_str(&m, "flag ");
-			m_token(&m, &t);
-			m_str(&m, p->cur_fi->color == NC_COLOR_OTHER ?
+			nc_sb_str(&m, "flag ");
+			nc_msg_token(&m, &t);
+			nc_sb_str(&m, p->cur_fi->color == NC_COLOR_OTHER ?
 				  " is for Y'CbCr formats: an HSV format has 'csc-hsv'" :
 				  " is for HSV formats: use 'csc-ycbcr-enc'");
 			return -EINVAL;
 		}
 		if (p->cur_flags & v) {
 			m = nc_error(p, t.col);
-			m_str(&m, "flag ");
-			m_token(&m, &t);
-			m_str(&m, " is listed twice");
+			nc_sb_str(&m, "flag ");
+			nc_msg_token(&m, &t);
+			nc_sb_str(&m, " is listed twice");
 			return -EINVAL;
 		}
 		p->cur_flags |= v;
@@ -1349,23 +1297,23 @@ static int nc_rates_keyword(struct nc_parser *p, const struct nc_tok *size_tok,
 			    bool *fps)
 {
 	struct nc_tok kw;
-	struct nc_msg m;
+	struct nc_strbuf m;
 	int ret = nc_next(p, &kw);
 
 	if (ret < 0)
 		return ret;
 	if (ret == 0) {
 		m = nc_error(p, size_tok->col);
-		m_str(&m, "size ");
-		m_token(&m, size_tok);
-		m_str(&m, " has no frame rates: add 'fps 30' or 'interval 1/30' to the line");
+		nc_sb_str(&m, "size ");
+		nc_msg_token(&m, size_tok);
+		nc_sb_str(&m, " has no frame rates: add 'fps 30' or 'interval 1/30' to the line");
 		return -EINVAL;
 	}
 	*fps = nc_tok_is(&kw, "fps");
 	if (!*fps && !nc_tok_is(&kw, "interval")) {
 		m = nc_error(p, kw.col);
-		m_str(&m, "expected 'fps' or 'interval' after the size, found ");
-		m_token(&m, &kw);
+		nc_sb_str(&m, "expected 'fps' or 'interval' after the size, found ");
+		nc_msg_token(&m, &kw);
 		return -EINVAL;
 	}
 	return 0;
@@ -1375,23 +1323,23 @@ static int nc_rates_keyword(struct nc_parser *p, const struct nc_tok *size_tok,
 static int nc_rate_placed(struct nc_parser *p, const struct nc_tok *t,
 			  __u32 dash, __u32 first)
 {
-	struct nc_msg m;
+	struct nc_strbuf m;
 
 	if (p->out->nintervals == NC_MAX_INTERVALS) {
 		m = nc_error(p, t->col);
-		m_str(&m, "too many frame intervals: a profile holds at most ");
-		m_uint(&m, NC_MAX_INTERVALS);
-		m_str(&m, " (identical lists are stored once)");
+		nc_sb_str(&m, "too many frame intervals: a profile holds at most ");
+		nc_sb_uint(&m, NC_MAX_INTERVALS);
+		nc_sb_str(&m, " (identical lists are stored once)");
 		return -EINVAL;
 	}
 	if (dash < t->len && p->out->nintervals > first) {
 		m = nc_error(p, t->col);
-		m_str(&m, "a rate range must be the only rate of its size: write it on its own line");
+		nc_sb_str(&m, "a rate range must be the only rate of its size: write it on its own line");
 		return -EINVAL;
 	}
 	if (nc_tok_is(t, "step")) {
 		m = nc_error(p, t->col);
-		m_str(&m, "'step' follows an interval range, as in 'interval 1/60-1/1 step 1/60'");
+		nc_sb_str(&m, "'step' follows an interval range, as in 'interval 1/60-1/1 step 1/60'");
 		return -EINVAL;
 	}
 	return 0;
@@ -1410,13 +1358,13 @@ static int nc_rate_discrete(struct nc_parser *p, const struct nc_tok *t,
 		return ret;
 	for (i = first; i < out->nintervals; i++) {
 		if (!nc_fract_cmp(out->intervals[i].min, iv->min)) {
-			struct nc_msg m = nc_error(p, t->col);
+			struct nc_strbuf m = nc_error(p, t->col);
 
-			m_str(&m, fps ? "frame rate " : "frame interval ");
-			m_token(&m, t);
-			m_str(&m, " is listed twice for this size (interval ");
-			m_interval(&m, iv->min);
-			m_char(&m, ')');
+			nc_sb_str(&m, fps ? "frame rate " : "frame interval ");
+			nc_msg_token(&m, t);
+			nc_sb_str(&m, " is listed twice for this size (interval ");
+			nc_sb_fract(&m, iv->min);
+			nc_sb_char(&m, ')');
 			return -EINVAL;
 		}
 	}
@@ -1429,19 +1377,19 @@ static int nc_rate_step(struct nc_parser *p, const struct nc_tok *st, bool fps,
 			struct negcam_interval *iv, struct negcam_size *sz)
 {
 	struct nc_tok t;
-	struct nc_msg m;
+	struct nc_strbuf m;
 	int ret;
 
 	if (!nc_tok_is(st, "step")) {
 		m = nc_error(p, st->col);
-		m_str(&m, "unexpected ");
-		m_token(&m, st);
-		m_str(&m, " after the range: expected 'step' or the end of the line");
+		nc_sb_str(&m, "unexpected ");
+		nc_msg_token(&m, st);
+		nc_sb_str(&m, " after the range: expected 'step' or the end of the line");
 		return -EINVAL;
 	}
 	if (fps) {
 		m = nc_error(p, st->col);
-		m_str(&m, "an fps range has no 'step' (equal rate steps are not equal interval steps): write 'interval MIN-MAX step S'");
+		nc_sb_str(&m, "an fps range has no 'step' (equal rate steps are not equal interval steps): write 'interval MIN-MAX step S'");
 		return -EINVAL;
 	}
 	ret = nc_expect(p, &t, "an interval after 'step', as in 'step 1/60'");
@@ -1451,13 +1399,13 @@ static int nc_rate_step(struct nc_parser *p, const struct nc_tok *st, bool fps,
 		return ret;
 	if (!nc_fract_on_step(iv->max, iv->min, iv->step)) {
 		m = nc_error(p, t.col);
-		m_str(&m, "step ");
-		m_token(&m, &t);
-		m_str(&m, " does not divide the range ");
-		m_interval(&m, iv->min);
-		m_char(&m, '-');
-		m_interval(&m, iv->max);
-		m_str(&m, " into whole steps");
+		nc_sb_str(&m, "step ");
+		nc_msg_token(&m, &t);
+		nc_sb_str(&m, " does not divide the range ");
+		nc_sb_fract(&m, iv->min);
+		nc_sb_char(&m, '-');
+		nc_sb_fract(&m, iv->max);
+		nc_sb_str(&m, " into whole steps");
 		return -EINVAL;
 	}
 	sz->ival_kind = V4L2_FRMIVAL_TYPE_STEPWISE;
@@ -1481,11 +1429,11 @@ static int nc_rate_range(struct nc_parser *p, const struct nc_tok *t,
 	iv->min = fps ? b : a;
 	iv->max = fps ? a : b;
 	if (nc_fract_cmp(iv->min, iv->max) >= 0) {
-		struct nc_msg m = nc_error(p, t->col);
+		struct nc_strbuf m = nc_error(p, t->col);
 
-		m_str(&m, fps ? "frame rate range " : "frame interval range ");
-		m_token(&m, t);
-		m_str(&m, nc_fract_cmp(iv->min, iv->max) ?
+		nc_sb_str(&m, fps ? "frame rate range " : "frame interval range ");
+		nc_msg_token(&m, t);
+		nc_sb_str(&m, nc_fract_cmp(iv->min, iv->max) ?
 			  " runs backwards: write the smaller value first" :
 			  " is empty: write a single value");
 		return -EINVAL;
@@ -1578,12 +1526,12 @@ static int nc_size_discrete(struct nc_parser *p, const struct nc_tok *t,
 	f->size_kind = V4L2_FRMSIZE_TYPE_DISCRETE;
 	for (i = f->size_first; i < out->nsizes; i++) {
 		if (out->sizes[i].min_w == sz->min_w && out->sizes[i].min_h == sz->min_h) {
-			struct nc_msg m = nc_error(p, t->col);
+			struct nc_strbuf m = nc_error(p, t->col);
 
-			m_str(&m, "size ");
-			m_size(&m, sz->min_w, sz->min_h);
-			m_str(&m, " is listed twice for ");
-			m_fourcc(&m, f->fourcc);
+			nc_sb_str(&m, "size ");
+			nc_sb_wxh(&m, sz->min_w, sz->min_h);
+			nc_sb_str(&m, " is listed twice for ");
+			nc_msg_fourcc(&m, f->fourcc);
 			return -EINVAL;
 		}
 	}
@@ -1618,11 +1566,11 @@ static int nc_size_step(struct nc_parser *p, const struct nc_tok *range,
 		return ret;
 	ret = nc_parse_wxh(v.s, v.len, &sz->step_w, &sz->step_h);
 	if (ret || !sz->step_w || !sz->step_h) {
-		struct nc_msg m = nc_error(p, v.col);
+		struct nc_strbuf m = nc_error(p, v.col);
 
-		m_str(&m, "bad size step ");
-		m_token(&m, &v);
-		m_str(&m, ": expected WIDTHxHEIGHT with both at least 1, as in 16x8");
+		nc_sb_str(&m, "bad size step ");
+		nc_msg_token(&m, &v);
+		nc_sb_str(&m, ": expected WIDTHxHEIGHT with both at least 1, as in 16x8");
 		return -EINVAL;
 	}
 	*at = v;
@@ -1634,29 +1582,29 @@ static int nc_size_step_fits(struct nc_parser *p, const struct nc_tok *at,
 			     const struct negcam_format *f, const struct negcam_size *sz,
 			     __u32 hs, __u32 vs, bool given)
 {
-	struct nc_msg m;
+	struct nc_strbuf m;
 
 	if (sz->step_w % hs || sz->step_h % vs) {
 		m = nc_error(p, at->col);
-		m_str(&m, "size step ");
-		m_size(&m, sz->step_w, sz->step_h);
-		m_str(&m, " must be a multiple of ");
-		m_size(&m, hs, vs);
-		m_str(&m, " for ");
-		m_fourcc(&m, f->fourcc);
+		nc_sb_str(&m, "size step ");
+		nc_sb_wxh(&m, sz->step_w, sz->step_h);
+		nc_sb_str(&m, " must be a multiple of ");
+		nc_sb_wxh(&m, hs, vs);
+		nc_sb_str(&m, " for ");
+		nc_msg_fourcc(&m, f->fourcc);
 		if (!given)
-			m_str(&m, ": add 'step WxH' after the range");
+			nc_sb_str(&m, ": add 'step WxH' after the range");
 		return -EINVAL;
 	}
 	if ((sz->max_w - sz->min_w) % sz->step_w || (sz->max_h - sz->min_h) % sz->step_h) {
 		m = nc_error(p, at->col);
-		m_str(&m, "size step ");
-		m_size(&m, sz->step_w, sz->step_h);
-		m_str(&m, " does not divide the range ");
-		m_size(&m, sz->min_w, sz->min_h);
-		m_char(&m, '-');
-		m_size(&m, sz->max_w, sz->max_h);
-		m_str(&m, " into whole steps");
+		nc_sb_str(&m, "size step ");
+		nc_sb_wxh(&m, sz->step_w, sz->step_h);
+		nc_sb_str(&m, " does not divide the range ");
+		nc_sb_wxh(&m, sz->min_w, sz->min_h);
+		nc_sb_char(&m, '-');
+		nc_sb_wxh(&m, sz->max_w, sz->max_h);
+		nc_sb_str(&m, " into whole steps");
 		return -EINVAL;
 	}
 	return 0;
@@ -1671,14 +1619,14 @@ static int nc_size_range(struct nc_parser *p, const struct nc_tok *t,
 	__u32 hs = fi->hsub ? fi->hsub : 1, vs = fi->vsub ? fi->vsub : 1;
 	bool one = sz->min_w == sz->max_w && sz->min_h == sz->max_h, given;
 	struct nc_tok at;
-	struct nc_msg m;
+	struct nc_strbuf m;
 	int ret;
 
 	if (f->size_count) {
 		m = nc_error(p, t->col);
-		m_str(&m, "format ");
-		m_fourcc(&m, f->fourcc);
-		m_str(&m, " already has sizes; a size range must be the format's only size");
+		nc_sb_str(&m, "format ");
+		nc_msg_fourcc(&m, f->fourcc);
+		nc_sb_str(&m, " already has sizes; a size range must be the format's only size");
 		return -EINVAL;
 	}
 	ret = nc_check_dim(p, t, "width", sz->max_w, hs, NC_ROWS_ANY);
@@ -1688,9 +1636,9 @@ static int nc_size_range(struct nc_parser *p, const struct nc_tok *t,
 		return ret;
 	if (sz->min_w > sz->max_w || sz->min_h > sz->max_h || one) {
 		m = nc_error(p, t->col);
-		m_str(&m, "size range ");
-		m_token(&m, t);
-		m_str(&m, one ? " holds one size: write it without a range" :
+		nc_sb_str(&m, "size range ");
+		nc_msg_token(&m, t);
+		nc_sb_str(&m, one ? " holds one size: write it without a range" :
 				" runs backwards: write the smaller size first");
 		return -EINVAL;
 	}
@@ -1718,7 +1666,7 @@ static int nc_kw_size(struct nc_parser *p, const struct nc_keyword *kw,
 	struct negcam_format *f = nc_cur(p);
 	struct negcam_size sz;
 	struct nc_tok t;
-	struct nc_msg m;
+	struct nc_strbuf m;
 	__u32 dash;
 	int ret;
 
@@ -1728,17 +1676,17 @@ static int nc_kw_size(struct nc_parser *p, const struct nc_keyword *kw,
 		return ret;
 	if (p->cur_range_line) {
 		m = nc_error(p, t.col);
-		m_str(&m, "format ");
-		m_fourcc(&m, f->fourcc);
-		m_str(&m, " has a size range on line ");
-		m_uint(&m, p->cur_range_line);
-		m_str(&m, "; a range must be the format's only size");
+		nc_sb_str(&m, "format ");
+		nc_msg_fourcc(&m, f->fourcc);
+		nc_sb_str(&m, " has a size range on line ");
+		nc_sb_uint(&m, p->cur_range_line);
+		nc_sb_str(&m, "; a range must be the format's only size");
 		return -EINVAL;
 	}
 	if (out->nsizes == NC_MAX_SIZES) {
 		m = nc_error(p, t.col);
-		m_str(&m, "too many sizes: a profile holds at most ");
-		m_uint(&m, NC_MAX_SIZES);
+		nc_sb_str(&m, "too many sizes: a profile holds at most ");
+		nc_sb_uint(&m, NC_MAX_SIZES);
 		return -EINVAL;
 	}
 	dash = nc_find(t.s, t.len, '-');
@@ -1803,7 +1751,7 @@ static const struct nc_keyword *nc_keyword_of(struct nc_parser *p,
 					      const struct nc_tok *t)
 {
 	const char *hint;
-	struct nc_msg m;
+	struct nc_strbuf m;
 	__u32 i;
 
 	for (i = 0; i < NC_ARRAY_SIZE(nc_keywords); i++)
@@ -1812,14 +1760,14 @@ static const struct nc_keyword *nc_keyword_of(struct nc_parser *p,
 	hint = nc_suggest(nc_keywords, NC_ARRAY_SIZE(nc_keywords),
 			  sizeof(nc_keywords[0]), t);
 	m = nc_error(p, t->col);
-	m_str(&m, "unknown keyword ");
-	m_token(&m, t);
+	nc_sb_str(&m, "unknown keyword ");
+	nc_msg_token(&m, t);
 	if (hint) {
-		m_str(&m, "; did you mean '");
-		m_str(&m, hint);
-		m_str(&m, "'?");
+		nc_sb_str(&m, "; did you mean '");
+		nc_sb_str(&m, hint);
+		nc_sb_str(&m, "'?");
 	} else {
-		m_str(&m, " (docs/profiles.md lists the keywords)");
+		nc_sb_str(&m, " (docs/profiles.md lists the keywords)");
 	}
 	return NULL;
 }
@@ -1837,10 +1785,10 @@ static int nc_keyword_placed(struct nc_parser *p, const struct nc_keyword *kw,
 	else if (kw->place == NC_PLACE_FORMAT && p->cur_fmt < 0)
 		why = " outside a format: add a 'format FOURCC' line before it";
 	if (why) {
-		struct nc_msg m = nc_error(p, t->col);
+		struct nc_strbuf m = nc_error(p, t->col);
 
-		m_token(&m, t);
-		m_str(&m, why);
+		nc_msg_token(&m, t);
+		nc_sb_str(&m, why);
 		return -EINVAL;
 	}
 	if (kw->place == NC_PLACE_HEADER)
@@ -1899,7 +1847,7 @@ static int nc_resolve_default(struct nc_parser *p, enum negcam_queue q)
 	const struct negcam_format *f = NULL;
 	const struct negcam_size *s = NULL;
 	struct negcam_default *r = &out->def[q];
-	struct nc_msg m;
+	struct nc_strbuf m;
 	__u32 i;
 
 	for (i = 0; i < out->nformats; i++) {
@@ -1916,10 +1864,10 @@ static int nc_resolve_default(struct nc_parser *p, enum negcam_queue q)
 		if (!d->given)
 			return 0; /* no format on this queue */
 		m = nc_error_at(p, d->line, d->fourcc_col);
-		m_str(&m, "default format ");
-		m_fourcc(&m, d->fourcc);
-		m_str(&m, q == NC_OUTPUT ? " is not an output" : " is not a capture");
-		m_str(&m, " format of this profile: add a 'format' block for it");
+		nc_sb_str(&m, "default format ");
+		nc_msg_fourcc(&m, d->fourcc);
+		nc_sb_str(&m, q == NC_OUTPUT ? " is not an output" : " is not a capture");
+		nc_sb_str(&m, " format of this profile: add a 'format' block for it");
 		return -EINVAL;
 	}
 	r->fourcc = f->fourcc;
@@ -1933,10 +1881,10 @@ static int nc_resolve_default(struct nc_parser *p, enum negcam_queue q)
 		}
 		if (!s) {
 			m = nc_error_at(p, d->line, d->size_col);
-			m_str(&m, "default size ");
-			m_size(&m, d->width, d->height);
-			m_str(&m, " is not a size of ");
-			m_fourcc(&m, f->fourcc);
+			nc_sb_str(&m, "default size ");
+			nc_sb_wxh(&m, d->width, d->height);
+			nc_sb_str(&m, " is not a size of ");
+			nc_msg_fourcc(&m, f->fourcc);
 			return -EINVAL;
 		}
 		r->width = d->width;
@@ -1949,12 +1897,12 @@ static int nc_resolve_default(struct nc_parser *p, enum negcam_queue q)
 	if (d->rate_col) {
 		if (!nc_size_has_interval(out, s, d->interval)) {
 			m = nc_error_at(p, d->line, d->rate_col);
-			m_str(&m, d->fps ? "default frame rate " : "default frame interval ");
-			m_tok(&m, d->rate, d->rate_len);
-			m_str(&m, " is not offered by ");
-			m_fourcc(&m, f->fourcc);
-			m_char(&m, ' ');
-			m_size(&m, r->width, r->height);
+			nc_sb_str(&m, d->fps ? "default frame rate " : "default frame interval ");
+			nc_msg_quoted(&m, d->rate, d->rate_len);
+			nc_sb_str(&m, " is not offered by ");
+			nc_msg_fourcc(&m, f->fourcc);
+			nc_sb_char(&m, ' ');
+			nc_sb_wxh(&m, r->width, r->height);
 			return -EINVAL;
 		}
 		r->interval = d->interval;
@@ -1969,7 +1917,7 @@ static int nc_finish(struct nc_parser *p)
 {
 	struct negcam_profile *out = p->out;
 	__u32 eof_col = nc_col(p, p->len);
-	struct nc_msg m;
+	struct nc_strbuf m;
 	int ret;
 
 	ret = nc_finish_format(p);
@@ -1977,17 +1925,17 @@ static int nc_finish(struct nc_parser *p)
 		return ret;
 	if (!out->nformats && !(p->header_seen & NC_HDR_NAME)) {
 		m = nc_error_at(p, p->line, eof_col);
-		m_str(&m, "empty profile: expected a 'name' line and at least one 'format' block");
+		nc_sb_str(&m, "empty profile: expected a 'name' line and at least one 'format' block");
 		return -EINVAL;
 	}
 	if (!(p->header_seen & NC_HDR_NAME)) {
 		m = nc_error_at(p, p->line, eof_col);
-		m_str(&m, "missing 'name' line: every profile needs a name, as in 'name webcam'");
+		nc_sb_str(&m, "missing 'name' line: every profile needs a name, as in 'name webcam'");
 		return -EINVAL;
 	}
 	if (!out->nformats) {
 		m = nc_error_at(p, p->line, eof_col);
-		m_str(&m, "the profile has no formats: add a 'format FOURCC' line and its 'size' lines");
+		nc_sb_str(&m, "the profile has no formats: add a 'format FOURCC' line and its 'size' lines");
 		return -EINVAL;
 	}
 	if (!(p->header_seen & NC_HDR_CARD)) {
