@@ -55,15 +55,8 @@ const struct nc_keyword *nc_keyword_of(struct nc_parser *p,
 	hint = nc_suggest(nc_keywords, NC_ARRAY_SIZE(nc_keywords),
 			  sizeof(nc_keywords[0]), t);
 	m = nc_error(p, t->col);
-	nc_sb_str(&m, "unknown keyword ");
-	nc_msg_token(&m, t);
-	if (hint) {
-		nc_sb_str(&m, "; did you mean '");
-		nc_sb_str(&m, hint);
-		nc_sb_str(&m, "'?");
-	} else {
+	if (!nc_msg_unknown(&m, "keyword", t, hint))
 		nc_sb_str(&m, " (docs/profiles.md lists the keywords)");
-	}
 	return NULL;
 }
 

@@ -127,6 +127,22 @@ const char *nc_suggest(const void *table, __u32 n, __u32 stride,
 	return best;
 }
 
+/* "unknown WHAT 'tok'" and "; did you mean 'HINT'?" when there is a @hint, else false. */
+bool nc_msg_unknown(struct nc_strbuf *m, const char *what, const struct nc_tok *t,
+		    const char *hint)
+{
+	nc_sb_str(m, "unknown ");
+	nc_sb_str(m, what);
+	nc_sb_char(m, ' ');
+	nc_msg_token(m, t);
+	if (!hint)
+		return false;
+	nc_sb_str(m, "; did you mean '");
+	nc_sb_str(m, hint);
+	nc_sb_str(m, "'?");
+	return true;
+}
+
 static void nc_msg_names(struct nc_strbuf *m, const struct nc_name *names, __u32 n)
 {
 	__u32 i, j;
@@ -153,7 +169,6 @@ int nc_lookup(struct nc_parser *p, const struct nc_names *table,
 {
 	const struct nc_name *names = table->names;
 	__u32 n = table->count, i;
-	const char *hint;
 	struct nc_strbuf m;
 
 	for (i = 0; i < n; i++) {
@@ -163,16 +178,7 @@ int nc_lookup(struct nc_parser *p, const struct nc_names *table,
 		}
 	}
 	m = nc_error(p, t->col);
-	nc_sb_str(&m, "unknown ");
-	nc_sb_str(&m, what);
-	nc_sb_char(&m, ' ');
-	nc_msg_token(&m, t);
-	hint = nc_suggest(names, n, sizeof(*names), t);
-	if (hint) {
-		nc_sb_str(&m, "; did you mean '");
-		nc_sb_str(&m, hint);
-		nc_sb_str(&m, "'?");
-	} else {
+	if (!nc_msg_unknown(&m, what, t, nc_suggest(names, n, sizeof(*names), t))) {
 		nc_sb_str(&m, " (expected one of: ");
 		nc_msg_names(&m, names, n);
 		nc_sb_char(&m, ')');

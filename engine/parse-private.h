@@ -181,6 +181,8 @@ static inline struct negcam_format *nc_cur(struct nc_parser *p)
 void nc_msg_quoted(struct nc_strbuf *m, const char *s, __u32 len);
 void nc_msg_token(struct nc_strbuf *m, const struct nc_tok *t);
 void nc_msg_fourcc(struct nc_strbuf *m, __u32 fourcc);
+bool nc_msg_unknown(struct nc_strbuf *m, const char *what, const struct nc_tok *t,
+		    const char *hint);
 struct nc_strbuf nc_error_at(struct nc_parser *p, __u32 line, __u32 col);
 struct nc_strbuf nc_error(struct nc_parser *p, __u32 col);
 __u32 nc_distance(const char *a, __u32 la, const char *b, __u32 lb,
