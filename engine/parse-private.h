@@ -177,22 +177,53 @@ static inline struct negcam_format *nc_cur(struct nc_parser *p)
 	return &p->out->formats[p->cur_fmt];
 }
 
-/* parse-messages.c */
-void nc_msg_quoted(struct nc_strbuf *m, const char *s, __u32 len);
-void nc_msg_token(struct nc_strbuf *m, const struct nc_tok *t);
-void nc_msg_fourcc(struct nc_strbuf *m, __u32 fourcc);
-bool nc_msg_unknown(struct nc_strbuf *m, const char *what, const struct nc_tok *t,
-		    const char *hint);
-struct nc_strbuf nc_error_at(struct nc_parser *p, __u32 line, __u32 col);
-struct nc_strbuf nc_error(struct nc_parser *p, __u32 col);
-__u32 nc_distance(const char *a, __u32 la, const char *b, __u32 lb,
-		  bool icase);
-const char *nc_suggest(const void *table, __u32 n, __u32 stride,
-		       const struct nc_tok *t);
-int nc_lookup(struct nc_parser *p, const struct nc_names *table,
-	      const struct nc_tok *t, const char *what, __u32 *value);
+/* parse-keywords.c: the keyword a line starts with, and whether it may stand there */
+const struct nc_keyword *nc_keyword_of(struct nc_parser *p,
+				       const struct nc_tok *t);
+int nc_keyword_placed(struct nc_parser *p, const struct nc_keyword *kw,
+		      const struct nc_tok *t);
 
-/* parse-tokens.c */
+/* parse-header.c: the header keywords' handlers; the card and defaults at the end */
+int nc_kw_name(struct nc_parser *p, const struct nc_keyword *kw,
+	       const struct nc_tok *kwt);
+int nc_kw_card(struct nc_parser *p, const struct nc_keyword *kw,
+	       const struct nc_tok *kwt);
+int nc_kw_adjust(struct nc_parser *p, const struct nc_keyword *kw,
+		 const struct nc_tok *kwt);
+int nc_kw_quirks(struct nc_parser *p, const struct nc_keyword *kw,
+		 const struct nc_tok *kwt);
+int nc_kw_default(struct nc_parser *p, const struct nc_keyword *kw,
+		  const struct nc_tok *kwt);
+int nc_finish_header(struct nc_parser *p);
+
+/* parse-settings.c: the settings' value readers and their handler */
+int nc_set_fields(struct nc_parser *p, const struct nc_keyword *kw,
+		  struct nc_settings *s, struct nc_tok *t);
+int nc_set_stride(struct nc_parser *p, const struct nc_keyword *kw,
+		  struct nc_settings *s, struct nc_tok *t);
+int nc_set_named(struct nc_parser *p, const struct nc_keyword *kw,
+		 struct nc_settings *s, struct nc_tok *t);
+int nc_kw_setting(struct nc_parser *p, const struct nc_keyword *kw,
+		  const struct nc_tok *kwt);
+
+/* parse-format.c: a format block's handlers; closing the format being built */
+int nc_finish_format(struct nc_parser *p);
+int nc_kw_format(struct nc_parser *p, const struct nc_keyword *kw,
+		 const struct nc_tok *kwt);
+int nc_kw_description(struct nc_parser *p, const struct nc_keyword *kw,
+		      const struct nc_tok *kwt);
+int nc_kw_flags(struct nc_parser *p, const struct nc_keyword *kw,
+		const struct nc_tok *kwt);
+
+/* parse-sizes.c: the size line's handler */
+int nc_kw_size(struct nc_parser *p, const struct nc_keyword *kw,
+	       const struct nc_tok *kwt);
+
+/* parse-rates.c: a size line's rate clause */
+int nc_parse_rates(struct nc_parser *p, const struct nc_tok *size_tok,
+		   struct negcam_size *sz);
+
+/* parse-tokens.c: the line's tokens and the values they hold */
 __u32 nc_col(const struct nc_parser *p, __u32 offset);
 int nc_next(struct nc_parser *p, struct nc_tok *t);
 int nc_expect(struct nc_parser *p, struct nc_tok *t, const char *what);
@@ -213,50 +244,19 @@ int nc_expect_end_quoted(struct nc_parser *p, const struct nc_tok *value,
 int nc_parse_queue(struct nc_parser *p, struct nc_tok *t, int *have,
 		   enum negcam_queue *q);
 
-/* parse-header.c */
-int nc_kw_name(struct nc_parser *p, const struct nc_keyword *kw,
-	       const struct nc_tok *kwt);
-int nc_kw_card(struct nc_parser *p, const struct nc_keyword *kw,
-	       const struct nc_tok *kwt);
-int nc_kw_adjust(struct nc_parser *p, const struct nc_keyword *kw,
-		 const struct nc_tok *kwt);
-int nc_kw_quirks(struct nc_parser *p, const struct nc_keyword *kw,
-		 const struct nc_tok *kwt);
-int nc_kw_default(struct nc_parser *p, const struct nc_keyword *kw,
-		  const struct nc_tok *kwt);
-int nc_finish_header(struct nc_parser *p);
-
-/* parse-settings.c */
-int nc_set_fields(struct nc_parser *p, const struct nc_keyword *kw,
-		  struct nc_settings *s, struct nc_tok *t);
-int nc_set_stride(struct nc_parser *p, const struct nc_keyword *kw,
-		  struct nc_settings *s, struct nc_tok *t);
-int nc_set_named(struct nc_parser *p, const struct nc_keyword *kw,
-		 struct nc_settings *s, struct nc_tok *t);
-int nc_kw_setting(struct nc_parser *p, const struct nc_keyword *kw,
-		  const struct nc_tok *kwt);
-
-/* parse-format.c */
-int nc_finish_format(struct nc_parser *p);
-int nc_kw_format(struct nc_parser *p, const struct nc_keyword *kw,
-		 const struct nc_tok *kwt);
-int nc_kw_description(struct nc_parser *p, const struct nc_keyword *kw,
-		      const struct nc_tok *kwt);
-int nc_kw_flags(struct nc_parser *p, const struct nc_keyword *kw,
-		const struct nc_tok *kwt);
-
-/* parse-sizes.c */
-int nc_kw_size(struct nc_parser *p, const struct nc_keyword *kw,
-	       const struct nc_tok *kwt);
-
-/* parse-rates.c */
-int nc_parse_rates(struct nc_parser *p, const struct nc_tok *size_tok,
-		   struct negcam_size *sz);
-
-/* parse-keywords.c */
-const struct nc_keyword *nc_keyword_of(struct nc_parser *p,
-				       const struct nc_tok *t);
-int nc_keyword_placed(struct nc_parser *p, const struct nc_keyword *kw,
-		      const struct nc_tok *t);
+/* parse-messages.c: an error's message, "did you mean" */
+void nc_msg_quoted(struct nc_strbuf *m, const char *s, __u32 len);
+void nc_msg_token(struct nc_strbuf *m, const struct nc_tok *t);
+void nc_msg_fourcc(struct nc_strbuf *m, __u32 fourcc);
+bool nc_msg_unknown(struct nc_strbuf *m, const char *what, const struct nc_tok *t,
+		    const char *hint);
+struct nc_strbuf nc_error_at(struct nc_parser *p, __u32 line, __u32 col);
+struct nc_strbuf nc_error(struct nc_parser *p, __u32 col);
+__u32 nc_distance(const char *a, __u32 la, const char *b, __u32 lb,
+		  bool icase);
+const char *nc_suggest(const void *table, __u32 n, __u32 stride,
+		       const struct nc_tok *t);
+int nc_lookup(struct nc_parser *p, const struct nc_names *table,
+	      const struct nc_tok *t, const char *what, __u32 *value);
 
 #endif /* NEGCAM_PARSE_PRIVATE_H */
