@@ -538,11 +538,50 @@ static bool is_printed_number(const char *t)
 	return n > 0 && t[n] == '.' && strspn(t + n + 1, "0123456789") == 3 && !t[n + 4];
 }
 
+/*
+ * The fractions an interval line's printed numbers stand for, into @iv:
+ * @a and @fa the minimum in seconds and fps, @b and @fb the maximum, @c
+ * the step; -1 (reported) when no fraction prints so.
+ */
+static int interval_fractions(struct imp *im, struct imp_ival *iv, const char *a, const char *b,
+			      const char *c, const char *fa, const char *fb)
+{
+	struct fraction_rule r = { 0 };
+
+	r.sec = a;
+	r.fps = fa;
+	if (recover_fraction(&r, &iv->min)) {
+		imp_error(im, im->line, "no fraction with terms up to %u prints as %ss (%s fps)",
+			  IMP_MAX_RATE, a, fa);
+		return -1;
+	}
+	if (iv->kind != IV_DISCRETE) {
+		r.sec = b;
+		r.fps = fb;
+		if (recover_fraction(&r, &iv->max)) {
+			imp_error(im, im->line, "no fraction with terms up to %u prints as %ss "
+				  "(%s fps)", IMP_MAX_RATE, b, fb);
+			return -1;
+		}
+	}
+	if (iv->kind == IV_STEPWISE) {
+		r.sec = c;
+		r.fps = NULL;
+		r.range_min = &iv->min;
+		r.range_max = &iv->max;
+		if (recover_fraction(&r, &iv->step)) {
+			imp_error(im, im->line, "no step printing as %ss divides %ss - %ss into "
+				  "whole steps", c, a, b);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static void parse_interval_line(struct imp *im, const char *s)
 {
 	char a[32], b[32], c[32], fa[32], fb[32];
 	struct imp_size *sz = current_size(im);
-	struct fraction_rule r = { 0 };
 	struct imp_ival iv;
 	unsigned int i;
 
@@ -579,33 +618,8 @@ static void parse_interval_line(struct imp *im, const char *s)
 			  "intervals under discrete sizes only)");
 		return;
 	}
-	r.sec = a;
-	r.fps = fa;
-	if (recover_fraction(&r, &iv.min)) {
-		imp_error(im, im->line, "no fraction with terms up to %u prints as %ss (%s fps)",
-			  IMP_MAX_RATE, a, fa);
+	if (interval_fractions(im, &iv, a, b, c, fa, fb))
 		return;
-	}
-	if (iv.kind != IV_DISCRETE) {
-		r.sec = b;
-		r.fps = fb;
-		if (recover_fraction(&r, &iv.max)) {
-			imp_error(im, im->line, "no fraction with terms up to %u prints as %ss "
-				  "(%s fps)", IMP_MAX_RATE, b, fb);
-			return;
-		}
-	}
-	if (iv.kind == IV_STEPWISE) {
-		r.sec = c;
-		r.fps = NULL;
-		r.range_min = &iv.min;
-		r.range_max = &iv.max;
-		if (recover_fraction(&r, &iv.step)) {
-			imp_error(im, im->line, "no step printing as %ss divides %ss - %ss into "
-				  "whole steps", c, a, b);
-			return;
-		}
-	}
 	if ((iv.kind != IV_DISCRETE || (sz->nivals && sz->ivals[0].kind != IV_DISCRETE)) &&
 	    sz->nivals) {
 		imp_error(im, im->line, "an interval range must be the only interval of its "

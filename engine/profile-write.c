@@ -8,52 +8,26 @@
  * nothing depends on the parser's defaults: the card, the adjustment, one
  * `default` line per queue, and per format its description, fields and
  * the four colorimetry values. The parser reads it back to the same struct
- * (tests/engine/test_profile-write.c checks every built-in and shelf
+ * (tests/engine/test_profile_write.c checks every built-in and shelf
  * camera, tests/fuzz/fuzz_roundtrip.c any text the parser accepts).
  *
  * The minimal form (NC_WRITE_MINIMAL) writes what a tool learnt about a
  * device and leaves the rest to the parser: see profile.h.
- * Freestanding like the parser: no allocation, no libc formatting.
+ * Freestanding like the parser: no allocation, no libc formatting; the
+ * text is built with strbuf.h, as the parser's messages are.
  */
 #include "profile.h"
 #include "formats.h"
 #include "profile-names.h"
+#include "strbuf.h"
 
 struct nc_out {
-	char *buf;
-	__u32 size;
-	__u32 len; /* as if @buf were large enough */
+	struct nc_strbuf sb;
 	bool bad;  /* a value with no name in the language */
 	bool minimal;
 	bool shared_fields, shared_color; /* written once before the formats */
 	const struct negcam_write_opts *opts;
 };
-
-static void w_char(struct nc_out *o, char c)
-{
-	if (o->len + 1 < o->size)
-		o->buf[o->len] = c;
-	o->len++;
-}
-
-static void w_str(struct nc_out *o, const char *s)
-{
-	while (*s)
-		w_char(o, *s++);
-}
-
-static void w_uint(struct nc_out *o, __u32 v)
-{
-	char d[10];
-	int n = 0;
-
-	do {
-		d[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		w_char(o, d[--n]);
-}
 
 /* The name of @v in @t; a value without one makes the profile unwritable. */
 static void w_name(struct nc_out *o, const struct nc_names *t, __u32 v)
@@ -61,23 +35,9 @@ static void w_name(struct nc_out *o, const struct nc_names *t, __u32 v)
 	const char *name = nc_name_of(t, v);
 
 	if (name)
-		w_str(o, name);
+		nc_sb_str(&o->sb, name);
 	else
 		o->bad = true;
-}
-
-static void w_fract(struct nc_out *o, struct v4l2_fract f)
-{
-	w_uint(o, f.numerator);
-	w_char(o, '/');
-	w_uint(o, f.denominator);
-}
-
-static void w_wxh(struct nc_out *o, __u32 w, __u32 h)
-{
-	w_uint(o, w);
-	w_char(o, 'x');
-	w_uint(o, h);
 }
 
 /* A card name or description, quoted; the language has no escape for '"'. */
@@ -88,9 +48,9 @@ static int w_quoted(struct nc_out *o, const char *s)
 	for (c = s; *c; c++)
 		if (*c == '"')
 			return -EINVAL;
-	w_char(o, '"');
-	w_str(o, s);
-	w_char(o, '"');
+	nc_sb_char(&o->sb, '"');
+	nc_sb_str(&o->sb, s);
+	nc_sb_char(&o->sb, '"');
 	return 0;
 }
 
@@ -107,12 +67,12 @@ static void w_fourcc(struct nc_out *o, __u32 fourcc)
 	}
 	s[4] = '\0';
 	if (space)
-		w_char(o, '"');
-	w_str(o, s);
+		nc_sb_char(&o->sb, '"');
+	nc_sb_str(&o->sb, s);
 	if (fourcc & (1u << 31))
-		w_str(o, "-BE");
+		nc_sb_str(&o->sb, "-BE");
 	if (space)
-		w_char(o, '"');
+		nc_sb_char(&o->sb, '"');
 }
 
 /* "INDENT KEYWORD NAME" for a value the table names; nothing otherwise. */
@@ -123,11 +83,11 @@ static void w_named(struct nc_out *o, const char *indent, const char *kw,
 
 	if (!name)
 		return;
-	w_str(o, indent);
-	w_str(o, kw);
-	w_char(o, ' ');
-	w_str(o, name);
-	w_char(o, '\n');
+	nc_sb_str(&o->sb, indent);
+	nc_sb_str(&o->sb, kw);
+	nc_sb_char(&o->sb, ' ');
+	nc_sb_str(&o->sb, name);
+	nc_sb_char(&o->sb, '\n');
 }
 
 static int w_header(struct nc_out *o, const struct negcam_profile *p)
@@ -135,31 +95,31 @@ static int w_header(struct nc_out *o, const struct negcam_profile *p)
 	__u32 bit;
 
 	if (o->opts && o->opts->header)
-		w_str(o, o->opts->header);
-	w_str(o, "name ");
-	w_str(o, p->name);
-	w_char(o, '\n');
+		nc_sb_str(&o->sb, o->opts->header);
+	nc_sb_str(&o->sb, "name ");
+	nc_sb_str(&o->sb, p->name);
+	nc_sb_char(&o->sb, '\n');
 	if (p->card[0]) {
-		w_str(o, "card ");
+		nc_sb_str(&o->sb, "card ");
 		if (w_quoted(o, p->card))
 			return -EINVAL;
-		w_char(o, '\n');
+		nc_sb_char(&o->sb, '\n');
 	}
 	if (!o->minimal || p->adjust != NC_ADJUST_DOWN ||
 	    (o->opts->flags & NC_WRITE_ADJUST)) {
-		w_str(o, "adjust ");
+		nc_sb_str(&o->sb, "adjust ");
 		w_name(o, &nc_adjusts, p->adjust);
-		w_char(o, '\n');
+		nc_sb_char(&o->sb, '\n');
 	}
 	if (p->quirks) {
-		w_str(o, "quirks");
+		nc_sb_str(&o->sb, "quirks");
 		for (bit = 1; bit; bit <<= 1) {
 			if (p->quirks & bit) {
-				w_char(o, ' ');
+				nc_sb_char(&o->sb, ' ');
 				w_name(o, &nc_quirks, bit);
 			}
 		}
-		w_char(o, '\n');
+		nc_sb_char(&o->sb, '\n');
 	}
 	return 0;
 }
@@ -173,18 +133,18 @@ static void w_defaults(struct nc_out *o, const struct negcam_profile *p)
 
 		if (!d->fourcc)
 			continue;
-		w_str(o, "default ");
+		nc_sb_str(&o->sb, "default ");
 		w_fourcc(o, d->fourcc);
-		w_str(o, q == NC_OUTPUT ? " output" : "");
+		nc_sb_str(&o->sb, q == NC_OUTPUT ? " output" : "");
 		if (d->width) { /* minimal: no size, the parser's default */
-			w_char(o, ' ');
-			w_wxh(o, d->width, d->height);
+			nc_sb_char(&o->sb, ' ');
+			nc_sb_wxh(&o->sb, d->width, d->height);
 		}
 		if (d->width && d->interval.numerator) {
-			w_str(o, " interval ");
-			w_fract(o, d->interval);
+			nc_sb_str(&o->sb, " interval ");
+			nc_sb_fract(&o->sb, d->interval);
 		}
-		w_char(o, '\n');
+		nc_sb_char(&o->sb, '\n');
 	}
 }
 
@@ -202,16 +162,16 @@ static void w_flags(struct nc_out *o, const struct negcam_format *f,
 	for (i = 0; i < NC_ARRAY_SIZE(bits); i++) {
 		if (!(f->flags & bits[i]))
 			continue;
-		w_str(o, any ? " " : "  flags ");
+		nc_sb_str(&o->sb, any ? " " : "  flags ");
 		any = true;
 		/* the encoding bit is named for HSV formats as v4l2-ctl does */
 		if (bits[i] == V4L2_FMT_FLAG_CSC_YCBCR_ENC && fi && fi->color == NC_COLOR_OTHER)
-			w_str(o, "csc-hsv");
+			nc_sb_str(&o->sb, "csc-hsv");
 		else
 			w_name(o, &nc_fmt_flags, bits[i]);
 	}
 	if (any)
-		w_char(o, '\n');
+		nc_sb_char(&o->sb, '\n');
 }
 
 static void w_rates(struct nc_out *o, const struct negcam_profile *p,
@@ -221,26 +181,26 @@ static void w_rates(struct nc_out *o, const struct negcam_profile *p,
 	unsigned int i;
 
 	if (s->ival_kind == V4L2_FRMIVAL_TYPE_DISCRETE) {
-		w_str(o, o->minimal ? " fps" : " interval");
+		nc_sb_str(&o->sb, o->minimal ? " fps" : " interval");
 		for (i = 0; i < s->ival_count; i++) {
-			w_char(o, ' ');
+			nc_sb_char(&o->sb, ' ');
 			if (!o->minimal)
-				w_fract(o, iv[i].min);
+				nc_sb_fract(&o->sb, iv[i].min);
 			else if (iv[i].min.numerator == 1)
-				w_uint(o, iv[i].min.denominator);
+				nc_sb_uint(&o->sb, iv[i].min.denominator);
 			else
-				w_fract(o, (struct v4l2_fract){ iv[i].min.denominator,
+				nc_sb_fract(&o->sb, (struct v4l2_fract){ iv[i].min.denominator,
 								 iv[i].min.numerator });
 		}
 		return;
 	}
-	w_str(o, " interval ");
-	w_fract(o, iv->min);
-	w_char(o, '-');
-	w_fract(o, iv->max);
+	nc_sb_str(&o->sb, " interval ");
+	nc_sb_fract(&o->sb, iv->min);
+	nc_sb_char(&o->sb, '-');
+	nc_sb_fract(&o->sb, iv->max);
 	if (s->ival_kind == V4L2_FRMIVAL_TYPE_STEPWISE) {
-		w_str(o, " step ");
-		w_fract(o, iv->step);
+		nc_sb_str(&o->sb, " step ");
+		nc_sb_fract(&o->sb, iv->step);
 	}
 }
 
@@ -259,28 +219,28 @@ static void w_sizes(struct nc_out *o, const struct negcam_profile *p,
 	const char *note = w_note(o, fi, -1);
 
 	if (note) {
-		w_str(o, "  ");
-		w_str(o, note);
-		w_char(o, '\n');
+		nc_sb_str(&o->sb, "  ");
+		nc_sb_str(&o->sb, note);
+		nc_sb_char(&o->sb, '\n');
 	}
 	for (i = 0; i < f->size_count; i++) {
 		const struct negcam_size *s = &p->sizes[f->size_first + i];
 
-		w_str(o, "  size ");
-		w_wxh(o, s->min_w, s->min_h);
+		nc_sb_str(&o->sb, "  size ");
+		nc_sb_wxh(&o->sb, s->min_w, s->min_h);
 		if (f->size_kind != V4L2_FRMSIZE_TYPE_DISCRETE) {
-			w_char(o, '-');
-			w_wxh(o, s->max_w, s->max_h);
+			nc_sb_char(&o->sb, '-');
+			nc_sb_wxh(&o->sb, s->max_w, s->max_h);
 		}
 		if (f->size_kind == V4L2_FRMSIZE_TYPE_STEPWISE) {
-			w_str(o, " step ");
-			w_wxh(o, s->step_w, s->step_h);
+			nc_sb_str(&o->sb, " step ");
+			nc_sb_wxh(&o->sb, s->step_w, s->step_h);
 		}
 		w_rates(o, p, s);
 		note = w_note(o, fi, (int)i);
 		if (note)
-			w_str(o, note);
-		w_char(o, '\n');
+			nc_sb_str(&o->sb, note);
+		nc_sb_char(&o->sb, '\n');
 	}
 }
 
@@ -294,13 +254,13 @@ static void w_fields(struct nc_out *o, const char *indent, const struct negcam_f
 
 	if (o->minimal && (!f->nfields || (f->nfields == 1 && f->fields[0] == V4L2_FIELD_NONE)))
 		return;
-	w_str(o, indent);
-	w_str(o, "field");
+	nc_sb_str(&o->sb, indent);
+	nc_sb_str(&o->sb, "field");
 	for (i = 0; i < f->nfields; i++) {
-		w_char(o, ' ');
+		nc_sb_char(&o->sb, ' ');
 		w_name(o, &nc_fields, f->fields[i]);
 	}
-	w_char(o, '\n');
+	nc_sb_char(&o->sb, '\n');
 }
 
 /* The named colorimetry values (0, DEFAULT, is left to the parser). */
@@ -345,14 +305,14 @@ static int w_format(struct nc_out *o, const struct negcam_profile *p,
 {
 	const struct negcam_fourcc_info *fi = negcam_fourcc_lookup(f->fourcc);
 
-	w_str(o, "\nformat ");
+	nc_sb_str(&o->sb, "\nformat ");
 	w_fourcc(o, f->fourcc);
-	w_str(o, f->buf_type == V4L2_BUF_TYPE_VIDEO_OUTPUT ? " output\n" : "\n");
+	nc_sb_str(&o->sb, f->buf_type == V4L2_BUF_TYPE_VIDEO_OUTPUT ? " output\n" : "\n");
 	if (f->description[0]) {
-		w_str(o, "  description ");
+		nc_sb_str(&o->sb, "  description ");
 		if (w_quoted(o, f->description))
 			return -EINVAL;
-		w_char(o, '\n');
+		nc_sb_char(&o->sb, '\n');
 	}
 	w_flags(o, f, fi);
 	if (!o->shared_fields)
@@ -360,9 +320,9 @@ static int w_format(struct nc_out *o, const struct negcam_profile *p,
 	if (!o->shared_color)
 		w_colorimetry(o, "  ", f);
 	if (f->stride_align > 1) {
-		w_str(o, "  stride-align ");
-		w_uint(o, f->stride_align);
-		w_char(o, '\n');
+		nc_sb_str(&o->sb, "  stride-align ");
+		nc_sb_uint(&o->sb, f->stride_align);
+		nc_sb_char(&o->sb, '\n');
 	}
 	w_sizes(o, p, f);
 	return 0;
@@ -371,11 +331,12 @@ static int w_format(struct nc_out *o, const struct negcam_profile *p,
 long negcam_profile_write(const struct negcam_profile *p,
 			  const struct negcam_write_opts *opts, char *buf, __u32 size)
 {
-	struct nc_out o = { buf, size, 0, false, false, false, false, opts };
+	struct nc_out o = { .opts = opts };
 	unsigned int i;
 
 	if (!p->name[0])
 		return -EINVAL;
+	o.sb = nc_sb_init(buf, size);
 	o.minimal = opts && (opts->flags & NC_WRITE_MINIMAL);
 	if (w_header(&o, p))
 		return -EINVAL;
@@ -386,7 +347,5 @@ long negcam_profile_write(const struct negcam_profile *p,
 			return -EINVAL;
 	if (o.bad)
 		return -EINVAL;
-	if (size)
-		buf[o.len < size ? o.len : size - 1] = '\0';
-	return o.len;
+	return o.sb.len;
 }

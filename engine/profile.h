@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
  * A profile: everything a negcam device answers, as data. Built by the
- * parser (parser.c) from the text language of docs/profiles.md; read by
- * the engine. Storage is fixed-size and owned by the caller: a profile
+ * parser (parser.c, parse-*.c) from the text language of
+ * docs/profiles.md; read by the engine. Storage is fixed-size and owned by the caller: a profile
  * is large (see sizeof), so allocate it (kvzalloc / malloc / static),
  * never put it on a kernel stack.
  *

@@ -400,14 +400,10 @@ per_frame_us (const struct timeval *a, const struct timeval *b, guint n)
   return d / n;
 }
 
-int
-main (int argc, char **argv)
+/* Options into B, *timeout and *repeat; FALSE (usage said) on a bad command line. */
+static gboolean
+parse_args (int argc, char **argv, guint * timeout, guint * repeat)
 {
-  GError *err = NULL;
-  GstPad *pad;
-  GstQuery *q;
-  guint timeout = 120, repeat = 1, run;
-  double firsts[64] = { 0 };
   int c;
 
   B.warm = 30;
@@ -421,7 +417,7 @@ main (int argc, char **argv)
         B.n = atoi (optarg);
         break;
       case 't':
-        timeout = atoi (optarg);
+        *timeout = atoi (optarg);
         break;
       case 'T':
         g_strlcpy (B.thread_comm, optarg, sizeof (B.thread_comm));
@@ -433,43 +429,56 @@ main (int argc, char **argv)
         B.check_copies = TRUE;
         break;
       case 'r':
-        repeat = CLAMP (atoi (optarg), 1, 64);
+        *repeat = CLAMP (atoi (optarg), 1, 64);
         break;
       default:
         fprintf (stderr, "usage: bench-gst [-w WARMUP] [-n FRAMES] "
             "[-t TIMEOUT] [-T COMM] [-m N] [-r REPEAT] [-c] 'PIPELINE'\n");
-        return 2;
+        return FALSE;
     }
   }
   if (optind != argc - 1 || B.warm < 1 || B.n < 1) {
     fprintf (stderr, "bench-gst: one pipeline description expected\n");
-    return 2;
+    return FALSE;
   }
-  gst_init (NULL, NULL);
-  /* registered now, not at the first buffer of the window */
-  gst_reference_timestamp_meta_get_info ();
-  g_type_class_unref (g_type_class_ref (GST_TYPE_PAD_PROBE_RETURN));
-  malloc_count = dlsym (RTLD_DEFAULT, "bench_malloc_count");
-  malloc_trace = dlsym (RTLD_DEFAULT, "bench_malloc_trace");
+  return TRUE;
+}
 
-  B.pipe = gst_parse_launch (argv[optind], &err);
+/* The pipeline, its "src" element probed, its bus watched; FALSE (said) on error. */
+static gboolean
+setup_pipeline (const char *description)
+{
+  GError *err = NULL;
+  GstPad *pad;
+
+  B.pipe = gst_parse_launch (description, &err);
   if (!B.pipe || err) {
     fprintf (stderr, "bench-gst: %s\n", err->message);
-    return 2;
+    return FALSE;
   }
   B.src = gst_bin_get_by_name (GST_BIN (B.pipe), "src");
   if (!B.src) {
     fprintf (stderr, "bench-gst: the pipeline needs an element named src\n");
-    return 2;
+    return FALSE;
   }
   pad = gst_element_get_static_pad (B.src, "src");
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, probe, NULL, NULL);
   gst_object_unref (pad);
   B.loop = g_main_loop_new (NULL, FALSE);
   gst_bus_add_watch (GST_ELEMENT_BUS (B.pipe), on_bus, NULL);
+  return TRUE;
+}
 
-  /* -r: the NULL -> first buffer cycle again, in the same process (the
-   * element reopens the device and forgets what it probed at NULL) */
+/*
+ * @repeat times from NULL to the end of the window (-r: the element reopens
+ * the device and forgets what it probed at NULL); the time to each first
+ * buffer into @firsts. Returns the number of runs.
+ */
+static guint
+run_cycles (guint timeout, guint repeat, double *firsts)
+{
+  guint run;
+
   for (run = 0; run < repeat && !B.failed; run++) {
     guint to;
 
@@ -496,35 +505,46 @@ main (int argc, char **argv)
     if (B.frames > 0)
       firsts[run] = (B.t_first - B.t0) / 1e6;
   }
+  return run;
+}
 
-  if (B.frames > 0) {
-    GstPad *sp = gst_element_get_static_pad (B.src, "src");
-    GstCaps *caps = gst_pad_get_current_caps (sp);
-    double sorted[64];
-    guint i, j, n = run;
+/* first_buffer_ms (the median of @n runs), first_buffer_runs, caps. */
+static void
+print_first_buffers (const double *firsts, guint n)
+{
+  GstPad *sp = gst_element_get_static_pad (B.src, "src");
+  GstCaps *caps = gst_pad_get_current_caps (sp);
+  double sorted[64];
+  guint i, j;
 
-    memcpy (sorted, firsts, sizeof (sorted));
-    for (i = 1; i < n; i++)
-      for (j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
-        double t = sorted[j];
+  memcpy (sorted, firsts, sizeof (sorted));
+  for (i = 1; i < n; i++)
+    for (j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+      double t = sorted[j];
 
-        sorted[j] = sorted[j - 1];
-        sorted[j - 1] = t;
-      }
-    printf ("first_buffer_ms=%.3f\nfirst_buffer_runs=", sorted[n / 2]);
-    for (i = 0; i < n; i++)
-      printf ("%s%.1f", i ? " " : "", firsts[i]);
-    printf ("\n");
-    if (caps) {
-      gchar *str = gst_caps_to_string (caps);
-
-      printf ("caps=%s\n", str);
-      g_free (str);
-      gst_caps_unref (caps);
+      sorted[j] = sorted[j - 1];
+      sorted[j - 1] = t;
     }
-    gst_object_unref (sp);
+  printf ("first_buffer_ms=%.3f\nfirst_buffer_runs=", sorted[n / 2]);
+  for (i = 0; i < n; i++)
+    printf ("%s%.1f", i ? " " : "", firsts[i]);
+  printf ("\n");
+  if (caps) {
+    gchar *str = gst_caps_to_string (caps);
+
+    printf ("caps=%s\n", str);
+    g_free (str);
+    gst_caps_unref (caps);
   }
-  q = gst_query_new_latency ();
+  gst_object_unref (sp);
+}
+
+/* latency_live, latency_min_us, latency_max_us: the source's LATENCY query. */
+static void
+print_latency (void)
+{
+  GstQuery *q = gst_query_new_latency ();
+
   if (gst_element_query (B.src, q)) {
     gboolean live;
     GstClockTime min, max;
@@ -537,38 +557,49 @@ main (int argc, char **argv)
       printf ("latency_max_us=none\n");
   }
   gst_query_unref (q);
+}
 
-  if (B.done) {
-    double wall = (B.tb - B.ta) / 1e9;
-    double u = per_frame_us (&B.ra.ru_utime, &B.rb.ru_utime, B.n);
-    double s = per_frame_us (&B.ra.ru_stime, &B.rb.ru_stime, B.n);
+/* What the window measured: rate, CPU, allocations, delays, copies, gaps. */
+static void
+print_window (void)
+{
+  double wall = (B.tb - B.ta) / 1e9;
+  double u = per_frame_us (&B.ra.ru_utime, &B.rb.ru_utime, B.n);
+  double s = per_frame_us (&B.ra.ru_stime, &B.rb.ru_stime, B.n);
 
-    printf ("frames=%u\nwindow_s=%.3f\nfps=%.1f\n", B.n, wall, B.n / wall);
-    printf ("cpu_us_per_frame=%.1f\nuser_us_per_frame=%.1f\n"
-        "sys_us_per_frame=%.1f\n", u + s, u, s);
-    if (B.thread_pid > 0) {
-      printf ("thread_pid=%d\nthread_us_per_frame=%.1f\n"
-          "thread_tick_us_per_frame=%.1f\n", B.thread_pid,
-          (B.thb.ts - B.tha.ts) / 1e3 / B.n,
-          (B.thb.tick - B.tha.tick) / 1e3 / B.n);
-    }
-    if (malloc_count)
-      printf ("allocs_per_frame=%.3f\n", (double) (B.mb - B.ma) / B.n);
-    if (B.dn)
-      printf ("delay_pts_us_min=%.0f\ndelay_pts_us_mean=%.0f\n"
-          "delay_pts_us_max=%.0f\n", B.dmin / 1e3, B.dsum / 1e3 / B.dn,
-          B.dmax / 1e3);
-    if (B.rn)
-      printf ("delay_ref_us_min=%.0f\ndelay_ref_us_mean=%.0f\n"
-          "delay_ref_us_max=%.0f\n", B.rmin / 1e3, B.rsum / 1e3 / B.rn,
-          B.rmax / 1e3);
-    if (B.check_copies) {
-      printf ("nondevice_buffers=%u\n", B.nondevice);
-      if (B.nmaps == 0)
-        dump_shared_maps ();
-    }
-    printf ("offset_gaps=%" G_GUINT64_FORMAT "\n", B.gaps);
+  printf ("frames=%u\nwindow_s=%.3f\nfps=%.1f\n", B.n, wall, B.n / wall);
+  printf ("cpu_us_per_frame=%.1f\nuser_us_per_frame=%.1f\n"
+      "sys_us_per_frame=%.1f\n", u + s, u, s);
+  if (B.thread_pid > 0) {
+    printf ("thread_pid=%d\nthread_us_per_frame=%.1f\n"
+        "thread_tick_us_per_frame=%.1f\n", B.thread_pid,
+        (B.thb.ts - B.tha.ts) / 1e3 / B.n,
+        (B.thb.tick - B.tha.tick) / 1e3 / B.n);
   }
+  if (malloc_count)
+    printf ("allocs_per_frame=%.3f\n", (double) (B.mb - B.ma) / B.n);
+  if (B.dn)
+    printf ("delay_pts_us_min=%.0f\ndelay_pts_us_mean=%.0f\n"
+        "delay_pts_us_max=%.0f\n", B.dmin / 1e3, B.dsum / 1e3 / B.dn,
+        B.dmax / 1e3);
+  if (B.rn)
+    printf ("delay_ref_us_min=%.0f\ndelay_ref_us_mean=%.0f\n"
+        "delay_ref_us_max=%.0f\n", B.rmin / 1e3, B.rsum / 1e3 / B.rn,
+        B.rmax / 1e3);
+  if (B.check_copies) {
+    printf ("nondevice_buffers=%u\n", B.nondevice);
+    if (B.nmaps == 0)
+      dump_shared_maps ();
+  }
+  printf ("offset_gaps=%" G_GUINT64_FORMAT "\n", B.gaps);
+}
+
+/* stats.*, negotiated.* and maxrss_kb. */
+static void
+print_source_stats (void)
+{
+  struct rusage r;
+
   if (g_object_class_find_property (G_OBJECT_GET_CLASS (B.src), "stats")) {
     GstStructure *st = NULL;
 
@@ -582,12 +613,34 @@ main (int argc, char **argv)
     gst_structure_foreach (B.negotiated, print_field, (gpointer) "negotiated");
     gst_structure_free (B.negotiated);
   }
-  {
-    struct rusage r;
+  getrusage (RUSAGE_SELF, &r);
+  printf ("maxrss_kb=%ld\n", r.ru_maxrss);
+}
 
-    getrusage (RUSAGE_SELF, &r);
-    printf ("maxrss_kb=%ld\n", r.ru_maxrss);
-  }
+int
+main (int argc, char **argv)
+{
+  guint timeout = 120, repeat = 1, runs;
+  double firsts[64] = { 0 };
+
+  if (!parse_args (argc, argv, &timeout, &repeat))
+    return 2;
+  gst_init (NULL, NULL);
+  /* registered now, not at the first buffer of the window */
+  gst_reference_timestamp_meta_get_info ();
+  g_type_class_unref (g_type_class_ref (GST_TYPE_PAD_PROBE_RETURN));
+  malloc_count = dlsym (RTLD_DEFAULT, "bench_malloc_count");
+  malloc_trace = dlsym (RTLD_DEFAULT, "bench_malloc_trace");
+  if (!setup_pipeline (argv[optind]))
+    return 2;
+
+  runs = run_cycles (timeout, repeat, firsts);
+  if (B.frames > 0)
+    print_first_buffers (firsts, runs);
+  print_latency ();
+  if (B.done)
+    print_window ();
+  print_source_stats ();
   fflush (stdout);
   gst_element_set_state (B.pipe, GST_STATE_NULL);
   gst_object_unref (B.src);

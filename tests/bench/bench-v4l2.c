@@ -126,48 +126,34 @@ static int dq(struct v4l2_buffer *b)
 	}
 }
 
-int main(int argc, char **argv)
+/* S_FMT @fcc @w x @h, progressive, into *@f; prints the format set. */
+static int set_format(const char *fcc, const char *w, const char *h, struct v4l2_format *f)
 {
-	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	memset(f, 0, sizeof(*f));
+	f->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	f->fmt.pix.pixelformat = v4l2_fourcc(fcc[0], fcc[1], fcc[2], fcc[3]);
+	f->fmt.pix.width = atoi(w);
+	f->fmt.pix.height = atoi(h);
+	f->fmt.pix.field = V4L2_FIELD_NONE;
+	if (xioctl(VIDIOC_S_FMT, f)) {
+		perror("VIDIOC_S_FMT");
+		return -1;
+	}
+	printf("format=%.4s %ux%u\n", (char *)&f->fmt.pix.pixelformat,
+	       f->fmt.pix.width, f->fmt.pix.height);
+	return 0;
+}
+
+/* S_PARM the fastest interval of @f's size (the smallest fraction); prints G_PARM's. */
+static void set_fastest_interval(const struct v4l2_format *f)
+{
 	struct v4l2_frmivalenum iv = { 0 };
 	struct v4l2_streamparm parm = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
-	struct v4l2_requestbuffers rb = { 0 };
 	struct v4l2_fract best = { 0, 0 };
-	struct rusage ra, rbu;
-	unsigned long long t0ns, t0tick, t1ns, t1tick;
-	unsigned int frames, warm, i, gaps = 0, last = 0;
-	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE, pid;
-	double ta, tb;
-	const char *fcc;
 
-	if (argc < 6) {
-		fprintf(stderr, "usage: bench-v4l2 DEVICE FOURCC WIDTH HEIGHT "
-				"THREAD-COMM [FRAMES [WARMUP]]\n");
-		return 2;
-	}
-	frames = argc > 6 ? atoi(argv[6]) : 300;
-	warm = argc > 7 ? atoi(argv[7]) : 10;
-	fd = open(argv[1], O_RDWR | O_NONBLOCK);
-	if (fd < 0) {
-		perror(argv[1]);
-		return 1;
-	}
-	fcc = argv[2];
-	f.fmt.pix.pixelformat = v4l2_fourcc(fcc[0], fcc[1], fcc[2], fcc[3]);
-	f.fmt.pix.width = atoi(argv[3]);
-	f.fmt.pix.height = atoi(argv[4]);
-	f.fmt.pix.field = V4L2_FIELD_NONE;
-	if (xioctl(VIDIOC_S_FMT, &f)) {
-		perror("VIDIOC_S_FMT");
-		return 1;
-	}
-	printf("format=%.4s %ux%u\n", (char *)&f.fmt.pix.pixelformat,
-	       f.fmt.pix.width, f.fmt.pix.height);
-
-	/* the fastest interval for this size: the smallest fraction */
-	iv.pixel_format = f.fmt.pix.pixelformat;
-	iv.width = f.fmt.pix.width;
-	iv.height = f.fmt.pix.height;
+	iv.pixel_format = f->fmt.pix.pixelformat;
+	iv.width = f->fmt.pix.width;
+	iv.height = f->fmt.pix.height;
 	for (iv.index = 0; !xioctl(VIDIOC_ENUM_FRAMEINTERVALS, &iv);
 	     iv.index++) {
 		struct v4l2_fract v = iv.type == V4L2_FRMIVAL_TYPE_DISCRETE ?
@@ -189,13 +175,21 @@ int main(int argc, char **argv)
 	xioctl(VIDIOC_G_PARM, &parm);
 	printf("interval=%u/%u\n", parm.parm.capture.timeperframe.numerator,
 	       parm.parm.capture.timeperframe.denominator);
+}
+
+/* NBUF mmap buffers, all queued, and STREAMON. */
+static int start_streaming(void)
+{
+	struct v4l2_requestbuffers rb = { 0 };
+	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	unsigned int i;
 
 	rb.count = NBUF;
 	rb.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
 	rb.memory = V4L2_MEMORY_MMAP;
 	if (xioctl(VIDIOC_REQBUFS, &rb)) {
 		perror("VIDIOC_REQBUFS");
-		return 1;
+		return -1;
 	}
 	for (i = 0; i < rb.count; i++) {
 		struct v4l2_buffer b = { .index = i,
@@ -206,22 +200,65 @@ int main(int argc, char **argv)
 		    mmap(NULL, b.length, PROT_READ, MAP_SHARED, fd,
 			 b.m.offset) == MAP_FAILED || xioctl(VIDIOC_QBUF, &b)) {
 			perror("buffer setup");
-			return 1;
+			return -1;
 		}
 	}
 	if (xioctl(VIDIOC_STREAMON, &type)) {
 		perror("VIDIOC_STREAMON");
-		return 1;
+		return -1;
 	}
-	for (i = 0; i < warm; i++) {
+	return 0;
+}
+
+/*
+ * Dequeue and requeue @n frames; *@last is the last sequence number, and
+ * the numbers skipped are added to *@gaps (unless NULL). @what names the
+ * failure.
+ */
+static int capture(unsigned int n, unsigned int *last, unsigned int *gaps, const char *what)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
 		struct v4l2_buffer b;
 
 		if (dq(&b) || xioctl(VIDIOC_QBUF, &b)) {
-			perror("DQBUF (warm-up)");
-			return 1;
+			perror(what);
+			return -1;
 		}
-		last = b.sequence;
+		if (gaps && b.sequence > *last + 1)
+			*gaps += b.sequence - *last - 1;
+		*last = b.sequence;
 	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct v4l2_format f;
+	struct rusage ra, rbu;
+	unsigned long long t0ns, t0tick, t1ns, t1tick;
+	unsigned int frames, warm, gaps = 0, last = 0;
+	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE, pid;
+	double ta, tb;
+
+	if (argc < 6) {
+		fprintf(stderr, "usage: bench-v4l2 DEVICE FOURCC WIDTH HEIGHT "
+				"THREAD-COMM [FRAMES [WARMUP]]\n");
+		return 2;
+	}
+	frames = argc > 6 ? atoi(argv[6]) : 300;
+	warm = argc > 7 ? atoi(argv[7]) : 10;
+	fd = open(argv[1], O_RDWR | O_NONBLOCK);
+	if (fd < 0) {
+		perror(argv[1]);
+		return 1;
+	}
+	if (set_format(argv[2], argv[3], argv[4], &f))
+		return 1;
+	set_fastest_interval(&f);
+	if (start_streaming() || capture(warm, &last, NULL, "DQBUF (warm-up)"))
+		return 1;
 	pid = find_thread(argv[5]);
 	if (pid < 0) {
 		fprintf(stderr, "bench-v4l2: no thread named %s*\n", argv[5]);
@@ -230,17 +267,8 @@ int main(int argc, char **argv)
 	thread_cpu(pid, &t0ns, &t0tick);
 	getrusage(RUSAGE_SELF, &ra);
 	ta = now_s();
-	for (i = 0; i < frames; i++) {
-		struct v4l2_buffer b;
-
-		if (dq(&b) || xioctl(VIDIOC_QBUF, &b)) {
-			perror("DQBUF");
-			return 1;
-		}
-		if (b.sequence > last + 1)
-			gaps += b.sequence - last - 1;
-		last = b.sequence;
-	}
+	if (capture(frames, &last, &gaps, "DQBUF"))
+		return 1;
 	tb = now_s();
 	thread_cpu(pid, &t1ns, &t1tick);
 	getrusage(RUSAGE_SELF, &rbu);

@@ -19,5 +19,5 @@ build bench-malloc.so bench-malloc.c -shared -fPIC -ldl
 build bench-v4l2 bench-v4l2.c
 build bench-memcpy bench-memcpy.c
 build bench-loop bench-loop.c -lpthread
-engine_sources=$(sed -n "/engine_sources = files(/,/)/s/^ *'\([a-z0-9_]*\.c\)'.*/\1/p" "$DIR/../../engine/meson.build")
+engine_sources=$(sed -n "/engine_sources = files(/,/)/s/^ *'\([a-z0-9_-]*\.c\)'.*/\1/p" "$DIR/../../engine/meson.build")
 build bench-framegen bench-framegen.c -I"$DIR/../../engine" $(for s in $engine_sources; do echo "$DIR/../../engine/$s"; done)

@@ -1120,11 +1120,112 @@ static char *old_layout(const char *listing)
 	return b.s;
 }
 
+/* The old layout, and a paste from a web page, import as the current layout does. */
+static void import_layouts(const char *listing)
+{
+	struct run a, o, r;
+	char *old, *spaced;
+
+	old = old_layout(listing);
+	CHECK(strstr(old, "\tPixel Format: 'MJPG' (compressed)\n") != NULL,
+	      "old layout written:\n%s", old);
+	a = run_ctlv(listing, (const char *const[]){ "--import", "-", NULL });
+	o = run_ctlv(old, (const char *const[]){ "--import", "-", NULL });
+	CHECK_EQ(o.status, 0, "old layout imports (stderr: %s)", o.err);
+	CHECK(!strcmp(a.out, o.out), "old layout imports as the current one:\n%s\n%s",
+	      a.out, o.out);
+
+	/* Pasted from a web page: spaces for tabs, a prompt, CRLF line ends. */
+	{
+		struct buf sp = { 0 };
+		const char *c;
+
+		bprintf(&sp, "user@host:~$ v4l2-ctl -d /dev/video0 --list-formats-ext\r\n");
+		for (c = listing; *c; c++)
+			bprintf(&sp, "%s", *c == '\t' ? "    " : *c == '\n' ? "\r\n" : (char[]){ *c, 0 });
+		spaced = sp.s;
+	}
+	r = run_ctlv(spaced, (const char *const[]){ "--import", "-", NULL });
+	CHECK_EQ(r.status, 0, "spaces, prompt and CRLF import (stderr: %s)", r.err);
+	CHECK(!strcmp(a.out, r.out), "spaces and CRLF import as tabs do");
+	run_free(&r);
+	run_free(&a);
+	run_free(&o);
+	free(old);
+	free(spaced);
+}
+
+/* Listings --import refuses or warns about, each reported at its line. */
+static void import_bad_listings(const char *listing)
+{
+	struct run r;
+
+	/* An unknown line: reported by its number, nothing written. */
+	{
+		struct buf bad = { 0 };
+		const char *third = strchr(strchr(listing, '\n') + 1, '\n') + 1;
+
+		bprintf(&bad, "%.*sDriver Info:\n%s", (int)(third - listing), listing, third);
+		r = run_ctlv(bad.s, (const char *const[]){ "--import", "-", NULL });
+		CHECK_EQ(r.status, 1, "unknown line: exit 1");
+		CHECK(strstr(r.err, "<stdin>:3: cannot understand this line: 'Driver Info:'") !=
+			      NULL, "unknown line reported with its number: %s", r.err);
+		CHECK(!*r.out, "nothing written on error");
+		run_free(&r);
+		free(bad.s);
+	}
+	/* Two printed numbers that no fraction matches. */
+	r = run_ctlv("\t[0]: 'YUYV' (YUYV 4:2:2)\n\t\tSize: Discrete 640x480\n"
+		     "\t\t\tInterval: Discrete 0.033s (15.000 fps)\n",
+		     (const char *const[]){ "--import", "-", NULL });
+	CHECK_EQ(r.status, 1, "inconsistent interval: exit 1");
+	CHECK(strstr(r.err, "<stdin>:3: no fraction") != NULL, "reported: %s", r.err);
+	run_free(&r);
+	/* An old kernel's description: Linux and negcam report today's. */
+	r = run_ctlv("\t[0]: 'YUYV' (YUV 4:2:2 (YUYV))\n\t\tSize: Discrete 640x480\n"
+		     "\t\t\tInterval: Discrete 0.033s (30.000 fps)\n",
+		     (const char *const[]){ "--import", "-", NULL });
+	CHECK_EQ(r.status, 0, "old description imports (stderr: %s)", r.err);
+	CHECK(strstr(r.err, "<stdin>:1: warning: 'YUYV' is described as 'YUV 4:2:2 (YUYV)'"),
+	      "description warning: %s", r.err);
+	CHECK(strstr(r.out, "format YUYV\n  size 640x480 fps 30\n") != NULL,
+	      "description parsed off the flags and size: %s", r.out);
+	run_free(&r);
+	/* Flags after the description; one a profile cannot set. */
+	r = run_ctlv("\t[0]: 'MJPG' (Motion-JPEG, compressed, emulated)\n"
+		     "\t\tSize: Discrete 640x480\n"
+		     "\t\t\tInterval: Discrete 0.033s (30.000 fps)\n",
+		     (const char *const[]){ "--import", "-", NULL });
+	CHECK_EQ(r.status, 0, "flags import (stderr: %s)", r.err);
+	CHECK(strstr(r.err, "<stdin>:1: warning: flag 'emulated' of 'MJPG' cannot be set") &&
+	      !strstr(r.err, "described as"), "flags split off the description: %s", r.err);
+	run_free(&r);
+	/* A fourcc negcam does not know. */
+	r = run_ctlv("\t[0]: 'QQQQ' (Mystery)\n\t\tSize: Discrete 640x480\n",
+		     (const char *const[]){ "--import", "-", NULL });
+	CHECK_EQ(r.status, 1, "unknown fourcc: exit 1");
+	CHECK(strstr(r.err, "<stdin>:1: pixel format 'QQQQ' is not in negcam's") != NULL,
+	      "reported: %s", r.err);
+	run_free(&r);
+	/* What the profile language refuses is reported at the listing's line. */
+	r = run_ctlv("\t[0]: 'YUYV' (YUYV 4:2:2)\n\t\tSize: Discrete 641x480\n"
+		     "\t\t\tInterval: Discrete 0.033s (30.000 fps)\n",
+		     (const char *const[]){ "--import", "-", NULL });
+	CHECK_EQ(r.status, 1, "odd YUYV width: exit 1");
+	CHECK(strstr(r.err, "<stdin>:2: ") && strstr(r.err, "641"), "reported at line 2: %s",
+	      r.err);
+	run_free(&r);
+	r = run_ctl("--import", "/nonexistent/listing.txt");
+	CHECK_EQ(r.status, 1, "unreadable listing: exit 1");
+	CHECK(strstr(r.err, strerror(ENOENT)) != NULL, "strerror: %s", r.err);
+	run_free(&r);
+}
+
 static void test_import(void)
 {
 	struct negcam_profile *orig = parse_text("rates profile", rates_profile), *q;
-	char *text, *old, *spaced;
-	struct run r;
+	struct run l;
+	char *text;
 
 	/* Both queues, every interval kind, exact fractions back. */
 	text = round_trip("import rates", "-", rates_profile,
@@ -1142,103 +1243,12 @@ static void test_import(void)
 	CHECK(strstr(text, "format RGB3 output"), "output formats stay output");
 	free(q);
 
-	/* The old layout gives the same profile as the current one. */
-	{
-		struct run l = run_ctlv(rates_profile, (const char *const[]){ "--profile", "-",
-									    "--list-formats-ext",
-									    NULL });
-		struct run a, o;
-
-		old = old_layout(l.out);
-		CHECK(strstr(old, "\tPixel Format: 'MJPG' (compressed)\n") != NULL,
-		      "old layout written:\n%s", old);
-		a = run_ctlv(l.out, (const char *const[]){ "--import", "-", NULL });
-		o = run_ctlv(old, (const char *const[]){ "--import", "-", NULL });
-		CHECK_EQ(o.status, 0, "old layout imports (stderr: %s)", o.err);
-		CHECK(!strcmp(a.out, o.out), "old layout imports as the current one:\n%s\n%s",
-		      a.out, o.out);
-
-		/* Pasted from a web page: spaces for tabs, a prompt, CRLF line ends. */
-		{
-			struct buf sp = { 0 };
-			const char *c;
-
-			bprintf(&sp, "user@host:~$ v4l2-ctl -d /dev/video0 --list-formats-ext\r\n");
-			for (c = l.out; *c; c++)
-				bprintf(&sp, "%s", *c == '\t' ? "    " : *c == '\n' ? "\r\n" : (char[]){ *c, 0 });
-			spaced = sp.s;
-		}
-		r = run_ctlv(spaced, (const char *const[]){ "--import", "-", NULL });
-		CHECK_EQ(r.status, 0, "spaces, prompt and CRLF import (stderr: %s)", r.err);
-		CHECK(!strcmp(a.out, r.out), "spaces and CRLF import as tabs do");
-		run_free(&r);
-
-		/* An unknown line: reported by its number, nothing written. */
-		{
-			struct buf bad = { 0 };
-			const char *third = strchr(strchr(l.out, '\n') + 1, '\n') + 1;
-
-			bprintf(&bad, "%.*sDriver Info:\n%s", (int)(third - l.out), l.out, third);
-			r = run_ctlv(bad.s, (const char *const[]){ "--import", "-", NULL });
-			CHECK_EQ(r.status, 1, "unknown line: exit 1");
-			CHECK(strstr(r.err, "<stdin>:3: cannot understand this line: 'Driver Info:'") !=
-				      NULL, "unknown line reported with its number: %s", r.err);
-			CHECK(!*r.out, "nothing written on error");
-			run_free(&r);
-			free(bad.s);
-		}
-		/* Two printed numbers that no fraction matches. */
-		r = run_ctlv("\t[0]: 'YUYV' (YUYV 4:2:2)\n\t\tSize: Discrete 640x480\n"
-			     "\t\t\tInterval: Discrete 0.033s (15.000 fps)\n",
-			     (const char *const[]){ "--import", "-", NULL });
-		CHECK_EQ(r.status, 1, "inconsistent interval: exit 1");
-		CHECK(strstr(r.err, "<stdin>:3: no fraction") != NULL, "reported: %s", r.err);
-		run_free(&r);
-		/* An old kernel's description: Linux and negcam report today's. */
-		r = run_ctlv("\t[0]: 'YUYV' (YUV 4:2:2 (YUYV))\n\t\tSize: Discrete 640x480\n"
-			     "\t\t\tInterval: Discrete 0.033s (30.000 fps)\n",
-			     (const char *const[]){ "--import", "-", NULL });
-		CHECK_EQ(r.status, 0, "old description imports (stderr: %s)", r.err);
-		CHECK(strstr(r.err, "<stdin>:1: warning: 'YUYV' is described as 'YUV 4:2:2 (YUYV)'"),
-		      "description warning: %s", r.err);
-		CHECK(strstr(r.out, "format YUYV\n  size 640x480 fps 30\n") != NULL,
-		      "description parsed off the flags and size: %s", r.out);
-		run_free(&r);
-		/* Flags after the description; one a profile cannot set. */
-		r = run_ctlv("\t[0]: 'MJPG' (Motion-JPEG, compressed, emulated)\n"
-			     "\t\tSize: Discrete 640x480\n"
-			     "\t\t\tInterval: Discrete 0.033s (30.000 fps)\n",
-			     (const char *const[]){ "--import", "-", NULL });
-		CHECK_EQ(r.status, 0, "flags import (stderr: %s)", r.err);
-		CHECK(strstr(r.err, "<stdin>:1: warning: flag 'emulated' of 'MJPG' cannot be set") &&
-		      !strstr(r.err, "described as"), "flags split off the description: %s", r.err);
-		run_free(&r);
-		/* A fourcc negcam does not know. */
-		r = run_ctlv("\t[0]: 'QQQQ' (Mystery)\n\t\tSize: Discrete 640x480\n",
-			     (const char *const[]){ "--import", "-", NULL });
-		CHECK_EQ(r.status, 1, "unknown fourcc: exit 1");
-		CHECK(strstr(r.err, "<stdin>:1: pixel format 'QQQQ' is not in negcam's") != NULL,
-		      "reported: %s", r.err);
-		run_free(&r);
-		/* What the profile language refuses is reported at the listing's line. */
-		r = run_ctlv("\t[0]: 'YUYV' (YUYV 4:2:2)\n\t\tSize: Discrete 641x480\n"
-			     "\t\t\tInterval: Discrete 0.033s (30.000 fps)\n",
-			     (const char *const[]){ "--import", "-", NULL });
-		CHECK_EQ(r.status, 1, "odd YUYV width: exit 1");
-		CHECK(strstr(r.err, "<stdin>:2: ") && strstr(r.err, "641"), "reported at line 2: %s",
-		      r.err);
-		run_free(&r);
-		r = run_ctl("--import", "/nonexistent/listing.txt");
-		CHECK_EQ(r.status, 1, "unreadable listing: exit 1");
-		CHECK(strstr(r.err, strerror(ENOENT)) != NULL, "strerror: %s", r.err);
-		run_free(&r);
-
-		run_free(&l);
-		run_free(&a);
-		run_free(&o);
-	}
-	free(old);
-	free(spaced);
+	/* Its capture listing in other layouts, and broken listings. */
+	l = run_ctlv(rates_profile, (const char *const[]){ "--profile", "-", "--list-formats-ext",
+							     NULL });
+	import_layouts(l.out);
+	import_bad_listings(l.out);
+	run_free(&l);
 	free(text);
 	free(orig);
 }

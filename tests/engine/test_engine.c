@@ -632,30 +632,10 @@ static void test_stepwise_rounding(void)
 	}
 }
 
-static void test_intervals(void)
+/* S_PARM on a discrete list: the nearest listed interval, exact fractions. */
+static void intervals_discrete(void)
 {
-	struct negcam_format *f;
-	struct negcam_size *s;
 	struct v4l2_streamparm parm;
-	struct v4l2_pix_format pix;
-
-	hp_reset("ivals", 0, NC_ADJUST_DOWN);
-	f = hp_format(V4L2_PIX_FMT_YUYV, CAP, V4L2_FIELD_NONE);
-	s = hp_size(f, 640, 480);
-	hp_ival(s, 1, 30);
-	hp_ival(s, 1, 25);
-	hp_ival(s, 1, 15);
-	hp_ival(s, 1001, 30000);
-	s = hp_size(f, 1920, 1080);
-	hp_ival(s, 1, 5);
-	f = hp_format(V4L2_PIX_FMT_NV12, CAP, V4L2_FIELD_NONE);
-	s = hp_range(f, V4L2_FRMSIZE_TYPE_STEPWISE, 64, 1920, 16, 64, 1080, 8);
-	hp_ival_range(s, V4L2_FRMIVAL_TYPE_STEPWISE, 1, 60, 1, 1, 1, 60);
-	f = hp_format(V4L2_PIX_FMT_GREY, CAP, V4L2_FIELD_NONE);
-	s = hp_range(f, V4L2_FRMSIZE_TYPE_CONTINUOUS, 64, 1920, 1, 64, 1080, 1);
-	hp_ival_range(s, V4L2_FRMIVAL_TYPE_CONTINUOUS, 1, 60, 1, 1, 1, 1);
-	hp_default(NC_CAPTURE, V4L2_PIX_FMT_YUYV, 640, 480, 1, 25);
-	negcam_engine_init(&eng, &hp);
 
 	CHECK(fract_eq(g_ival(&eng, CAP), 1, 25), "starts on the default interval");
 	s_parm(&eng, CAP, 1001, 30000, &parm);
@@ -689,15 +669,14 @@ static void test_intervals(void)
 	CHECK(fract_eq(parm.parm.capture.timeperframe, 1, 15), "huge interval: no overflow");
 	s_parm(&eng, CAP, 1, 0xffffffffu, &parm);
 	CHECK(fract_eq(parm.parm.capture.timeperframe, 1, 30), "tiny interval: no overflow");
+}
 
-	/* The interval follows the size */
-	s_parm(&eng, CAP, 1, 30, NULL);
-	set_fmt(&eng, CAP, V4L2_PIX_FMT_YUYV, 1920, 1080, V4L2_FIELD_ANY, &pix);
-	CHECK(fract_eq(g_ival(&eng, CAP), 1, 5), "after S_FMT 1080p the interval is 1/5");
-	set_fmt(&eng, CAP, V4L2_PIX_FMT_YUYV, 640, 480, V4L2_FIELD_ANY, &pix);
-	CHECK(fract_eq(g_ival(&eng, CAP), 1, 15), "back to VGA: nearest to 1/5 is 1/15");
+/* Stepwise intervals: 1/60 + k/60 up to 1 s (the NV12 format of test_intervals). */
+static void intervals_stepwise(void)
+{
+	struct v4l2_streamparm parm;
+	struct v4l2_pix_format pix;
 
-	/* Stepwise intervals: 1/60 + k/60 up to 1 s */
 	set_fmt(&eng, CAP, V4L2_PIX_FMT_NV12, 640, 480, V4L2_FIELD_ANY, &pix);
 	CHECK(fract_eq(g_ival(&eng, CAP), 1, 15), "1/15 -> 4/60 = 1/15, reduced: %u/%u",
 	      g_ival(&eng, CAP).numerator, g_ival(&eng, CAP).denominator);
@@ -722,15 +701,11 @@ static void test_intervals(void)
 		      parm.parm.capture.timeperframe.numerator,
 		      parm.parm.capture.timeperframe.denominator, ref.numerator, ref.denominator);
 	}
+}
 
-	/* Continuous: any interval in range, exactly */
-	set_fmt(&eng, CAP, V4L2_PIX_FMT_GREY, 640, 480, V4L2_FIELD_ANY, &pix);
-	s_parm(&eng, CAP, 1001, 30000, &parm);
-	CHECK(fract_eq(parm.parm.capture.timeperframe, 1001, 30000), "continuous keeps 1001/30000");
-	s_parm(&eng, CAP, 3, 1, &parm);
-	CHECK(fract_eq(parm.parm.capture.timeperframe, 1, 1), "continuous clamps");
-
-	/* ENUM_FRAMEINTERVALS shapes */
+/* ENUM_FRAMEINTERVALS shapes: stepwise, off the step, unknown, continuous. */
+static void intervals_enum(void)
+{
 	struct v4l2_frmivalenum fi;
 
 	memset(&fi, 0, sizeof(fi));
@@ -753,6 +728,51 @@ static void test_intervals(void)
 	CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_ENUM_FRAMEINTERVALS, &fi), 0, "continuous size");
 	CHECK(fi.type == V4L2_FRMIVAL_TYPE_CONTINUOUS && fract_eq(fi.stepwise.step, 1, 1),
 	      "continuous: step 1/1");
+}
+
+static void test_intervals(void)
+{
+	struct negcam_format *f;
+	struct negcam_size *s;
+	struct v4l2_streamparm parm;
+	struct v4l2_pix_format pix;
+
+	hp_reset("ivals", 0, NC_ADJUST_DOWN);
+	f = hp_format(V4L2_PIX_FMT_YUYV, CAP, V4L2_FIELD_NONE);
+	s = hp_size(f, 640, 480);
+	hp_ival(s, 1, 30);
+	hp_ival(s, 1, 25);
+	hp_ival(s, 1, 15);
+	hp_ival(s, 1001, 30000);
+	s = hp_size(f, 1920, 1080);
+	hp_ival(s, 1, 5);
+	f = hp_format(V4L2_PIX_FMT_NV12, CAP, V4L2_FIELD_NONE);
+	s = hp_range(f, V4L2_FRMSIZE_TYPE_STEPWISE, 64, 1920, 16, 64, 1080, 8);
+	hp_ival_range(s, V4L2_FRMIVAL_TYPE_STEPWISE, 1, 60, 1, 1, 1, 60);
+	f = hp_format(V4L2_PIX_FMT_GREY, CAP, V4L2_FIELD_NONE);
+	s = hp_range(f, V4L2_FRMSIZE_TYPE_CONTINUOUS, 64, 1920, 1, 64, 1080, 1);
+	hp_ival_range(s, V4L2_FRMIVAL_TYPE_CONTINUOUS, 1, 60, 1, 1, 1, 1);
+	hp_default(NC_CAPTURE, V4L2_PIX_FMT_YUYV, 640, 480, 1, 25);
+	negcam_engine_init(&eng, &hp);
+
+	intervals_discrete();
+
+	/* The interval follows the size */
+	s_parm(&eng, CAP, 1, 30, NULL);
+	set_fmt(&eng, CAP, V4L2_PIX_FMT_YUYV, 1920, 1080, V4L2_FIELD_ANY, &pix);
+	CHECK(fract_eq(g_ival(&eng, CAP), 1, 5), "after S_FMT 1080p the interval is 1/5");
+	set_fmt(&eng, CAP, V4L2_PIX_FMT_YUYV, 640, 480, V4L2_FIELD_ANY, &pix);
+	CHECK(fract_eq(g_ival(&eng, CAP), 1, 15), "back to VGA: nearest to 1/5 is 1/15");
+
+	intervals_stepwise();
+
+	/* Continuous: any interval in range, exactly */
+	set_fmt(&eng, CAP, V4L2_PIX_FMT_GREY, 640, 480, V4L2_FIELD_ANY, &pix);
+	s_parm(&eng, CAP, 1001, 30000, &parm);
+	CHECK(fract_eq(parm.parm.capture.timeperframe, 1001, 30000), "continuous keeps 1001/30000");
+	s_parm(&eng, CAP, 3, 1, &parm);
+	CHECK(fract_eq(parm.parm.capture.timeperframe, 1, 1), "continuous clamps");
+	intervals_enum();
 }
 
 static void test_quirks(void)
@@ -966,6 +986,88 @@ static void test_framesizes_per_queue(void)
 }
 
 /* The ioctl entry point behaves like the kernel core around the ops. */
+/* Types the profile lacks: EINVAL from every format and parm ioctl. */
+static void ioctl_bad_types(void)
+{
+	static const __u32 bad_types[] = {
+		V4L2_BUF_TYPE_VIDEO_OVERLAY, V4L2_BUF_TYPE_VBI_CAPTURE,
+		V4L2_BUF_TYPE_SLICED_VBI_CAPTURE, V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE,
+		V4L2_BUF_TYPE_VIDEO_OUTPUT, V4L2_BUF_TYPE_META_CAPTURE, V4L2_BUF_TYPE_PRIVATE, 0,
+	};
+	struct v4l2_fmtdesc fd;
+	struct v4l2_format f;
+	unsigned int i;
+
+	for (i = 0; i < NC_ARRAY_SIZE(bad_types); i++) {
+		struct v4l2_streamparm parm;
+
+		memset(&fd, 0, sizeof(fd));
+		fd.type = bad_types[i];
+		CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_ENUM_FMT, &fd), -EINVAL, "type %u", bad_types[i]);
+		f = mkfmt(bad_types[i], V4L2_PIX_FMT_YUYV, 640, 480, V4L2_FIELD_ANY);
+		CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_G_FMT, &f), -EINVAL, "G type %u", bad_types[i]);
+		CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_TRY_FMT, &f), -EINVAL, "TRY type %u", bad_types[i]);
+		CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_S_FMT, &f), -EINVAL, "S type %u", bad_types[i]);
+		memset(&parm, 0, sizeof(parm));
+		parm.type = bad_types[i];
+		CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_G_PARM, &parm), -EINVAL, "G_PARM %u", bad_types[i]);
+	}
+}
+
+/* QUERYCAP from the profile, with read() offered, and with a driver's identity. */
+static void ioctl_querycap(void)
+{
+	struct v4l2_capability cap;
+	const struct negcam_identity id = { "negcam loop 0 output", "platform:negcam-loop-0",
+					    V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_STREAMING };
+	const struct negcam_identity bus_only = { NULL, "platform:negcam-3", 0 };
+
+	memset(&cap, 0xff, sizeof(cap));
+	CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_QUERYCAP, &cap), 0, "QUERYCAP");
+	CHECK(!strcmp((char *)cap.driver, "negcam") && !strcmp((char *)cap.card, "Card sizes") &&
+	      !strcmp((char *)cap.bus_info, "platform:negcam"), "identity");
+	CHECK(cap.device_caps == (V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING | V4L2_CAP_EXT_PIX_FORMAT) &&
+	      cap.capabilities == (cap.device_caps | V4L2_CAP_DEVICE_CAPS) && !cap.reserved[0],
+	      "caps 0x%x 0x%x", cap.capabilities, cap.device_caps);
+	negcam_engine_set_readbuffers(&eng, 2);
+	negcam_engine_ioctl(&eng, VIDIOC_QUERYCAP, &cap);
+	CHECK(cap.device_caps & V4L2_CAP_READWRITE, "read() offered when the caller has it");
+	/* a driver's node: its own card, bus and caps (negcam.ko's loops) */
+	memset(&cap, 0xff, sizeof(cap));
+	CHECK_EQ(negcam_engine_querycap(&eng, &id, &cap), 0, "QUERYCAP with an identity");
+	CHECK(!strcmp((char *)cap.card, "negcam loop 0 output") &&
+	      !strcmp((char *)cap.bus_info, "platform:negcam-loop-0") &&
+	      cap.device_caps == (V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_STREAMING) &&
+	      cap.capabilities == (cap.device_caps | V4L2_CAP_DEVICE_CAPS) && !cap.reserved[0],
+	      "the identity's card, bus and caps: %s %s 0x%x", (char *)cap.card,
+	      (char *)cap.bus_info, cap.device_caps);
+	negcam_engine_querycap(&eng, &bus_only, &cap);
+	CHECK(!strcmp((char *)cap.card, "Card sizes") &&
+	      !strcmp((char *)cap.bus_info, "platform:negcam-3") &&
+	      (cap.device_caps & V4L2_CAP_READWRITE), "a bus alone: the rest from the profile");
+}
+
+/* The accessors read what G_FMT and G_PARM answer. */
+static void ioctl_accessors(void)
+{
+	struct v4l2_format g = { .type = CAP };
+	struct v4l2_streamparm gp = { .type = CAP };
+	const struct v4l2_pix_format *cur;
+
+	CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_G_FMT, &g), 0, "G_FMT");
+	CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_G_PARM, &gp), 0, "G_PARM");
+	cur = negcam_engine_fmt(&eng, NC_CAPTURE);
+	CHECK(cur->width == g.fmt.pix.width && cur->height == g.fmt.pix.height &&
+	      cur->pixelformat == g.fmt.pix.pixelformat &&
+	      cur->sizeimage == g.fmt.pix.sizeimage && cur->field == g.fmt.pix.field,
+	      "negcam_engine_fmt is G_FMT's");
+	CHECK(negcam_engine_interval(&eng, NC_CAPTURE).numerator ==
+		      gp.parm.capture.timeperframe.numerator &&
+	      negcam_engine_interval(&eng, NC_CAPTURE).denominator ==
+		      gp.parm.capture.timeperframe.denominator,
+	      "negcam_engine_interval is G_PARM's");
+}
+
 static void test_ioctl_entry(void)
 {
 	struct v4l2_format f, copy;
@@ -1023,75 +1125,9 @@ static void test_ioctl_entry(void)
 	CHECK_EQ(get_fmt(&eng, CAP).width, 640, "busy: still 640 wide");
 	negcam_engine_set_busy(&eng, CAP, false);
 
-	/* Types the profile lacks */
-	static const __u32 bad_types[] = {
-		V4L2_BUF_TYPE_VIDEO_OVERLAY, V4L2_BUF_TYPE_VBI_CAPTURE,
-		V4L2_BUF_TYPE_SLICED_VBI_CAPTURE, V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE,
-		V4L2_BUF_TYPE_VIDEO_OUTPUT, V4L2_BUF_TYPE_META_CAPTURE, V4L2_BUF_TYPE_PRIVATE, 0,
-	};
-	for (i = 0; i < NC_ARRAY_SIZE(bad_types); i++) {
-		struct v4l2_streamparm parm;
-
-		memset(&fd, 0, sizeof(fd));
-		fd.type = bad_types[i];
-		CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_ENUM_FMT, &fd), -EINVAL, "type %u", bad_types[i]);
-		f = mkfmt(bad_types[i], V4L2_PIX_FMT_YUYV, 640, 480, V4L2_FIELD_ANY);
-		CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_G_FMT, &f), -EINVAL, "G type %u", bad_types[i]);
-		CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_TRY_FMT, &f), -EINVAL, "TRY type %u", bad_types[i]);
-		CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_S_FMT, &f), -EINVAL, "S type %u", bad_types[i]);
-		memset(&parm, 0, sizeof(parm));
-		parm.type = bad_types[i];
-		CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_G_PARM, &parm), -EINVAL, "G_PARM %u", bad_types[i]);
-	}
-
-	memset(&cap, 0xff, sizeof(cap));
-	CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_QUERYCAP, &cap), 0, "QUERYCAP");
-	CHECK(!strcmp((char *)cap.driver, "negcam") && !strcmp((char *)cap.card, "Card sizes") &&
-	      !strcmp((char *)cap.bus_info, "platform:negcam"), "identity");
-	CHECK(cap.device_caps == (V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING | V4L2_CAP_EXT_PIX_FORMAT) &&
-	      cap.capabilities == (cap.device_caps | V4L2_CAP_DEVICE_CAPS) && !cap.reserved[0],
-	      "caps 0x%x 0x%x", cap.capabilities, cap.device_caps);
-	negcam_engine_set_readbuffers(&eng, 2);
-	negcam_engine_ioctl(&eng, VIDIOC_QUERYCAP, &cap);
-	CHECK(cap.device_caps & V4L2_CAP_READWRITE, "read() offered when the caller has it");
-	{
-		/* a driver's node: its own card, bus and caps (negcam.ko's loops) */
-		const struct negcam_identity id = { "negcam loop 0 output", "platform:negcam-loop-0",
-						    V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_STREAMING };
-		const struct negcam_identity bus_only = { NULL, "platform:negcam-3", 0 };
-
-		memset(&cap, 0xff, sizeof(cap));
-		CHECK_EQ(negcam_engine_querycap(&eng, &id, &cap), 0, "QUERYCAP with an identity");
-		CHECK(!strcmp((char *)cap.card, "negcam loop 0 output") &&
-		      !strcmp((char *)cap.bus_info, "platform:negcam-loop-0") &&
-		      cap.device_caps == (V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_STREAMING) &&
-		      cap.capabilities == (cap.device_caps | V4L2_CAP_DEVICE_CAPS) && !cap.reserved[0],
-		      "the identity's card, bus and caps: %s %s 0x%x", (char *)cap.card,
-		      (char *)cap.bus_info, cap.device_caps);
-		negcam_engine_querycap(&eng, &bus_only, &cap);
-		CHECK(!strcmp((char *)cap.card, "Card sizes") &&
-		      !strcmp((char *)cap.bus_info, "platform:negcam-3") &&
-		      (cap.device_caps & V4L2_CAP_READWRITE), "a bus alone: the rest from the profile");
-	}
-	{
-		/* the accessors read what G_FMT and G_PARM answer */
-		struct v4l2_format g = { .type = CAP };
-		struct v4l2_streamparm gp = { .type = CAP };
-		const struct v4l2_pix_format *cur;
-
-		CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_G_FMT, &g), 0, "G_FMT");
-		CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_G_PARM, &gp), 0, "G_PARM");
-		cur = negcam_engine_fmt(&eng, NC_CAPTURE);
-		CHECK(cur->width == g.fmt.pix.width && cur->height == g.fmt.pix.height &&
-		      cur->pixelformat == g.fmt.pix.pixelformat &&
-		      cur->sizeimage == g.fmt.pix.sizeimage && cur->field == g.fmt.pix.field,
-		      "negcam_engine_fmt is G_FMT's");
-		CHECK(negcam_engine_interval(&eng, NC_CAPTURE).numerator ==
-			      gp.parm.capture.timeperframe.numerator &&
-		      negcam_engine_interval(&eng, NC_CAPTURE).denominator ==
-			      gp.parm.capture.timeperframe.denominator,
-		      "negcam_engine_interval is G_PARM's");
-	}
+	ioctl_bad_types();
+	ioctl_querycap();
+	ioctl_accessors();
 
 	/* ENUM_FMT clears what the kernel clears */
 	memset(&fd, 0xff, sizeof(fd));
@@ -1171,51 +1207,53 @@ static void try_equals_set(const struct negcam_profile *p, __u32 fourcc, __u32 w
 		CHECK(same_pix(&g, &before), "%s: failed S_FMT changed the state", p->name);
 }
 
-static void sweep_format(const struct negcam_profile *p, const struct negcam_format *f)
+/* Oversize -> largest, undersize -> smallest, and other probes. */
+static void sweep_probes(const struct negcam_profile *p, const struct negcam_format *f)
 {
-	bool legacy = p->quirks & NC_QUIRK_LEGACY_EINVAL;
-	__u32 field0 = f->fields[0];
-	struct v4l2_pix_format pix, before;
-	struct v4l2_frmsizeenum fs;
-	unsigned int i, k;
-	__u32 seed;
 	static const __u32 probe[][2] = {
 		{ 100000, 100000 }, { 1, 1 }, { 0, 0 }, { 641, 479 }, { 1919, 1081 },
 		{ 700, 500 }, { 160, 4000 }, { 4000, 100 }, { 0xffffffffu, 0xffffffffu },
 	};
+	struct v4l2_pix_format pix, big, small;
+	bool nearest = p->adjust == NC_ADJUST_NEAREST;
+	unsigned int i;
 
-	/* oversize -> largest, undersize -> smallest, and other probes */
 	for (i = 0; i < NC_ARRAY_SIZE(probe); i++) {
 		int ret = set_fmt(&eng, CAP, f->fourcc, probe[i][0], probe[i][1], V4L2_FIELD_ANY, &pix);
 
 		CHECK_EQ(ret, 0, "%s %s probe %u", p->name, FOURCC_STR(f->fourcc), i);
-		check_answer(p, f, field0, probe[i][0], probe[i][1], &pix, "S_FMT");
+		check_answer(p, f, f->fields[0], probe[i][0], probe[i][1], &pix, "S_FMT");
 		try_equals_set(p, f->fourcc, probe[i][0], probe[i][1], V4L2_FIELD_ANY);
 	}
 	/* discrete: oversize is the largest size (area down, w + h nearest), undersize the smallest */
-	if (!ref_is_range(f)) {
-		struct v4l2_pix_format big, small;
-		bool nearest = p->adjust == NC_ADJUST_NEAREST;
-
-		set_fmt(&eng, CAP, f->fourcc, 100000, 100000, V4L2_FIELD_ANY, &big);
-		set_fmt(&eng, CAP, f->fourcc, 1, 1, V4L2_FIELD_ANY, &small);
-		/* compare frames: a buffer of one field holds half the frame's lines */
-		if (field_per_buffer(field0)) {
-			big.height *= 2;
-			small.height *= 2;
-		}
-		for (i = 0; i < f->size_count; i++) {
-			const struct negcam_size *s = &p->sizes[f->size_first + i];
-			uint64_t a = nearest ? s->min_w + s->min_h : (uint64_t)s->min_w * s->min_h;
-
-			CHECK(a <= (nearest ? big.width + big.height : (uint64_t)big.width * big.height),
-			      "%s: oversize is the largest", p->name);
-			CHECK(a >= (nearest ? small.width + small.height :
-				    (uint64_t)small.width * small.height),
-			      "%s: undersize is the smallest", p->name);
-		}
+	if (ref_is_range(f))
+		return;
+	set_fmt(&eng, CAP, f->fourcc, 100000, 100000, V4L2_FIELD_ANY, &big);
+	set_fmt(&eng, CAP, f->fourcc, 1, 1, V4L2_FIELD_ANY, &small);
+	/* compare frames: a buffer of one field holds half the frame's lines */
+	if (field_per_buffer(f->fields[0])) {
+		big.height *= 2;
+		small.height *= 2;
 	}
-	/* deterministic pseudo-random requests */
+	for (i = 0; i < f->size_count; i++) {
+		const struct negcam_size *s = &p->sizes[f->size_first + i];
+		uint64_t a = nearest ? s->min_w + s->min_h : (uint64_t)s->min_w * s->min_h;
+
+		CHECK(a <= (nearest ? big.width + big.height : (uint64_t)big.width * big.height),
+		      "%s: oversize is the largest", p->name);
+		CHECK(a >= (nearest ? small.width + small.height :
+			    (uint64_t)small.width * small.height),
+		      "%s: undersize is the smallest", p->name);
+	}
+}
+
+/* Deterministic pseudo-random requests. */
+static void sweep_random(const struct negcam_profile *p, const struct negcam_format *f)
+{
+	struct v4l2_pix_format pix;
+	unsigned int k;
+	__u32 seed;
+
 	for (k = 0, seed = 12345; k < 300; k++) {
 		__u32 w, h;
 
@@ -1225,11 +1263,20 @@ static void sweep_format(const struct negcam_profile *p, const struct negcam_for
 		h = (seed >> 8) % 1300;
 		if (try_fmt(&eng, CAP, f->fourcc, w, h, V4L2_FIELD_ANY, &pix) == -ENOTTY)
 			set_fmt(&eng, CAP, f->fourcc, w, h, V4L2_FIELD_ANY, &pix);
-		check_answer(p, f, field0, w, h, &pix, "random");
+		check_answer(p, f, f->fields[0], w, h, &pix, "random");
 		if (k % 10 == 0)
 			try_equals_set(p, f->fourcc, w, h, V4L2_FIELD_ANY);
 	}
-	/* fields: each listed one is kept, ANY gives the first, others per quirk */
+}
+
+/* Fields: each listed one is kept, ANY gives the first, others per quirk. */
+static void sweep_fields(const struct negcam_profile *p, const struct negcam_format *f)
+{
+	bool legacy = p->quirks & NC_QUIRK_LEGACY_EINVAL;
+	__u32 field0 = f->fields[0];
+	struct v4l2_pix_format pix, before;
+	unsigned int i;
+
 	for (i = 0; i < f->nfields; i++) {
 		CHECK_EQ(set_fmt(&eng, CAP, f->fourcc, 640, 480, f->fields[i], &pix), 0, "field");
 		CHECK_EQ(pix.field, f->fields[i], "%s: field %u kept", p->name, f->fields[i]);
@@ -1252,123 +1299,164 @@ static void sweep_format(const struct negcam_profile *p, const struct negcam_for
 		}
 		try_equals_set(p, f->fourcc, 640, 480, fl);
 	}
+}
 
-	/* every enumerated size comes back unchanged, with its intervals */
-	for (i = 0;; i++) {
-		struct v4l2_frmivalenum fi;
-		__u32 w, h, j;
+/* A range's corners and one step in are kept; *@w x *@h the step in. */
+static void sweep_range_corners(const struct negcam_profile *p, const struct negcam_format *f,
+				const struct v4l2_frmsizeenum *fs, __u32 *w, __u32 *h)
+{
+	const struct negcam_size *s = &p->sizes[f->size_first];
+	__u32 field0 = f->fields[0];
+	struct v4l2_pix_format pix;
+	unsigned int j;
 
-		memset(&fs, 0, sizeof(fs));
-		fs.index = i;
-		fs.pixel_format = f->fourcc;
-		if (p->quirks & NC_QUIRK_NO_ENUM_FRAMESIZES) {
-			CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_ENUM_FRAMESIZES, &fs), -ENOTTY, "quirk");
-			if (i >= f->size_count)
-				break;
-			w = p->sizes[f->size_first + i].min_w;
-			h = p->sizes[f->size_first + i].min_h;
-		} else {
-			int ret = negcam_engine_ioctl(&eng, VIDIOC_ENUM_FRAMESIZES, &fs);
+	CHECK(ref_is_range(f) && fs->stepwise.min_width == s->min_w &&
+	      fs->stepwise.max_height == s->max_h, "%s: range", p->name);
+	CHECK((fs->type == V4L2_FRMSIZE_TYPE_CONTINUOUS) ==
+	      (fs->stepwise.step_width == 1 && fs->stepwise.step_height == 1),
+	      "continuous exactly when the step is 1");
+	for (j = 0; j < 3; j++) {
+		*w = j == 0 ? fs->stepwise.min_width : j == 1 ? fs->stepwise.max_width :
+		     fs->stepwise.min_width + fs->stepwise.step_width;
+		*h = j == 0 ? fs->stepwise.min_height : j == 1 ? fs->stepwise.max_height :
+		     fs->stepwise.min_height + fs->stepwise.step_height;
+		set_fmt(&eng, CAP, f->fourcc, *w, fmt_height(field0, *h), V4L2_FIELD_ANY, &pix);
+		CHECK(pix.width == *w && pix.height == fmt_height(field0, *h),
+		      "%s: range size %ux%u kept", p->name, *w, *h);
+	}
+}
 
-			if (ret) {
-				CHECK_EQ(ret, -EINVAL, "past the end");
-				CHECK_EQ(i, ref_is_range(f) ? 1 : f->size_count, "%s %s: size count",
-					 p->name, FOURCC_STR(f->fourcc));
-				break;
-			}
-			if (fs.type == V4L2_FRMSIZE_TYPE_DISCRETE) {
-				w = fs.discrete.width;
-				h = fs.discrete.height;
-				CHECK(!ref_is_range(f) && w == p->sizes[f->size_first + i].min_w &&
-				      h == p->sizes[f->size_first + i].min_h, "discrete size %u", i);
-			} else {
-				const struct negcam_size *s = &p->sizes[f->size_first];
+/*
+ * Size @i of @f into *@w x *@h: as ENUM_FRAMESIZES enumerates it (checked
+ * against the profile), or from the profile under no-enum-framesizes.
+ * False past the last size.
+ */
+static bool sweep_size_at(const struct negcam_profile *p, const struct negcam_format *f,
+			  unsigned int i, __u32 *w, __u32 *h)
+{
+	struct v4l2_frmsizeenum fs;
+	int ret;
 
-				CHECK(ref_is_range(f) && fs.stepwise.min_width == s->min_w &&
-				      fs.stepwise.max_height == s->max_h, "%s: range", p->name);
-				CHECK((fs.type == V4L2_FRMSIZE_TYPE_CONTINUOUS) ==
-				      (fs.stepwise.step_width == 1 && fs.stepwise.step_height == 1),
-				      "continuous exactly when the step is 1");
-				/* the corners and one step in */
-				for (j = 0; j < 3; j++) {
-					w = j == 0 ? fs.stepwise.min_width : j == 1 ? fs.stepwise.max_width :
-					    fs.stepwise.min_width + fs.stepwise.step_width;
-					h = j == 0 ? fs.stepwise.min_height : j == 1 ? fs.stepwise.max_height :
-					    fs.stepwise.min_height + fs.stepwise.step_height;
-					set_fmt(&eng, CAP, f->fourcc, w, fmt_height(field0, h),
-						V4L2_FIELD_ANY, &pix);
-					CHECK(pix.width == w && pix.height == fmt_height(field0, h),
-					      "%s: range size %ux%u kept", p->name, w, h);
-				}
-				w = fs.stepwise.min_width + fs.stepwise.step_width;
-				h = fs.stepwise.min_height + fs.stepwise.step_height;
-			}
+	memset(&fs, 0, sizeof(fs));
+	fs.index = i;
+	fs.pixel_format = f->fourcc;
+	if (p->quirks & NC_QUIRK_NO_ENUM_FRAMESIZES) {
+		CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_ENUM_FRAMESIZES, &fs), -ENOTTY, "quirk");
+		if (i >= f->size_count)
+			return false;
+		*w = p->sizes[f->size_first + i].min_w;
+		*h = p->sizes[f->size_first + i].min_h;
+		return true;
+	}
+	ret = negcam_engine_ioctl(&eng, VIDIOC_ENUM_FRAMESIZES, &fs);
+	if (ret) {
+		CHECK_EQ(ret, -EINVAL, "past the end");
+		CHECK_EQ(i, ref_is_range(f) ? 1 : f->size_count, "%s %s: size count",
+			 p->name, FOURCC_STR(f->fourcc));
+		return false;
+	}
+	if (fs.type != V4L2_FRMSIZE_TYPE_DISCRETE) {
+		sweep_range_corners(p, f, &fs, w, h);
+		return true;
+	}
+	*w = fs.discrete.width;
+	*h = fs.discrete.height;
+	CHECK(!ref_is_range(f) && *w == p->sizes[f->size_first + i].min_w &&
+	      *h == p->sizes[f->size_first + i].min_h, "discrete size %u", i);
+	return true;
+}
+
+/* Every interval enumerated for @w x @h is accepted by S_PARM; then the end. */
+static void sweep_size_intervals(const struct negcam_profile *p, const struct negcam_format *f,
+				 __u32 w, __u32 h)
+{
+	struct v4l2_frmivalenum fi;
+	unsigned int j;
+
+	for (j = 0;; j++) {
+		struct v4l2_streamparm parm;
+		struct v4l2_fract want;
+		int ret;
+
+		memset(&fi, 0, sizeof(fi));
+		fi.index = j;
+		fi.pixel_format = f->fourcc;
+		fi.width = w;
+		fi.height = h;
+		ret = negcam_engine_ioctl(&eng, VIDIOC_ENUM_FRAMEINTERVALS, &fi);
+		if (p->quirks & NC_QUIRK_NO_ENUM_FRAMEINTERVALS) {
+			CHECK_EQ(ret, -ENOTTY, "quirk");
+			break;
 		}
+		if (ret) {
+			const struct negcam_size *s = ref_size_entry(p, f, w, h);
+
+			CHECK_EQ(ret, -EINVAL, "past the end");
+			CHECK_EQ(j, s->ival_kind == V4L2_FRMIVAL_TYPE_DISCRETE ? s->ival_count : 1,
+				 "%s: interval count", p->name);
+			break;
+		}
+		want = fi.type == V4L2_FRMIVAL_TYPE_DISCRETE ? fi.discrete : fi.stepwise.max;
+		s_parm(&eng, CAP, want.numerator, want.denominator, &parm);
+		CHECK(fract_eq(parm.parm.capture.timeperframe, want.numerator, want.denominator),
+		      "%s %s %ux%u: interval %u/%u accepted", p->name, FOURCC_STR(f->fourcc), w, h,
+		      want.numerator, want.denominator);
+		if (fi.type != V4L2_FRMIVAL_TYPE_DISCRETE) {
+			want = fi.stepwise.min;
+			s_parm(&eng, CAP, want.numerator, want.denominator, &parm);
+			CHECK(fract_eq(parm.parm.capture.timeperframe, want.numerator,
+				       want.denominator), "range minimum accepted");
+		}
+	}
+	/* a size off the list has no intervals */
+	memset(&fi, 0, sizeof(fi));
+	fi.pixel_format = f->fourcc;
+	fi.width = w + 1;
+	fi.height = h;
+	if (!(p->quirks & NC_QUIRK_NO_ENUM_FRAMEINTERVALS))
+		CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_ENUM_FRAMEINTERVALS, &fi), -EINVAL,
+			 "%s: size %ux%u not in the profile", p->name, w + 1, h);
+}
+
+/* Every enumerated size comes back unchanged, with its intervals. */
+static void sweep_sizes(const struct negcam_profile *p, const struct negcam_format *f)
+{
+	__u32 field0 = f->fields[0];
+	struct v4l2_frmsizeenum fs;
+	struct v4l2_pix_format pix;
+	unsigned int i;
+	__u32 w, h;
+
+	for (i = 0; sweep_size_at(p, f, i, &w, &h); i++) {
 		/* a frame size: its format height is a field's when a buffer holds one */
+		const struct negcam_size *s;
+		struct v4l2_fract cur, ref;
+
 		CHECK_EQ(set_fmt(&eng, CAP, f->fourcc, w, fmt_height(field0, h), V4L2_FIELD_ANY, &pix),
 			 0, "S_FMT");
 		CHECK(pix.width == w && pix.height == fmt_height(field0, h),
 		      "%s %s: size %ux%u accepted as is, got %ux%u", p->name, FOURCC_STR(f->fourcc), w,
 		      h, pix.width, pix.height);
-		{
-			/* the current interval is one of this size's */
-			const struct negcam_size *s = ref_size_entry(p, f, w, h);
-			struct v4l2_fract cur = g_ival(&eng, CAP), ref = ref_interval(p, s, cur);
-
-			CHECK(fract_eq(cur, ref.numerator, ref.denominator),
-			      "%s: interval %u/%u supported at %ux%u", p->name, cur.numerator,
-			      cur.denominator, w, h);
-		}
-		for (j = 0;; j++) {
-			struct v4l2_streamparm parm;
-			struct v4l2_fract want;
-			int ret;
-
-			memset(&fi, 0, sizeof(fi));
-			fi.index = j;
-			fi.pixel_format = f->fourcc;
-			fi.width = w;
-			fi.height = h;
-			ret = negcam_engine_ioctl(&eng, VIDIOC_ENUM_FRAMEINTERVALS, &fi);
-			if (p->quirks & NC_QUIRK_NO_ENUM_FRAMEINTERVALS) {
-				CHECK_EQ(ret, -ENOTTY, "quirk");
-				break;
-			}
-			if (ret) {
-				const struct negcam_size *s = ref_size_entry(p, f, w, h);
-
-				CHECK_EQ(ret, -EINVAL, "past the end");
-				CHECK_EQ(j, s->ival_kind == V4L2_FRMIVAL_TYPE_DISCRETE ? s->ival_count : 1,
-					 "%s: interval count", p->name);
-				break;
-			}
-			want = fi.type == V4L2_FRMIVAL_TYPE_DISCRETE ? fi.discrete : fi.stepwise.max;
-			s_parm(&eng, CAP, want.numerator, want.denominator, &parm);
-			CHECK(fract_eq(parm.parm.capture.timeperframe, want.numerator, want.denominator),
-			      "%s %s %ux%u: interval %u/%u accepted", p->name, FOURCC_STR(f->fourcc), w, h,
-			      want.numerator, want.denominator);
-			if (fi.type != V4L2_FRMIVAL_TYPE_DISCRETE) {
-				want = fi.stepwise.min;
-				s_parm(&eng, CAP, want.numerator, want.denominator, &parm);
-				CHECK(fract_eq(parm.parm.capture.timeperframe, want.numerator,
-					       want.denominator), "range minimum accepted");
-			}
-		}
-		/* a size off the list has no intervals */
-		memset(&fi, 0, sizeof(fi));
-		fi.pixel_format = f->fourcc;
-		fi.width = w + 1;
-		fi.height = h;
-		if (!(p->quirks & NC_QUIRK_NO_ENUM_FRAMEINTERVALS))
-			CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_ENUM_FRAMEINTERVALS, &fi), -EINVAL,
-				 "%s: size %ux%u not in the profile", p->name, w + 1, h);
+		/* the current interval is one of this size's */
+		s = ref_size_entry(p, f, w, h);
+		cur = g_ival(&eng, CAP);
+		ref = ref_interval(p, s, cur);
+		CHECK(fract_eq(cur, ref.numerator, ref.denominator),
+		      "%s: interval %u/%u supported at %ux%u", p->name, cur.numerator,
+		      cur.denominator, w, h);
+		sweep_size_intervals(p, f, w, h);
 	}
 	memset(&fs, 0, sizeof(fs));
 	fs.pixel_format = v4l2_fourcc('N', 'O', 'P', 'E');
 	if (!(p->quirks & NC_QUIRK_NO_ENUM_FRAMESIZES))
 		CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_ENUM_FRAMESIZES, &fs), -EINVAL, "unknown");
+}
 
-	/* EBUSY while busy, TRY still answers, nothing changes */
+/* EBUSY while busy, TRY still answers, nothing changes. */
+static void sweep_busy(const struct negcam_profile *p, const struct negcam_format *f)
+{
+	struct v4l2_pix_format pix, before;
+
 	set_fmt(&eng, CAP, f->fourcc, 1, 1, V4L2_FIELD_ANY, &pix);
 	before = get_fmt(&eng, CAP);
 	negcam_engine_set_busy(&eng, CAP, true);
@@ -1382,6 +1470,16 @@ static void sweep_format(const struct negcam_profile *p, const struct negcam_for
 	pix = get_fmt(&eng, CAP);
 	CHECK(same_pix(&pix, &before), "%s: busy state unchanged", p->name);
 	negcam_engine_set_busy(&eng, CAP, false);
+}
+
+/* One format of a built-in, every request kind in turn. */
+static void sweep_format(const struct negcam_profile *p, const struct negcam_format *f)
+{
+	sweep_probes(p, f);
+	sweep_random(p, f);
+	sweep_fields(p, f);
+	sweep_sizes(p, f);
+	sweep_busy(p, f);
 }
 
 static void sweep_profile(const struct negcam_builtin *b)

@@ -218,26 +218,28 @@ static __u8 plane_at(const __u8 *pl, __u32 w, __u32 h, __u32 x, __u32 y)
 
 #define MAX_NALS 16
 
-/*
- * Parse the access unit in @b and compare its macroblocks with @yu12 (the
- * YU12 draw of a @w x @h picture). Every failure is a CHECK with @what.
- */
-static void parse_au(const __u8 *b, size_t n, __u32 w, __u32 h,
-		     const __u8 *yu12, const char *what, struct au_info *ai)
+/* A NAL unit's RBSP, ready to read from its first bit. */
+static void au_read(const struct nal *nl, __u8 *rbsp, struct br *r)
 {
-	struct nal nals[MAX_NALS + 1];
-	unsigned int count, i, epb, mb, bad = 0, badbits = 0;
-	__u8 *rbsp = malloc(n);
+	unsigned int epb;
 	size_t rlen;
-	struct br r;
-	__u32 v, cl, cr, ct, cbm, wmb = 0, hmb = 0, log2_fn = 0;
 
-	memset(ai, 0, sizeof(*ai));
+	unescape(nl, rbsp, &rlen, &epb);
+	br_init(r, rbsp, rlen);
+}
+
+/* The NAL units: four (AUD, SPS, PPS, IDR slice), well framed and escaped. */
+static bool au_nals(const __u8 *b, size_t n, struct nal *nals, __u8 *rbsp, const char *what,
+		    struct au_info *ai)
+{
+	unsigned int count, i, epb;
+	size_t rlen;
+
 	CHECK(n >= 4 && !memcmp(b, "\0\0\0\1", 4), "%s: starts with 00 00 00 01", what);
 	count = split_nals(b, n, nals, MAX_NALS);
 	CHECK_EQ(count, 4, "%s: AUD, SPS, PPS and one slice", what);
 	if (count != 4)
-		goto out;
+		return false;
 	for (i = 0; i < count; i++) {
 		CHECK(nals[i].long_sc, "%s: NAL %u has a 4-byte start code", what, i);
 		CHECK(!(nals[i].p[0] & 0x80), "%s: forbidden_zero_bit", what);
@@ -254,133 +256,182 @@ static void parse_au(const __u8 *b, size_t n, __u32 w, __u32 h,
 	CHECK_EQ(nals[1].p[0], 0x67, "%s: SPS, nal_ref_idc 3", what);
 	CHECK_EQ(nals[2].p[0], 0x68, "%s: PPS, nal_ref_idc 3", what);
 	CHECK_EQ(nals[3].p[0], 0x65, "%s: IDR slice, nal_ref_idc 3", what);
+	return true;
+}
 
-	/* access_unit_delimiter_rbsp() */
-	unescape(&nals[0], rbsp, &rlen, &epb);
-	br_init(&r, rbsp, rlen);
-	CHECK_EQ(br_u(&r, 3), 0, "%s: primary_pic_type I", what);
-	CHECK(br_trailing(&r), "%s: AUD trailing bits", what);
+/* vui_parameters(): limited range, BT.601, no HRD, no reordering. */
+static void au_vui(struct br *r, const char *what)
+{
+	unsigned int i;
 
-	/* seq_parameter_set_rbsp() */
-	unescape(&nals[1], rbsp, &rlen, &epb);
-	br_init(&r, rbsp, rlen);
-	CHECK_EQ(br_u(&r, 8), 66, "%s: profile_idc Baseline", what);
-	CHECK_EQ(br_u(&r, 8), 0xc0, "%s: constraint_set0+1 (Constrained Baseline)", what);
-	ai->level = br_u(&r, 8);
-	CHECK_EQ(br_ue(&r), 0, "%s: sps id", what);
-	log2_fn = br_ue(&r) + 4;
-	CHECK_EQ(br_ue(&r), 2, "%s: pic_order_cnt_type", what);
-	CHECK(br_ue(&r) <= 1, "%s: max_num_ref_frames", what);
-	CHECK_EQ(br_u(&r, 1), 0, "%s: gaps_in_frame_num", what);
-	wmb = br_ue(&r) + 1;
-	hmb = br_ue(&r) + 1;
-	CHECK_EQ(br_u(&r, 1), 1, "%s: frame_mbs_only_flag", what);
-	br_u(&r, 1);
-	cl = cr = ct = cbm = 0;
-	if (br_u(&r, 1)) {
-		cl = br_ue(&r);
-		cr = br_ue(&r);
-		ct = br_ue(&r);
-		cbm = br_ue(&r);
+	if (br_u(r, 1) && br_u(r, 8) == 255)
+		br_u(r, 32);
+	if (br_u(r, 1))
+		br_u(r, 1);
+	if (br_u(r, 1)) {
+		br_u(r, 3);
+		CHECK_EQ(br_u(r, 1), 0, "%s: limited range in the VUI", what);
+		if (br_u(r, 1)) {
+			br_u(r, 16);
+			CHECK_EQ(br_u(r, 8), 6, "%s: BT.601 matrix", what);
+		}
 	}
-	ai->wmb = wmb;
-	ai->hmb = hmb;
-	ai->width = wmb * 16 - 2 * (cl + cr);
-	ai->height = hmb * 16 - 2 * (ct + cbm);
+	if (br_u(r, 1)) {
+		br_ue(r);
+		br_ue(r);
+	}
+	if (br_u(r, 1))
+		br_u(r, 32 + 32 + 1);
+	CHECK(!br_u(r, 1) && !br_u(r, 1), "%s: no HRD expected", what);
+	br_u(r, 1);
+	if (br_u(r, 1)) {
+		br_u(r, 1);
+		for (i = 0; i < 4; i++)
+			br_ue(r);
+		CHECK_EQ(br_ue(r), 0, "%s: max_num_reorder_frames", what);
+		br_ue(r);
+	}
+}
+
+/* seq_parameter_set_rbsp(): Constrained Baseline, cropped to @w x @h; log2_max_frame_num. */
+static __u32 au_sps(struct br *r, __u32 w, __u32 h, const char *what, struct au_info *ai)
+{
+	__u32 cl = 0, cr = 0, ct = 0, cbm = 0, log2_fn;
+
+	CHECK_EQ(br_u(r, 8), 66, "%s: profile_idc Baseline", what);
+	CHECK_EQ(br_u(r, 8), 0xc0, "%s: constraint_set0+1 (Constrained Baseline)", what);
+	ai->level = br_u(r, 8);
+	CHECK_EQ(br_ue(r), 0, "%s: sps id", what);
+	log2_fn = br_ue(r) + 4;
+	CHECK_EQ(br_ue(r), 2, "%s: pic_order_cnt_type", what);
+	CHECK(br_ue(r) <= 1, "%s: max_num_ref_frames", what);
+	CHECK_EQ(br_u(r, 1), 0, "%s: gaps_in_frame_num", what);
+	ai->wmb = br_ue(r) + 1;
+	ai->hmb = br_ue(r) + 1;
+	CHECK_EQ(br_u(r, 1), 1, "%s: frame_mbs_only_flag", what);
+	br_u(r, 1);
+	if (br_u(r, 1)) {
+		cl = br_ue(r);
+		cr = br_ue(r);
+		ct = br_ue(r);
+		cbm = br_ue(r);
+	}
+	ai->width = ai->wmb * 16 - 2 * (cl + cr);
+	ai->height = ai->hmb * 16 - 2 * (ct + cbm);
 	CHECK(ai->width == w && ai->height == h, "%s: SPS crops to %ux%u", what,
 	      ai->width, ai->height);
-	CHECK(wmb == (w + 15) / 16 && hmb == (h + 15) / 16, "%s: coded %ux%u MBs", what,
-	      wmb, hmb);
-	if (br_u(&r, 1)) { /* vui_parameters() */
-		if (br_u(&r, 1) && br_u(&r, 8) == 255)
-			br_u(&r, 32);
-		if (br_u(&r, 1))
-			br_u(&r, 1);
-		if (br_u(&r, 1)) {
-			br_u(&r, 3);
-			CHECK_EQ(br_u(&r, 1), 0, "%s: limited range in the VUI", what);
-			if (br_u(&r, 1)) {
-				br_u(&r, 16);
-				CHECK_EQ(br_u(&r, 8), 6, "%s: BT.601 matrix", what);
-			}
-		}
-		if (br_u(&r, 1)) {
-			br_ue(&r);
-			br_ue(&r);
-		}
-		if (br_u(&r, 1))
-			br_u(&r, 32 + 32 + 1);
-		CHECK(!br_u(&r, 1) && !br_u(&r, 1), "%s: no HRD expected", what);
-		br_u(&r, 1);
-		if (br_u(&r, 1)) {
-			br_u(&r, 1);
-			for (i = 0; i < 4; i++)
-				br_ue(&r);
-			CHECK_EQ(br_ue(&r), 0, "%s: max_num_reorder_frames", what);
-			br_ue(&r);
-		}
-	}
-	CHECK(br_trailing(&r), "%s: SPS trailing bits", what);
+	CHECK(ai->wmb == (w + 15) / 16 && ai->hmb == (h + 15) / 16, "%s: coded %ux%u MBs", what,
+	      ai->wmb, ai->hmb);
+	if (br_u(r, 1))
+		au_vui(r, what);
+	CHECK(br_trailing(r), "%s: SPS trailing bits", what);
+	return log2_fn;
+}
 
-	/* pic_parameter_set_rbsp() */
-	unescape(&nals[2], rbsp, &rlen, &epb);
-	br_init(&r, rbsp, rlen);
-	CHECK(br_ue(&r) == 0 && br_ue(&r) == 0, "%s: PPS and SPS ids", what);
-	CHECK_EQ(br_u(&r, 1), 0, "%s: CAVLC", what);
-	br_u(&r, 1);
-	CHECK_EQ(br_ue(&r), 0, "%s: one slice group", what);
-	br_ue(&r);
-	br_ue(&r);
-	CHECK_EQ(br_u(&r, 3), 0, "%s: no weighted prediction", what);
-	br_se(&r);
-	br_se(&r);
-	br_se(&r);
-	v = br_u(&r, 1); /* deblocking_filter_control_present_flag */
-	br_u(&r, 2);
-	CHECK(br_trailing(&r), "%s: PPS trailing bits", what);
+/* pic_parameter_set_rbsp(): CAVLC, one slice group; deblocking_filter_control_present_flag. */
+static __u32 au_pps(struct br *r, const char *what)
+{
+	__u32 deblock;
 
-	/* slice_layer_without_partitioning_rbsp() */
-	unescape(&nals[3], rbsp, &rlen, &epb);
-	br_init(&r, rbsp, rlen);
-	CHECK_EQ(br_ue(&r), 0, "%s: first_mb_in_slice", what);
-	i = br_ue(&r);
-	CHECK(i == 2 || i == 7, "%s: I slice (%u)", what, i);
-	CHECK_EQ(br_ue(&r), 0, "%s: slice pps id", what);
-	CHECK_EQ(br_u(&r, log2_fn), 0, "%s: frame_num of an IDR", what);
-	ai->idr_pic_id = br_ue(&r);
-	br_u(&r, 2);       /* dec_ref_pic_marking() of an IDR */
-	br_se(&r);         /* slice_qp_delta */
-	if (v && br_ue(&r) != 1) {
-		br_se(&r);
-		br_se(&r);
-	}
-	for (mb = 0; mb < wmb * hmb && !r.over; mb++) {
-		__u32 mx = mb % wmb, my = mb / wmb, x, y, c;
+	CHECK(br_ue(r) == 0 && br_ue(r) == 0, "%s: PPS and SPS ids", what);
+	CHECK_EQ(br_u(r, 1), 0, "%s: CAVLC", what);
+	br_u(r, 1);
+	CHECK_EQ(br_ue(r), 0, "%s: one slice group", what);
+	br_ue(r);
+	br_ue(r);
+	CHECK_EQ(br_u(r, 3), 0, "%s: no weighted prediction", what);
+	br_se(r);
+	br_se(r);
+	br_se(r);
+	deblock = br_u(r, 1);
+	br_u(r, 2);
+	CHECK(br_trailing(r), "%s: PPS trailing bits", what);
+	return deblock;
+}
+
+/* Every macroblock I_PCM, its samples those of @yu12 (@w x @h), edges repeated. */
+static void au_pcm(struct br *r, __u32 w, __u32 h, const __u8 *yu12, const char *what,
+		   const struct au_info *ai)
+{
+	unsigned int mb, bad = 0, badbits = 0;
+
+	for (mb = 0; mb < ai->wmb * ai->hmb && !r->over; mb++) {
+		__u32 mx = mb % ai->wmb, my = mb / ai->wmb, x, y, c;
 		const __u8 *pl;
 
-		if (br_ue(&r) != 25) {
+		if (br_ue(r) != 25) {
 			CHECK(0, "%s: MB %u is not I_PCM", what, mb);
 			break;
 		}
-		while (r.pos & 7)
-			badbits += br_u(&r, 1);
+		while (r->pos & 7)
+			badbits += br_u(r, 1);
 		for (y = 0; y < 16; y++)
 			for (x = 0; x < 16; x++)
-				bad += br_u(&r, 8) != plane_at(yu12, w, h, mx * 16 + x,
-							       my * 16 + y);
+				bad += br_u(r, 8) != plane_at(yu12, w, h, mx * 16 + x,
+							      my * 16 + y);
 		for (c = 0; c < 2; c++) {
 			pl = yu12 + (size_t)w * h + (size_t)c * (w / 2) * (h / 2);
 			for (y = 0; y < 8; y++)
 				for (x = 0; x < 8; x++)
-					bad += br_u(&r, 8) !=
+					bad += br_u(r, 8) !=
 					       plane_at(pl, w / 2, h / 2, mx * 8 + x,
 							my * 8 + y);
 		}
 	}
-	CHECK_EQ(mb, wmb * hmb, "%s: every macroblock present", what);
+	CHECK_EQ(mb, ai->wmb * ai->hmb, "%s: every macroblock present", what);
 	CHECK_EQ(badbits, 0, "%s: pcm_alignment_zero_bits are zero", what);
 	CHECK_EQ(bad, 0, "%s: I_PCM samples differ from the YU12 draw", what);
-	CHECK(br_trailing(&r), "%s: slice ends with its trailing bits", what);
+}
+
+/* slice_layer_without_partitioning_rbsp(): an IDR I slice of I_PCM macroblocks. */
+static void au_slice(struct br *r, __u32 log2_fn, __u32 deblock, __u32 w, __u32 h,
+		     const __u8 *yu12, const char *what, struct au_info *ai)
+{
+	__u32 type;
+
+	CHECK_EQ(br_ue(r), 0, "%s: first_mb_in_slice", what);
+	type = br_ue(r);
+	CHECK(type == 2 || type == 7, "%s: I slice (%u)", what, type);
+	CHECK_EQ(br_ue(r), 0, "%s: slice pps id", what);
+	CHECK_EQ(br_u(r, log2_fn), 0, "%s: frame_num of an IDR", what);
+	ai->idr_pic_id = br_ue(r);
+	br_u(r, 2);       /* dec_ref_pic_marking() of an IDR */
+	br_se(r);         /* slice_qp_delta */
+	if (deblock && br_ue(r) != 1) {
+		br_se(r);
+		br_se(r);
+	}
+	au_pcm(r, w, h, yu12, what, ai);
+	CHECK(br_trailing(r), "%s: slice ends with its trailing bits", what);
+}
+
+/*
+ * Parse the access unit in @b and compare its macroblocks with @yu12 (the
+ * YU12 draw of a @w x @h picture). Every failure is a CHECK with @what.
+ */
+static void parse_au(const __u8 *b, size_t n, __u32 w, __u32 h,
+		     const __u8 *yu12, const char *what, struct au_info *ai)
+{
+	struct nal nals[MAX_NALS + 1];
+	__u8 *rbsp = malloc(n);
+	__u32 log2_fn, deblock;
+	struct br r;
+
+	memset(ai, 0, sizeof(*ai));
+	if (!au_nals(b, n, nals, rbsp, what, ai))
+		goto out;
+
+	/* access_unit_delimiter_rbsp() */
+	au_read(&nals[0], rbsp, &r);
+	CHECK_EQ(br_u(&r, 3), 0, "%s: primary_pic_type I", what);
+	CHECK(br_trailing(&r), "%s: AUD trailing bits", what);
+
+	au_read(&nals[1], rbsp, &r);
+	log2_fn = au_sps(&r, w, h, what, ai);
+	au_read(&nals[2], rbsp, &r);
+	deblock = au_pps(&r, what);
+	au_read(&nals[3], rbsp, &r);
+	au_slice(&r, log2_fn, deblock, w, h, yu12, what, ai);
 	ai->ok = !check_failed;
 out:
 	free(rbsp);

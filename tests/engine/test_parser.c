@@ -189,11 +189,127 @@ static void check_invariants(const struct negcam_profile *p, const char *what)
 
 /* ---- built-in profiles ---- */
 
+/* webcam: UVC-like, YUYV rates fall as sizes grow, MJPG 1080p30 */
+static void builtin_webcam(void)
+{
+	__u64 prev_area = 0;
+	__u32 prev_fps_num = ~0u;
+	const struct negcam_format *f;
+	const struct negcam_size *s;
+	unsigned int i;
+
+	if (parse_str(&prof, negcam_builtin_find("webcam")->text))
+		return;
+	CHECK_EQ(prof.adjust, NC_ADJUST_NEAREST, "webcam adjusts as uvcvideo");
+	CHECK_EQ(prof.quirks, 0, "webcam has no quirks");
+	CHECK_EQ(prof.def[NC_CAPTURE].fourcc, V4L2_PIX_FMT_YUYV, "webcam default");
+	CHECK_EQ(prof.def[NC_CAPTURE].width, 640, "webcam default width");
+	CHECK_FRACT(prof.def[NC_CAPTURE].interval, 1, 30, "webcam default rate");
+	CHECK_EQ(prof.def[NC_OUTPUT].fourcc, 0, "webcam captures only");
+	f = find_format(&prof, V4L2_PIX_FMT_YUYV, V4L2_BUF_TYPE_VIDEO_CAPTURE);
+	CHECK(f && f->size_kind == V4L2_FRMSIZE_TYPE_DISCRETE && f->size_count >= 6,
+	      "webcam YUYV discrete sizes");
+	for (i = 0; f && i < f->size_count; i++) {
+		const struct negcam_interval *fast;
+
+		s = size_at(&prof, f, i);
+		fast = ival_at(&prof, s, 0);
+		CHECK((__u64)s->min_w * s->min_h > prev_area, "YUYV sizes ascend");
+		/* fastest rate (den/num fps) never rises with the size */
+		CHECK((__u64)fast->min.denominator * 1 <=
+			      (__u64)prev_fps_num,
+		      "YUYV rate falls at %ux%u", s->min_w, s->min_h);
+		prev_fps_num = fast->min.denominator / fast->min.numerator;
+		prev_area = (__u64)s->min_w * s->min_h;
+		CHECK_EQ(s->ival_kind, V4L2_FRMIVAL_TYPE_DISCRETE, "discrete rates");
+	}
+	if (f) {
+		s = size_at(&prof, f, 0);
+		CHECK(s->min_w == 160 && s->min_h == 120, "YUYV from 160x120");
+		CHECK_FRACT(ival_at(&prof, s, 0)->min, 1, 30, "30 fps at 160x120");
+		s = size_at(&prof, f, f->size_count - 1);
+		CHECK(s->min_w == 1920 && s->min_h == 1080, "YUYV up to 1920x1080");
+		CHECK_FRACT(ival_at(&prof, s, 0)->min, 1, 5, "5 fps at 1920x1080");
+	}
+	f = find_format(&prof, V4L2_PIX_FMT_MJPEG, V4L2_BUF_TYPE_VIDEO_CAPTURE);
+	CHECK(f && (f->flags & V4L2_FMT_FLAG_COMPRESSED), "webcam MJPG compressed");
+	if (f) {
+		s = size_at(&prof, f, f->size_count - 1);
+		CHECK(s->min_w == 1920 && s->min_h == 1080, "MJPG up to 1920x1080");
+		CHECK_FRACT(ival_at(&prof, s, 0)->min, 1, 30, "MJPG 1080p at 30 fps");
+		CHECK_EQ(f->quantization, V4L2_QUANTIZATION_FULL_RANGE, "JPEG full range");
+	}
+}
+
+/* vga: the seed's device */
+static void builtin_vga(void)
+{
+	if (parse_str(&prof, negcam_builtin_find("vga")->text))
+		return;
+	CHECK_EQ(prof.nformats, 1, "vga one format");
+	CHECK_EQ(prof.nsizes, 1, "vga one size");
+	CHECK(prof.sizes[0].min_w == 640 && prof.sizes[0].min_h == 480, "vga 640x480");
+	CHECK_FRACT(prof.intervals[0].min, 1, 30, "vga 30 fps");
+	CHECK_EQ(prof.adjust, NC_ADJUST_DOWN, "vga adjusts downward");
+}
+
+/* stepwise: NV12 and YU12 over a 4:2:0-aligned range, continuous intervals */
+static void builtin_stepwise(void)
+{
+	__u32 fccs[2] = { V4L2_PIX_FMT_NV12, V4L2_PIX_FMT_YUV420 };
+	const struct negcam_format *f;
+	const struct negcam_size *s;
+	unsigned int i;
+
+	if (parse_str(&prof, negcam_builtin_find("stepwise")->text))
+		return;
+	for (i = 0; i < 2; i++) {
+		f = find_format(&prof, fccs[i], V4L2_BUF_TYPE_VIDEO_CAPTURE);
+		CHECK(f != NULL, "stepwise format %u", i);
+		if (!f)
+			continue;
+		CHECK_EQ(f->size_kind, V4L2_FRMSIZE_TYPE_STEPWISE, "stepwise sizes");
+		s = size_at(&prof, f, 0);
+		CHECK(s->min_w == 48 && s->min_h == 32 && s->max_w == 1920 &&
+		      s->max_h == 1088 && s->step_w == 16 && s->step_h == 8,
+		      "stepwise range");
+		CHECK(s->step_w % 2 == 0 && s->step_h % 2 == 0, "4:2:0 steps");
+		CHECK_EQ(s->ival_kind, V4L2_FRMIVAL_TYPE_CONTINUOUS, "continuous rates");
+		CHECK_FRACT(ival_at(&prof, s, 0)->min, 1, 60, "fastest 1/60");
+		CHECK_FRACT(ival_at(&prof, s, 0)->max, 1, 1, "slowest 1/1");
+		CHECK_FRACT(ival_at(&prof, s, 0)->step, 1, 1, "continuous step 1/1");
+	}
+	CHECK(prof.def[NC_CAPTURE].width == 1280 && prof.def[NC_CAPTURE].height == 720,
+	      "stepwise default 1280x720");
+}
+
+/* tv-tuner: interlaced UYVY PAL and NTSC with the 2007 quirks */
+static void builtin_tv_tuner(void)
+{
+	const struct negcam_format *f;
+	const struct negcam_size *s;
+
+	if (parse_str(&prof, negcam_builtin_find("tv-tuner")->text))
+		return;
+	f = find_format(&prof, V4L2_PIX_FMT_UYVY, V4L2_BUF_TYPE_VIDEO_CAPTURE);
+	CHECK(f != NULL, "tv-tuner UYVY");
+	CHECK(prof.quirks & NC_QUIRK_LEGACY_EINVAL, "tv-tuner legacy EINVAL");
+	if (f) {
+		CHECK_EQ(f->fields[0], V4L2_FIELD_INTERLACED, "interlaced by default");
+		CHECK_EQ(f->colorspace, V4L2_COLORSPACE_SMPTE170M, "SDTV colorspace");
+		CHECK_EQ(f->size_count, 2, "PAL and NTSC");
+		s = size_at(&prof, f, 0);
+		CHECK(s->min_w == 720 && s->min_h == 576, "PAL size");
+		CHECK_FRACT(ival_at(&prof, s, 0)->min, 1, 25, "PAL rate");
+		s = size_at(&prof, f, 1);
+		CHECK(s->min_w == 720 && s->min_h == 480, "NTSC size");
+		CHECK_FRACT(ival_at(&prof, s, 0)->min, 1001, 30000, "NTSC rate");
+	}
+}
+
 static void test_builtins(void)
 {
 	const struct negcam_builtin *b;
-	const struct negcam_format *f;
-	const struct negcam_size *s;
 	unsigned int i, n = 0;
 	bool seen[4] = { false };
 
@@ -226,102 +342,10 @@ static void test_builtins(void)
 	CHECK(negcam_builtin_find("") == NULL, "empty name");
 	CHECK(negcam_builtin_find(NULL) == NULL, "NULL name");
 
-	/* webcam: UVC-like, YUYV rates fall as sizes grow, MJPG 1080p30 */
-	if (!parse_str(&prof, negcam_builtin_find("webcam")->text)) {
-		__u64 prev_area = 0;
-		__u32 prev_fps_num = ~0u;
-
-		CHECK_EQ(prof.adjust, NC_ADJUST_NEAREST, "webcam adjusts as uvcvideo");
-		CHECK_EQ(prof.quirks, 0, "webcam has no quirks");
-		CHECK_EQ(prof.def[NC_CAPTURE].fourcc, V4L2_PIX_FMT_YUYV, "webcam default");
-		CHECK_EQ(prof.def[NC_CAPTURE].width, 640, "webcam default width");
-		CHECK_FRACT(prof.def[NC_CAPTURE].interval, 1, 30, "webcam default rate");
-		CHECK_EQ(prof.def[NC_OUTPUT].fourcc, 0, "webcam captures only");
-		f = find_format(&prof, V4L2_PIX_FMT_YUYV, V4L2_BUF_TYPE_VIDEO_CAPTURE);
-		CHECK(f && f->size_kind == V4L2_FRMSIZE_TYPE_DISCRETE && f->size_count >= 6,
-		      "webcam YUYV discrete sizes");
-		for (i = 0; f && i < f->size_count; i++) {
-			const struct negcam_interval *fast;
-
-			s = size_at(&prof, f, i);
-			fast = ival_at(&prof, s, 0);
-			CHECK((__u64)s->min_w * s->min_h > prev_area, "YUYV sizes ascend");
-			/* fastest rate (den/num fps) never rises with the size */
-			CHECK((__u64)fast->min.denominator * 1 <=
-				      (__u64)prev_fps_num,
-			      "YUYV rate falls at %ux%u", s->min_w, s->min_h);
-			prev_fps_num = fast->min.denominator / fast->min.numerator;
-			prev_area = (__u64)s->min_w * s->min_h;
-			CHECK_EQ(s->ival_kind, V4L2_FRMIVAL_TYPE_DISCRETE, "discrete rates");
-		}
-		if (f) {
-			s = size_at(&prof, f, 0);
-			CHECK(s->min_w == 160 && s->min_h == 120, "YUYV from 160x120");
-			CHECK_FRACT(ival_at(&prof, s, 0)->min, 1, 30, "30 fps at 160x120");
-			s = size_at(&prof, f, f->size_count - 1);
-			CHECK(s->min_w == 1920 && s->min_h == 1080, "YUYV up to 1920x1080");
-			CHECK_FRACT(ival_at(&prof, s, 0)->min, 1, 5, "5 fps at 1920x1080");
-		}
-		f = find_format(&prof, V4L2_PIX_FMT_MJPEG, V4L2_BUF_TYPE_VIDEO_CAPTURE);
-		CHECK(f && (f->flags & V4L2_FMT_FLAG_COMPRESSED), "webcam MJPG compressed");
-		if (f) {
-			s = size_at(&prof, f, f->size_count - 1);
-			CHECK(s->min_w == 1920 && s->min_h == 1080, "MJPG up to 1920x1080");
-			CHECK_FRACT(ival_at(&prof, s, 0)->min, 1, 30, "MJPG 1080p at 30 fps");
-			CHECK_EQ(f->quantization, V4L2_QUANTIZATION_FULL_RANGE, "JPEG full range");
-		}
-	}
-
-	/* vga: the seed's device */
-	if (!parse_str(&prof, negcam_builtin_find("vga")->text)) {
-		CHECK_EQ(prof.nformats, 1, "vga one format");
-		CHECK_EQ(prof.nsizes, 1, "vga one size");
-		CHECK(prof.sizes[0].min_w == 640 && prof.sizes[0].min_h == 480, "vga 640x480");
-		CHECK_FRACT(prof.intervals[0].min, 1, 30, "vga 30 fps");
-		CHECK_EQ(prof.adjust, NC_ADJUST_DOWN, "vga adjusts downward");
-	}
-
-	/* stepwise: NV12 and YU12 over a 4:2:0-aligned range, continuous intervals */
-	if (!parse_str(&prof, negcam_builtin_find("stepwise")->text)) {
-		__u32 fccs[2] = { V4L2_PIX_FMT_NV12, V4L2_PIX_FMT_YUV420 };
-
-		for (i = 0; i < 2; i++) {
-			f = find_format(&prof, fccs[i], V4L2_BUF_TYPE_VIDEO_CAPTURE);
-			CHECK(f != NULL, "stepwise format %u", i);
-			if (!f)
-				continue;
-			CHECK_EQ(f->size_kind, V4L2_FRMSIZE_TYPE_STEPWISE, "stepwise sizes");
-			s = size_at(&prof, f, 0);
-			CHECK(s->min_w == 48 && s->min_h == 32 && s->max_w == 1920 &&
-			      s->max_h == 1088 && s->step_w == 16 && s->step_h == 8,
-			      "stepwise range");
-			CHECK(s->step_w % 2 == 0 && s->step_h % 2 == 0, "4:2:0 steps");
-			CHECK_EQ(s->ival_kind, V4L2_FRMIVAL_TYPE_CONTINUOUS, "continuous rates");
-			CHECK_FRACT(ival_at(&prof, s, 0)->min, 1, 60, "fastest 1/60");
-			CHECK_FRACT(ival_at(&prof, s, 0)->max, 1, 1, "slowest 1/1");
-			CHECK_FRACT(ival_at(&prof, s, 0)->step, 1, 1, "continuous step 1/1");
-		}
-		CHECK(prof.def[NC_CAPTURE].width == 1280 && prof.def[NC_CAPTURE].height == 720,
-		      "stepwise default 1280x720");
-	}
-
-	/* tv-tuner: interlaced UYVY PAL and NTSC with the 2007 quirks */
-	if (!parse_str(&prof, negcam_builtin_find("tv-tuner")->text)) {
-		f = find_format(&prof, V4L2_PIX_FMT_UYVY, V4L2_BUF_TYPE_VIDEO_CAPTURE);
-		CHECK(f != NULL, "tv-tuner UYVY");
-		CHECK(prof.quirks & NC_QUIRK_LEGACY_EINVAL, "tv-tuner legacy EINVAL");
-		if (f) {
-			CHECK_EQ(f->fields[0], V4L2_FIELD_INTERLACED, "interlaced by default");
-			CHECK_EQ(f->colorspace, V4L2_COLORSPACE_SMPTE170M, "SDTV colorspace");
-			CHECK_EQ(f->size_count, 2, "PAL and NTSC");
-			s = size_at(&prof, f, 0);
-			CHECK(s->min_w == 720 && s->min_h == 576, "PAL size");
-			CHECK_FRACT(ival_at(&prof, s, 0)->min, 1, 25, "PAL rate");
-			s = size_at(&prof, f, 1);
-			CHECK(s->min_w == 720 && s->min_h == 480, "NTSC size");
-			CHECK_FRACT(ival_at(&prof, s, 0)->min, 1001, 30000, "NTSC rate");
-		}
-	}
+	builtin_webcam();
+	builtin_vga();
+	builtin_stepwise();
+	builtin_tv_tuner();
 }
 
 /* ---- the documented example ---- */
@@ -756,10 +780,9 @@ static void test_pool_limits(void)
 
 /* ---- semantics ---- */
 
-static void test_semantics(void)
+/* The default lines: absent (the firsts), explicit inside ranges and steps, refused. */
+static void semantics_defaults(void)
 {
-	const struct negcam_format *f;
-	const struct negcam_size *s;
 	static const char defaults[] =
 		"name d\n"
 		"format MJPG\n size 320x240 fps 15 30\n size 640x480 fps 30\n"
@@ -800,8 +823,13 @@ static void test_semantics(void)
 	snprintf(text, sizeof(text), "default MJPG 640x480 fps 60/2\n%s", defaults);
 	if (!parse_str(&prof, text))
 		CHECK_FRACT(prof.def[NC_CAPTURE].interval, 1, 30, "60/2 fps is 1/30");
+}
 
-	/* rates become reduced intervals */
+/* Rates become reduced intervals. */
+static void semantics_rates(void)
+{
+	const struct negcam_size *s;
+
 	if (!parse_str(&prof, "name r\nformat GREY\n size 8x8 fps 30000/1001 15/2 50/2\n"
 			      " size 16x16 interval 2/30 1001/30000 3\n")) {
 		s = &prof.sizes[0];
@@ -814,8 +842,13 @@ static void test_semantics(void)
 	} else {
 		CHECK(0, "rates profile parses");
 	}
+}
 
-	/* colorimetry: table defaults, colorspace-derived, explicit overrides, inheritance */
+/* Colorimetry: table defaults, colorspace-derived, explicit overrides, inheritance. */
+static void semantics_colorimetry(void)
+{
+	const struct negcam_format *f;
+
 	if (!parse_str(&prof, "name c\ncolorspace bt2020\nfield interlaced\nstride-align 16\n"
 			      "format GREY\n colorspace srgb\n field none\n size 8x8 fps 1\n"
 			      "format MJPG\n colorspace rec709\n size 8x8 fps 1\n"
@@ -865,7 +898,11 @@ static void test_semantics(void)
 		      f->xfer_func == xf, "Bayer: table colorimetry");
 		CHECK(!strcmp(f->description, fi->description), "table description");
 	}
+}
 
+/* Fourcc spellings (padded, quoted, big-endian) and one fourcc on both queues. */
+static void semantics_fourccs(void)
+{
 	/* fourcc spellings: padded, quoted, big-endian */
 	if (!parse_str(&prof, "name f\nformat Y16\n size 8x8 fps 1\nformat \"Y10 \"\n size 8x8 fps 1\n"
 			      "format Y16-BE\n size 8x8 fps 1\n")) {
@@ -881,6 +918,16 @@ static void test_semantics(void)
 	}
 	CHECK_ERROR("name q\nformat YUYV output\n size 8x8 fps 1\nformat YUYV output\n",
 		    "4:8: format 'YUYV' (output) is defined twice: put all its sizes in one block");
+}
+
+static void test_semantics(void)
+{
+	const struct negcam_size *s;
+
+	semantics_defaults();
+	semantics_rates();
+	semantics_colorimetry();
+	semantics_fourccs();
 	/* comments, blank lines, trailing comments after quotes */
 	if (!parse_str(&prof, "\n# c\n  name q # c\ncard \"a # b\"# c\n\n\tformat YUYV#c\n size 8x8 fps 1#c\n"))
 		CHECK(!strcmp(prof.card, "a # b"), "'#' inside quotes is text");
