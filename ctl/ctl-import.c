@@ -676,7 +676,9 @@ static void parse_type(struct imp *im, const char *type)
 	if (strstr(type, "Multiplanar") && !im->mplane) {
 		im->mplane = true;
 		imp_warn(im, im->line, "multiplanar formats become single-planar ones: negcam "
-			 "devices are single-planar");
+			 "devices are single-planar, so this camera lists them as '%s' and an "
+			 "application asking for the _MPLANE buffer type finds none", strstr(type,
+			 "Capture") ? "Video Capture" : "Video Output");
 	}
 }
 

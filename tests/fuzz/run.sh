@@ -55,6 +55,10 @@ mkdir -p "$corpus/parser" "$corpus/ioctl" "$corpus/import" "$corpus/roundtrip" "
 	"$build/ctl/negcam-ctl" --profile "$name" --list-formats-ext \
 		>"$corpus/import/builtin-$name"
 done
+# The camera shelf's real listings and the bad ones --import must refuse.
+for f in "$root"/tests/engine/profiles/cameras/*.txt "$root"/tests/fuzz/import-bad/*.txt; do
+	cp "$f" "$corpus/import/shelf-$(basename "$f")"
+done
 if [ -f "$root/tests/engine/profiles/example.profile" ]; then
 	"$build/ctl/negcam-ctl" --profile "$root/tests/engine/profiles/example.profile" \
 		--list-formats-ext --list-formats-out-ext >"$corpus/import/example" || true
