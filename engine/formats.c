@@ -221,7 +221,6 @@ static const struct negcam_fourcc_info negcam_fourccs[] = {
 	CO(V4L2_PIX_FMT_SE401, "GSPCA SE401", NC_COLOR_YUV),
 	CO(V4L2_PIX_FMT_S5C_UYVY_JPG, "S5C73MX interleaved UYVY/JPEG", NC_COLOR_JPEG),
 	CO(V4L2_PIX_FMT_MT21C, "Mediatek Compressed Format", NC_COLOR_YUV),
-	CO(V4L2_PIX_FMT_SUNXI_TILED_NV12, "Sunxi Tiled NV12 Format", NC_COLOR_YUV),
 };
 
 #undef PK
