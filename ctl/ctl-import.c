@@ -68,6 +68,8 @@ struct imp {
 	int queue;          /* current section, -1: skipped type */
 	bool skip;          /* the current format was refused: its sizes go with it */
 	bool mplane;        /* a multiplanar section was seen */
+	bool prefixed;      /* a dump tool's line prefix was stripped (said once) */
+	unsigned int cur;   /* the format sizes go to (a repeated fourcc: the first) */
 	unsigned int errors, warnings;
 	struct imp_format *formats;
 	unsigned int nformats;
@@ -278,9 +280,13 @@ static char *trim(char *s)
 			!(line)[n_];                                           \
 	})
 
-/* 'YUYV', 'Y10 ', 'Y16-BE' as v4l2-ctl's fcc2s() prints them. */
+/* 'YUYV', 'Y10 ', 'Y16-BE' as v4l2-ctl's fcc2s() prints them; '' (no fourcc) is 0. */
 static int parse_fourcc(const char *s, size_t len, __u32 *out)
 {
+	if (len == 0) {
+		*out = 0;
+		return 0;
+	}
 	if (len == 7 && !memcmp(s + 4, "-BE", 3)) {
 		*out = v4l2_fourcc(s[0], s[1], s[2], s[3]) | (1u << 31);
 		return 0;
@@ -354,7 +360,10 @@ static void check_flags(struct imp *im, struct imp_format *f, unsigned int line,
 				 "dropped", (int)n, p, ctl_fcc(fourcc, f4));
 		p += n + (e ? 2 : 0);
 	}
-	if (fi && compressed != (fi->layout == NC_LAYOUT_COMPRESSED))
+	if (!fi && compressed)
+		imp_warn(im, line, "'%s' is not in negcam's format table and an opaque format is "
+			 "never compressed: flag 'compressed' dropped", ctl_fcc(fourcc, f4));
+	else if (fi && compressed != (fi->layout == NC_LAYOUT_COMPRESSED))
 		imp_warn(im, line, "'%s' is %scompressed in negcam's format table, the listing "
 			 "says otherwise; the table wins", ctl_fcc(fourcc, f4),
 			 fi->layout == NC_LAYOUT_COMPRESSED ? "" : "not ");
@@ -370,20 +379,29 @@ static struct imp_format *add_format(struct imp *im, __u32 fourcc, const char *d
 	im->skip = true;
 	if (im->queue < 0)
 		return NULL;
-	if (!negcam_fourcc_lookup(fourcc)) {
-		imp_error(im, line, "pixel format '%s' is not in negcam's format table "
-			  "(docs/profiles.md lists it)", ctl_fcc(fourcc, f4));
+	if (!fourcc) {
+		/* uvcvideo prints '' and the GUID as name for a format it cannot map */
+		imp_warn(im, line, "a format without a fourcc ('', named '%s'): the driver could not "
+			 "map it, so no application can select it; dropped", desc);
 		return NULL;
 	}
 	for (i = 0; i < im->nformats; i++) {
 		if (im->formats[i].fourcc == fourcc && im->formats[i].queue == im->queue) {
-			imp_error(im, line, "'%s' listed twice (first on line %u)",
-				  ctl_fcc(fourcc, f4), im->formats[i].line);
+			imp_warn(im, line, "'%s' listed again (first on line %u): a profile lists a "
+				 "format once, so its sizes join the first's", ctl_fcc(fourcc, f4),
+				 im->formats[i].line);
+			im->skip = false;
+			im->cur = i;
 			return NULL;
 		}
 	}
+	if (!negcam_fourcc_lookup(fourcc))
+		imp_warn(im, line, "pixel format '%s' is not in negcam's format table: imported "
+			 "as an opaque format with the listing's description (docs/profiles.md)",
+			 ctl_fcc(fourcc, f4));
 	im->skip = false;
 	im->formats = grow(im->formats, im->nformats, sizeof(*im->formats));
+	im->cur = im->nformats;
 	f = &im->formats[im->nformats++];
 	memset(f, 0, sizeof(*f));
 	f->fourcc = fourcc;
@@ -395,7 +413,7 @@ static struct imp_format *add_format(struct imp *im, __u32 fourcc, const char *d
 
 static struct imp_format *current_format(struct imp *im)
 {
-	return im->nformats ? &im->formats[im->nformats - 1] : NULL;
+	return im->cur < im->nformats ? &im->formats[im->cur] : NULL;
 }
 
 /* "[0]: 'YUYV' (YUYV 4:2:2)" or "[1]: 'MJPG' (Motion-JPEG, compressed)". */
@@ -504,9 +522,12 @@ static void parse_size_line(struct imp *im, const char *s)
 		imp_error(im, im->line, "a size before any format line");
 		return;
 	}
-	if (sz.kind == V4L2_FRMSIZE_TYPE_STEPWISE && sz.step_w == 1 && sz.step_h == 1)
-		imp_warn(im, im->line, "a stepwise range with step 1/1 is written as a range "
-			 "without step, which negcam reports as Continuous");
+	if (sz.kind != V4L2_FRMSIZE_TYPE_DISCRETE && (sz.max_w < sz.min_w || sz.max_h < sz.min_h)) {
+		imp_warn(im, im->line, "the range %ux%u - %ux%u ends below its start (the driver "
+			 "reported it so): no size of it can be set, dropped", sz.min_w, sz.min_h,
+			 sz.max_w, sz.max_h);
+		sz.kind = -1; /* a marker, as for a repeated size */
+	}
 	for (i = 0; i < f->nsizes; i++) {
 		if (sz.kind == V4L2_FRMSIZE_TYPE_DISCRETE &&
 		    f->sizes[i].kind == V4L2_FRMSIZE_TYPE_DISCRETE &&
@@ -655,7 +676,9 @@ static void parse_type(struct imp *im, const char *type)
 	if (strstr(type, "Multiplanar") && !im->mplane) {
 		im->mplane = true;
 		imp_warn(im, im->line, "multiplanar formats become single-planar ones: negcam "
-			 "devices are single-planar");
+			 "devices are single-planar, so this camera lists them as '%s' and an "
+			 "application asking for the _MPLANE buffer type finds none", strstr(type,
+			 "Capture") ? "Video Capture" : "Video Output");
 	}
 }
 
@@ -674,7 +697,8 @@ static bool parse_old_layout(struct imp *im, char *s)
 		parse_type(im, trim(type));
 		return true;
 	}
-	if (sscanf(s, "Pixel Format: '%15[^']'%n", fcc, &n) == 1 && n > 0) {
+	if ((sscanf(s, "Pixel Format: '%15[^']'%n", fcc, &n) == 1 && n > 0) ||
+	    (!strncmp(s, "Pixel Format: ''", 16) && (fcc[0] = '\0', n = 16))) {
 		char *rest = trim(s + n);
 		size_t len = strlen(rest);
 
@@ -723,12 +747,45 @@ static bool is_command_line(const char *s)
 	return v >= s + 2 && (v[-1] == ' ') && (v[-2] == '$' || v[-2] == '#' || v[-2] == '>');
 }
 
-static void parse_line(struct imp *im, char *raw)
+/*
+ * What dump tools and web pages add around a listing, stripped: the
+ * "/dev/video0 | " of camera-streamer's and crowsnest's dump scripts,
+ * the "[06/16/22 10:07:47] crowsnest: " of crowsnest's log, and the
+ * backticks of a Markdown code span. Said once; the line numbers stay
+ * the file's.
+ */
+static char *strip_debris(struct imp *im, char *s)
 {
-	char *s = trim(raw), type[64];
+	unsigned int dev, a, b, c, h, m, sec;
+	char *e;
 	int n = -1;
 
-	if (!*s || !strcmp(s, "ioctl: VIDIOC_ENUM_FMT") || is_command_line(s))
+	s = trim(s);
+	if ((sscanf(s, "/dev/video%u |%n", &dev, &n) == 1 && n > 0) ||
+	    (sscanf(s, "[%u/%u/%u %u:%u:%u] crowsnest:%n", &a, &b, &c, &h, &m, &sec, &n) == 6 &&
+	     n > 0)) {
+		if (!im->prefixed)
+			imp_warn(im, im->line, "stripped the dump tool's prefix '%.*s' from this "
+				 "line and the next ones", n, s);
+		im->prefixed = true;
+		s = trim(s + n);
+	}
+	while (*s == '`')
+		s++;
+	e = s + strlen(s);
+	while (e > s && e[-1] == '`')
+		*--e = '\0';
+	return trim(s);
+}
+
+static void parse_line(struct imp *im, char *raw)
+{
+	char *s = strip_debris(im, raw), type[64];
+	int n = -1;
+
+	/* crowsnest's log says "Supported Formats:" where v4l2-ctl says "ioctl: ..." */
+	if (!*s || !strcmp(s, "ioctl: VIDIOC_ENUM_FMT") || !strcmp(s, "Supported Formats:") ||
+	    is_command_line(s))
 		return;
 	if (sscanf(s, "Type: %63[^\n]%n", type, &n) == 1) {
 		parse_type(im, trim(type));
@@ -784,12 +841,9 @@ static int import_build_size(struct imp *im, struct ctl_build *b, const struct i
 	static const struct v4l2_fract fps30 = { 1, 30 };
 	struct negcam_size dims = { .min_w = sz->min_w, .max_w = sz->max_w, .step_w = sz->step_w,
 				    .min_h = sz->min_h, .max_h = sz->max_h, .step_h = sz->step_h };
-	__u8 kind = V4L2_FRMSIZE_TYPE_DISCRETE;
+	/* as listed: Stepwise (step 1/1 included) or Continuous */
+	__u8 kind = (__u8)sz->kind;
 
-	if (sz->kind == V4L2_FRMSIZE_TYPE_STEPWISE && (sz->step_w != 1 || sz->step_h != 1))
-		kind = V4L2_FRMSIZE_TYPE_STEPWISE;
-	else if (sz->kind != V4L2_FRMSIZE_TYPE_DISCRETE)
-		kind = V4L2_FRMSIZE_TYPE_CONTINUOUS; /* a step of 1x1 reads as continuous */
 	if (ctl_build_size(b, &dims, kind, sz->line) ||
 	    (placeholder ? ctl_build_rate(b, V4L2_FRMIVAL_TYPE_DISCRETE, fps30, fps30, fps30) :
 			   import_rates(im, b, sz))) {
@@ -824,6 +878,16 @@ static int import_size(struct imp *im, struct ctl_build *b, const struct imp_siz
 	return import_build_size(im, b, sz, sz->kind != V4L2_FRMSIZE_TYPE_DISCRETE || !sz->nivals);
 }
 
+/* The sizes of @f that are built: not repeats, not backward ranges. */
+static unsigned int live_sizes(const struct imp_format *f)
+{
+	unsigned int j, n = 0;
+
+	for (j = 0; j < f->nsizes; j++)
+		n += f->sizes[j].kind >= 0;
+	return n;
+}
+
 /* One format of a listing into @b when @build: 0, or -1 when it was not built. */
 static int import_format(struct imp *im, struct ctl_build *b, const struct imp_format *f,
 			 bool some_sizes, bool no_ivals, bool build)
@@ -844,6 +908,8 @@ static int import_format(struct imp *im, struct ctl_build *b, const struct imp_f
 			build = false;
 		} else {
 			nf->flags = f->flags;
+			if (!fi) /* opaque: the listing's description is all there is */
+				snprintf(nf->description, sizeof(nf->description), "%.31s", f->desc);
 		}
 	}
 	/*
@@ -854,7 +920,7 @@ static int import_format(struct imp *im, struct ctl_build *b, const struct imp_f
 	if (fi && strcmp(fi->description, f->desc))
 		imp_warn(im, f->line, "'%s' is described as '%s'; Linux (and negcam) report '%s' "
 			 "for it today", f4, f->desc, fi->description);
-	if (!f->nsizes) {
+	if (!live_sizes(f)) {
 		if (some_sizes) {
 			imp_error(im, f->line, "'%s' lists no sizes while other formats do: a "
 				  "profile cannot express that", f4);
@@ -881,7 +947,7 @@ static void generate(struct imp *im, struct ctl_build *b)
 	for (i = 0; i < im->nformats; i++) {
 		const struct imp_format *f = &im->formats[i];
 
-		some_sizes |= f->nsizes > 0;
+		some_sizes |= live_sizes(f) > 0;
 		for (j = 0; j < f->nsizes; j++) {
 			if (f->sizes[j].kind != V4L2_FRMSIZE_TYPE_DISCRETE)
 				continue;

@@ -134,6 +134,10 @@ char *ctl_build_write(struct ctl_build *b, const char *header, __u32 flags, size
 		      unsigned int **src, unsigned int *nlines);
 
 /* --import: v4l2-ctl --list-formats-ext text to profile text (ctl-import.c). */
+/* ctl-shelf.c: the camera shelf for --list-profiles and --show-profile (0, or -1: none). */
+void ctl_list_shelf(void);
+int ctl_show_shelf(const char *name);
+
 int ctl_import(FILE *in, const char *label, FILE *out, const char *name);
 
 /*

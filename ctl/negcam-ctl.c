@@ -103,8 +103,9 @@ static void usage(FILE *f)
 "\n"
 "  --profile NAME|FILE   built-in profile NAME, else the profile file FILE\n"
 "                        ('-' reads standard input); default: webcam\n"
-"  --list-profiles       list the built-in profiles with a summary\n"
-"  --show-profile NAME   print the text of built-in profile NAME\n"
+"  --list-profiles       list the built-in profiles with a summary, then the\n"
+"                        camera shelf grouped by kind (docs/cameras.md)\n"
+"  --show-profile NAME   print the text of built-in or shelf profile NAME\n"
 "  --validate FILE       check a profile file: 'FILE: ok' or 'FILE:LINE:COL: message'\n"
 "  -D, --info            show the driver info [VIDIOC_QUERYCAP]\n"
 "  --all                 what 'v4l2-ctl --all' shows: driver info, priority, input,\n"
@@ -646,14 +647,17 @@ static void list_profiles(void)
 
 	for (i = 0; (b = negcam_builtin_at(i)); i++)
 		printf("%-16s %s\n", b->name, b->summary ? b->summary : "");
+	ctl_list_shelf();
 }
 
 static void show_profile(struct ctl *c, const char *name)
 {
 	const struct negcam_builtin *b = negcam_builtin_find(name);
 
+	if (!b && !ctl_show_shelf(name))
+		return;
 	if (!b) {
-		ctl_warn("%s: --show-profile: no built-in profile '%s' "
+		ctl_warn("%s: --show-profile: no built-in or shelf profile '%s' "
 			 "(see --list-profiles)\n", prog, name);
 		fail(c);
 		return;

@@ -22,16 +22,10 @@
 /* ------------------------------------------------------------------ */
 /* Profile lookups                                                    */
 
-/* For a fourcc missing from the table (hand-made profiles): one byte a pixel. */
-static const struct negcam_fourcc_info nc_unknown_fourcc = {
-	0, "", NC_LAYOUT_PACKED, NC_COLOR_OTHER, 8, 1, 1
-};
-
+/* A fourcc missing from the table ('format FOURCC opaque') is negcam_fourcc_opaque. */
 static const struct negcam_fourcc_info *nc_info(const struct negcam_format *f)
 {
-	const struct negcam_fourcc_info *fi = negcam_fourcc_lookup(f->fourcc);
-
-	return fi ? fi : &nc_unknown_fourcc;
+	return negcam_fourcc_info_of(f->fourcc);
 }
 
 static bool nc_format_on(const struct negcam_format *f, int q)
@@ -806,8 +800,8 @@ int negcam_engine_enum_framesizes(const struct negcam_engine *e, int q,
 		fs->discrete.height = s->min_h;
 		return 0;
 	}
-	cont = f->size_kind == V4L2_FRMSIZE_TYPE_CONTINUOUS ||
-	       (nc_step(s->step_w, false) == 1 && nc_step(s->step_h, false) == 1);
+	/* as the profile says: a Stepwise range with step 1x1 stays Stepwise */
+	cont = f->size_kind == V4L2_FRMSIZE_TYPE_CONTINUOUS;
 	fs->type = cont ? V4L2_FRMSIZE_TYPE_CONTINUOUS : V4L2_FRMSIZE_TYPE_STEPWISE;
 	fs->stepwise.min_width = s->min_w;
 	fs->stepwise.max_width = s->max_w;

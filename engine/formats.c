@@ -20,6 +20,8 @@ static const struct negcam_fourcc_info negcam_fourccs[] = {
 	PK(V4L2_PIX_FMT_YVYU, "YVYU 4:2:2", NC_COLOR_YUV, 16, 2),
 	PK(V4L2_PIX_FMT_UYVY, "UYVY 4:2:2", NC_COLOR_YUV, 16, 2),
 	PK(V4L2_PIX_FMT_VYUY, "VYUY 4:2:2", NC_COLOR_YUV, 16, 2),
+	PK(V4L2_PIX_FMT_YYUV, "YYUV 4:2:2", NC_COLOR_YUV, 16, 2),
+	PK(V4L2_PIX_FMT_UV8, "8-bit Chrominance UV 4-4", NC_COLOR_YUV, 8, 1),
 	PK(V4L2_PIX_FMT_Y41P, "YUV 4:1:1 (Packed)", NC_COLOR_YUV, 12, 8),
 	PK(V4L2_PIX_FMT_YUV444, "16-bit A/XYUV 4-4-4-4", NC_COLOR_YUV, 16, 1),
 	PK(V4L2_PIX_FMT_YUV555, "16-bit A/XYUV 1-5-5-5", NC_COLOR_YUV, 16, 1),
@@ -43,6 +45,16 @@ static const struct negcam_fourcc_info negcam_fourccs[] = {
 	SP(V4L2_PIX_FMT_P010, "10-bit Y/UV 4:2:0", 16, 2, 2),
 	/* M420 interleaves two luma lines and one CbCr line: same total size. */
 	SP(V4L2_PIX_FMT_M420, "YUV 4:2:0 (M420)", 8, 2, 2),
+	/*
+	 * The multiplanar 'M' variants: each plane in its own buffer on a
+	 * multiplanar device. A negcam device is single-planar, so a profile
+	 * that lists one serves it with the planes one after the other in one
+	 * buffer: the same bytes, the sizes of the contiguous form.
+	 */
+	SP(V4L2_PIX_FMT_NV12M, "Y/UV 4:2:0 (N-C)", 8, 2, 2),
+	SP(V4L2_PIX_FMT_NV21M, "Y/VU 4:2:0 (N-C)", 8, 2, 2),
+	SP(V4L2_PIX_FMT_NV16M, "Y/UV 4:2:2 (N-C)", 8, 2, 1),
+	SP(V4L2_PIX_FMT_NV61M, "Y/VU 4:2:2 (N-C)", 8, 2, 1),
 
 	/* Planar YUV: luma plane, then two chroma planes */
 	PL(V4L2_PIX_FMT_YUV420, "Planar YUV 4:2:0", 2, 2),
@@ -51,6 +63,12 @@ static const struct negcam_fourcc_info negcam_fourccs[] = {
 	PL(V4L2_PIX_FMT_YUV411P, "Planar YUV 4:1:1", 4, 1),
 	PL(V4L2_PIX_FMT_YUV410, "Planar YUV 4:1:0", 4, 4),
 	PL(V4L2_PIX_FMT_YVU410, "Planar YVU 4:1:0", 4, 4),
+	PL(V4L2_PIX_FMT_YUV420M, "Planar YUV 4:2:0 (N-C)", 2, 2),
+	PL(V4L2_PIX_FMT_YVU420M, "Planar YVU 4:2:0 (N-C)", 2, 2),
+	PL(V4L2_PIX_FMT_YUV422M, "Planar YUV 4:2:2 (N-C)", 2, 1),
+	PL(V4L2_PIX_FMT_YVU422M, "Planar YVU 4:2:2 (N-C)", 2, 1),
+	PL(V4L2_PIX_FMT_YUV444M, "Planar YUV 4:4:4 (N-C)", 1, 1),
+	PL(V4L2_PIX_FMT_YVU444M, "Planar YVU 4:4:4 (N-C)", 1, 1),
 
 	/* Greyscale */
 	PK(V4L2_PIX_FMT_GREY, "8-bit Greyscale", NC_COLOR_GREY, 8, 1),
@@ -61,6 +79,16 @@ static const struct negcam_fourcc_info negcam_fourccs[] = {
 	PK(V4L2_PIX_FMT_Y16_BE, "16-bit Greyscale BE", NC_COLOR_GREY, 16, 1),
 	PK(V4L2_PIX_FMT_Y10BPACK, "10-bit Greyscale (Packed)", NC_COLOR_GREY, 10, 4),
 	PK(V4L2_PIX_FMT_Y10P, "10-bit Greyscale (MIPI Packed)", NC_COLOR_GREY, 10, 4),
+	/* Y4 and Y6 keep their bits in the high end of one byte a pixel */
+	PK(V4L2_PIX_FMT_Y4, "4-bit Greyscale", NC_COLOR_GREY, 8, 1),
+	PK(V4L2_PIX_FMT_Y6, "6-bit Greyscale", NC_COLOR_GREY, 8, 1),
+	/* Depth and IR (RealSense and the like): two sensors' pixels side by side */
+	PK(V4L2_PIX_FMT_Y8I, "Interleaved 8-bit Greyscale", NC_COLOR_GREY, 16, 1),
+	PK(V4L2_PIX_FMT_Y12I, "Interleaved 12-bit Greyscale", NC_COLOR_GREY, 24, 1),
+	PK(V4L2_PIX_FMT_Z16, "16-bit Depth", NC_COLOR_GREY, 16, 1),
+	/* INZI: a 16-bit IR plane, then a 16-bit depth plane */
+	PK(V4L2_PIX_FMT_INZI, "Planar 10:16 Greyscale Depth", NC_COLOR_GREY, 32, 1),
+	PK(V4L2_PIX_FMT_CNF4, "4-bit Depth Confidence (Packed)", NC_COLOR_GREY, 4, 2),
 
 	/* RGB */
 	PK(V4L2_PIX_FMT_RGB332, "8-bit RGB 3-3-2", NC_COLOR_RGB, 8, 1),
@@ -103,6 +131,8 @@ static const struct negcam_fourcc_info negcam_fourccs[] = {
 	PK(V4L2_PIX_FMT_RGBX32, "32-bit RGBX 8-8-8-8", NC_COLOR_RGB, 32, 1),
 	PK(V4L2_PIX_FMT_HSV24, "24-bit HSV 8-8-8", NC_COLOR_OTHER, 24, 1),
 	PK(V4L2_PIX_FMT_HSV32, "32-bit XHSV 8-8-8-8", NC_COLOR_OTHER, 32, 1),
+	PK(V4L2_PIX_FMT_PAL8, "8-bit Palette", NC_COLOR_RGB, 8, 1),
+	PK(V4L2_PIX_FMT_HI240, "8-bit Dithered RGB (BTTV)", NC_COLOR_RGB, 8, 1),
 
 	/* Raw Bayer: the 2x2 pattern needs even sizes; packed forms group pixels */
 	BY(V4L2_PIX_FMT_SBGGR8, "8-bit Bayer BGBG/GRGR", 8, 2),
@@ -137,6 +167,11 @@ static const struct negcam_fourcc_info negcam_fourccs[] = {
 	BY(V4L2_PIX_FMT_SGBRG14, "14-bit Bayer GBGB/RGRG", 16, 2),
 	BY(V4L2_PIX_FMT_SGRBG14, "14-bit Bayer GRGR/BGBG", 16, 2),
 	BY(V4L2_PIX_FMT_SRGGB14, "14-bit Bayer RGRG/GBGB", 16, 2),
+	/* MIPI CSI-2 packing: four pixels in seven bytes ('pBEE' and kin) */
+	BY(V4L2_PIX_FMT_SBGGR14P, "14-bit Bayer BGBG/GRGR Packed", 14, 4),
+	BY(V4L2_PIX_FMT_SGBRG14P, "14-bit Bayer GBGB/RGRG Packed", 14, 4),
+	BY(V4L2_PIX_FMT_SGRBG14P, "14-bit Bayer GRGR/BGBG Packed", 14, 4),
+	BY(V4L2_PIX_FMT_SRGGB14P, "14-bit Bayer RGRG/GBGB Packed", 14, 4),
 	BY(V4L2_PIX_FMT_SBGGR16, "16-bit Bayer BGBG/GRGR", 16, 2),
 	BY(V4L2_PIX_FMT_SGBRG16, "16-bit Bayer GBGB/RGRG", 16, 2),
 	BY(V4L2_PIX_FMT_SGRBG16, "16-bit Bayer GRGR/BGBG", 16, 2),
@@ -161,6 +196,31 @@ static const struct negcam_fourcc_info negcam_fourccs[] = {
 	CO(V4L2_PIX_FMT_VP9, "VP9", NC_COLOR_YUV),
 	CO(V4L2_PIX_FMT_HEVC, "HEVC", NC_COLOR_YUV),
 	CO(V4L2_PIX_FMT_FWHT, "FWHT", NC_COLOR_YUV),
+	CO(V4L2_PIX_FMT_FWHT_STATELESS, "FWHT Stateless", NC_COLOR_YUV),
+	CO(V4L2_PIX_FMT_H264_SLICE, "H.264 Parsed Slice Data", NC_COLOR_YUV),
+	CO(V4L2_PIX_FMT_MPEG2_SLICE, "MPEG-2 Parsed Slice Data", NC_COLOR_YUV),
+	CO(V4L2_PIX_FMT_HEVC_SLICE, "HEVC Parsed Slice Data", NC_COLOR_YUV),
+	CO(V4L2_PIX_FMT_VP8_FRAME, "VP8 Frame", NC_COLOR_YUV),
+	/* The vendor formats of old USB webcams (gspca, pwc...), compressed for Linux */
+	CO(V4L2_PIX_FMT_CPIA1, "GSPCA CPiA YUV", NC_COLOR_YUV),
+	CO(V4L2_PIX_FMT_WNVA, "WNVA", NC_COLOR_YUV),
+	CO(V4L2_PIX_FMT_SN9C10X, "GSPCA SN9C10X", NC_COLOR_YUV),
+	CO(V4L2_PIX_FMT_PWC1, "Raw Philips Webcam Type (Old)", NC_COLOR_YUV),
+	CO(V4L2_PIX_FMT_PWC2, "Raw Philips Webcam Type (New)", NC_COLOR_YUV),
+	CO(V4L2_PIX_FMT_ET61X251, "GSPCA ET61X251", NC_COLOR_YUV),
+	CO(V4L2_PIX_FMT_SPCA561, "GSPCA SPCA561", NC_COLOR_YUV),
+	CO(V4L2_PIX_FMT_PAC207, "GSPCA PAC207", NC_COLOR_YUV),
+	CO(V4L2_PIX_FMT_MR97310A, "GSPCA MR97310A", NC_COLOR_YUV),
+	CO(V4L2_PIX_FMT_JL2005BCD, "GSPCA JL2005BCD", NC_COLOR_YUV),
+	CO(V4L2_PIX_FMT_SN9C2028, "GSPCA SN9C2028", NC_COLOR_YUV),
+	CO(V4L2_PIX_FMT_SQ905C, "GSPCA SQ905C", NC_COLOR_YUV),
+	CO(V4L2_PIX_FMT_PJPG, "GSPCA PJPG", NC_COLOR_JPEG),
+	CO(V4L2_PIX_FMT_OV511, "GSPCA OV511", NC_COLOR_YUV),
+	CO(V4L2_PIX_FMT_OV518, "GSPCA OV518", NC_COLOR_YUV),
+	CO(V4L2_PIX_FMT_JPGL, "JPEG Lite", NC_COLOR_JPEG),
+	CO(V4L2_PIX_FMT_SE401, "GSPCA SE401", NC_COLOR_YUV),
+	CO(V4L2_PIX_FMT_S5C_UYVY_JPG, "S5C73MX interleaved UYVY/JPEG", NC_COLOR_JPEG),
+	CO(V4L2_PIX_FMT_MT21C, "Mediatek Compressed Format", NC_COLOR_YUV),
 };
 
 #undef PK
@@ -204,6 +264,17 @@ const struct negcam_fourcc_info *negcam_fourcc_lookup(__u32 fourcc)
 	return NULL;
 }
 
+const struct negcam_fourcc_info negcam_fourcc_opaque = {
+	0, "", NC_LAYOUT_OPAQUE, NC_COLOR_YUV, 0, 1, 1
+};
+
+const struct negcam_fourcc_info *negcam_fourcc_info_of(__u32 fourcc)
+{
+	const struct negcam_fourcc_info *fi = negcam_fourcc_lookup(fourcc);
+
+	return fi ? fi : &negcam_fourcc_opaque;
+}
+
 const struct negcam_fourcc_info *negcam_fourcc_at(unsigned int i)
 {
 	return i < NC_ARRAY_SIZE(negcam_fourccs) ? &negcam_fourccs[i] : NULL;
@@ -229,7 +300,9 @@ static __u32 nc_saturate_u32(__u64 v)
 /*
  * Compressed bound: two bytes a pixel (what an uncompressed 4:2:2 frame
  * takes, the dwMaxVideoFrameBufferSize most UVC cameras report) plus 4 KiB
- * for headers and tables, in whole 4 KiB pages.
+ * for headers and tables, in whole 4 KiB pages. An opaque format (a
+ * fourcc not in the table) gets the same bound: negcam does not know its
+ * layout, and two bytes a pixel holds every depth or IR format seen.
  */
 static __u64 nc_compressed_bound(__u32 width, __u32 height)
 {
@@ -258,7 +331,7 @@ void negcam_fourcc_sizes(const struct negcam_fourcc_info *fi, __u32 width,
 {
 	__u64 bpl, size, cbpl, clines;
 
-	if (fi->layout == NC_LAYOUT_COMPRESSED) {
+	if (fi->layout == NC_LAYOUT_COMPRESSED || fi->layout == NC_LAYOUT_OPAQUE) {
 		*bytesperline = 0;
 		*sizeimage = nc_saturate_u32(fi->fourcc == V4L2_PIX_FMT_H264 ?
 					     nc_h264_bound(width, height) :

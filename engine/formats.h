@@ -15,6 +15,7 @@ enum negcam_layout {
 	NC_LAYOUT_PLANAR = 3,     /* luma plane + two chroma planes (YU12, YV12, 422P...) */
 	NC_LAYOUT_COMPRESSED = 4, /* MJPG, JPEG, H264...: sizeimage is a bound */
 	NC_LAYOUT_BAYER = 5,      /* one plane raw Bayer, bpp bits per pixel */
+	NC_LAYOUT_OPAQUE = 6,     /* a fourcc not in the table (negcam_fourcc_opaque) */
 };
 
 enum negcam_color_class {
@@ -38,6 +39,19 @@ struct negcam_fourcc_info {
 
 /* NULL when the fourcc is not in the table. */
 const struct negcam_fourcc_info *negcam_fourcc_lookup(__u32 fourcc);
+
+/*
+ * What negcam knows of a fourcc missing from the table, which a profile
+ * names with 'format FOURCC opaque' (a vendor format such as RealSense's
+ * 'INVZ', or one newer than Linux 6.1): nothing but its name. Its
+ * description is the profile's, its ENUM_FMT flags the profile's (never
+ * compressed), bytesperline 0 and sizeimage the bound of a compressed
+ * format (negcam_fourcc_sizes()); the frame generator cannot draw it.
+ */
+extern const struct negcam_fourcc_info negcam_fourcc_opaque;
+
+/* The table's entry for @fourcc, else negcam_fourcc_opaque: never NULL. */
+const struct negcam_fourcc_info *negcam_fourcc_info_of(__u32 fourcc);
 
 /* The i-th table entry, NULL past the end (for listings and tests). */
 const struct negcam_fourcc_info *negcam_fourcc_at(unsigned int i);

@@ -78,7 +78,37 @@ int nc_finish_format(struct nc_parser *p)
 	return 0;
 }
 
-/* format FOURCC [capture|output] */
+/*
+ * The fourcc of a 'format' line: one of the table, or, with 'opaque' after
+ * it, one negcam does not know (negcam_fourcc_opaque), which must then not
+ * be in the table (the table's knowledge would be thrown away).
+ */
+static int nc_format_fourcc(struct nc_parser *p, const struct nc_tok *t,
+			    const struct negcam_fourcc_info **fi, __u32 *fourcc)
+{
+	__u32 pos = p->pos;
+	struct nc_tok n;
+	bool opaque;
+	int ret;
+
+	ret = nc_next(p, &n);
+	p->pos = pos;
+	if (ret < 0)
+		return ret;
+	opaque = ret > 0 && nc_tok_is(&n, "opaque");
+	ret = nc_parse_fourcc(p, t, fi, fourcc, opaque);
+	if (!ret && opaque && *fi != &negcam_fourcc_opaque) {
+		struct nc_strbuf m = nc_error(p, n.col);
+
+		nc_sb_str(&m, "format ");
+		nc_msg_fourcc(&m, *fourcc);
+		nc_sb_str(&m, " is in negcam's format table: drop 'opaque'");
+		return -EINVAL;
+	}
+	return ret;
+}
+
+/* format FOURCC [opaque] [capture|output] */
 int nc_kw_format(struct nc_parser *p, const struct nc_keyword *kw,
 		 const struct nc_tok *kwt)
 {
@@ -87,18 +117,20 @@ int nc_kw_format(struct nc_parser *p, const struct nc_keyword *kw,
 	struct negcam_format *f;
 	enum negcam_queue q;
 	struct nc_tok t;
-	__u32 i, col;
+	__u32 i, col, fourcc;
 	int have, ret;
 
 	ret = nc_finish_format(p);
 	if (!ret)
 		ret = nc_expect(p, &t, "a pixel format after 'format', as in 'format YUYV'");
 	if (!ret)
-		ret = nc_parse_fourcc(p, &t, &fi);
+		ret = nc_format_fourcc(p, &t, &fi, &fourcc);
 	if (ret)
 		return ret;
 	col = t.col;
 	have = nc_next(p, &t);
+	if (have > 0 && nc_tok_is(&t, "opaque"))
+		have = nc_next(p, &t);
 	ret = nc_parse_queue(p, &t, &have, &q);
 	if (ret)
 		return ret;
@@ -114,11 +146,11 @@ int nc_kw_format(struct nc_parser *p, const struct nc_keyword *kw,
 		return have;
 	for (i = 0; i < out->nformats; i++) {
 		f = &out->formats[i];
-		if (f->fourcc == fi->fourcc && negcam_queue_of(f->buf_type) == (int)q) {
+		if (f->fourcc == fourcc && negcam_queue_of(f->buf_type) == (int)q) {
 			struct nc_strbuf m = nc_error(p, col);
 
 			nc_sb_str(&m, "format ");
-			nc_msg_fourcc(&m, fi->fourcc);
+			nc_msg_fourcc(&m, fourcc);
 			nc_sb_str(&m, q == NC_OUTPUT ? " (output)" : "");
 			nc_sb_str(&m, " is defined twice: put all its sizes in one block");
 			return -EINVAL;
@@ -140,7 +172,7 @@ int nc_kw_format(struct nc_parser *p, const struct nc_keyword *kw,
 	p->cur_flags = 0;
 	p->cur_range_line = 0;
 	f = nc_cur(p);
-	f->fourcc = fi->fourcc;
+	f->fourcc = fourcc;
 	f->buf_type = q == NC_OUTPUT ? V4L2_BUF_TYPE_VIDEO_OUTPUT :
 				       V4L2_BUF_TYPE_VIDEO_CAPTURE;
 	f->size_first = out->nsizes;

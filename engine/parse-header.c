@@ -105,12 +105,11 @@ int nc_kw_default(struct nc_parser *p, const struct nc_keyword *kw,
 	memset(&d, 0, sizeof(d));
 	ret = nc_expect(p, &t, "a pixel format after 'default', as in 'default YUYV 640x480 fps 30'");
 	if (!ret)
-		ret = nc_parse_fourcc(p, &t, &fi);
+		ret = nc_parse_fourcc(p, &t, &fi, &d.fourcc, true);
 	if (ret)
 		return ret;
 	d.given = true;
 	d.line = p->line;
-	d.fourcc = fi->fourcc;
 	d.fourcc_col = t.col;
 	have = nc_next(p, &t);
 	ret = nc_parse_queue(p, &t, &have, &q);

@@ -230,8 +230,14 @@ int nc_expect(struct nc_parser *p, struct nc_tok *t, const char *what);
 int nc_expect_end(struct nc_parser *p, const char *what);
 int nc_parse_u32(const char *s, __u32 len, __u32 *v);
 __u32 nc_find(const char *s, __u32 len, char c);
+/*
+ * A fourcc token: *@info its table entry, *@value its code. A fourcc not
+ * in the table is an error unless @opaque ('format X opaque', or a
+ * 'default' line, checked against the formats later): then *@info is
+ * negcam_fourcc_opaque.
+ */
 int nc_parse_fourcc(struct nc_parser *p, const struct nc_tok *t,
-		    const struct negcam_fourcc_info **info);
+		    const struct negcam_fourcc_info **info, __u32 *value, bool opaque);
 int nc_parse_wxh(const char *s, __u32 len, __u32 *w, __u32 *h);
 int nc_bad_size(struct nc_parser *p, const struct nc_tok *t, int ret);
 int nc_parse_rate(struct nc_parser *p, const struct nc_tok *t,

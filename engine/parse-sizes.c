@@ -96,7 +96,7 @@ static int nc_size_discrete(struct nc_parser *p, const struct nc_tok *t,
 }
 
 /*
- * The optional 'step WxH' after a size range (1x1 without: continuous);
+ * The optional 'step WxH' after a size range (without: continuous, 1x1);
  * *@at is the token later messages point at, *@given whether a step was.
  */
 static int nc_size_step(struct nc_parser *p, const struct nc_tok *range,
@@ -134,14 +134,22 @@ static int nc_size_step(struct nc_parser *p, const struct nc_tok *range,
 	return 0;
 }
 
-/* The step keeps every size of the range valid and divides it whole. */
+/*
+ * The step keeps every size of the range valid and divides it whole. A
+ * step of 1 written out is what some drivers report (unicam: 'Stepwise
+ * 16x16 - 16376x16376 with step 1/1' for YUYV too) and is kept: the
+ * engine then adjusts a size to the chroma subsampling as such a driver
+ * does, while ENUM_FRAMESIZES reports the step as written.
+ */
 static int nc_size_step_fits(struct nc_parser *p, const struct nc_tok *at,
 			     const struct negcam_format *f, const struct negcam_size *sz,
 			     __u32 hs, __u32 vs, bool given)
 {
+	bool w_ok = sz->step_w % hs == 0 || (given && sz->step_w == 1);
+	bool h_ok = sz->step_h % vs == 0 || (given && sz->step_h == 1);
 	struct nc_strbuf m;
 
-	if (sz->step_w % hs || sz->step_h % vs) {
+	if (!w_ok || !h_ok) {
 		m = nc_error(p, at->col);
 		nc_sb_str(&m, "size step ");
 		nc_sb_wxh(&m, sz->step_w, sz->step_h);
@@ -208,8 +216,8 @@ static int nc_size_range(struct nc_parser *p, const struct nc_tok *t,
 	ret = nc_size_step_fits(p, &at, f, sz, hs, vs, given);
 	if (ret)
 		return ret;
-	f->size_kind = (sz->step_w == 1 && sz->step_h == 1) ? V4L2_FRMSIZE_TYPE_CONTINUOUS :
-							      V4L2_FRMSIZE_TYPE_STEPWISE;
+	/* a step written out, 1x1 included, is Stepwise; none is Continuous */
+	f->size_kind = given ? V4L2_FRMSIZE_TYPE_STEPWISE : V4L2_FRMSIZE_TYPE_CONTINUOUS;
 	p->cur_range_line = p->line;
 	return 0;
 }

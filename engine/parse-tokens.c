@@ -235,7 +235,7 @@ __u32 nc_find(const char *s, __u32 len, char c)
 }
 
 int nc_parse_fourcc(struct nc_parser *p, const struct nc_tok *t,
-		    const struct negcam_fourcc_info **info)
+		    const struct negcam_fourcc_info **info, __u32 *value, bool opaque)
 {
 	const struct negcam_fourcc_info *fi, *hint = NULL;
 	__u32 fourcc = 0, i, len = t->len;
@@ -256,8 +256,9 @@ int nc_parse_fourcc(struct nc_parser *p, const struct nc_tok *t,
 	for (i = 0; i < 4; i++)
 		fourcc |= (__u32)(__u8)(i < len ? t->s[i] : ' ') << (8 * i);
 	fi = negcam_fourcc_lookup(fourcc);
-	if (fi) {
-		*info = fi;
+	*value = fourcc;
+	if (fi || opaque) {
+		*info = fi ? fi : &negcam_fourcc_opaque;
 		return 0;
 	}
 	/* "did you mean": a case slip first, else one changed character */

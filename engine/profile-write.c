@@ -307,6 +307,8 @@ static int w_format(struct nc_out *o, const struct negcam_profile *p,
 
 	nc_sb_str(&o->sb, "\nformat ");
 	w_fourcc(o, f->fourcc);
+	if (!fi)
+		nc_sb_str(&o->sb, " opaque");
 	nc_sb_str(&o->sb, f->buf_type == V4L2_BUF_TYPE_VIDEO_OUTPUT ? " output\n" : "\n");
 	if (f->description[0]) {
 		nc_sb_str(&o->sb, "  description ");

@@ -48,7 +48,7 @@ impossible|a filter the device cannot meet: the error lists what it offers|negca
 # own mode, decoded (MJPG-only cameras too) as a player takes it.
 CTL="$BUILD/ctl/negcam-ctl"
 [ -x "$CTL" ] || { echo "$0: $CTL not built (ninja -C $BUILD)" >&2; exit 1; }
-PROFILES=$("$CTL" --list-profiles)
+PROFILES=$("$CTL" --list-profiles | awk 'NF == 0 { exit } { print }')
 RECIPES="$RECIPES$(printf '%s\n' "$PROFILES" | while read -r name summary; do
 	printf '%s\n' "$RECIPES" | grep -q "^$name|" ||
 		printf '%s|%s|negcamsrc profile=%s is-live=false num-buffers=10 ! decodebin ! videoconvert ! fakesink\n' \

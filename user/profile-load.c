@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "profile-load.h"
 #include "read-file.h"
@@ -28,8 +29,9 @@ static void not_found(const char *spec, int err, char *msg, size_t msglen)
 	char names[256];
 
 	builtin_names(names, sizeof(names));
-	snprintf(msg, msglen, "%s: not a built-in profile (%s) and not a readable file: %s", spec,
-		 names, strerror(err));
+	snprintf(msg, msglen, "%s: not a built-in profile (%s), not on the camera shelf "
+		 "(negcam-ctl --list-profiles) and not a readable file: %s", spec, names,
+		 strerror(err));
 }
 
 static const char *file_kind(mode_t mode)
@@ -118,10 +120,60 @@ int negcam_profile_load_text(const char *label, const char *text, size_t len,
 	return NC_LOAD_EPARSE;
 }
 
+const char *negcam_shelf_dir(char *buf, size_t len)
+{
+	const char *env = getenv("NEGCAM_SHELF_DIR");
+	struct stat st;
+	char exe[4096];
+	ssize_t n;
+
+	if (env && *env)
+		return env;
+	/* the build tree: <build>/ctl/negcam-ctl finds <build>/data/cameras */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		char *slash;
+
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash && (size_t)(slash - exe) + 20 < len) {
+			char *real;
+
+			strcpy(slash, "/../data/cameras");
+			real = realpath(exe, NULL);
+			if (real && strlen(real) < len && !stat(real, &st) && S_ISDIR(st.st_mode)) {
+				strcpy(buf, real);
+				free(real);
+				return buf;
+			}
+			free(real);
+		}
+	}
+	if (!stat(NEGCAM_SHELF_INSTALLED, &st) && S_ISDIR(st.st_mode))
+		return NEGCAM_SHELF_INSTALLED;
+	return NULL;
+}
+
+/* A plain name (no '/', not a file here) of the shelf: its file's text, else NULL. */
+static char *read_shelf(const char *spec, size_t *len, char *path, size_t pathlen)
+{
+	char dir[4200];
+	const char *d;
+	struct nc_read r;
+
+	if (strchr(spec, '/') || !*spec || !(d = negcam_shelf_dir(dir, sizeof(dir))))
+		return NULL;
+	snprintf(path, pathlen, "%s/%s.profile", d, spec);
+	if (nc_read_file(path, 0, 0, &r))
+		return NULL;
+	*len = r.len;
+	return r.text;
+}
+
 int negcam_profile_load(const char *spec, struct negcam_profile *out, char *msg, size_t msglen)
 {
 	const struct negcam_builtin *b = negcam_builtin_find(spec);
-	char *text, names[256];
+	char *text, names[256], path[4400];
 	size_t len;
 	int ret;
 
@@ -132,6 +184,12 @@ int negcam_profile_load(const char *spec, struct negcam_profile *out, char *msg,
 		snprintf(msg, msglen, "profile is empty: name a built-in profile (%s) or a profile file",
 			 names);
 		return NC_LOAD_EFILE;
+	}
+	if (access(spec, F_OK) && errno == ENOENT && (text = read_shelf(spec, &len, path,
+								       sizeof(path)))) {
+		ret = negcam_profile_load_text(path, text, len, out, msg, msglen);
+		free(text);
+		return ret;
 	}
 	if (!(text = read_regular(spec, &len, msg, msglen)))
 		return NC_LOAD_EFILE;

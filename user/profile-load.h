@@ -2,7 +2,7 @@
 /*
  * The one profile loader of every user-space program (negcam-ctl,
  * negcam-run, libnegcam-preload.so, negcamsrc's embedded device): "a
- * built-in name, else a file". Files are read by read-file.h's one
+ * built-in name, else a file, else a camera of the shelf". Files are read by read-file.h's one
  * reader, regular files only (a FIFO nobody writes to is refused at once,
  * never waited on), of at most NC_LOAD_MAX_BYTES, and text: no NUL byte, valid UTF-8
  * (binary data is never quoted back in a message).
@@ -28,6 +28,15 @@
  * built-in names are listed when SPEC is neither).
  */
 int negcam_profile_load(const char *spec, struct negcam_profile *out, char *msg, size_t msglen);
+
+/*
+ * The camera shelf's directory (docs/cameras.md): $NEGCAM_SHELF_DIR, else
+ * <dir of the running program>/../data/cameras (the build tree), else
+ * <datadir>/negcam/cameras as installed; NULL when none exists. @buf
+ * (@len bytes) may hold the answer. negcam_profile_load() finds NAME
+ * there as NAME.profile when NAME is neither built in nor a file.
+ */
+const char *negcam_shelf_dir(char *buf, size_t len);
 
 /* The same for @len bytes of @text already read, named @label in messages. */
 int negcam_profile_load_text(const char *label, const char *text, size_t len,

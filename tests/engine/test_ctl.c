@@ -705,7 +705,7 @@ static void test_bad_command_lines(void)
 								     "--try-fmt", "bogus=1"));
 	expect_usage_error("unknown profile", 1, "not a built-in profile",
 			   run_ctl("--profile", "no-such-camera", "--get-fmt"));
-	expect_usage_error("unknown --show-profile", 1, "no built-in profile 'nope'",
+	expect_usage_error("unknown --show-profile", 1, "no built-in or shelf profile 'nope'",
 			   run_ctl("--show-profile", "nope"));
 	{
 		struct run r = run_ctl(NULL);
@@ -741,7 +741,16 @@ static void test_profiles_listing(void)
 			run_free(&s);
 		}
 	}
-	CHECK_EQ(count_lines(r.out, ""), i, "one line per built-in profile");
+	{
+		/* the built-ins, one a line, end at the blank line before the shelf */
+		char *blank = strstr(r.out, "\n\n");
+
+		if (blank)
+			blank[1] = '\0';
+		CHECK_EQ(count_lines(r.out, ""), i, "one line per built-in profile");
+		CHECK(blank && strstr(blank + 2, "camera shelf, ") == blank + 2,
+		      "then the camera shelf: %s", blank ? blank + 2 : "(no blank line)");
+	}
 	CHECK(i >= 4, "at least webcam, vga, stepwise, tv-tuner");
 	run_free(&r);
 }
@@ -1200,12 +1209,14 @@ static void import_bad_listings(const char *listing)
 	CHECK(strstr(r.err, "<stdin>:1: warning: flag 'emulated' of 'MJPG' cannot be set") &&
 	      !strstr(r.err, "described as"), "flags split off the description: %s", r.err);
 	run_free(&r);
-	/* A fourcc negcam does not know. */
+	/* A fourcc negcam does not know: an opaque format, with a warning (issue 35). */
 	r = run_ctlv("\t[0]: 'QQQQ' (Mystery)\n\t\tSize: Discrete 640x480\n",
 		     (const char *const[]){ "--import", "-", NULL });
-	CHECK_EQ(r.status, 1, "unknown fourcc: exit 1");
-	CHECK(strstr(r.err, "<stdin>:1: pixel format 'QQQQ' is not in negcam's") != NULL,
+	CHECK_EQ(r.status, 0, "unknown fourcc: imported (stderr: %s)", r.err);
+	CHECK(strstr(r.err, "<stdin>:1: warning: pixel format 'QQQQ' is not in negcam's") != NULL,
 	      "reported: %s", r.err);
+	CHECK(strstr(r.out, "format QQQQ opaque\n  description \"Mystery\"\n") != NULL,
+	      "opaque with the listing's description: %s", r.out);
 	run_free(&r);
 	/* What the profile language refuses is reported at the listing's line. */
 	r = run_ctlv("\t[0]: 'YUYV' (YUYV 4:2:2)\n\t\tSize: Discrete 641x480\n"
@@ -1597,6 +1608,66 @@ static void test_import_mplane(void)
 }
 
 /*
+ * Issue 35: listings as people publish them and as cameras really report.
+ * A dump tool's prefix and a Markdown backtick are stripped; Stepwise
+ * step 1/1 stays Stepwise (and lists back so); a repeated fourcc joins
+ * its first block; a backward range, a format without fourcc are dropped;
+ * an unknown fourcc is opaque, with the listing's description.
+ */
+static void test_import_published(void)
+{
+	static const char in[] =
+		"/dev/video2 | ioctl: VIDIOC_ENUM_FMT\n"
+		"/dev/video2 | \tType: Video Capture\n"
+		"/dev/video2 | \n"
+		"/dev/video2 | \t[0]: 'YUYV' (YUYV 4:2:2)\n"
+		"/dev/video2 | \t\tSize: Stepwise 16x16 - 16376x16376 with step 1/1\n"
+		"/dev/video2 | \t[1]: 'NV12' (Y/UV 4:2:0)\n"
+		"/dev/video2 | \t\tSize: Stepwise 32x16 - 0x0 with step 8/8\n"
+		"/dev/video2 | \t\tSize: Stepwise 32x32 - 1920x1080 with step 8/8\n"
+		"/dev/video2 | \t[2]: 'INVZ' (Depth 16-bit (INVZ))\n"
+		"/dev/video2 | \t\tSize: Discrete 640x480\n"
+		"/dev/video2 | \t\t\tInterval: Discrete 0.033s (30.000 fps)\n"
+		"/dev/video2 | \t[3]: '' (435a4e49-b602-480f-978c-e4e88ae)\n"
+		"/dev/video2 | \t[4]: 'INVZ' (Depth 16-bit (INVZ))\n"
+		"/dev/video2 | \t\tSize: Discrete 320x240\n"
+		"/dev/video2 | \t\t\tInterval: Discrete 0.017s (60.000 fps)`\n";
+	struct run r = run_ctlv(in, (const char *const[]){ "--import", "-", "--name", "pub", NULL });
+	char path[] = "/tmp/negcam-test-pub-XXXXXX";
+	int fd;
+
+	CHECK_EQ(r.status, 0, "a published listing imports (%s)", r.err);
+	CHECK(strstr(r.err, "<stdin>:1: warning: stripped the dump tool's prefix '/dev/video2 |'"),
+	      "prefix stripped, said once: %s", r.err);
+	CHECK(strstr(r.out, "format YUYV\n  size 16x16-16376x16376 step 1x1 fps 30"),
+	      "step 1/1 kept as a step: %s", r.out);
+	CHECK(strstr(r.err, "<stdin>:7: warning: the range 32x16 - 0x0 ends below its start"),
+	      "backward range dropped: %s", r.err);
+	CHECK(strstr(r.out, "format NV12\n  size 32x32-1920x1080 step 8x8"), "NV12 keeps its range");
+	CHECK(strstr(r.err, "<stdin>:12: warning: a format without a fourcc ('', named "),
+	      "no fourcc: dropped: %s", r.err);
+	CHECK(strstr(r.err, "<stdin>:13: warning: 'INVZ' listed again (first on line 9)"),
+	      "repeated fourcc: warned: %s", r.err);
+	CHECK(strstr(r.out, "format INVZ opaque\n  description \"Depth 16-bit (INVZ)\"\n"
+			 "  size 640x480 fps 30\n  size 320x240 fps 60\n"),
+	      "repeated fourcc merged, opaque, backtick gone: %s", r.out);
+	fd = mkstemp(path);
+	if (fd >= 0) {
+		struct run l;
+
+		CHECK(write(fd, r.out, strlen(r.out)) == (ssize_t)strlen(r.out), "write profile");
+		close(fd);
+		l = run_ctl("--profile", path, "--list-formats-ext");
+		CHECK(strstr(l.out, "\t\tSize: Stepwise 16x16 - 16376x16376 with step 1/1\n") &&
+		      strstr(l.out, "\t[2]: 'INVZ' (Depth 16-bit (INVZ))\n"),
+		      "lists back Stepwise 1/1 and the opaque format: %s", l.out);
+		run_free(&l);
+		unlink(path);
+	}
+	run_free(&r);
+}
+
+/*
  * Issue 16 item 8: bad input gets a clear refusal, never a silent
  * misreading, a hang, a flood or a raw terminal escape.
  */
@@ -1793,6 +1864,7 @@ int main(void)
 	test_order();
 	test_import();
 	test_import_mplane();
+	test_import_published();
 	test_ctl_bad_input();
 	test_output_fmt();
 	test_cameras();

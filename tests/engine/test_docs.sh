@@ -27,7 +27,8 @@ check "recipes.sh without arguments prints its usage: $out" \
 case "$out" in *"can't shift"*|*"shift:"*) check "no shift error: $out" false ;; esac
 
 list=$(sh "$SRC/examples/recipes.sh" "$BUILD" list) || check "recipes.sh list runs" false
-profiles=$("$CTL" --list-profiles | cut -d' ' -f1)
+# the built-ins: the lines before the blank line that starts the shelf
+profiles=$("$CTL" --list-profiles | awk 'NF == 0 { exit } { print $1 }')
 n=0
 for p in $profiles; do
 	n=$((n + 1))

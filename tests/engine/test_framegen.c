@@ -870,6 +870,13 @@ static bool known_undrawn(__u32 fourcc)
 	case V4L2_PIX_FMT_SGRBG10ALAW8: case V4L2_PIX_FMT_SRGGB10ALAW8:
 	case V4L2_PIX_FMT_SBGGR10DPCM8: case V4L2_PIX_FMT_SGBRG10DPCM8:
 	case V4L2_PIX_FMT_SGRBG10DPCM8: case V4L2_PIX_FMT_SRGGB10DPCM8:
+	/* added for the camera shelf (issue 35): listed, not drawn yet */
+	case V4L2_PIX_FMT_YYUV: case V4L2_PIX_FMT_UV8: case V4L2_PIX_FMT_Y4:
+	case V4L2_PIX_FMT_Y6: case V4L2_PIX_FMT_Y8I: case V4L2_PIX_FMT_Y12I:
+	case V4L2_PIX_FMT_Z16: case V4L2_PIX_FMT_INZI: case V4L2_PIX_FMT_CNF4:
+	case V4L2_PIX_FMT_PAL8: case V4L2_PIX_FMT_HI240:
+	case V4L2_PIX_FMT_SBGGR14P: case V4L2_PIX_FMT_SGBRG14P:
+	case V4L2_PIX_FMT_SGRBG14P: case V4L2_PIX_FMT_SRGGB14P:
 		return true;
 	}
 	return false;

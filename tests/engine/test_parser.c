@@ -666,8 +666,24 @@ static void test_bytes_and_names(void)
 	/* dimensions: NC_MAX_DIM fits, one more does not */
 	CHECK(!parse_str(&prof, "name x\nformat YUYV\n size 16384x16384 fps 1\n"), "16384x16384");
 	CHECK(!parse_str(&prof, "name x\nformat GREY\n size 1x1-16384x16384 step 1x1 fps 1\n"),
-	      "continuous 1x1-16384x16384");
-	CHECK_EQ(prof.formats[0].size_kind, V4L2_FRMSIZE_TYPE_CONTINUOUS, "step 1x1 is continuous");
+	      "stepwise 1x1-16384x16384 step 1x1");
+	/* a step written out, 1x1 included, is what the camera reported: Stepwise */
+	CHECK_EQ(prof.formats[0].size_kind, V4L2_FRMSIZE_TYPE_STEPWISE, "step 1x1 is stepwise");
+	CHECK(!parse_str(&prof, "name x\nformat YUYV\n size 16x16-16376x16376 step 1x1 fps 1\n"),
+	      "YUYV with step 1x1 (unicam)");
+	CHECK_EQ(prof.formats[0].size_kind, V4L2_FRMSIZE_TYPE_STEPWISE, "YUYV step 1x1 stepwise");
+	CHECK_ERROR("name x\nformat YUYV\n size 16x16-16376x16376 step 3x1 fps 1\n",
+		    "3:30: size step 3x1 must be a multiple of 2x1 for 'YUYV'");
+	/* a fourcc negcam does not know: opaque, kept with its description */
+	CHECK(!parse_str(&prof, "name x\nformat INVZ opaque\n description \"Depth 16-bit (INVZ)\"\n"
+			 " size 641x479 fps 30\n"), "opaque INVZ");
+	CHECK_EQ(prof.formats[0].fourcc, v4l2_fourcc('I', 'N', 'V', 'Z'), "opaque fourcc kept");
+	CHECK(!strcmp(prof.formats[0].description, "Depth 16-bit (INVZ)"), "opaque description");
+	CHECK_EQ(prof.formats[0].flags, 0u, "opaque: no flags");
+	CHECK_ERROR("name x\nformat YUYV opaque\n size 2x1 fps 1\n",
+		    "2:13: format 'YUYV' is in negcam's format table: drop 'opaque'");
+	CHECK_ERROR("name x\nformat INVZ\n size 2x1 fps 1\n",
+		    "2:8: unknown pixel format 'INVZ' (not in negcam's format table; docs/profiles.md lists the known ones)");
 	CHECK(!parse_str(&prof, "name x\nformat GREY\n size 1x1-16384x16384 fps 1\n"),
 	      "range without step");
 	CHECK_EQ(prof.formats[0].size_kind, V4L2_FRMSIZE_TYPE_CONTINUOUS, "no step is continuous");

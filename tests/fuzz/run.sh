@@ -50,10 +50,14 @@ mkdir -p "$corpus/parser" "$corpus/ioctl" "$corpus/import" "$corpus/roundtrip" "
 
 # Parser seeds: every built-in profile's text.
 # Import seeds: their listings, both layouts of v4l2-ctl.
-"$build/ctl/negcam-ctl" --list-profiles | while read -r name _; do
+"$build/ctl/negcam-ctl" --list-profiles | awk 'NF == 0 { exit } { print $1 }' | while read -r name; do
 	"$build/ctl/negcam-ctl" --show-profile "$name" >"$corpus/parser/builtin-$name"
 	"$build/ctl/negcam-ctl" --profile "$name" --list-formats-ext \
 		>"$corpus/import/builtin-$name"
+done
+# The camera shelf's real listings and the bad ones --import must refuse.
+for f in "$root"/tests/engine/profiles/cameras/*.txt "$root"/tests/fuzz/import-bad/*.txt; do
+	cp "$f" "$corpus/import/shelf-$(basename "$f")"
 done
 if [ -f "$root/tests/engine/profiles/example.profile" ]; then
 	"$build/ctl/negcam-ctl" --profile "$root/tests/engine/profiles/example.profile" \
@@ -74,7 +78,7 @@ done
 # ioctl seeds: byte 0 picks the profile, then opcode/operand programs
 # (see fuzz_ioctl.c): S_FMT + G_FMT, TRY oversize, S_PARM, busy S_FMT,
 # the enumeration sweep, set_profile.
-n=$("$build/ctl/negcam-ctl" --list-profiles | wc -l)
+n=$("$build/ctl/negcam-ctl" --list-profiles | awk 'NF == 0 { exit } { n++ } END { print n + 0 }')
 i=0
 while [ "$i" -lt "$n" ]; do
 	p=$(printf '\\%03o' "$i")

@@ -194,7 +194,7 @@ suite_gst() {
 		# kind: discrete, few modes, stepwise, the 2007 quirks); full:
 		# every built-in profile (the real-camera ones add ~3 minutes)
 		if [ "$mode" = full ]; then
-			profiles=${NEGCAM_VM_PROFILES:-$("$CTL" --list-profiles | awk '{ print $1 }')}
+			profiles=${NEGCAM_VM_PROFILES:-$("$CTL" --list-profiles | awk 'NF == 0 { exit } { print $1 }')}
 		else
 			profiles=${NEGCAM_VM_PROFILES:-webcam vga stepwise tv-tuner}
 		fi

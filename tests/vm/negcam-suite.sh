@@ -369,7 +369,7 @@ suite_negcam() {
 		suite_end; return
 	fi
 	note "module: $KO ($(modinfo -F vermagic "$KO"))"
-	profiles=${NEGCAM_VM_PROFILES:-$("$CTL" --list-profiles | awk '{ print $1 }')}
+	profiles=${NEGCAM_VM_PROFILES:-$("$CTL" --list-profiles | awk 'NF == 0 { exit } { print $1 }')}
 	note "built-in profiles: $(echo $profiles)"
 	[ -d /sys/module/negcam ] && negcam_unload
 	if [ -n "${VIVID:-}" ]; then

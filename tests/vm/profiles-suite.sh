@@ -136,7 +136,7 @@ suite_profiles() {
 		v4l2-ctl -d $vivid -D | grep 'Card type' | sed 's/.*: //' | cut -c1-31 > /tmp/c2; cat /tmp/c1 /tmp/c2; cmp /tmp/c1 /tmp/c2"
 
 	# 4. the camera shelf, through configfs 'builtin'
-	for name in $("$PROF_CTL" --list-profiles | awk '{ print $1 }'); do
+	for name in $("$PROF_CTL" --list-profiles | awk 'NF == 0 { exit } { print $1 }'); do
 		case $name in webcam|vga|stepwise|tv-tuner) continue ;; esac
 		"$PROF_CTL" --profile "$name" --list-formats-ext > "$ctl"
 		check "shelf $name: configfs builtin, v4l2-ctl lists as negcam-ctl" 60 \

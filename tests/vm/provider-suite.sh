@@ -98,7 +98,7 @@ fi
 # From here: the nodes asked for (v4l2deviceprovider hidden), every
 # built-in profile named.
 export NEGCAM_PROVIDER_NODES=1
-NEGCAM_PROVIDER_PROFILES=$("$CTL" --list-profiles 2>/dev/null | awk '{ print $1 }' | paste -sd, -)
+NEGCAM_PROVIDER_PROFILES=$("$CTL" --list-profiles 2>/dev/null | awk 'NF == 0 { exit } { print $1 }' | paste -sd, -)
 export NEGCAM_PROVIDER_PROFILES
 
 LIST=$OUT/monitor.txt
@@ -146,7 +146,7 @@ fi
 grep -q "negcam.profile = webcam" <<< "$kb" && pass "negcam.ko node has negcam.profile = webcam" ||
 	fail "negcam.ko node without negcam.profile (log $LIST)"
 
-for p in $("$CTL" --list-profiles 2>/dev/null | awk '{ print $1 }'); do
+for p in $("$CTL" --list-profiles 2>/dev/null | awk 'NF == 0 { exit } { print $1 }'); do
 	eb=$(awk -v want="negcam.profile = $p" 'BEGIN { RS = "\nDevice " } index($0, want) && /device.api = negcam/ { print }' "$LIST")
 	if [ -n "$eb" ] && [ "$(caps_of <<< "$eb" | grep -c .)" -gt 0 ]; then
 		pass "built-in profile $p listed with caps"

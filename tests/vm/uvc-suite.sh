@@ -123,7 +123,7 @@ want_formats() {
 # nothing UVC can carry is refused with warnings naming its formats.
 case_formats() {
 	local p got want card msg
-	for p in $("$CTL" --list-profiles | awk '{ print $1 }'); do
+	for p in $("$CTL" --list-profiles | awk 'NF == 0 { exit } { print $1 }'); do
 		if ! start_cam "$p"; then
 			msg=$OUT/negcam-uvc-$p.log
 			if grep -q 'no format UVC carries' "$msg" && grep -q 'left out' "$msg"; then

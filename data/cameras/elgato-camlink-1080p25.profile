@@ -1,0 +1,20 @@
+# Elgato Cam Link 4K fed 1080p25 by a Fuji X-T3
+# Kind: capture card
+# Interesting: same card, different source: YUYV first, 1920x1080 at 25 fps only; old layout; shows the format list depends on the HDMI input
+# Source: https://github.com/xkahn/camlink/issues/2 (comment by bjornedstrom, 2021-04-06)
+#   https://github.com/xkahn/camlink/issues/2
+# Listing, verbatim: tests/engine/profiles/cameras/elgato-camlink-1080p25.txt
+# Imported by negcam-ctl --import from tests/engine/profiles/cameras/elgato-camlink-1080p25.txt.
+# A --list-formats-ext listing does not show the colorimetry, the field,
+# the default format or how the driver adjusts sizes: they keep the
+# defaults of docs/profiles.md (add colorspace, field, default, adjust).
+name elgato-camlink-1080p25
+
+format YUYV
+  size 1920x1080 fps 25
+
+format NV12
+  size 1920x1080 fps 25
+
+format YU12
+  size 1920x1080 fps 25

@@ -1,0 +1,17 @@
+# Elgato Cam Link 4K (newer firmware/kernel: 30.000 fps, `Y/UV` names)
+# Kind: capture card
+# Interesting: same NV12-twice quirk; pasted inside a single-backtick code span, so the first and last lines carry the backtick (`...(30.000 fps)\``) — keep only if a second Cam Link is wanted
+# Source: https://github.com/pikvm/ustreamer/issues/97 (comment by pl804, 2024-09-22)
+#   https://github.com/pikvm/ustreamer/issues/97
+# Listing, verbatim: tests/engine/profiles/cameras/elgato-camlink-4k-ustreamer97.txt
+# Imported by negcam-ctl --import from tests/engine/profiles/cameras/elgato-camlink-4k-ustreamer97.txt.
+# A --list-formats-ext listing does not show the colorimetry, the field,
+# the default format or how the driver adjusts sizes: they keep the
+# defaults of docs/profiles.md (add colorspace, field, default, adjust).
+name elgato-camlink-4k-ustreamer97
+
+format NV12
+  size 3840x2160 fps 30
+
+format YU12
+  size 3840x2160 fps 30

@@ -1,0 +1,166 @@
+# Raspberry Pi Camera Module 3 (Sony IMX708) on `unicam`, kernel 6.12.34
+# Kind: Bayer or greyscale sensor
+# Interesting: 51 formats, all `Stepwise 16x16 - 16376x16376 with step 1/1`; 14-bit packed Bayer `pBEE/pGEE/pgEE/pREE`, `Y10P/Y12P/Y14P`, `Y16`
+# Source: Vanperdung/Streamberry `docs/debugging/v4l2-media-cli.md` lines 102-206 @ 84cc47139dce160e1c960ea6b8d8bf4a9a5f7f10
+#   https://github.com/Vanperdung/Streamberry/blob/84cc47139dce160e1c960ea6b8d8bf4a9a5f7f10/docs/debugging/v4l2-media-cli.md#L102-L206
+# Listing, verbatim: tests/engine/profiles/cameras/rpi-camera-module3-imx708.txt
+# Imported by negcam-ctl --import from tests/engine/profiles/cameras/rpi-camera-module3-imx708.txt.
+# A --list-formats-ext listing does not show the colorimetry, the field,
+# the default format or how the driver adjusts sizes: they keep the
+# defaults of docs/profiles.md (add colorspace, field, default, adjust).
+name rpi-camera-module3-imx708
+
+format YUYV
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format UYVY
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format YVYU
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format VYUY
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format RGBP
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format RGBR
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format RGBO
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format RGBQ
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format RGB3
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format BGR3
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format RGB4
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format BA81
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format GBRG
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format GRBG
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format RGGB
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format pBAA
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format BG10
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format pGAA
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format GB10
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format pgAA
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format BA10
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format pRAA
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format RG10
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format pBCC
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format BG12
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format pGCC
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format GB12
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format pgCC
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format BA12
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format pRCC
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format RG12
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format pBEE
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format BG14
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format pGEE
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format GB14
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format pgEE
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format GR14
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format pREE
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format RG14
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format BYR2
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format GB16
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format GR16
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format RG16
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format GREY
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format Y10P
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format "Y10 "
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format Y12P opaque
+  description "12-bit Greyscale (MIPI Packed)"
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format "Y12 "
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format Y14P opaque
+  description "14-bit Greyscale (MIPI Packed)"
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format "Y14 "
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
+
+format "Y16 "
+  size 16x16-16376x16376 step 1x1 fps 30          # placeholder
