@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# The engine's sources: the one list. Make syntax, one file per line.
+# engine/meson.build reads it (fs.read), kmod/Kbuild includes it to build
+# negcam.ko, kmod/Makefile's dkms-tree copies these files (and so do the
+# dkms-install target and the negcam-dkms Debian package). A new engine
+# file is one line here.
+ENGINE_SOURCES := \
+	formats.c \
+	fract.c \
+	engine.c \
+	profile-names.c \
+	parser.c \
+	profile-write.c \
+	builtin-profiles.c \
+	scene.c \
+	framegen.c \
+	stamp.c \
+	jpeg.c \
+	h264.c
