@@ -17,7 +17,7 @@ DEB_PACKAGES := build-essential meson ninja-build pkg-config clang \
 	dkms v4l2loopback-dkms chromium firefox-esr \
 	cheese xvfb xdotool dbus-daemon obs-studio
 
-.PHONY: all deps build demo test test-engine test-gst test-vm test-full test-apps fuzz bench kmod storm clean \
+.PHONY: all deps build demo test test-engine test-gst test-dkms test-vm test-full test-apps fuzz bench kmod storm clean \
 	debug-kernel test-debug test-debug-storm
 
 all: build
@@ -54,6 +54,10 @@ test-engine: build
 
 test-gst: build
 	$(MESON) test -C $(BUILD) --suite gst --print-errorlogs
+
+# The DKMS tree builds negcam.ko (tests/dkms-build.sh; also in `make test`).
+test-dkms: kmod
+	./tests/dkms-build.sh
 
 test-vm: build kmod
 	./tests/vm/run.sh quick
