@@ -75,6 +75,8 @@ script_suite() {
 # gst/, run/ and kmod/, and no include against the folder table
 # (docs/architecture.md).
 script_suite layers python3 tests/check-layers.py
+# That check fails on an upward include or call (in a temporary copy).
+script_suite layers-selftest python3 tests/check-layers.py --self-test
 # No function over 80 lines in the production folders, 120 in tests/.
 script_suite functions python3 tests/check-functions.py
 # The DKMS tree (what dkms-install and negcam-dkms ship) builds a module.
