@@ -48,6 +48,7 @@ else
 	modinfo "$ko" | grep -E '^(name|version|license|description|vermagic):'
 	field() { modinfo -F "$1" "$ko"; }
 	check "modinfo name is negcam" test "$(field name)" = negcam
+	check "modinfo version is $version (meson.build)" test "$(field version)" = "$version"
 	check "modinfo license is GPL" test "$(field license)" = GPL
 	check "modinfo description is set" test -n "$(field description)"
 	check "modinfo vermagic is for $kver" test "$(field vermagic | cut -d' ' -f1)" = "$kver"
