@@ -71,9 +71,9 @@ test-engine: deps-test build
 test-gst: deps-test build
 	$(MESON) test -C $(BUILD) --suite gst --print-errorlogs
 
-# The DKMS tree builds negcam.ko (tests/dkms-build.sh; also in `make test`).
+# The DKMS tree builds negcam.ko (tests/dkms-suite.sh; also in `make test`).
 test-dkms: deps-test kmod
-	./tests/dkms-build.sh
+	./tests/dkms-suite.sh
 
 test-vm: deps-test build kmod
 	./tests/vm/run.sh quick

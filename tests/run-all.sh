@@ -13,7 +13,7 @@
 #           negcamsrc on the kernel backend, tests/vm/kmod-suite.sh; then
 #           tests/vm/tmp-checkout.sh (the harness from a /var/tmp checkout)
 #   dkms    make -C kmod dkms-tree into a temp dir, dkms builds negcam.ko
-#           from it, modinfo checked (tests/dkms-build.sh; 10 s to a minute)
+#           from it, modinfo checked (tests/dkms-suite.sh; 10 s to a minute)
 #   storm   60 s of the concurrent ioctl storm on negcam.ko, rmmod, dmesg
 #           (tests/vm/run.sh storm, its own VM boot; docs/kmod.md)
 # Prints "SUITE: N passed, N failed" per suite and a total line; exits 1
@@ -80,7 +80,7 @@ script_suite layers-selftest python3 tests/check-layers.py --self-test
 # No function over 80 lines in the production folders, 120 in tests/.
 script_suite functions python3 tests/check-functions.py
 # The DKMS tree (what dkms-install and negcam-dkms ship) builds a module.
-script_suite dkms tests/dkms-build.sh
+script_suite dkms tests/dkms-suite.sh
 wanted engine && meson_suite engine
 wanted run && meson_suite run
 wanted vm-host && meson_suite vm-host	# tests/vm/klog.sh: the kernel-log check judges real report lines

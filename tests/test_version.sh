@@ -3,7 +3,7 @@
 # One version number, meson.build's project version: negcam-ctl --version,
 # negcam-run --version, the GStreamer plugin (gst-inspect-1.0 negcam),
 # negcam.ko's MODULE_VERSION as kmod/Makefile passes it (and modinfo of a
-# built kmod/negcam.ko; tests/dkms-build.sh checks the DKMS tree's), the
+# built kmod/negcam.ko; tests/dkms-suite.sh checks the DKMS tree's), the
 # DKMS template (no number of its own) and debian/changelog.
 #
 #   test_version.sh SOURCE_ROOT BUILD_ROOT

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
-# tests/dkms-build.sh: the DKMS tree builds. `make -C kmod dkms-tree` lays
+# tests/dkms-suite.sh: the DKMS tree builds. `make -C kmod dkms-tree` lays
 # the tree out in a temporary directory (what dkms-install puts in
 # /usr/src and the negcam-dkms package ships); dkms builds negcam.ko from
 # it for the newest installed kernel (kmod/Makefile's KVER), with
