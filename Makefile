@@ -23,7 +23,7 @@ DEB_TEST_PACKAGES := clang gstreamer1.0-plugins-bad \
 	dkms v4l2loopback-dkms chromium firefox-esr \
 	cheese xvfb xdotool dbus-daemon obs-studio
 
-.PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-vm test-full test-apps fuzz bench kmod storm clean \
+.PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-vm test-full test-apps fuzz bench kmod storm clean \
 	debug-kernel test-debug test-debug-storm
 
 all: build
@@ -74,6 +74,10 @@ test-gst: deps-test build
 # The DKMS tree builds negcam.ko (tests/dkms-suite.sh; also in `make test`).
 test-dkms: deps-test kmod
 	./tests/dkms-suite.sh
+
+# What meson install puts where (tests/install-suite.sh; also in `make test`).
+test-install: deps-test build
+	./tests/install-suite.sh $(BUILD)
 
 test-vm: deps-test build kmod
 	./tests/vm/run.sh quick

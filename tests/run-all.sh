@@ -14,6 +14,8 @@
 #           tests/vm/tmp-checkout.sh (the harness from a /var/tmp checkout)
 #   dkms    make -C kmod dkms-tree into a temp dir, dkms builds negcam.ko
 #           from it, modinfo checked (tests/dkms-suite.sh; 10 s to a minute)
+#   install meson install --destdir of BUILD (/usr/local) and of a --prefix=/usr
+#           build: the files' places, the plugin in GStreamer's pluginsdir
 #   storm   60 s of the concurrent ioctl storm on negcam.ko, rmmod, dmesg
 #           (tests/vm/run.sh storm, its own VM boot; docs/kmod.md)
 # Prints "SUITE: N passed, N failed" per suite and a total line; exits 1
@@ -82,6 +84,8 @@ script_suite functions python3 tests/check-functions.py
 # The DKMS tree (what dkms-install and negcam-dkms ship) builds a module.
 script_suite dkms tests/dkms-suite.sh
 wanted engine && meson_suite engine
+# What meson install puts where, /usr/local and /usr (tests/install-suite.sh).
+script_suite install tests/install-suite.sh "$build"
 wanted run && meson_suite run
 wanted vm-host && meson_suite vm-host	# tests/vm/klog.sh: the kernel-log check judges real report lines
 if wanted gst; then
