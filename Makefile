@@ -23,7 +23,7 @@ DEB_TEST_PACKAGES := clang gstreamer1.0-plugins-bad \
 	dkms v4l2loopback-dkms chromium firefox-esr \
 	cheese xvfb xdotool dbus-daemon obs-studio
 
-.PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-vm test-full test-apps fuzz bench kmod storm clean \
+.PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-vm deb test-full test-apps fuzz bench kmod storm clean \
 	debug-kernel test-debug test-debug-storm
 
 all: build
@@ -79,6 +79,10 @@ test-dkms: deps-test kmod
 test-install: deps-test build
 	./tests/install-suite.sh $(BUILD)
 
+# The Debian packages (tests/deb-suite.sh; also in `make test`).
+test-deb: deps-test
+	./tests/deb-suite.sh
+
 test-vm: deps-test build kmod
 	./tests/vm/run.sh quick
 
@@ -127,6 +131,23 @@ fuzz: deps
 
 bench: deps-test build kmod
 	./tests/bench/run.sh $(BUILD)
+
+# The Debian packages (debian/, docs/install.md): dpkg-buildpackage -us -uc
+# -b in a clean copy of the checkout (the files git tracks or would add,
+# none it ignores: no build dirs, no kmod objects) under DEB_DIR, after installing what debian/control's
+# Build-Depends lists (apt-get build-dep, as deps does: only when missing);
+# the .debs end up in DEB_DIR, then lintian checks them.
+DEB_DIR ?= build-deb
+deb:
+	$(call install_missing,dpkg-dev git lintian)
+	@dpkg-checkbuilddeps 2>/dev/null || { echo "make deb: installing the build dependencies"; \
+		$(SUDO) apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get build-dep -y -q --no-install-recommends ./; }
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/src
+	git ls-files -z --cached --others --exclude-standard | \
+		tar --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -x -C $(DEB_DIR)/src
+	cd $(DEB_DIR)/src && dpkg-buildpackage -us -uc -b
+	lintian --info $(DEB_DIR)/*.changes
 
 clean:
 	rm -rf $(BUILD) build-fuzz tests/vm/out

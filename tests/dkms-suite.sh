@@ -1,28 +1,35 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
-# tests/dkms-suite.sh: the DKMS tree builds. `make -C kmod dkms-tree` lays
+# tests/dkms-suite.sh [TREE]: the DKMS tree builds. `make -C kmod dkms-tree` lays
 # the tree out in a temporary directory (what dkms-install puts in
 # /usr/src and the negcam-dkms package ships); dkms builds negcam.ko from
 # it for the newest installed kernel (kmod/Makefile's KVER), with
 # --sourcetree and --dkmstree in the temporary directory, so /usr/src and
 # /var/lib/dkms are not touched. Without dkms (or root) a plain Kbuild
 # build of the tree stands in. Then modinfo must show the module's fields,
-# its version that of meson.build. Prints "dkms: N passed, N failed".
+# its version that of meson.build. TREE: build that tree (a copy of it)
+# instead, e.g. the negcam-dkms package's /usr/src/negcam-VERSION
+# (tests/deb-suite.sh). Prints "dkms: N passed, N failed".
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 NAME=dkms checks=0 fails=0
 . "$root/tests/check.sh"
 
 version=$(sed -n "s/^ *version *: *'\([^']*\)'.*/\1/p" "$root/meson.build")
-kver=$(make -s -C "$root/kmod" print-kver)
+kver=$(make -s --no-print-directory -C "$root/kmod" print-kver)
 tmp=$(mktemp -d /tmp/negcam-dkms.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/src"
 tree=$tmp/src/negcam-$version
 log=$tmp/build.log
 
 echo "dkms: negcam $version for kernel $kver in $tmp"
-check "make -C kmod dkms-tree" make -s -C "$root/kmod" DKMS_TREE="$tree" dkms-tree
+if [ -n "${1:-}" ]; then
+	check "copy the DKMS tree $1" cp -a "$1" "$tree"
+else
+	check "make -C kmod dkms-tree" make -s -C "$root/kmod" DKMS_TREE="$tree" dkms-tree
+fi
 check "dkms.conf names version $version" contains "$tree/dkms.conf" "PACKAGE_VERSION=\"$version\""
 
 if has dkms && [ "$(id -u)" = 0 ]; then

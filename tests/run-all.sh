@@ -16,6 +16,8 @@
 #           from it, modinfo checked (tests/dkms-suite.sh; 10 s to a minute)
 #   install meson install --destdir of BUILD (/usr/local) and of a --prefix=/usr
 #           build: the files' places, the plugin in GStreamer's pluginsdir
+#   deb     make deb in a temp dir (dpkg-buildpackage, lintian: no error), the
+#           packages' contents, the packaged plugin, tools and DKMS tree work
 #   storm   60 s of the concurrent ioctl storm on negcam.ko, rmmod, dmesg
 #           (tests/vm/run.sh storm, its own VM boot; docs/kmod.md)
 # Prints "SUITE: N passed, N failed" per suite and a total line; exits 1
@@ -86,6 +88,8 @@ script_suite dkms tests/dkms-suite.sh
 wanted engine && meson_suite engine
 # What meson install puts where, /usr/local and /usr (tests/install-suite.sh).
 script_suite install tests/install-suite.sh "$build"
+# The Debian packages: make deb, lintian, their contents (tests/deb-suite.sh).
+script_suite deb tests/deb-suite.sh
 wanted run && meson_suite run
 wanted vm-host && meson_suite vm-host	# tests/vm/klog.sh: the kernel-log check judges real report lines
 if wanted gst; then

@@ -27,7 +27,7 @@ if has gst-inspect-1.0 && [ -e "$BUILD/gst/libgstnegcam.so" ]; then
 		gst-inspect-1.0 negcam | sed -n 's/^ *Version *//p')"
 	rm -f "$reg"
 fi
-same "kmod/Makefile's MODULE_VERSION" "$(make -s -C "$SRC/kmod" print-version)"
+same "kmod/Makefile's MODULE_VERSION" "$(make -s --no-print-directory -C "$SRC/kmod" print-version)"
 check "kmod/dkms.conf takes its version when the tree is made" \
 	contains "$SRC/kmod/dkms.conf" 'PACKAGE_VERSION="#MODULE_VERSION#"'
 [ -e "$SRC/kmod/negcam.ko" ] && has modinfo &&
