@@ -21,9 +21,9 @@ DEB_TEST_PACKAGES := clang gstreamer1.0-plugins-bad \
 	sparse kmod cpio python3 procps gstreamer1.0-plugins-base-apps \
 	universal-ctags python3-opencv \
 	dkms v4l2loopback-dkms chromium firefox-esr \
-	cheese xvfb xdotool dbus-daemon obs-studio
+	cheese xvfb xdotool dbus-daemon obs-studio debootstrap
 
-.PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-vm deb test-full test-apps fuzz bench kmod storm clean \
+.PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps fuzz bench kmod storm clean \
 	debug-kernel test-debug test-debug-storm
 
 all: build
@@ -83,6 +83,11 @@ test-install: deps-test build
 test-deb: deps-test
 	./tests/deb-suite.sh
 
+# The packages on a pristine Debian 12 root (debootstrap; root; ~10 min,
+# ~500 MB of downloads; not in `make test`): tests/deb-install.sh.
+test-deb-install: deps-test
+	./tests/deb-install.sh
+
 test-vm: deps-test build kmod
 	./tests/vm/run.sh quick
 
@@ -134,9 +139,10 @@ bench: deps-test build kmod
 
 # The Debian packages (debian/, docs/install.md): dpkg-buildpackage -us -uc
 # -b in a clean copy of the checkout (the files git tracks or would add,
-# none it ignores: no build dirs, no kmod objects) under DEB_DIR, after installing what debian/control's
-# Build-Depends lists (apt-get build-dep, as deps does: only when missing);
-# the .debs end up in DEB_DIR, then lintian checks them.
+# none it ignores: no build dirs, no kmod objects) under DEB_DIR, after
+# installing what debian/control's Build-Depends lists (apt-get build-dep,
+# as deps does: only when missing); the .debs end up in DEB_DIR, then
+# lintian checks them (an error fails make deb).
 DEB_DIR ?= build-deb
 deb:
 	$(call install_missing,dpkg-dev git lintian)
