@@ -44,8 +44,7 @@ src=/usr/src/negcam-$version
 has_file "$src/dkms.conf" "$dkms_deb"
 check "the packaged dkms.conf is at version $version" \
 	contains "$tmp/root$src/dkms.conf" "PACKAGE_VERSION=\"$version\""
-# ENGINE_SOURCES as make reads engine/sources.mk.
-for f in $(make -s --no-print-directory -f "$root/engine/sources.mk" -f - print <<<'print: ; @echo $(ENGINE_SOURCES)'); do
+for f in $(make -s --no-print-directory -C "$root/kmod" print-engine-sources); do
 	has_file "$src/engine/$f" "$dkms_deb"
 done
 check "negcam-dkms depends on dkms" sh -c "dpkg-deb -f '$dkms_deb' Depends | grep -qw dkms"
