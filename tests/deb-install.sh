@@ -1,13 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
-# tests/deb-install.sh [DEB_DIR]: the packages on a pristine Debian 12 root
-# (root only; about 10 minutes and 500 MB of downloads: not in `make test`,
-# run by `make test-deb-install`). `make deb` (unless DEB_DIR holds the
-# .debs already); debootstrap --variant=minbase bookworm into a temporary
-# directory, with this machine's apt sources; in it, apt installs the
-# kernel headers (the "installed kernel"), then the three packages from
-# their files, dependencies resolved by apt; then: DKMS built and
+# tests/deb-install.sh [DEB_DIR]: the packages built and installed on
+# pristine Debian 12 roots (root only; about 15 minutes and 700 MB of
+# downloads: not in `make test`, run by `make test-deb-install` and CI).
+# debootstrap --variant=minbase bookworm into a temporary directory, with
+# this machine's apt sources. In a copy of it plus make, git and
+# build-essential, `make deb` in a clean clone of this checkout's HEAD
+# installs its own build dependencies and builds the .debs (unless DEB_DIR
+# holds them already). In the other, apt installs the kernel headers (the
+# "installed kernel"), then the three packages from their files,
+# dependencies resolved by apt; then: DKMS built and
 # installed negcam.ko for that kernel (modinfo version = meson.build's),
 # gst-inspect-1.0 negcamsrc works with no environment variable, man
 # negcam-ctl opens, negcam-ctl and negcam-run --version answer.
@@ -18,14 +21,16 @@ NAME=deb-install checks=0 fails=0
 . "$root/tests/check.sh"
 
 [ "$(id -u)" = 0 ] || { echo "deb-install: needs root (debootstrap, chroot)" >&2; exit 2; }
+command -v debootstrap >/dev/null || { echo "deb-install: no debootstrap (make deps-test installs it)" >&2; exit 2; }
 version=$(sed -n "s/^ *version *: *'\([^']*\)'.*/\1/p" "$root/meson.build")
 tmp=$(mktemp -d /var/tmp/negcam-deb-install.XXXXXX)
+unmount() { umount "$1/proc" "$1/sys" "$1/dev" 2>/dev/null; }
 cleanup() {
-	umount "$tmp/root/proc" "$tmp/root/sys" "$tmp/root/dev" 2>/dev/null
+	unmount "$tmp/build"
+	unmount "$tmp/root"
 	if [ -n "${NEGCAM_KEEP:-}" ]; then echo "deb-install: kept $tmp"; else rm -rf --one-file-system "$tmp"; fi
 }
 trap cleanup EXIT
-debs=${1:-$tmp/deb}
 log=$tmp/log
 # step DESCRIPTION LOG COMMAND...: a check that shows LOG's tail when it fails.
 step() {
@@ -34,21 +39,41 @@ step() {
 	check "$what" "$@"
 	[ "$fails" = "$before" ] || tail -n 30 "$log"
 }
-in_root() { chroot "$tmp/root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
-	DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 sh -c "$1"; }
+# in_dir DIR CMD: CMD as root in the root DIR, with a clean environment.
+in_dir() { chroot "$1" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+	DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 sh -c "$2"; }
+in_root() { in_dir "$tmp/root" "$1"; }
+mount_root() { mount -t proc proc "$1/proc" && mount --bind /sys "$1/sys" && mount --bind /dev "$1/dev"; }
 
-if [ -z "${1:-}" ]; then
-	echo "== make deb DEB_DIR=$debs"
-	step "make deb" "$log" sh -c "make -s --no-print-directory -C '$root' deb DEB_DIR='$debs' >'$log' 2>&1"
-fi
-command -v debootstrap >/dev/null || { echo "deb-install: no debootstrap (make deps-test installs it)" >&2; exit 2; }
-echo "== debootstrap --variant=minbase bookworm $tmp/root"
+echo "== debootstrap --variant=minbase bookworm (this machine's apt sources)"
 step "debootstrap minbase bookworm" "$log" sh -c "debootstrap --variant=minbase bookworm '$tmp/root' \
 	http://deb.debian.org/debian >>'$log' 2>&1"
 rm -f "$tmp/root/etc/apt/sources.list"
 cp -a /etc/apt/sources.list.d/debian.sources "$tmp/root/etc/apt/sources.list.d/" 2>/dev/null ||
 	cp /etc/apt/sources.list "$tmp/root/etc/apt/sources.list"
-mount -t proc proc "$tmp/root/proc" && mount --bind /sys "$tmp/root/sys" && mount --bind /dev "$tmp/root/dev"
+
+# The packages: built in a copy of the pristine root that has only make,
+# git and a compiler added, from a clean clone (HEAD), by make deb, which
+# installs its own build dependencies.
+debs=${1:-$tmp/build/debs}
+if [ -z "${1:-}" ]; then
+	cp -a "$tmp/root" "$tmp/build"
+	mount_root "$tmp/build"
+	git clone -q "$root" "$tmp/build/src"
+	echo "== make deb in a clean clone of $(git -C "$root" rev-parse --short HEAD) on that root plus make, git, build-essential"
+	step "apt-get install make git build-essential" "$tmp/build/apt.log" in_dir "$tmp/build" \
+		"apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends make git build-essential >/apt.log 2>&1"
+	step "make deb (it installs the build dependencies)" "$tmp/build/deb.log" in_dir "$tmp/build" \
+		"cd /src && make deb DEB_DIR=/debs >/deb.log 2>&1"
+	grep -E "^make deb: installing|^make deb: all" "$tmp/build/deb.log" | cut -c1-160 | sed 's/^/   /'
+	unmount "$tmp/build"
+fi
+if ! ls "$debs"/negcam-dkms_*.deb >/dev/null 2>&1; then
+	echo "deb-install: no packages to install"
+	echo "deb-install: $((checks - fails)) passed, $((fails + 1)) failed"
+	exit 1
+fi
+mount_root "$tmp/root"
 mkdir -p "$tmp/root/debs"
 cp "$debs"/negcam-dkms_*.deb "$debs"/gstreamer1.0-negcam_*.deb "$debs"/negcam-tools_*.deb "$tmp/root/debs/"
 
