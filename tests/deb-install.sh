@@ -24,7 +24,8 @@ NAME=deb-install checks=0 fails=0
 command -v debootstrap >/dev/null || { echo "deb-install: no debootstrap (make deps-test installs it)" >&2; exit 2; }
 version=$(sed -n "s/^ *version *: *'\([^']*\)'.*/\1/p" "$root/meson.build")
 tmp=$(mktemp -d /var/tmp/negcam-deb-install.XXXXXX)
-unmount() { umount "$1/proc" "$1/sys" "$1/dev" 2>/dev/null; }
+# Lazy: a process killed mid-run may still hold /dev open for a moment.
+unmount() { umount -l "$1/proc" "$1/sys" "$1/dev" 2>/dev/null; }
 cleanup() {
 	unmount "$tmp/build"
 	unmount "$tmp/root"
