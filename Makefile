@@ -5,73 +5,106 @@ BUILD   ?= build
 MESON   ?= meson
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-# Debian 12 packages negcam needs to build, test and benchmark.
-DEB_PACKAGES := build-essential meson ninja-build pkg-config clang \
-	libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
-	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
-	gstreamer1.0-plugins-bad \
-	libv4l-dev v4l-utils ffmpeg libjpeg-dev valgrind strace \
-	linux-image-amd64 linux-headers-amd64 qemu-system-x86 busybox-static \
+# Debian 12 packages negcam needs to build: the programs, the plugin and
+# every test program meson builds (libjpeg: test_framegen's decoder), and
+# negcam.ko (the kernel image too: kmod/Makefile builds for the newest
+# kernel that has both /boot/vmlinuz-V and its headers); and to run
+# `make demo` (gst-launch-1.0, videoconvert, pngenc, multifilesink).
+DEB_BUILD_PACKAGES := build-essential meson ninja-build pkg-config \
+	libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libv4l-dev libjpeg-dev \
+	linux-image-amd64 linux-headers-amd64 \
+	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+# ...and, on top, to test and benchmark it (make test).
+DEB_TEST_PACKAGES := clang gstreamer1.0-plugins-bad \
+	v4l-utils ffmpeg valgrind strace \
+	qemu-system-x86 busybox-static \
 	sparse kmod cpio python3 procps gstreamer1.0-plugins-base-apps \
 	universal-ctags python3-opencv \
 	dkms v4l2loopback-dkms chromium firefox-esr \
-	cheese xvfb xdotool dbus-daemon obs-studio
+	cheese xvfb xdotool dbus-daemon obs-studio debootstrap
 
-.PHONY: all deps build demo test test-engine test-gst test-vm test-full test-apps fuzz bench kmod storm clean \
+.PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps fuzz bench kmod storm clean \
 	debug-kernel test-debug test-debug-storm
 
 all: build
 
-# Installs only what is missing; a no-op (and no root needed) when all is there.
-deps:
-	@missing=$$(for p in $(DEB_PACKAGES); do \
+# Installs only what is missing of the packages given; a no-op (and no root
+# needed) when all is there.
+define install_missing
+	@missing=$$(for p in $(1); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
 	done); \
 	if [ -n "$$missing" ]; then \
-		echo "make deps: installing $$missing"; \
+		echo "make $@: installing $$missing"; \
 		$(SUDO) apt-get update -q && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q --no-install-recommends $$missing; \
-	else echo "make deps: all Debian packages present"; fi
+	else echo "make $@: all Debian packages present"; fi
+endef
+
+# deps-build: what building needs (make build, demo, kmod); deps-test: the
+# rest (make test); deps: both.
+deps-build:
+	$(call install_missing,$(DEB_BUILD_PACKAGES))
+deps-test:
+	$(call install_missing,$(DEB_TEST_PACKAGES))
+deps: deps-build deps-test
 
 $(BUILD)/build.ninja:
 	$(MESON) setup $(BUILD)
 
-build: deps $(BUILD)/build.ninja
+build: deps-build $(BUILD)/build.ninja
 	ninja -C $(BUILD)
 
-kmod: deps
+kmod: deps-build
 	$(MAKE) -C kmod
 
 demo: build
 	./examples/demo.sh $(BUILD)
 
 # Every suite; prints one "N passed, N failed" line per suite and a total.
-test: build kmod
+test: deps build kmod
 	./tests/run-all.sh $(BUILD)
 
-test-engine: build
+test-engine: deps-test build
 	$(MESON) test -C $(BUILD) --suite engine --print-errorlogs
 
-test-gst: build
+test-gst: deps-test build
 	$(MESON) test -C $(BUILD) --suite gst --print-errorlogs
 
-test-vm: build kmod
+# The DKMS tree builds negcam.ko (tests/dkms-suite.sh; also in `make test`).
+test-dkms: deps-test kmod
+	./tests/dkms-suite.sh
+
+# What meson install puts where (tests/install-suite.sh; also in `make test`).
+test-install: deps-test build
+	./tests/install-suite.sh $(BUILD)
+
+# The Debian packages (tests/deb-suite.sh; also in `make test`).
+test-deb: deps-test
+	./tests/deb-suite.sh
+
+# The packages on a pristine Debian 12 root (debootstrap; root; ~10 min,
+# ~500 MB of downloads; not in `make test`): tests/deb-install.sh.
+test-deb-install: deps-test
+	./tests/deb-install.sh
+
+test-vm: deps-test build kmod
 	./tests/vm/run.sh quick
 
 # Desktop applications as negcamsrc's users, no module (docs/negcamsrc.md,
 # "Cheese, end to end"): GNOME's Cheese under Xvfb takes a photo. Also in
 # `make test` (suite apps).
-test-apps: build
+test-apps: deps-test build
 	./tests/apps/cheese.sh $(BUILD)
 
 # As `make test`, plus v4l2-compliance -f on every built-in profile (slow).
-test-full: build kmod
+test-full: deps-test build kmod
 	NEGCAM_FULL=1 ./tests/run-all.sh $(BUILD)
 
 # The concurrent ioctl storm on negcam.ko, long (docs/kmod.md, "Storm");
 # `make test` runs it for 60 s. STORM_SEED=N replays a seed.
 STORM_SECONDS ?= 1800
-storm: build kmod
+storm: deps-test build kmod
 	NEGCAM_STORM_SECONDS=$(STORM_SECONDS) $(if $(STORM_SEED),NEGCAM_STORM_SEED=$(STORM_SEED)) \
 		./tests/vm/run.sh storm $(STORM_WHAT)
 
@@ -84,7 +117,7 @@ debug-kernel:
 
 # Not part of test: the detector proof, the whole VM suite and a 30-minute
 # storm, all on the debug kernel (each runs even when one before failed).
-test-debug: build debug-kernel
+test-debug: deps-test build debug-kernel
 	@rc=0; \
 	./tests/vm/run.sh --kernel debug detect || rc=1; \
 	./tests/vm/run.sh --kernel debug quick || rc=1; \
@@ -101,8 +134,26 @@ test-debug-storm: debug-kernel
 fuzz: deps
 	./tests/fuzz/run.sh long
 
-bench: build kmod
+bench: deps-test build kmod
 	./tests/bench/run.sh $(BUILD)
+
+# The Debian packages (debian/, docs/install.md): dpkg-buildpackage -us -uc
+# -b in a clean copy of the checkout (the files git tracks or would add,
+# none it ignores: no build dirs, no kmod objects) under DEB_DIR, after
+# installing what debian/control's Build-Depends lists (apt-get build-dep,
+# as deps does: only when missing); the .debs end up in DEB_DIR, then
+# lintian checks them (an error fails make deb).
+DEB_DIR ?= build-deb
+deb:
+	$(call install_missing,dpkg-dev git lintian)
+	@dpkg-checkbuilddeps 2>/dev/null || { echo "make deb: installing the build dependencies"; \
+		$(SUDO) apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get build-dep -y -q --no-install-recommends ./; }
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/src
+	git ls-files -z --cached --others --exclude-standard | \
+		tar --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -x -C $(DEB_DIR)/src
+	cd $(DEB_DIR)/src && dpkg-buildpackage -us -uc -b
+	lintian --info $(DEB_DIR)/*.changes
 
 clean:
 	rm -rf $(BUILD) build-fuzz tests/vm/out

@@ -57,10 +57,12 @@ enum ctl_opt {
 	OPT_DROP_UNKNOWN,
 	OPT_ALL,
 	OPT_LIST_DEVICES,
+	OPT_VERSION,
 };
 
 static const struct option long_options[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "profile", required_argument, NULL, OPT_PROFILE },
 	{ "list-profiles", no_argument, NULL, OPT_LIST_PROFILES },
 	{ "show-profile", required_argument, NULL, OPT_SHOW_PROFILE },
@@ -146,6 +148,7 @@ static void usage(FILE *f)
 "  --name NAME           the profile name --import/--dump write (default: imported,\n"
 "                        dumped): 1 to 31 letters, digits, '-', '_', '.'\n"
 "  -h, --help            this text\n"
+"  --version             print negcam-ctl's version (negcam's, meson.build's)\n"
 "\n"
 "Exit status: 0 success, 1 a request failed or a file is bad, 2 bad command line.\n");
 }
@@ -891,6 +894,9 @@ int main(int argc, char **argv)
 		switch (ch) {
 		case OPT_HELP:
 			usage(stdout);
+			return CTL_EXIT_OK;
+		case OPT_VERSION:
+			printf("negcam-ctl %s\n", NEGCAM_VERSION);
 			return CTL_EXIT_OK;
 		case OPT_PROFILE:
 			if (profile_spec)

@@ -325,3 +325,7 @@ module_exit(negcam_exit);
 MODULE_DESCRIPTION("negcam: V4L2 capture devices on the negcam negotiation engine");
 MODULE_AUTHOR("negcam developers");
 MODULE_LICENSE("GPL");
+#ifndef NEGCAM_VERSION
+#error "NEGCAM_VERSION unset: build with kmod/Makefile, which reads it from meson.build"
+#endif
+MODULE_VERSION(NEGCAM_VERSION);

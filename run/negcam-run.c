@@ -48,6 +48,7 @@ static void usage(FILE *to, int status)
 		"  --junit FILE    write the cases as JUnit XML\n"
 		"  --timeout S     seconds per case before CMD is killed (default 60)\n"
 		"  --requests      every request's count under each row\n"
+		"  --version       print negcam-run's version (negcam's, meson.build's)\n"
 		"CMD and its children see the devices; see docs/negcam-run.md and "
 		"docs/matrix.md.\n",
 		prog, prog);
@@ -154,7 +155,10 @@ static void parse_args(int argc, char **argv, struct options *o)
 
 		if (!strcmp(opt, "--help") || !strcmp(opt, "-h"))
 			usage(stdout, 0);
-		else if (!strcmp(opt, "--list"))
+		else if (!strcmp(opt, "--version")) {
+			printf("%s %s\n", prog, NEGCAM_VERSION);
+			exit(0);
+		} else if (!strcmp(opt, "--list"))
 			o->list = true;
 		else if (!strcmp(opt, "--each-profile"))
 			o->each = true;

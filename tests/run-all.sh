@@ -13,6 +13,12 @@
 #           NEGCAM_FULL=1): v4l2-compliance -s/-f, v4l2src, v4l2-ctl, ffmpeg,
 #           negcamsrc on the kernel backend, tests/vm/kmod-suite.sh; then
 #           tests/vm/tmp-checkout.sh (the harness from a /var/tmp checkout)
+#   dkms    make -C kmod dkms-tree into a temp dir, dkms builds negcam.ko
+#           from it, modinfo checked (tests/dkms-suite.sh; 10 s to a minute)
+#   install meson install --destdir of BUILD (/usr/local) and of a --prefix=/usr
+#           build: the files' places, the plugin in GStreamer's pluginsdir
+#   deb     make deb in a temp dir (dpkg-buildpackage, lintian: no error), the
+#           packages' contents, the packaged plugin, tools and DKMS tree work
 #   storm   60 s of the concurrent ioctl storm on negcam.ko, rmmod, dmesg
 #           (tests/vm/run.sh storm, its own VM boot; docs/kmod.md)
 # Prints "SUITE: N passed, N failed" per suite and a total line; exits 1
@@ -55,29 +61,36 @@ meson_suite() {
 	record "$suite" "$p" "$f"
 }
 
-# No include or call cycle between the files of engine/, ctl/,
-# user/, gst/, run/ and kmod/
+# script_suite NAME COMMAND...: a checking script judged by its own
+# "NAME: N passed, N failed" line (no such line counts as one failure).
+script_suite() {
+	local name=$1 log=$logdir/$1.log p f
+	shift
+	wanted "$name" || return 0
+	echo "== $name ($*)"
+	"$@" >"$log" 2>&1
+	cat "$log"
+	p=$(sed -nE "s/^$name: ([0-9]+) passed.*/\\1/p" "$log")
+	f=$(sed -nE "s/^$name: [0-9]+ passed, ([0-9]+) failed.*/\\1/p" "$log")
+	: "${p:=0}" "${f:=1}"
+	record "$name" "$p" "$f"
+}
+
+# No include or call cycle between the files of engine/, ctl/, user/,
+# gst/, run/ and kmod/, and no include against the folder table
 # (docs/architecture.md).
-if wanted layers; then
-	echo "== layers (tests/check-layers.py)"
-	python3 tests/check-layers.py >"$logdir/layers.log" 2>&1
-	cat "$logdir/layers.log"
-	p=$(sed -nE 's/^layers: ([0-9]+) passed.*/\1/p' "$logdir/layers.log")
-	f=$(sed -nE 's/^layers: [0-9]+ passed, ([0-9]+) failed.*/\1/p' "$logdir/layers.log")
-	: "${p:=0}" "${f:=1}"
-	record layers "$p" "$f"
-fi
+script_suite layers python3 tests/check-layers.py
+# That check fails on an upward include or call (in a temporary copy).
+script_suite layers-selftest python3 tests/check-layers.py --self-test
 # No function over 80 lines in the production folders, 120 in tests/.
-if wanted functions; then
-	echo "== functions (tests/check-functions.py)"
-	python3 tests/check-functions.py >"$logdir/functions.log" 2>&1
-	cat "$logdir/functions.log"
-	p=$(sed -nE 's/^functions: ([0-9]+) passed.*/\1/p' "$logdir/functions.log")
-	f=$(sed -nE 's/^functions: [0-9]+ passed, ([0-9]+) failed.*/\1/p' "$logdir/functions.log")
-	: "${p:=0}" "${f:=1}"
-	record functions "$p" "$f"
-fi
+script_suite functions python3 tests/check-functions.py
+# The DKMS tree (what dkms-install and negcam-dkms ship) builds a module.
+script_suite dkms tests/dkms-suite.sh
 wanted engine && meson_suite engine
+# What meson install puts where, /usr/local and /usr (tests/install-suite.sh).
+script_suite install tests/install-suite.sh "$build"
+# The Debian packages: make deb, lintian, their contents (tests/deb-suite.sh).
+script_suite deb tests/deb-suite.sh
 wanted run && meson_suite run
 wanted uvc && meson_suite uvc	# negcam-uvc's device core (tests/uvc); its VM suite is tests/vm/run.sh uvc, not here yet
 wanted vm-host && meson_suite vm-host	# tests/vm/klog.sh: the kernel-log check judges real report lines

@@ -19,5 +19,6 @@ build bench-malloc.so bench-malloc.c -shared -fPIC -ldl
 build bench-v4l2 bench-v4l2.c
 build bench-memcpy bench-memcpy.c
 build bench-loop bench-loop.c -lpthread
-engine_sources=$(sed -n "/engine_sources = files(/,/)/s/^ *'\([a-z0-9_-]*\.c\)'.*/\1/p" "$DIR/../../engine/meson.build")
+# The engine's files: engine/sources.mk, the one list (kmod/Makefile reads it).
+engine_sources=$(make -s --no-print-directory -C "$DIR/../../kmod" print-engine-sources)
 build bench-framegen bench-framegen.c -I"$DIR/../../engine" $(for s in $engine_sources; do echo "$DIR/../../engine/$s"; done)

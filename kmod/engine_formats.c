@@ -1,6 +1,0 @@
-// SPDX-License-Identifier: GPL-2.0-only
-/*
- * engine/formats.c compiled unchanged into negcam.ko. Including it from here
- * keeps its object and Kbuild state in kmod/, where "make clean" finds them.
- */
-#include "../engine/formats.c"
