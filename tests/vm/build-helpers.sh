@@ -28,6 +28,6 @@ build() {
 
 build vm-v4l2 "$VM_DIR/vm-v4l2.c"
 build storm "$VM_DIR/storm.c" -pthread
-engine_sources=$(sed -n "/engine_sources = files(/,/)/s/^ *'\([a-z0-9_]*\.c\)'.*/\1/p" "$TREE/engine/meson.build")
+engine_sources=$(sed -n "/engine_sources = files(/,/)/s/^ *'\([a-z0-9_-]*\.c\)'.*/\1/p" "$TREE/engine/meson.build")
 build vm-stamp "$VM_DIR/vm-stamp.c" $(for s in $engine_sources; do echo "$TREE/engine/$s"; done)
 exit 0
