@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * negcam.ko profiles at run time, through configfs:
+ * negcam.ko's configfs: devices' profiles at run time, and loops made
+ * and removed by mkdir:
  *
  *   /sys/kernel/config/negcam/negcam-N/
  *	profile        read: the profile text in force; write: a new text in
@@ -19,8 +20,10 @@
  *	               or "error -16: device busy ..."
  *	video_node     read-only: "videoM"
  *
- *   /sys/kernel/config/negcam/loops/NAME/   (mkdir: negcam-loop-link.c)
- *	profile, captures, enable, nodes: docs/loopback.md
+ *   /sys/kernel/config/negcam/loops/NAME/   (mkdir: a loop directory)
+ *	profile, captures, label: the loop to make (fixed while it exists);
+ *	enable: 1 makes the loop (negcam_loop_new, negcam-loop-create.c),
+ *	0 or rmdir removes it; nodes: its video nodes. docs/loopback.md
  *
  * configfs guarantees no callback runs once configfs_unregister_group()
  * has returned, and that call waits for running ones; the device removes
@@ -31,6 +34,7 @@
 #include <linux/configfs.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/kstrtox.h>
 
 #include "negcam.h"
 
@@ -78,7 +82,7 @@ static int negcam_cfs_apply(struct negcam_cfs *cfs, const char *text,
 	return ret;
 }
 
-/* ---- profile: one write(2), errors returned by it ---- */
+/* ---- a device's profile: one write(2), errors returned by it ---- */
 
 static ssize_t negcam_cfs_profile_show(struct config_item *item, char *page)
 {
@@ -230,6 +234,278 @@ static const struct config_item_type negcam_cfs_type = {
 	.ct_bin_attrs = negcam_cfs_bin_attrs,
 	.ct_owner = THIS_MODULE,
 };
+
+/* ---- configfs: /sys/kernel/config/negcam/loops/NAME ---- */
+
+/**
+ * struct negcam_loop_cfs - a loop directory, made by mkdir
+ * @item: its configfs item
+ * @profile: profile of the loop to create (default loop_profile=)
+ * @captures: its capture nodes (default loop_captures=)
+ * @label: its name, as applications list it (default none: "negcam loop N")
+ * @loop: the loop while enabled, else NULL
+ *
+ * @profile, @captures, @label and @loop are under negcam_lcfs_lock, taken
+ * before negcam-loop-create.c's own lock (negcam_loop_new).
+ */
+struct negcam_loop_cfs {
+	struct config_item item;
+	char profile[NC_NAME_LEN];
+	unsigned int captures;
+	char label[NEGCAM_LABEL_MAX + 1];
+	struct negcam_loop *loop;
+};
+
+static struct negcam_loop_cfs *to_loop_cfs(struct config_item *item)
+{
+	return container_of(item, struct negcam_loop_cfs, item);
+}
+
+static DEFINE_MUTEX(negcam_lcfs_lock);
+
+enum { NEGCAM_LCFS_PROFILE, NEGCAM_LCFS_CAPTURES, NEGCAM_LCFS_LABEL, NEGCAM_LCFS_ENABLE };
+
+/* One of the settings of a loop directory, as its file shows it. */
+static ssize_t negcam_lcfs_show(struct config_item *item, char *page,
+				int what)
+{
+	struct negcam_loop_cfs *lc = to_loop_cfs(item);
+	ssize_t n;
+
+	mutex_lock(&negcam_lcfs_lock);
+	if (what == NEGCAM_LCFS_PROFILE)
+		n = sysfs_emit(page, "%s\n", lc->profile);
+	else if (what == NEGCAM_LCFS_CAPTURES)
+		n = sysfs_emit(page, "%u\n", lc->captures);
+	else if (what == NEGCAM_LCFS_LABEL)
+		n = sysfs_emit(page, "%s\n", lc->label);
+	else
+		n = sysfs_emit(page, "%d\n", !!lc->loop);
+	mutex_unlock(&negcam_lcfs_lock);
+	return n;
+}
+
+/* Settings are fixed while the loop exists: EBUSY; else @dst becomes @val. */
+static ssize_t negcam_lcfs_set(struct negcam_loop_cfs *lc, char *dst,
+			       size_t len, const char *val, size_t count)
+{
+	ssize_t ret = count;
+
+	mutex_lock(&negcam_lcfs_lock);
+	if (lc->loop)
+		ret = -EBUSY;
+	else
+		strscpy(dst, val, len);
+	mutex_unlock(&negcam_lcfs_lock);
+	return ret;
+}
+
+static ssize_t negcam_lcfs_profile_show(struct config_item *item, char *page)
+{
+	return negcam_lcfs_show(item, page, NEGCAM_LCFS_PROFILE);
+}
+
+static ssize_t negcam_lcfs_profile_store(struct config_item *item,
+					 const char *page, size_t count)
+{
+	struct negcam_loop_cfs *lc = to_loop_cfs(item);
+	char name[NC_NAME_LEN];
+
+	if (count >= sizeof(name))
+		return -EINVAL;
+	memcpy(name, page, count);
+	name[count] = '\0';
+	strim(name);
+	if (strcmp(name, "follow") && !negcam_builtin_find(name))
+		return -EINVAL;
+	return negcam_lcfs_set(lc, lc->profile, sizeof(lc->profile), name, count);
+}
+
+CONFIGFS_ATTR(negcam_lcfs_, profile);
+
+static ssize_t negcam_lcfs_captures_show(struct config_item *item, char *page)
+{
+	return negcam_lcfs_show(item, page, NEGCAM_LCFS_CAPTURES);
+}
+
+static ssize_t negcam_lcfs_captures_store(struct config_item *item,
+					  const char *page, size_t count)
+{
+	struct negcam_loop_cfs *lc = to_loop_cfs(item);
+	unsigned int n;
+	int ret;
+
+	ret = kstrtouint(page, 0, &n);
+	if (ret)
+		return ret;
+	if (n < 1 || n > NEGCAM_LOOP_MAX_CAPTURES)
+		return -ERANGE;
+	mutex_lock(&negcam_lcfs_lock);
+	ret = lc->loop ? -EBUSY : count;
+	if (!lc->loop)
+		lc->captures = n;
+	mutex_unlock(&negcam_lcfs_lock);
+	return ret;
+}
+
+CONFIGFS_ATTR(negcam_lcfs_, captures);
+
+static ssize_t negcam_lcfs_label_show(struct config_item *item, char *page)
+{
+	return negcam_lcfs_show(item, page, NEGCAM_LCFS_LABEL);
+}
+
+/* One line: its trailing newline is not part of the label. */
+static ssize_t negcam_lcfs_label_store(struct config_item *item,
+				       const char *page, size_t count)
+{
+	struct negcam_loop_cfs *lc = to_loop_cfs(item);
+	char label[NEGCAM_LABEL_MAX + 2];
+	size_t n = count;
+
+	if (n && page[n - 1] == '\n')
+		n--;
+	if (n >= sizeof(label) - 1)
+		return -EINVAL;
+	memcpy(label, page, n);
+	label[n] = '\0';
+	if (!negcam_loop_label_ok(label))
+		return -EINVAL;
+	return negcam_lcfs_set(lc, lc->label, sizeof(lc->label), label, count);
+}
+
+CONFIGFS_ATTR(negcam_lcfs_, label);
+
+static ssize_t negcam_lcfs_enable_show(struct config_item *item, char *page)
+{
+	return negcam_lcfs_show(item, page, NEGCAM_LCFS_ENABLE);
+}
+
+/* 1 creates the loop's nodes, 0 removes them (handles get ENODEV). */
+static ssize_t negcam_lcfs_enable_store(struct config_item *item,
+					const char *page, size_t count)
+{
+	struct negcam_loop_cfs *lc = to_loop_cfs(item);
+	struct negcam_loop *loop = NULL;
+	bool on;
+	int ret;
+
+	ret = kstrtobool(page, &on);
+	if (ret)
+		return ret;
+	mutex_lock(&negcam_lcfs_lock);
+	if (on && !lc->loop) {
+		loop = negcam_loop_new(lc->profile, lc->captures, lc->label);
+		if (IS_ERR(loop))
+			ret = PTR_ERR(loop);
+		else
+			lc->loop = loop;
+		loop = NULL;
+	} else if (!on) {
+		loop = lc->loop;
+		lc->loop = NULL;
+	}
+	mutex_unlock(&negcam_lcfs_lock);
+	if (loop)
+		negcam_loop_remove(loop);
+	return ret ? ret : count;
+}
+
+CONFIGFS_ATTR(negcam_lcfs_, enable);
+
+/* "output videoN capture videoM ..." while enabled, else empty. */
+static ssize_t negcam_lcfs_nodes_show(struct config_item *item, char *page)
+{
+	struct negcam_loop *loop;
+	ssize_t n = 0;
+
+	mutex_lock(&negcam_lcfs_lock);
+	loop = to_loop_cfs(item)->loop;
+	if (loop)
+		n = negcam_loop_nodes_show(loop, page);
+	n += sysfs_emit_at(page, n, "\n");
+	mutex_unlock(&negcam_lcfs_lock);
+	return n;
+}
+
+CONFIGFS_ATTR_RO(negcam_lcfs_, nodes);
+
+static struct configfs_attribute *negcam_lcfs_attrs[] = {
+	&negcam_lcfs_attr_profile,
+	&negcam_lcfs_attr_captures,
+	&negcam_lcfs_attr_label,
+	&negcam_lcfs_attr_enable,
+	&negcam_lcfs_attr_nodes,
+	NULL,
+};
+
+static void negcam_lcfs_release(struct config_item *item)
+{
+	kfree(to_loop_cfs(item));
+}
+
+static struct configfs_item_operations negcam_lcfs_item_ops = {
+	.release = negcam_lcfs_release,
+};
+
+static const struct config_item_type negcam_lcfs_type = {
+	.ct_item_ops = &negcam_lcfs_item_ops,
+	.ct_attrs = negcam_lcfs_attrs,
+	.ct_owner = THIS_MODULE,
+};
+
+static struct config_item *negcam_lcfs_make(struct config_group *group,
+					    const char *name)
+{
+	struct negcam_loop_cfs *lc = kzalloc(sizeof(*lc), GFP_KERNEL);
+
+	if (!lc)
+		return ERR_PTR(-ENOMEM);
+	negcam_loop_defaults(lc->profile, sizeof(lc->profile), &lc->captures);
+	config_item_init_type_name(&lc->item, name, &negcam_lcfs_type);
+	return &lc->item;
+}
+
+/* rmdir: the loop goes with its directory. */
+static void negcam_lcfs_drop(struct config_group *group,
+			     struct config_item *item)
+{
+	struct negcam_loop_cfs *lc = to_loop_cfs(item);
+	struct negcam_loop *loop;
+
+	mutex_lock(&negcam_lcfs_lock);
+	loop = lc->loop;
+	lc->loop = NULL;
+	mutex_unlock(&negcam_lcfs_lock);
+	if (loop)
+		negcam_loop_remove(loop);
+	config_item_put(item);
+}
+
+static struct configfs_group_operations negcam_loops_group_ops = {
+	.make_item = negcam_lcfs_make,
+	.drop_item = negcam_lcfs_drop,
+};
+
+static const struct config_item_type negcam_loops_group_type = {
+	.ct_group_ops = &negcam_loops_group_ops,
+	.ct_owner = THIS_MODULE,
+};
+
+static struct config_group negcam_loops_group;
+
+/* /sys/kernel/config/negcam/loops, under the subsystem's group @parent. */
+static int negcam_loops_cfs_register(struct config_group *parent)
+{
+	config_group_init_type_name(&negcam_loops_group, "loops",
+				    &negcam_loops_group_type);
+	return configfs_register_group(parent, &negcam_loops_group);
+}
+
+static void negcam_loops_cfs_unregister(void)
+{
+	configfs_unregister_group(&negcam_loops_group);
+}
 
 /* ---- the subsystem /sys/kernel/config/negcam ---- */
 

@@ -168,6 +168,8 @@ static int negcam_probe(struct platform_device *pdev)
 	mutex_init(&dev->lock);
 	dev->vlock = &dev->lock;
 	dev->qi = NC_CAPTURE;
+	snprintf(dev->bus_info, sizeof(dev->bus_info), "platform:negcam-%u",
+		 dev->index);
 	spin_lock_init(&dev->slock);
 	INIT_LIST_HEAD(&dev->buf_list);
 	atomic64_set(&dev->frames, 0);

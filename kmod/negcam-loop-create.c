@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * negcam.ko loops, made and removed: the loops= module parameter and the
- * configfs directories under /sys/kernel/config/negcam/loops create a
- * loop's platform device (negcam-loop.N, named in its nodes' bus_info),
- * its profile and its nodes; removal unregisters them, and each is freed
- * when its last handle goes. What a loop does once made is negcam-loop-link.c.
+ * negcam.ko loops, made and removed: the loops= module parameter, and the
+ * loop directories of negcam-configfs.c (/sys/kernel/config/negcam/loops)
+ * through negcam_loop_new() and negcam_loop_remove(), create a loop's
+ * platform device (negcam-loop.N, named in its nodes' bus_info), its
+ * profile and its nodes, each pointing at its node ops; removal
+ * unregisters them, and each is freed when its last handle goes. What a
+ * loop does once made is negcam-loop-link.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -13,8 +15,6 @@
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/kref.h>
-#include <linux/configfs.h>
-#include <linux/kstrtox.h>
 
 #include "negcam-loop.h"
 #include "profile.h"
@@ -200,7 +200,7 @@ static void negcam_loop_node_release(struct v4l2_device *v4l2_dev)
  * name (browsers, call apps, OBS): printable, UTF-8 allowed, short enough
  * for the output node's " (output)".
  */
-static bool negcam_label_ok(const char *s)
+bool negcam_loop_label_ok(const char *s)
 {
 	size_t i, n = strlen(s);
 
@@ -232,7 +232,26 @@ static void negcam_loop_card(const struct negcam_loop *loop, int qi,
 		strscpy(card, loop->label, len);
 }
 
-/* Create a node of @loop, not yet registered: output (@qi NC_OUTPUT) or capture @m. */
+/*
+ * The node's bus_info: platform:negcam-loop-N on the output node and
+ * capture node 0, and platform:negcam-loop-N-M on capture node M from 1.
+ * Firefox opens a camera as the first /dev/videoN whose bus_info starts
+ * with the one it listed, so two capture nodes sharing one would both
+ * open capture node 0.
+ */
+static void negcam_loop_bus_info(const struct negcam_loop *loop, int qi,
+				 unsigned int m, char *bus, size_t n)
+{
+	if (qi == NC_CAPTURE && m)
+		snprintf(bus, n, "platform:negcam-loop-%u-%u", loop->index, m);
+	else
+		snprintf(bus, n, "platform:negcam-loop-%u", loop->index);
+}
+
+/*
+ * Create a node of @loop, not yet registered: output (@qi NC_OUTPUT) or
+ * capture @m, with the node ops of its side (negcam-loop-link.c).
+ */
 static struct negcam_dev *negcam_loop_node(struct negcam_loop *loop, int qi,
 					   unsigned int m)
 {
@@ -245,11 +264,15 @@ static struct negcam_dev *negcam_loop_node(struct negcam_loop *loop, int qi,
 	dev->loop = loop;
 	dev->loop_idx = m;
 	dev->qi = qi;
+	dev->ops = qi == NC_OUTPUT ? &negcam_loop_out_ops : &negcam_loop_cap_ops;
+	/* The producer and the first consumer share frames. */
+	dev->shares = qi == NC_OUTPUT || m == 0;
 	mutex_init(&dev->lock);
 	dev->vlock = &loop->lock;
 	spin_lock_init(&dev->slock);
 	INIT_LIST_HEAD(&dev->buf_list);
 	negcam_loop_card(loop, qi, m, dev->card, sizeof(dev->card));
+	negcam_loop_bus_info(loop, qi, m, dev->bus_info, sizeof(dev->bus_info));
 	snprintf(dev->v4l2_dev.name, sizeof(dev->v4l2_dev.name),
 		 "negcam-loop-%u-%s%u", loop->index,
 		 qi == NC_OUTPUT ? "out" : "cap", m);
@@ -410,8 +433,23 @@ static struct negcam_loop *negcam_loop_add(const char *name,
 	return loop;
 }
 
+/*
+ * A loop on profile @profile with @ncap capture nodes, labelled @label,
+ * in the first free slot (a configfs loop directory enabled).
+ */
+struct negcam_loop *negcam_loop_new(const char *profile, unsigned int ncap,
+				    const char *label)
+{
+	struct negcam_loop *loop;
+
+	mutex_lock(&negcam_loops_lock);
+	loop = negcam_loop_add(profile, ncap, label);
+	mutex_unlock(&negcam_loops_lock);
+	return loop;
+}
+
 /* Take @loop out of its slot and remove it; the slot is free again after. */
-static void negcam_loop_remove(struct negcam_loop *loop)
+void negcam_loop_remove(struct negcam_loop *loop)
 {
 	unsigned int index = loop->index;
 	bool owned;
@@ -462,17 +500,15 @@ int negcam_loops_init(void)
 		return -EINVAL;
 	}
 	for (i = 0; i < nr_loop_labels; i++) {
-		if (!negcam_label_ok(loop_labels[i])) {
+		if (!negcam_loop_label_ok(loop_labels[i])) {
 			pr_err("loop_labels: '%s': at most %u printable characters\n",
 			       loop_labels[i], NEGCAM_LABEL_MAX);
 			return -EINVAL;
 		}
 	}
 	for (i = 0; i < loops; i++) {
-		mutex_lock(&negcam_loops_lock);
-		loop = negcam_loop_add(loop_profile, loop_captures,
+		loop = negcam_loop_new(loop_profile, loop_captures,
 				       i < nr_loop_labels ? loop_labels[i] : "");
-		mutex_unlock(&negcam_loops_lock);
 		if (IS_ERR(loop)) {
 			negcam_loops_exit();
 			return PTR_ERR(loop);
@@ -481,277 +517,22 @@ int negcam_loops_init(void)
 	return 0;
 }
 
-/* ---- configfs: /sys/kernel/config/negcam/loops/NAME ---- */
-
-/**
- * struct negcam_loop_cfs - a loop directory, made by mkdir
- * @item: its configfs item
- * @profile: profile of the loop to create (default loop_profile=)
- * @captures: its capture nodes (default loop_captures=)
- * @label: its name, as applications list it (default none: "negcam loop N")
- * @loop: the loop while enabled, else NULL
- *
- * @profile, @captures, @label and @loop are under negcam_loops_lock.
- */
-struct negcam_loop_cfs {
-	struct config_item item;
-	char profile[NC_NAME_LEN];
-	unsigned int captures;
-	char label[NEGCAM_LABEL_MAX + 1];
-	struct negcam_loop *loop;
-};
-
-static struct negcam_loop_cfs *to_loop_cfs(struct config_item *item)
+/* What a new configfs loop directory starts from: loop_profile=, loop_captures=. */
+void negcam_loop_defaults(char *profile, size_t len, unsigned int *captures)
 {
-	return container_of(item, struct negcam_loop_cfs, item);
+	strscpy(profile, loop_profile, len);
+	*captures = clamp(loop_captures, 1u, NEGCAM_LOOP_MAX_CAPTURES);
 }
 
-enum { NEGCAM_LCFS_PROFILE, NEGCAM_LCFS_CAPTURES, NEGCAM_LCFS_LABEL, NEGCAM_LCFS_ENABLE };
-
-/* One of the settings of a loop directory, as its file shows it. */
-static ssize_t negcam_lcfs_show(struct config_item *item, char *page,
-				int what)
+/* "output videoN capture videoM ...": @loop's nodes, for configfs. */
+ssize_t negcam_loop_nodes_show(const struct negcam_loop *loop, char *page)
 {
-	struct negcam_loop_cfs *lc = to_loop_cfs(item);
+	unsigned int i;
 	ssize_t n;
 
-	mutex_lock(&negcam_loops_lock);
-	if (what == NEGCAM_LCFS_PROFILE)
-		n = sysfs_emit(page, "%s\n", lc->profile);
-	else if (what == NEGCAM_LCFS_CAPTURES)
-		n = sysfs_emit(page, "%u\n", lc->captures);
-	else if (what == NEGCAM_LCFS_LABEL)
-		n = sysfs_emit(page, "%s\n", lc->label);
-	else
-		n = sysfs_emit(page, "%d\n", !!lc->loop);
-	mutex_unlock(&negcam_loops_lock);
+	n = sysfs_emit(page, "output %s", loop->out->node_name);
+	for (i = 0; i < loop->ncap; i++)
+		n += sysfs_emit_at(page, n, " capture %s",
+				   loop->cap[i]->node_name);
 	return n;
-}
-
-/* Settings are fixed while the loop exists: EBUSY; else @dst becomes @val. */
-static ssize_t negcam_lcfs_set(struct negcam_loop_cfs *lc, char *dst,
-			       size_t len, const char *val, size_t count)
-{
-	ssize_t ret = count;
-
-	mutex_lock(&negcam_loops_lock);
-	if (lc->loop)
-		ret = -EBUSY;
-	else
-		strscpy(dst, val, len);
-	mutex_unlock(&negcam_loops_lock);
-	return ret;
-}
-
-static ssize_t negcam_lcfs_profile_show(struct config_item *item, char *page)
-{
-	return negcam_lcfs_show(item, page, NEGCAM_LCFS_PROFILE);
-}
-
-static ssize_t negcam_lcfs_profile_store(struct config_item *item,
-					 const char *page, size_t count)
-{
-	struct negcam_loop_cfs *lc = to_loop_cfs(item);
-	char name[NC_NAME_LEN];
-
-	if (count >= sizeof(name))
-		return -EINVAL;
-	memcpy(name, page, count);
-	name[count] = '\0';
-	strim(name);
-	if (strcmp(name, "follow") && !negcam_builtin_find(name))
-		return -EINVAL;
-	return negcam_lcfs_set(lc, lc->profile, sizeof(lc->profile), name, count);
-}
-
-CONFIGFS_ATTR(negcam_lcfs_, profile);
-
-static ssize_t negcam_lcfs_captures_show(struct config_item *item, char *page)
-{
-	return negcam_lcfs_show(item, page, NEGCAM_LCFS_CAPTURES);
-}
-
-static ssize_t negcam_lcfs_captures_store(struct config_item *item,
-					  const char *page, size_t count)
-{
-	struct negcam_loop_cfs *lc = to_loop_cfs(item);
-	unsigned int n;
-	int ret;
-
-	ret = kstrtouint(page, 0, &n);
-	if (ret)
-		return ret;
-	if (n < 1 || n > NEGCAM_LOOP_MAX_CAPTURES)
-		return -ERANGE;
-	mutex_lock(&negcam_loops_lock);
-	ret = lc->loop ? -EBUSY : count;
-	if (!lc->loop)
-		lc->captures = n;
-	mutex_unlock(&negcam_loops_lock);
-	return ret;
-}
-
-CONFIGFS_ATTR(negcam_lcfs_, captures);
-
-static ssize_t negcam_lcfs_label_show(struct config_item *item, char *page)
-{
-	return negcam_lcfs_show(item, page, NEGCAM_LCFS_LABEL);
-}
-
-/* One line: its trailing newline is not part of the label. */
-static ssize_t negcam_lcfs_label_store(struct config_item *item,
-				       const char *page, size_t count)
-{
-	struct negcam_loop_cfs *lc = to_loop_cfs(item);
-	char label[NEGCAM_LABEL_MAX + 2];
-	size_t n = count;
-
-	if (n && page[n - 1] == '\n')
-		n--;
-	if (n >= sizeof(label) - 1)
-		return -EINVAL;
-	memcpy(label, page, n);
-	label[n] = '\0';
-	if (!negcam_label_ok(label))
-		return -EINVAL;
-	return negcam_lcfs_set(lc, lc->label, sizeof(lc->label), label, count);
-}
-
-CONFIGFS_ATTR(negcam_lcfs_, label);
-
-static ssize_t negcam_lcfs_enable_show(struct config_item *item, char *page)
-{
-	return negcam_lcfs_show(item, page, NEGCAM_LCFS_ENABLE);
-}
-
-/* 1 creates the loop's nodes, 0 removes them (handles get ENODEV). */
-static ssize_t negcam_lcfs_enable_store(struct config_item *item,
-					const char *page, size_t count)
-{
-	struct negcam_loop_cfs *lc = to_loop_cfs(item);
-	struct negcam_loop *loop = NULL;
-	bool on;
-	int ret;
-
-	ret = kstrtobool(page, &on);
-	if (ret)
-		return ret;
-	mutex_lock(&negcam_loops_lock);
-	if (on && !lc->loop) {
-		loop = negcam_loop_add(lc->profile, lc->captures, lc->label);
-		if (IS_ERR(loop))
-			ret = PTR_ERR(loop);
-		else
-			lc->loop = loop;
-		loop = NULL;
-	} else if (!on) {
-		loop = lc->loop;
-		lc->loop = NULL;
-	}
-	mutex_unlock(&negcam_loops_lock);
-	if (loop)
-		negcam_loop_remove(loop);
-	return ret ? ret : count;
-}
-
-CONFIGFS_ATTR(negcam_lcfs_, enable);
-
-/* "output videoN capture videoM ..." while enabled, else empty. */
-static ssize_t negcam_lcfs_nodes_show(struct config_item *item, char *page)
-{
-	struct negcam_loop *loop;
-	unsigned int i;
-	ssize_t n = 0;
-
-	mutex_lock(&negcam_loops_lock);
-	loop = to_loop_cfs(item)->loop;
-	if (loop) {
-		n = sysfs_emit_at(page, n, "output %s", loop->out->node_name);
-		for (i = 0; i < loop->ncap; i++)
-			n += sysfs_emit_at(page, n, " capture %s",
-					   loop->cap[i]->node_name);
-	}
-	n += sysfs_emit_at(page, n, "\n");
-	mutex_unlock(&negcam_loops_lock);
-	return n;
-}
-
-CONFIGFS_ATTR_RO(negcam_lcfs_, nodes);
-
-static struct configfs_attribute *negcam_lcfs_attrs[] = {
-	&negcam_lcfs_attr_profile,
-	&negcam_lcfs_attr_captures,
-	&negcam_lcfs_attr_label,
-	&negcam_lcfs_attr_enable,
-	&negcam_lcfs_attr_nodes,
-	NULL,
-};
-
-static void negcam_lcfs_release(struct config_item *item)
-{
-	kfree(to_loop_cfs(item));
-}
-
-static struct configfs_item_operations negcam_lcfs_item_ops = {
-	.release = negcam_lcfs_release,
-};
-
-static const struct config_item_type negcam_lcfs_type = {
-	.ct_item_ops = &negcam_lcfs_item_ops,
-	.ct_attrs = negcam_lcfs_attrs,
-	.ct_owner = THIS_MODULE,
-};
-
-static struct config_item *negcam_lcfs_make(struct config_group *group,
-					    const char *name)
-{
-	struct negcam_loop_cfs *lc = kzalloc(sizeof(*lc), GFP_KERNEL);
-
-	if (!lc)
-		return ERR_PTR(-ENOMEM);
-	strscpy(lc->profile, loop_profile, sizeof(lc->profile));
-	lc->captures = clamp(loop_captures, 1u, NEGCAM_LOOP_MAX_CAPTURES);
-	config_item_init_type_name(&lc->item, name, &negcam_lcfs_type);
-	return &lc->item;
-}
-
-/* rmdir: the loop goes with its directory. */
-static void negcam_lcfs_drop(struct config_group *group,
-			     struct config_item *item)
-{
-	struct negcam_loop_cfs *lc = to_loop_cfs(item);
-	struct negcam_loop *loop;
-
-	mutex_lock(&negcam_loops_lock);
-	loop = lc->loop;
-	lc->loop = NULL;
-	mutex_unlock(&negcam_loops_lock);
-	if (loop)
-		negcam_loop_remove(loop);
-	config_item_put(item);
-}
-
-static struct configfs_group_operations negcam_loops_group_ops = {
-	.make_item = negcam_lcfs_make,
-	.drop_item = negcam_lcfs_drop,
-};
-
-static const struct config_item_type negcam_loops_group_type = {
-	.ct_group_ops = &negcam_loops_group_ops,
-	.ct_owner = THIS_MODULE,
-};
-
-static struct config_group negcam_loops_group;
-
-/* /sys/kernel/config/negcam/loops, under the subsystem's group @parent. */
-int negcam_loops_cfs_register(struct config_group *parent)
-{
-	config_group_init_type_name(&negcam_loops_group, "loops",
-				    &negcam_loops_group_type);
-	return configfs_register_group(parent, &negcam_loops_group);
-}
-
-void negcam_loops_cfs_unregister(void)
-{
-	configfs_unregister_group(&negcam_loops_group);
 }

@@ -4,9 +4,14 @@
  * one to four capture nodes (consumers read them), separate nodes whose
  * bus_info names the loop: platform:negcam-loop-N on the output node and
  * capture node 0, platform:negcam-loop-N-M on capture node M from 1
- * (negcam_bus_info, for Firefox). docs/loopback.md is the
+ * (negcam_loop_bus_info, for Firefox). docs/loopback.md is the
  * user's description; this is how it is built. Loops are made and
- * removed in negcam-loop-create.c; whether the producer is live, negcam-loop-live.c.
+ * removed in negcam-loop-create.c; whether the producer is live,
+ * negcam-loop-live.c.
+ *
+ * The video nodes (negcam-vid-cap.c, negcam-vid-out.c) reach all of it
+ * through the node ops at the end of this file: negcam_loop_cap_ops on
+ * the capture nodes, negcam_loop_out_ops on the output node.
  *
  * Formats. A loop has one profile (loop_profile=, or "follow": any size
  * of a broad raw list). The capture nodes present its capture queue; the
@@ -208,7 +213,7 @@ static bool negcam_loop_present_producer(struct negcam_loop *loop)
 /*
  * Follow mode, at each producer frame: narrowed to the producer's format
  * (its rate may have changed since its S_FMT); capture nodes without
- * buffers take it, the others once they have none (negcam_loop_sync).
+ * buffers take it, the others once they have none (negcam_loop_sync_cap).
  * Under loop->lock.
  */
 static void negcam_loop_narrow(struct negcam_loop *loop)
@@ -233,7 +238,7 @@ static void negcam_loop_narrow(struct negcam_loop *loop)
  * Follow mode, the producer stopped: the whole profile is back, its
  * discrete sizes too. A capture node without buffers whose format (the
  * producer's) is not among them takes the nearest that is, and is told;
- * one streaming takes it once it has no buffers (negcam_loop_sync).
+ * one streaming takes it once it has no buffers (negcam_loop_sync_cap).
  */
 static void negcam_loop_widen(struct negcam_loop *loop)
 {
@@ -277,15 +282,16 @@ static bool negcam_loop_out_held(struct negcam_dev *out)
  * held for it. Another handle's REQBUFS(0) (a prober's) lets nothing go.
  * Under loop->lock.
  */
-void negcam_loop_out_unhold(struct negcam_dev *out, const void *fh)
+static void negcam_loop_out_unhold(struct negcam_dev *out, const void *fh)
 {
 	if (!fh || out->loop->out_setter == fh)
 		out->loop->out_setter = NULL;
 }
 
 /*
- * The output node: a consumer's wanted format becomes its format once
- * the producer no longer holds it.
+ * Before the output node answers a format question (ENUM_FMT, G_FMT,
+ * S_FMT): a consumer's wanted format becomes its format once the
+ * producer no longer holds it. Under loop->lock.
  */
 static void negcam_loop_sync_out(struct negcam_dev *out)
 {
@@ -304,21 +310,15 @@ static void negcam_loop_sync_out(struct negcam_dev *out)
 }
 
 /*
- * Before a node of a loop answers a format question (ENUM_FMT, G_FMT,
- * S_FMT): a format decided on the other side while this node had
- * buffers is taken now that it has none. Under loop->lock.
+ * Before a capture node answers a format question (ENUM_FMT, G_FMT,
+ * S_FMT): a format the producer set while this node had buffers is taken
+ * now that it has none. Under loop->lock.
  */
-void negcam_loop_sync(struct negcam_dev *dev)
+static void negcam_loop_sync_cap(struct negcam_dev *cap)
 {
-	struct negcam_dev *out = dev->loop->out;
-
-	if (dev->qi == NC_OUTPUT) {
-		negcam_loop_sync_out(dev);
+	if (!cap->loop_stale || vb2_is_busy(&cap->queue) || !cap->loop->out)
 		return;
-	}
-	if (!dev->loop_stale || vb2_is_busy(&dev->queue) || !out)
-		return;
-	negcam_loop_take(dev);
+	negcam_loop_take(cap);
 }
 
 /*
@@ -349,7 +349,7 @@ static const struct v4l2_ctrl_ops negcam_loop_ctrl_ops = {
  * made of the producer's frames (one per consumer and frame at most),
  * Shared Frames the frames handed over without one.
  */
-void negcam_loop_out_ctrls(struct negcam_dev *out)
+static void negcam_loop_out_ctrls(struct negcam_dev *out)
 {
 	static const char * const names[] = {
 		"Format Requests", "Wanted Width", "Wanted Height",
@@ -402,7 +402,8 @@ static void negcam_loop_tell(struct negcam_dev *out,
  * request becomes the leader's format, which the engine then answers
  * (the output queue offers every capture format). Under loop->lock.
  */
-void negcam_loop_out_request(struct negcam_dev *out, struct v4l2_format *f)
+static void negcam_loop_out_request(struct negcam_dev *out,
+				    struct v4l2_format *f)
 {
 	struct negcam_dev *lead = negcam_loop_lead(out->loop);
 	const struct v4l2_pix_format *pix;
@@ -422,7 +423,8 @@ void negcam_loop_out_request(struct negcam_dev *out, struct v4l2_format *f)
  * the leader's format. Called with the request before the engine's
  * S_PARM, with the answer after its G_PARM. Under loop->lock.
  */
-void negcam_loop_out_rate(struct negcam_dev *out, struct v4l2_streamparm *p)
+static void negcam_loop_out_rate(struct negcam_dev *out,
+				 struct v4l2_streamparm *p)
 {
 	struct negcam_dev *lead = negcam_loop_lead(out->loop);
 
@@ -484,17 +486,17 @@ static void negcam_loop_consumer_set(struct negcam_dev *cap)
  * S_PARM succeeded on consumer @cap: the producer is asked for the rate
  * if @cap leads (its format was asked at its S_FMT). Under loop->lock.
  */
-void negcam_loop_parm_set(struct negcam_dev *cap)
+static void negcam_loop_parm_set(struct negcam_dev *cap)
 {
 	struct negcam_dev *out = cap->loop->out;
 
-	if (cap->qi == NC_CAPTURE && out && negcam_loop_ask_rate(out, cap))
+	if (out && negcam_loop_ask_rate(out, cap))
 		negcam_loop_tell(out, negcam_engine_fmt(&cap->engine, NC_CAPTURE));
 }
 
 /*
- * File handle @fh of the producer set its format: it holds it; free
- * consumers take it, all are told.
+ * S_FMT from file handle @fh of the producer succeeded: it holds the
+ * format; free consumers take it, all are told. Under loop->lock.
  */
 static void negcam_loop_producer_set(struct negcam_dev *out, const void *fh)
 {
@@ -522,15 +524,11 @@ static void negcam_loop_producer_set(struct negcam_dev *out, const void *fh)
 	}
 }
 
-/* S_FMT from file handle @fh succeeded on @dev, a node of a loop. Under loop->lock. */
-void negcam_loop_fmt_set(struct negcam_dev *dev, const void *fh)
+/* S_FMT succeeded on capture node @cap. Under loop->lock. */
+static void negcam_loop_cap_fmt_set(struct negcam_dev *cap, const void *fh)
 {
-	if (dev->qi == NC_OUTPUT) {
-		negcam_loop_producer_set(dev, fh);
-		return;
-	}
-	dev->loop_stale = false;
-	negcam_loop_consumer_set(dev);
+	cap->loop_stale = false;
+	negcam_loop_consumer_set(cap);
 }
 
 /*
@@ -541,7 +539,7 @@ void negcam_loop_fmt_set(struct negcam_dev *dev, const void *fh)
  * answers EAGAIN, which v4l2-compliance's read/write test requires of two
  * opens in a row). Its sequence numbers start from 0 (negcam_done_locked).
  */
-void negcam_loop_cap_start(struct negcam_dev *cap)
+static void negcam_loop_cap_start(struct negcam_dev *cap)
 {
 	struct negcam_loop *loop = cap->loop;
 
@@ -553,7 +551,7 @@ void negcam_loop_cap_start(struct negcam_dev *cap)
 	negcam_loop_consumer_set(cap);
 }
 
-void negcam_loop_cap_stop(struct negcam_dev *cap)
+static void negcam_loop_cap_stop(struct negcam_dev *cap)
 {
 	unsigned int i;
 
@@ -591,19 +589,17 @@ static int negcam_loop_fmt_index(const struct negcam_engine *e, u32 fourcc)
 }
 
 /*
- * ENUM_FMT of a loop node. A capture node lists the output node's format
- * (what the producer set or was asked for) first, the others in profile
- * order after it. Under loop->lock.
+ * ENUM_FMT of a capture node: the output node's format (what the producer
+ * set or was asked for) first, the others in profile order after it.
+ * Under loop->lock.
  */
-int negcam_loop_enum_fmt(struct negcam_dev *dev, struct v4l2_fmtdesc *f)
+static int negcam_loop_enum_fmt(struct negcam_dev *dev, struct v4l2_fmtdesc *f)
 {
 	struct negcam_loop *loop = dev->loop;
 	u32 index = f->index;
 	int first, ret;
 
-	negcam_loop_sync(dev);
-	if (dev->qi == NC_OUTPUT)
-		return negcam_engine_enum_fmt(&dev->engine, f);
+	negcam_loop_sync_cap(dev);
 	first = loop->out ? negcam_loop_fmt_index(&dev->engine,
 				negcam_engine_fmt(&loop->out->engine, NC_OUTPUT)->pixelformat) : -1;
 	if (first <= 0 || index > first)
@@ -615,12 +611,6 @@ int negcam_loop_enum_fmt(struct negcam_dev *dev, struct v4l2_fmtdesc *f)
 }
 
 /* ---- the producer's buffers ---- */
-
-/* @dev's MMAP memory goes through negcam_share_memops. */
-bool negcam_loop_shares(const struct negcam_dev *dev)
-{
-	return dev->loop && (dev->qi == NC_OUTPUT || dev->loop_idx == 0);
-}
 
 /* Capture node 0's slock, if it still exists (none to exclude if not). */
 static void negcam_loop_slock(struct negcam_dev *lead)
@@ -723,7 +713,8 @@ static bool negcam_loop_hold(struct negcam_loop *loop,
  * loop holds it for no other reason (it is not the newest).
  * Under loop->lock.
  */
-void negcam_loop_cap_queued(struct negcam_dev *cap, struct negcam_buffer *buf)
+static void negcam_loop_cap_queued(struct negcam_dev *cap,
+				   struct negcam_buffer *buf)
 {
 	struct negcam_loop *loop = cap->loop;
 	struct negcam_buffer *o = buf->peer;
@@ -778,7 +769,8 @@ static void negcam_loop_copy(struct negcam_loop *loop, struct negcam_dev *cap,
  * which keeps every capture queue from starting or stopping meanwhile; no
  * spinlock is held across a copy.
  */
-void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf)
+static void negcam_loop_out_queue(struct negcam_dev *out,
+				  struct negcam_buffer *buf)
 {
 	struct negcam_loop *loop = out->loop;
 	const struct v4l2_pix_format *fmt = negcam_engine_fmt(&out->engine, NC_OUTPUT);
@@ -815,7 +807,7 @@ void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf)
  * that has just started waits for a restart first, negcam-loop-live.c), and in
  * follow mode their formats widen again.
  */
-void negcam_loop_out_stop(struct negcam_dev *out)
+static void negcam_loop_out_stop(struct negcam_dev *out)
 {
 	struct negcam_loop *loop = out->loop;
 	struct negcam_buffer *buf;
@@ -837,3 +829,29 @@ void negcam_loop_out_stop(struct negcam_dev *out)
 		if (loop->cap[i] && loop->cap[i]->thread)
 			wake_up_process(loop->cap[i]->thread);
 }
+
+/* ---- the node ops: how the video nodes reach a loop ---- */
+
+/* A capture node of a loop (a consumer's). */
+const struct negcam_node_ops negcam_loop_cap_ops = {
+	.enum_fmt = negcam_loop_enum_fmt,
+	.sync = negcam_loop_sync_cap,
+	.fmt_set = negcam_loop_cap_fmt_set,
+	.parm_set = negcam_loop_parm_set,
+	.buf_queue = negcam_loop_cap_queued,
+	.start = negcam_loop_cap_start,
+	.stop = negcam_loop_cap_stop,
+	.live_until = negcam_loop_live_until,
+};
+
+/* The output node of a loop (the producer's). */
+const struct negcam_node_ops negcam_loop_out_ops = {
+	.ctrls = negcam_loop_out_ctrls,
+	.sync = negcam_loop_sync_out,
+	.request = negcam_loop_out_request,
+	.rate = negcam_loop_out_rate,
+	.fmt_set = negcam_loop_producer_set,
+	.unhold = negcam_loop_out_unhold,
+	.buf_queue = negcam_loop_out_queue,
+	.stop = negcam_loop_out_stop,
+};

@@ -2,8 +2,9 @@
 /*
  * negcam.ko loops, inside: the loop's state shared by the files that make
  * it (negcam-loop-create.c), negotiate and carry frames across it
- * (negcam-loop-link.c) and tell the capture threads whether its producer is
- * live (negcam-loop-live.c). docs/loopback.md is the user's description.
+ * (negcam-loop-link.c, whose node ops the video nodes call) and tell the
+ * capture threads whether its producer is live (negcam-loop-live.c).
+ * docs/loopback.md is the user's description.
  */
 #ifndef NEGCAM_LOOPDEFS_H
 #define NEGCAM_LOOPDEFS_H
@@ -11,11 +12,6 @@
 #include <linux/kref.h>
 
 #include "negcam.h"
-
-#define NEGCAM_LOOP_MAX_CAPTURES 4
-
-/* A loop's label: its capture node 0's card name; 31 bytes with " (output)". */
-#define NEGCAM_LABEL_MAX 22
 
 /**
  * struct negcam_loop - an output node and the capture nodes it feeds
@@ -99,7 +95,12 @@ static inline bool negcam_same_frame(const struct v4l2_pix_format *a,
 	       a->sizeimage == b->sizeimage;
 }
 
+/* negcam-loop-link.c: the node ops of a loop's nodes */
+extern const struct negcam_node_ops negcam_loop_cap_ops;
+extern const struct negcam_node_ops negcam_loop_out_ops;
+
 /* negcam-loop-live.c */
+u64 negcam_loop_live_until(struct negcam_dev *cap, u64 now);
 bool negcam_loop_match(const struct v4l2_pix_format *fmt,
 		       const struct negcam_dev *cap);
 void negcam_loop_mark(struct negcam_loop *loop,

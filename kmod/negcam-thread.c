@@ -327,8 +327,8 @@ static int negcam_thread_fn(void *data)
 
 		now = ktime_get_ns();
 		ended = negcam_clock_ended(&clk, now);
-		if (dev->loop)
-			live_until = negcam_loop_live_until(dev, now);
+		if (negcam_node_has(dev, live_until))
+			live_until = dev->ops->live_until(dev, now);
 		if (ended > next) {
 			/* The placeholder fills the slots a producer leaves. */
 			if (!live_until) {
@@ -350,7 +350,7 @@ static int negcam_thread_fn(void *data)
 			break;
 		}
 		/* A producer that stopped since found this thread awake. */
-		if (live_until && !negcam_loop_live_until(dev, ktime_get_ns()))
+		if (live_until && !dev->ops->live_until(dev, ktime_get_ns()))
 			deadline = negcam_clock_at(&clk, next + 1);
 		negcam_sleep_until(deadline);
 	}

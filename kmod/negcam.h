@@ -6,15 +6,25 @@
  * Files, each calling only the ones below it (tests/check-layers.py):
  *   negcam-core.c      module parameters, platform devices, sysfs,
  *                      simulated unplug
- *   negcam-configfs.c  devices' profiles at run time
- *   negcam-loop-create.c     loops made and removed (loops=, configfs)
+ *   negcam-configfs.c  /sys/kernel/config/negcam: devices' profiles,
+ *                      loop directories
+ *   negcam-loop-create.c  loops made and removed (loops=, and for
+ *                      negcam-configfs.c)
  *   negcam-profile.c   a profile parsed, checked and swapped in
- *   negcam-vid.c       ioctl glue, vb2 ops, node registration
- *   negcam-loop-link.c      negotiation and frames across a loop
- *                      (docs/loopback.md)
+ *   negcam-vid-cap.c   a capture node's ioctls and vb2 ops
+ *   negcam-vid-out.c   an output node's ioctls and vb2 ops
+ *   negcam-vid.c       what both share: fops, vb2 common, controls,
+ *                      node registration
+ *   negcam-loop-link.c  negotiation and frames across a loop: the
+ *                      node ops of its nodes (docs/loopback.md)
  *   negcam-thread.c    frame pacing and hand-back of capture buffers
- *   negcam-loop-live.c      is a loop's producer live for a capture node
- *   negcam-loop-share.c     memory a producer and a consumer share
+ *   negcam-loop-live.c  is a loop's producer live for a capture node
+ *   negcam-loop-share.c  memory a producer and a consumer share
+ *
+ * A node is a device's capture node, a loop's capture node or a loop's
+ * output node. negcam-vid-cap.c or negcam-vid-out.c serves it by its
+ * direction; what a loop adds is reached only through its
+ * struct negcam_node_ops (negcam_dev.ops, NULL for a device's node).
  */
 #ifndef NEGCAM_KMOD_H
 #define NEGCAM_KMOD_H
@@ -63,9 +73,62 @@
 #define NEGCAM_LOOP_OWN_BUFFERS 2
 /* read() depth reported by G_PARM (vb2's file I/O emulation). */
 #define NEGCAM_READ_BUFFERS 2
+/* Capture nodes a loop may have (loop_captures=, configfs captures). */
+#define NEGCAM_LOOP_MAX_CAPTURES 4
+/* A loop's label: its capture node 0's card name; 31 bytes with " (output)". */
+#define NEGCAM_LABEL_MAX 22
 
 struct negcam_cfs;
 struct negcam_loop;
+struct negcam_dev;
+struct negcam_buffer;
+
+/**
+ * struct negcam_node_ops - what a loop adds to one of its nodes
+ *	(negcam-loop-link.c: negcam_loop_cap_ops, negcam_loop_out_ops); a
+ *	device's node has none. Each hook may be NULL (nothing to add); all
+ *	run under negcam_dev.vlock except @live_until.
+ * @ctrls: registration: add the node's own controls
+ * @enum_fmt: ENUM_FMT, answered instead of the engine's list
+ * @sync: before a format question (ENUM_FMT, G_FMT, S_FMT): take what the
+ *	other side decided meanwhile
+ * @request: TRY_FMT and S_FMT: rewrite the request before the engine
+ * @rate: G_PARM's answer after the engine, S_PARM's request before it
+ * @fmt_set: S_FMT from file handle @fh succeeded
+ * @parm_set: S_PARM succeeded
+ * @unhold: file handle @fh freed its buffers (REQBUFS 0) or closes, or
+ *	(@fh NULL) its write() stream ended
+ * @buf_queue: vb2's buf_queue, instead of the pacing thread's list
+ * @start: start_streaming, before the pacing thread starts
+ * @stop: stop_streaming, after the pacing thread stopped; also when the
+ *	thread failed to start
+ * @live_until: the pacing thread (no lock): a producer feeds the node
+ *	until this CLOCK_MONOTONIC time, so draw nothing; 0 if none
+ */
+struct negcam_node_ops {
+	void (*ctrls)(struct negcam_dev *dev);
+	int (*enum_fmt)(struct negcam_dev *dev, struct v4l2_fmtdesc *f);
+	void (*sync)(struct negcam_dev *dev);
+	void (*request)(struct negcam_dev *dev, struct v4l2_format *f);
+	void (*rate)(struct negcam_dev *dev, struct v4l2_streamparm *p);
+	void (*fmt_set)(struct negcam_dev *dev, const void *fh);
+	void (*parm_set)(struct negcam_dev *dev);
+	void (*unhold)(struct negcam_dev *dev, const void *fh);
+	void (*buf_queue)(struct negcam_dev *dev, struct negcam_buffer *buf);
+	void (*start)(struct negcam_dev *dev);
+	void (*stop)(struct negcam_dev *dev);
+	u64 (*live_until)(struct negcam_dev *dev, u64 now);
+};
+
+/* @dev's hook @op, when its node ops have one (a void hook). */
+#define negcam_node_call(dev, op, ...)					\
+	do {								\
+		if ((dev)->ops && (dev)->ops->op)			\
+			(dev)->ops->op((dev), ##__VA_ARGS__);		\
+	} while (0)
+
+/* @dev's node ops have hook @op. */
+#define negcam_node_has(dev, op) ((dev)->ops && (dev)->ops->op)
 
 /**
  * struct negcam_buffer - a node's buffer and what it last held
@@ -107,10 +170,15 @@ struct negcam_buffer {
  * @lock: serialises ioctls, the queue and the engine of a device
  * @vlock: the lock of vdev and queue: @lock, or for a loop node the
  *	loop's lock, which serialises every node of the loop
- * @qi: NC_CAPTURE or NC_OUTPUT: the engine queue this node presents
+ * @qi: NC_CAPTURE or NC_OUTPUT: the engine queue this node presents,
+ *	and whether negcam-vid-cap.c or negcam-vid-out.c serves it
+ * @ops: what its loop adds to the node, NULL for a device's node
  * @loop: the loop this node belongs to, NULL for a plain device
  * @loop_idx: M in "negcam loop N capture M"
- * @card: card name of a loop node
+ * @card: card name of a loop node, empty for a device's (its profile's)
+ * @bus_info: QUERYCAP's bus_info, set by whoever made the node
+ * @shares: its MMAP memory goes through negcam_share_memops: a loop's
+ *	output node and its capture node 0 (negcam-loop-share.c)
  * @share_node: a loop's output node and its capture node 0: the other
  *	one, whose buffers may share memory with this one's (negcam-loop-share.c);
  *	NULL otherwise and once the loop is removed (under the loop's lock)
@@ -157,9 +225,12 @@ struct negcam_dev {
 	struct mutex lock;
 	struct mutex *vlock;
 	int qi;
+	const struct negcam_node_ops *ops;
 	struct negcam_loop *loop;
 	unsigned int loop_idx;
 	char card[32];
+	char bus_info[32];
+	bool shares;
 	struct negcam_dev *share_node;
 	struct v4l2_ctrl *ctrl_want[4];
 	bool loop_stale;
@@ -241,28 +312,12 @@ bool negcam_deliver_shared_locked(struct negcam_dev *dev,
 /* negcam-loop-create.c */
 int negcam_loops_init(void);
 void negcam_loops_exit(void);
-struct config_group;
-int negcam_loops_cfs_register(struct config_group *parent);
-void negcam_loops_cfs_unregister(void);
-
-/* negcam-loop-live.c */
-u64 negcam_loop_live_until(struct negcam_dev *cap, u64 now);
-
-/* negcam-loop-link.c */
-int negcam_loop_enum_fmt(struct negcam_dev *dev, struct v4l2_fmtdesc *f);
-void negcam_loop_sync(struct negcam_dev *dev);
-void negcam_loop_out_ctrls(struct negcam_dev *out);
-void negcam_loop_out_request(struct negcam_dev *out, struct v4l2_format *f);
-void negcam_loop_cap_start(struct negcam_dev *cap);
-void negcam_loop_cap_stop(struct negcam_dev *cap);
-void negcam_loop_fmt_set(struct negcam_dev *dev, const void *fh);
-void negcam_loop_out_rate(struct negcam_dev *out, struct v4l2_streamparm *p);
-void negcam_loop_parm_set(struct negcam_dev *cap);
-void negcam_loop_out_unhold(struct negcam_dev *out, const void *fh);
-void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf);
-void negcam_loop_out_stop(struct negcam_dev *out);
-void negcam_loop_cap_queued(struct negcam_dev *cap, struct negcam_buffer *buf);
-bool negcam_loop_shares(const struct negcam_dev *dev);
+struct negcam_loop *negcam_loop_new(const char *profile, unsigned int ncap,
+				    const char *label);
+void negcam_loop_remove(struct negcam_loop *loop);
+bool negcam_loop_label_ok(const char *s);
+void negcam_loop_defaults(char *profile, size_t len, unsigned int *captures);
+ssize_t negcam_loop_nodes_show(const struct negcam_loop *loop, char *page);
 
 /* negcam-loop-share.c */
 extern struct vb2_mem_ops negcam_share_memops;

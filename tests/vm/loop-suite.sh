@@ -11,7 +11,8 @@
 # ffmpeg and v4l2src without a format), rmmod in every state and 100
 # open/S_FMT/REQBUFS/STREAMON/close cycles from both sides.
 #   tests/vm/run.sh loop          (also: suites.sh quick|full)
-# Prints PASS/FAIL lines and "loop: N passed, N failed"; exit status 1 on
+# Each feature's checks are one test_* function, called in order at the
+# end. Prints PASS/FAIL lines and "loop: N passed, N failed"; exit status 1 on
 # any failure.
 
 # Braces: bash reads the whole script before running it, so editing this
@@ -95,171 +96,183 @@ BLUE=$(yuyv_of blue)
 note "ffmpeg's YUYV red is $RED, blue $BLUE"
 
 # ---- nodes ----
-unload 2>/dev/null
-if ! check "insmod negcam.ko loops=1 loop_captures=2 (devices=1, webcam)" 60 load_loops loops=1 loop_captures=2; then
-	finish
-fi
-# load_loops ran in a subshell under check: find the nodes here.
-OUTN=$(node_by_card "negcam loop 0 output") CAP0=$(node_by_card "negcam loop 0 capture 0")
-CAP1=$(node_by_card "negcam loop 0 capture 1")
-note "output $OUTN, captures $CAP0 $CAP1"
-D_OUT=$(v4l2-ctl -d "$OUTN" -D) D_CAP=$(v4l2-ctl -d "$CAP0" -D)
-caps_of() { sed -n '/Device Caps/,$p' | grep -E '^\s+Video (Capture|Output)$' | sed 's/^\s*//' | tr '\n' ' '; }
-if [ "$(echo "$D_CAP" | caps_of)" = "Video Capture " ] && [ "$(echo "$D_OUT" | caps_of)" = "Video Output " ]; then
-	pass "device caps: capture node 'Video Capture' only, output node 'Video Output' only"
-else
-	fail "device caps: capture '$(echo "$D_CAP" | caps_of)', output '$(echo "$D_OUT" | caps_of)'"
-fi
-b1=$(echo "$D_OUT" | sed -n 's/.*Bus info *: //p') b2=$(echo "$D_CAP" | sed -n 's/.*Bus info *: //p')
-b3=$(v4l2-ctl -d "$CAP1" -D | sed -n 's/.*Bus info *: //p')
-if [ "$b1" = platform:negcam-loop-0 ] && [ "$b2" = "$b1" ] && [ "$b3" = platform:negcam-loop-0-1 ]; then
-	pass "bus_info platform:negcam-loop-0 on the output node and capture node 0, platform:negcam-loop-0-1 on capture node 1"
-else
-	fail "bus_info: output '$b1', capture 0 '$b2', capture 1 '$b3'"
-fi
-if nodes_of_driver negcam | xargs -r -n1 v4l2-ctl -D -d 2>/dev/null | grep -q 'Bus info *: platform:negcam-0$'; then
-	pass "devices=1: the plain capture device is still there (platform:negcam-0)"
-else
-	fail "devices=1: no platform:negcam-0 node next to the loop"
-fi
-sizes=$(v4l2-ctl -d "$CAP0" --list-formats-ext)
-if echo "$sizes" | grep -q 'Size: Discrete 640x480' && ! echo "$sizes" | grep -qE 'Stepwise|Continuous'; then
-	pass "capture node: discrete sizes ($(echo "$sizes" | grep -c 'Size: Discrete') listed)"
-else
-	fail "capture node sizes: $(echo "$sizes" | grep Size | sort -u | head -n 3 | tr '\n' ' ')"
-fi
-if v4l2-ctl -d "$OUTN" --list-formats-out | grep -q "'MJPG'"; then
-	pass "output node offers the capture side's formats (YUYV, MJPG)"
-else
-	fail "output node formats: $(v4l2-ctl -d "$OUTN" --list-formats-out | tr '\n' ' ')"
-fi
+test_nodes() {
+	unload 2>/dev/null
+	if ! check "insmod negcam.ko loops=1 loop_captures=2 (devices=1, webcam)" 60 load_loops loops=1 loop_captures=2; then
+		finish
+	fi
+	# load_loops ran in a subshell under check: find the nodes here.
+	OUTN=$(node_by_card "negcam loop 0 output") CAP0=$(node_by_card "negcam loop 0 capture 0")
+	CAP1=$(node_by_card "negcam loop 0 capture 1")
+	note "output $OUTN, captures $CAP0 $CAP1"
+	D_OUT=$(v4l2-ctl -d "$OUTN" -D) D_CAP=$(v4l2-ctl -d "$CAP0" -D)
+	caps_of() { sed -n '/Device Caps/,$p' | grep -E '^\s+Video (Capture|Output)$' | sed 's/^\s*//' | tr '\n' ' '; }
+	if [ "$(echo "$D_CAP" | caps_of)" = "Video Capture " ] && [ "$(echo "$D_OUT" | caps_of)" = "Video Output " ]; then
+		pass "device caps: capture node 'Video Capture' only, output node 'Video Output' only"
+	else
+		fail "device caps: capture '$(echo "$D_CAP" | caps_of)', output '$(echo "$D_OUT" | caps_of)'"
+	fi
+	b1=$(echo "$D_OUT" | sed -n 's/.*Bus info *: //p') b2=$(echo "$D_CAP" | sed -n 's/.*Bus info *: //p')
+	b3=$(v4l2-ctl -d "$CAP1" -D | sed -n 's/.*Bus info *: //p')
+	if [ "$b1" = platform:negcam-loop-0 ] && [ "$b2" = "$b1" ] && [ "$b3" = platform:negcam-loop-0-1 ]; then
+		pass "bus_info platform:negcam-loop-0 on the output node and capture node 0, platform:negcam-loop-0-1 on capture node 1"
+	else
+		fail "bus_info: output '$b1', capture 0 '$b2', capture 1 '$b3'"
+	fi
+	if nodes_of_driver negcam | xargs -r -n1 v4l2-ctl -D -d 2>/dev/null | grep -q 'Bus info *: platform:negcam-0$'; then
+		pass "devices=1: the plain capture device is still there (platform:negcam-0)"
+	else
+		fail "devices=1: no platform:negcam-0 node next to the loop"
+	fi
+	sizes=$(v4l2-ctl -d "$CAP0" --list-formats-ext)
+	if echo "$sizes" | grep -q 'Size: Discrete 640x480' && ! echo "$sizes" | grep -qE 'Stepwise|Continuous'; then
+		pass "capture node: discrete sizes ($(echo "$sizes" | grep -c 'Size: Discrete') listed)"
+	else
+		fail "capture node sizes: $(echo "$sizes" | grep Size | sort -u | head -n 3 | tr '\n' ' ')"
+	fi
+	if v4l2-ctl -d "$OUTN" --list-formats-out | grep -q "'MJPG'"; then
+		pass "output node offers the capture side's formats (YUYV, MJPG)"
+	else
+		fail "output node formats: $(v4l2-ctl -d "$OUTN" --list-formats-out | tr '\n' ' ')"
+	fi
+}
 
 # ---- compliance ----
-log=$(logname "v4l2-compliance -s capture no producer")
-compliance_retry "loop capture node, no producer: v4l2-compliance -s" "$log" 600 -d "$CAP0" -s
-compliance_check "loop capture node, no producer: v4l2-compliance -s" "$log"
-log=$(logname "v4l2-compliance -s output")
-compliance_retry "loop output node (compliance is the producer): v4l2-compliance -s" "$log" 600 -d "$OUTN" -s
-compliance_check "loop output node (compliance is the producer): v4l2-compliance -s" "$log"
-"$V" fmt "$OUTN" 640x480 YUYV > /dev/null
-"$V" produce "$OUTN" 0 "$RED" > "$OUT/producer-compliance.log" 2>&1 &
-PIDS+=($!)
-sleep 1
-log=$(logname "v4l2-compliance -s capture with producer")
-compliance_retry "loop capture node, producer running: v4l2-compliance -s" "$log" 600 -d "$CAP0" -s
-compliance_check "loop capture node, producer running: v4l2-compliance -s" "$log"
-reap
+test_compliance() {
+	log=$(logname "v4l2-compliance -s capture no producer")
+	compliance_retry "loop capture node, no producer: v4l2-compliance -s" "$log" 600 -d "$CAP0" -s
+	compliance_check "loop capture node, no producer: v4l2-compliance -s" "$log"
+	log=$(logname "v4l2-compliance -s output")
+	compliance_retry "loop output node (compliance is the producer): v4l2-compliance -s" "$log" 600 -d "$OUTN" -s
+	compliance_check "loop output node (compliance is the producer): v4l2-compliance -s" "$log"
+	"$V" fmt "$OUTN" 640x480 YUYV > /dev/null
+	"$V" produce "$OUTN" 0 "$RED" > "$OUT/producer-compliance.log" 2>&1 &
+	PIDS+=($!)
+	sleep 1
+	log=$(logname "v4l2-compliance -s capture with producer")
+	compliance_retry "loop capture node, producer running: v4l2-compliance -s" "$log" 600 -d "$CAP0" -s
+	compliance_check "loop capture node, producer running: v4l2-compliance -s" "$log"
+	reap
+}
 
 # ---- placeholder ----
-"$V" fmt "$CAP0" 640x480 YUYV > /dev/null
-check "placeholder: v4l2-ctl --stream-mmap --stream-count=30 with no producer" 120 \
-	bash -c "v4l2-ctl -d $CAP0 --stream-mmap --stream-count=30 --verbose 2>&1 | tee /dev/stderr | grep -c 'bytesused: 614400' | grep -qx 30"
-check "placeholder: 60 frames, bytesused = sizeimage, sequence and timestamps increasing" 120 \
-	"$V" consume "$CAP0" 60
-check "placeholder: ffmpeg -f v4l2 -frames 30, pts strictly increasing" 120 \
-	bash -c "ffmpeg -nostdin -hide_banner -loglevel error -f v4l2 -i $CAP0 -frames:v 30 -c copy -f framecrc - |
-		tee /dev/stderr | awk -F, '/^ *0,/ { n++; if (n > 1 && \$3 + 0 <= p) bad++; p = \$3 + 0 }
-		END { print n \" frames, \" bad + 0 \" not increasing\"; exit !(n == 30 && bad == 0) }'"
+test_placeholder() {
+	"$V" fmt "$CAP0" 640x480 YUYV > /dev/null
+	check "placeholder: v4l2-ctl --stream-mmap --stream-count=30 with no producer" 120 \
+		bash -c "v4l2-ctl -d $CAP0 --stream-mmap --stream-count=30 --verbose 2>&1 | tee /dev/stderr | grep -c 'bytesused: 614400' | grep -qx 30"
+	check "placeholder: 60 frames, bytesused = sizeimage, sequence and timestamps increasing" 120 \
+		"$V" consume "$CAP0" 60
+	check "placeholder: ffmpeg -f v4l2 -frames 30, pts strictly increasing" 120 \
+		bash -c "ffmpeg -nostdin -hide_banner -loglevel error -f v4l2 -i $CAP0 -frames:v 30 -c copy -f framecrc - |
+			tee /dev/stderr | awk -F, '/^ *0,/ { n++; if (n > 1 && \$3 + 0 <= p) bad++; p = \$3 + 0 }
+			END { print n \" frames, \" bad + 0 \" not increasing\"; exit !(n == 30 && bad == 0) }'"
+}
 
 # ---- producer first: ffmpeg writes, a consumer without a format reads ----
-"$V" fmt "$CAP0" 320x240 MJPG > /dev/null
-ffmpeg -nostdin -hide_banner -loglevel error -re -f lavfi -i color=red:size=640x480:rate=30 \
-	-pix_fmt yuyv422 -t 60 -f v4l2 "$OUTN" > "$OUT/ffmpeg-producer.log" 2>&1 &
-FFP=$!
-PIDS+=($FFP)
-# ffmpeg takes seconds to start under TCG: wait for its S_FMT to show.
-for i in $(seq 100); do
-	got=$("$V" fmt "$CAP0")
-	[ "${got% *}" = "640x480 YUYV" ] && break
-	sleep 0.2
-done
-first=$(v4l2-ctl -d "$CAP0" --list-formats | sed -n "s/.*\[0\]: '\([A-Z0-9]*\)'.*/\1/p")
-if [ "${got% *}" = "640x480 YUYV" ] && [ "$first" = YUYV ]; then
-	pass "producer's S_FMT decides: capture G_FMT '$got', ENUM_FMT index 0 $first (was 320x240 MJPG)"
-else
-	fail "after the ffmpeg producer's S_FMT: capture G_FMT '$got', ENUM_FMT index 0 '$first', want 640x480 YUYV"
-fi
-check "ffmpeg producer: a consumer with no format gets 30 red 640x480 YUYV frames" 120 \
-	bash -c "$V consume $CAP0 30 $RED | tee /dev/stderr | grep -qxE 'kinds: P+$STALLS'"
-check "ffmpeg producer: ffmpeg -f v4l2 (no format) reads 10 red 640x480 frames" 120 \
-	bash -c "ffmpeg -nostdin -hide_banner -loglevel error -f v4l2 -i $CAP0 -frames:v 10 -f rawvideo -y $OUT/ff.yuv &&
-		ffmpeg -nostdin -hide_banner -loglevel error -f lavfi -i color=red:size=640x480 -frames:v 1 \
-			-pix_fmt yuyv422 -f rawvideo -y $OUT/red.yuv &&
-		s=\$(stat -c %s $OUT/ff.yuv) && echo \"\$s bytes\" && [ \$s = $((640 * 480 * 2 * 10)) ] &&
-		tail -c 614400 $OUT/ff.yuv | cmp - $OUT/red.yuv"
-reap
-rm -f "$OUT/ff.yuv"
+test_producer_first() {
+	"$V" fmt "$CAP0" 320x240 MJPG > /dev/null
+	ffmpeg -nostdin -hide_banner -loglevel error -re -f lavfi -i color=red:size=640x480:rate=30 \
+		-pix_fmt yuyv422 -t 60 -f v4l2 "$OUTN" > "$OUT/ffmpeg-producer.log" 2>&1 &
+	FFP=$!
+	PIDS+=($FFP)
+	# ffmpeg takes seconds to start under TCG: wait for its S_FMT to show.
+	for i in $(seq 100); do
+		got=$("$V" fmt "$CAP0")
+		[ "${got% *}" = "640x480 YUYV" ] && break
+		sleep 0.2
+	done
+	first=$(v4l2-ctl -d "$CAP0" --list-formats | sed -n "s/.*\[0\]: '\([A-Z0-9]*\)'.*/\1/p")
+	if [ "${got% *}" = "640x480 YUYV" ] && [ "$first" = YUYV ]; then
+		pass "producer's S_FMT decides: capture G_FMT '$got', ENUM_FMT index 0 $first (was 320x240 MJPG)"
+	else
+		fail "after the ffmpeg producer's S_FMT: capture G_FMT '$got', ENUM_FMT index 0 '$first', want 640x480 YUYV"
+	fi
+	check "ffmpeg producer: a consumer with no format gets 30 red 640x480 YUYV frames" 120 \
+		bash -c "$V consume $CAP0 30 $RED | tee /dev/stderr | grep -qxE 'kinds: P+$STALLS'"
+	check "ffmpeg producer: ffmpeg -f v4l2 (no format) reads 10 red 640x480 frames" 120 \
+		bash -c "ffmpeg -nostdin -hide_banner -loglevel error -f v4l2 -i $CAP0 -frames:v 10 -f rawvideo -y $OUT/ff.yuv &&
+			ffmpeg -nostdin -hide_banner -loglevel error -f lavfi -i color=red:size=640x480 -frames:v 1 \
+				-pix_fmt yuyv422 -f rawvideo -y $OUT/red.yuv &&
+			s=\$(stat -c %s $OUT/ff.yuv) && echo \"\$s bytes\" && [ \$s = $((640 * 480 * 2 * 10)) ] &&
+			tail -c 614400 $OUT/ff.yuv | cmp - $OUT/red.yuv"
+	reap
+	rm -f "$OUT/ff.yuv"
+}
 
 # ---- consumer first: the producer is told ----
-"$V" fmt "$OUTN" 640x480 YUYV > /dev/null
-check "consumer first: S_FMT 320x240 on the capture node -> 'Format Requests' control event on the output node" 60 \
-	"$V" event "$OUTN" "$V fmt $CAP0 320x240 YUYV"
-got=$("$V" fmt "$OUTN")
-want=$(v4l2-ctl -d "$OUTN" --get-ctrl wanted_width,wanted_height | tr '\n' ' ')
-note "output node controls after the request: $want"
-if [ "${got% *}" = "320x240 YUYV" ] && [ "$want" = "wanted_width: 320 wanted_height: 240 " ]; then
-	pass "consumer first: output G_FMT answers the consumer's format ($got), Wanted Width/Height 320/240"
-else
-	fail "consumer first: output G_FMT '$got', controls '$want', want 320x240 YUYV"
-fi
-# A producer already streaming 640x480: the consumer gets the placeholder
-# at its own size; the producer is told, restarts, and its frames arrive.
-"$V" fmt "$CAP1" 640x480 YUYV > /dev/null
-"$V" fmt "$OUTN" 640x480 YUYV > /dev/null
-"$V" produce "$OUTN" 0 "$RED" > "$OUT/producer-a.log" 2>&1 &
-PA=$!
-PIDS+=($PA)
-sleep 1
-"$V" fmt "$CAP0" 320x240 YUYV > /dev/null
-"$V" consume "$CAP0" 150 "$BLUE" > "$OUT/consumer-first.log" 2>&1 &
-CA=$!
-sleep 2
-busy=$("$V" fmt "$OUTN")
-kill "$PA"; wait "$PA" 2>/dev/null
-after=$("$V" fmt "$OUTN")
-try=$(v4l2-ctl -d "$OUTN" --try-fmt-video-out width=1280,height=720,pixelformat=YUYV | sed -n 's/.*Width\/Height *: //p')
-"$V" produce "$OUTN" 60 "$BLUE" > "$OUT/producer-b.log" 2>&1
-wait "$CA"
-st=$?
-note "output G_FMT while the producer streams: $busy; after it stopped: $after; TRY_FMT 1280x720 then: $try"
-if [ "${busy% *}" = "640x480 YUYV" ] && [ "${after% *}" = "320x240 YUYV" ] && [ "$try" = 320/240 ]; then
-	pass "busy producer keeps 640x480 until it stops; then G_FMT and TRY_FMT answer the streaming consumer's 320x240"
-else
-	fail "output format: busy '$busy', after '$after', TRY_FMT '$try'"
-fi
-judge_stream $st "$OUT/consumer-first.log" '^g+P+g*$' \
-	"consumer streaming 320x240: placeholder, then the restarted producer's frames, no restart, no wrong size"
-reap
-# Between a producer's S_FMT and its REQBUFS a consumer asks another size:
-# the producer keeps the format it set until it frees its buffers or closes.
-check "a producer's S_FMT holds the output format until REQBUFS(0) or close; its buffers fit its frames" 60 \
-	"$V" hold-fmt "$OUTN" "$CAP1"
+test_consumer_first() {
+	"$V" fmt "$OUTN" 640x480 YUYV > /dev/null
+	check "consumer first: S_FMT 320x240 on the capture node -> 'Format Requests' control event on the output node" 60 \
+		"$V" event "$OUTN" "$V fmt $CAP0 320x240 YUYV"
+	got=$("$V" fmt "$OUTN")
+	want=$(v4l2-ctl -d "$OUTN" --get-ctrl wanted_width,wanted_height | tr '\n' ' ')
+	note "output node controls after the request: $want"
+	if [ "${got% *}" = "320x240 YUYV" ] && [ "$want" = "wanted_width: 320 wanted_height: 240 " ]; then
+		pass "consumer first: output G_FMT answers the consumer's format ($got), Wanted Width/Height 320/240"
+	else
+		fail "consumer first: output G_FMT '$got', controls '$want', want 320x240 YUYV"
+	fi
+	# A producer already streaming 640x480: the consumer gets the placeholder
+	# at its own size; the producer is told, restarts, and its frames arrive.
+	"$V" fmt "$CAP1" 640x480 YUYV > /dev/null
+	"$V" fmt "$OUTN" 640x480 YUYV > /dev/null
+	"$V" produce "$OUTN" 0 "$RED" > "$OUT/producer-a.log" 2>&1 &
+	PA=$!
+	PIDS+=($PA)
+	sleep 1
+	"$V" fmt "$CAP0" 320x240 YUYV > /dev/null
+	"$V" consume "$CAP0" 150 "$BLUE" > "$OUT/consumer-first.log" 2>&1 &
+	CA=$!
+	sleep 2
+	busy=$("$V" fmt "$OUTN")
+	kill "$PA"; wait "$PA" 2>/dev/null
+	after=$("$V" fmt "$OUTN")
+	try=$(v4l2-ctl -d "$OUTN" --try-fmt-video-out width=1280,height=720,pixelformat=YUYV | sed -n 's/.*Width\/Height *: //p')
+	"$V" produce "$OUTN" 60 "$BLUE" > "$OUT/producer-b.log" 2>&1
+	wait "$CA"
+	st=$?
+	note "output G_FMT while the producer streams: $busy; after it stopped: $after; TRY_FMT 1280x720 then: $try"
+	if [ "${busy% *}" = "640x480 YUYV" ] && [ "${after% *}" = "320x240 YUYV" ] && [ "$try" = 320/240 ]; then
+		pass "busy producer keeps 640x480 until it stops; then G_FMT and TRY_FMT answer the streaming consumer's 320x240"
+	else
+		fail "output format: busy '$busy', after '$after', TRY_FMT '$try'"
+	fi
+	judge_stream $st "$OUT/consumer-first.log" '^g+P+g*$' \
+		"consumer streaming 320x240: placeholder, then the restarted producer's frames, no restart, no wrong size"
+	reap
+	# Between a producer's S_FMT and its REQBUFS a consumer asks another size:
+	# the producer keeps the format it set until it frees its buffers or closes.
+	check "a producer's S_FMT holds the output format until REQBUFS(0) or close; its buffers fit its frames" 60 \
+		"$V" hold-fmt "$OUTN" "$CAP1"
 
-# The leading consumer's rate is asked of the producer too: a STREAMON at
-# 15 fps in the output node's format (so that only the rate differs) is a
-# request, and the output node's G_PARM answers 15 fps after it.
-"$V" fmt "$OUTN" 640x480 YUYV > /dev/null
-v4l2-ctl -d "$OUTN" --set-output-parm 30 > /dev/null
-check "consumer's rate: STREAMON at 15 fps in the producer's format -> 'Format Requests' event on the output node" 60 \
-	"$V" event "$OUTN" "v4l2-ctl -d $CAP0 --set-fmt-video width=640,height=480,pixelformat=YUYV --set-parm 15 --stream-mmap --stream-count 3"
-fps=$(v4l2-ctl -d "$OUTN" --get-output-parm | sed -n 's/.*Frames per second: *\([0-9.]*\).*/\1/p')
-if [ "$fps" = 15.000 ]; then
-	pass "the output node's G_PARM answers the consumer's 15 fps"
-else
-	fail "the output node's G_PARM after a consumer streamed at 15 fps: '$fps' fps"
-fi
-v4l2-ctl -d "$OUTN" --set-output-parm 30 > /dev/null
+	# The leading consumer's rate is asked of the producer too: a STREAMON at
+	# 15 fps in the output node's format (so that only the rate differs) is a
+	# request, and the output node's G_PARM answers 15 fps after it.
+	"$V" fmt "$OUTN" 640x480 YUYV > /dev/null
+	v4l2-ctl -d "$OUTN" --set-output-parm 30 > /dev/null
+	check "consumer's rate: STREAMON at 15 fps in the producer's format -> 'Format Requests' event on the output node" 60 \
+		"$V" event "$OUTN" "v4l2-ctl -d $CAP0 --set-fmt-video width=640,height=480,pixelformat=YUYV --set-parm 15 --stream-mmap --stream-count 3"
+	fps=$(v4l2-ctl -d "$OUTN" --get-output-parm | sed -n 's/.*Frames per second: *\([0-9.]*\).*/\1/p')
+	if [ "$fps" = 15.000 ]; then
+		pass "the output node's G_PARM answers the consumer's 15 fps"
+	else
+		fail "the output node's G_PARM after a consumer streamed at 15 fps: '$fps' fps"
+	fi
+	v4l2-ctl -d "$OUTN" --set-output-parm 30 > /dev/null
+}
 
 # ---- GStreamer v4l2sink as producer, no tee or identity ----
-BLACK=10801080
-"$V" fmt "$CAP0" 640x480 YUYV > /dev/null
-"$V" consume "$CAP0" 90 "$BLACK" > "$OUT/v4l2sink.log" 2>&1 &
-CA=$!
-check "gst-launch-1.0 videotestsrc ! video/x-raw,format=YUY2,width=640,height=480 ! v4l2sink device=OUT (150 buffers)" 180 \
-	gst-launch-1.0 -q videotestsrc pattern=black is-live=true num-buffers=150 ! \
-		video/x-raw,format=YUY2,width=640,height=480,framerate=30/1 ! v4l2sink device="$OUTN"
-wait "$CA"
-judge_stream $? "$OUT/v4l2sink.log" 'P{10}' "v4l2sink producer: the consumer read its black 640x480 frames"
+test_v4l2sink_producer() {
+	BLACK=10801080
+	"$V" fmt "$CAP0" 640x480 YUYV > /dev/null
+	"$V" consume "$CAP0" 90 "$BLACK" > "$OUT/v4l2sink.log" 2>&1 &
+	CA=$!
+	check "gst-launch-1.0 videotestsrc ! video/x-raw,format=YUY2,width=640,height=480 ! v4l2sink device=OUT (150 buffers)" 180 \
+		gst-launch-1.0 -q videotestsrc pattern=black is-live=true num-buffers=150 ! \
+			video/x-raw,format=YUY2,width=640,height=480,framerate=30/1 ! v4l2sink device="$OUTN"
+	wait "$CA"
+	judge_stream $? "$OUT/v4l2sink.log" 'P{10}' "v4l2sink producer: the consumer read its black 640x480 frames"
+}
 
 # ---- a write() producer that starts with STREAMON (OBS Studio's way) ----
 # OBS's virtual camera sets a format, calls STREAMON before it has any
@@ -267,14 +280,16 @@ judge_stream $? "$OUT/v4l2sink.log" 'P{10}' "v4l2sink producer: the consumer rea
 # videobuf2 alone refuses that STREAMON (EINVAL, no buffers), so OBS
 # could not use a loop. The vb2 rule still holds for a handle that asked
 # for buffers, and a second handle stays out (EBUSY).
-"$V" fmt "$CAP0" 640x480 YUYV > /dev/null
-"$V" consume "$CAP0" 40 "$RED" > "$OUT/write-streamon-consumer.log" 2>&1 &
-CA=$!
-check "write() producer: STREAMON with no buffers, 60 frames, STREAMOFF, twice on one handle; a second handle's STREAMON EBUSY; REQBUFS(0) then STREAMON EINVAL" 120 \
-	"$V" write-streamon "$OUTN" 60 "$RED"
-wait "$CA"
-judge_stream $? "$OUT/write-streamon-consumer.log" "P{10}" \
-	"write() producer begun by STREAMON: the consumer reads its red frames"
+test_write_streamon_producer() {
+	"$V" fmt "$CAP0" 640x480 YUYV > /dev/null
+	"$V" consume "$CAP0" 40 "$RED" > "$OUT/write-streamon-consumer.log" 2>&1 &
+	CA=$!
+	check "write() producer: STREAMON with no buffers, 60 frames, STREAMOFF, twice on one handle; a second handle's STREAMON EBUSY; REQBUFS(0) then STREAMON EINVAL" 120 \
+		"$V" write-streamon "$OUTN" 60 "$RED"
+	wait "$CA"
+	judge_stream $? "$OUT/write-streamon-consumer.log" "P{10}" \
+		"write() producer begun by STREAMON: the consumer reads its red frames"
+}
 
 # ---- negcamconvertsink as producer follows the consumers ----
 # The consumer asks first (320x240), the producer pipeline is written once
@@ -283,31 +298,33 @@ judge_stream $? "$OUT/write-streamon-consumer.log" "P{10}" \
 # event -> RECONFIGURE upstream -> new caps), no restart. 3600 buffers
 # (2 minutes): the two consumers take over 30 s under TCG on a loaded
 # host, and the producer must still be running when they are done.
-"$V" fmt "$CAP0" 320x240 YUYV > /dev/null
-"$V" consume "$CAP0" 400 "$BLACK" > "$OUT/sink-a.log" 2>&1 &
-CA=$!
-sleep 1
-GST_PLUGIN_PATH=$NEGCAM_BUILD/gst gst-launch-1.0 -q videotestsrc pattern=black is-live=true num-buffers=3600 ! \
-	negcamconvertsink device="$OUTN" > "$OUT/negcamsink.log" 2>&1 &
-PS=$!
-PIDS+=($PS)
-wait "$CA"
-judge_stream $? "$OUT/sink-a.log" 'P{10}' "negcamconvertsink producer: the 320x240 consumer that asked first reads its black frames"
-got=$("$V" fmt "$OUTN")
-[ "${got% *}" = "320x240 YUYV" ] && pass "negcamconvertsink producer: the output node streams the consumer's 320x240 ($got)" ||
-	fail "negcamconvertsink producer: output G_FMT '$got', want 320x240 YUYV (log $OUT/negcamsink.log)"
-# The producer catches up within loop_timeout_ms of the consumer's STREAMON
-# (3 s here: the pipeline renegotiates slowly under TCG), so the consumer
-# pauses and never sees the placeholder.
-loop_timeout 3000
-"$V" fmt "$CAP0" 1280x720 YUYV > /dev/null
-"$V" consume "$CAP0" 400 "$BLACK" > "$OUT/sink-b.log" 2>&1
-judge_stream $? "$OUT/sink-b.log" '^P+$' "negcamconvertsink producer follows a consumer asking 1280x720 without a restart, no placeholder meanwhile"
-loop_timeout
-kill -0 "$PS" 2>/dev/null && pass "negcamconvertsink producer: the same gst-launch still running after the change" ||
-	fail "negcamconvertsink producer ended (log $OUT/negcamsink.log)"
-kill "$PS" 2>/dev/null; wait "$PS" 2>/dev/null
-reap
+test_negcamconvertsink_follows() {
+	"$V" fmt "$CAP0" 320x240 YUYV > /dev/null
+	"$V" consume "$CAP0" 400 "$BLACK" > "$OUT/sink-a.log" 2>&1 &
+	CA=$!
+	sleep 1
+	GST_PLUGIN_PATH=$NEGCAM_BUILD/gst gst-launch-1.0 -q videotestsrc pattern=black is-live=true num-buffers=3600 ! \
+		negcamconvertsink device="$OUTN" > "$OUT/negcamsink.log" 2>&1 &
+	PS=$!
+	PIDS+=($PS)
+	wait "$CA"
+	judge_stream $? "$OUT/sink-a.log" 'P{10}' "negcamconvertsink producer: the 320x240 consumer that asked first reads its black frames"
+	got=$("$V" fmt "$OUTN")
+	[ "${got% *}" = "320x240 YUYV" ] && pass "negcamconvertsink producer: the output node streams the consumer's 320x240 ($got)" ||
+		fail "negcamconvertsink producer: output G_FMT '$got', want 320x240 YUYV (log $OUT/negcamsink.log)"
+	# The producer catches up within loop_timeout_ms of the consumer's STREAMON
+	# (3 s here: the pipeline renegotiates slowly under TCG), so the consumer
+	# pauses and never sees the placeholder.
+	loop_timeout 3000
+	"$V" fmt "$CAP0" 1280x720 YUYV > /dev/null
+	"$V" consume "$CAP0" 400 "$BLACK" > "$OUT/sink-b.log" 2>&1
+	judge_stream $? "$OUT/sink-b.log" '^P+$' "negcamconvertsink producer follows a consumer asking 1280x720 without a restart, no placeholder meanwhile"
+	loop_timeout
+	kill -0 "$PS" 2>/dev/null && pass "negcamconvertsink producer: the same gst-launch still running after the change" ||
+		fail "negcamconvertsink producer ended (log $OUT/negcamsink.log)"
+	kill "$PS" 2>/dev/null; wait "$PS" 2>/dev/null
+	reap
+}
 
 # ---- a browser as the consumer (tests/vm/browser.sh: Chromium, headless) ----
 # What a video-call page sees: the loop's capture nodes are cameras, its
@@ -322,86 +339,91 @@ browser_size() {	# LOG STEP WxH WHAT: the step got WxH from the device, red
 	esac
 	fail "$4: ${l:-$(tail -n1 "$1")} (log $1)"
 }
-if ! command -v chromium > /dev/null; then
-	fail "browser: chromium is not installed (make deps installs it)"
-else
-	blog=$OUT/browser-placeholder.log
-	"$NEGCAM_TREE/tests/vm/browser.sh" "negcam loop 0 capture 0" > "$blog" 2>&1
-	st=$?
-	cams=$(sed -n 's/^cameras //p' "$blog")
-	case $cams in
-	*'"negcam loop 0 capture 0"'*'"negcam loop 0 capture 1"'*)
-		case $cams in *"loop 0 output"*) fail "browser lists the output node as a camera: $cams" ;;
-		*) pass "browser: both capture nodes are cameras, the output node is not ($cams)" ;; esac ;;
-	*) fail "browser cameras: '${cams:-none}' (log $blog)" ;;
-	esac
-	l=$(grep '^step default ' "$blog")
-	if [ $st = 0 ] && echo "$l" | grep -qE 'settings ([0-9]+x[0-9]+)@.* shown \1 frames 10 '; then
-		pass "browser, no producer: the page shows the placeholder at once (${l#step default })"
+# Chromium on capture node 0: the placeholder, then the producer at the page's sizes.
+test_browser_consumer() {
+	if ! command -v chromium > /dev/null; then
+		fail "browser: chromium is not installed (make deps installs it)"
 	else
-		fail "browser, no producer: ${l:-$(tail -n1 "$blog")} (log $blog)"
-	fi
-	GST_PLUGIN_PATH=$NEGCAM_BUILD/gst gst-launch-1.0 -q videotestsrc pattern=red is-live=true num-buffers=36000 ! \
-		negcamconvertsink device="$OUTN" > "$OUT/browser-sink.log" 2>&1 &
-	PS=$!
-	PIDS+=($PS)
-	sleep 2
-	blog=$OUT/browser-sizes.log
-	"$NEGCAM_TREE/tests/vm/browser.sh" "negcam loop 0 capture 0" 320x240,1280x720 300 red > "$blog" 2>&1
-	browser_size "$blog" 320x240 320x240 "browser asks 320x240: the producer follows, the page shows its red frames at 320x240"
-	browser_size "$blog" 1280x720 1280x720 "browser asks 1280x720: the same producer follows ($("$V" fmt "$OUTN")), red frames at 1280x720"
-	kill -0 "$PS" 2>/dev/null && pass "browser: one producer run served both sizes" ||
-		fail "browser: the negcamconvertsink producer ended (log $OUT/browser-sink.log)"
-	# Firefox opens the first node whose bus_info starts with the camera's.
-	# The output node shares capture node 0's: before capture nodes came
-	# first it opened the output node and getUserMedia failed (AbortError).
-	# Capture node 1 has its own: before, picking it opened capture node 0,
-	# which fails while another program streams there, as here.
-	if ! command -v firefox-esr > /dev/null; then
-		fail "browser: firefox-esr is not installed (make deps installs it)"
-	else
-		v4l2-ctl -d "$CAP0" --set-fmt-video=width=640,height=480,pixelformat=YUYV \
-			--stream-mmap --stream-count=100000 > "$OUT/browser-cap0.log" 2>&1 &
-		PC=$!
-		PIDS+=($PC)
-		blog=$OUT/browser-firefox.log
-		NEGCAM_BROWSER=firefox "$NEGCAM_TREE/tests/vm/browser.sh" "negcam loop 0 capture 1" 640x480 300 red > "$blog" 2>&1
+		blog=$OUT/browser-placeholder.log
+		"$NEGCAM_TREE/tests/vm/browser.sh" "negcam loop 0 capture 0" > "$blog" 2>&1
+		st=$?
 		cams=$(sed -n 's/^cameras //p' "$blog")
 		case $cams in
-		*"loop 0 output"*) fail "Firefox lists the output node as a camera: $cams" ;;
-		*'"negcam loop 0 capture 0"'*'"negcam loop 0 capture 1"'*) pass "Firefox lists the capture nodes only ($cams)" ;;
-		*) fail "Firefox cameras: '${cams:-none}' (log $blog)" ;;
+		*'"negcam loop 0 capture 0"'*'"negcam loop 0 capture 1"'*)
+			case $cams in *"loop 0 output"*) fail "browser lists the output node as a camera: $cams" ;;
+			*) pass "browser: both capture nodes are cameras, the output node is not ($cams)" ;; esac ;;
+		*) fail "browser cameras: '${cams:-none}' (log $blog)" ;;
 		esac
-		browser_size "$blog" 640x480 640x480 "Firefox picks capture node 1 while v4l2-ctl streams capture node 0: it opens capture node 1, red frames at 640x480"
-		kill -0 "$PC" 2>/dev/null && pass "the v4l2-ctl consumer of capture node 0 streamed on meanwhile" ||
-			fail "the v4l2-ctl consumer of capture node 0 ended (log $OUT/browser-cap0.log)"
-		kill "$PC" 2>/dev/null; wait "$PC" 2>/dev/null
+		l=$(grep '^step default ' "$blog")
+		if [ $st = 0 ] && echo "$l" | grep -qE 'settings ([0-9]+x[0-9]+)@.* shown \1 frames 10 '; then
+			pass "browser, no producer: the page shows the placeholder at once (${l#step default })"
+		else
+			fail "browser, no producer: ${l:-$(tail -n1 "$blog")} (log $blog)"
+		fi
+		GST_PLUGIN_PATH=$NEGCAM_BUILD/gst gst-launch-1.0 -q videotestsrc pattern=red is-live=true num-buffers=36000 ! \
+			negcamconvertsink device="$OUTN" > "$OUT/browser-sink.log" 2>&1 &
+		PS=$!
+		PIDS+=($PS)
+		sleep 2
+		blog=$OUT/browser-sizes.log
+		"$NEGCAM_TREE/tests/vm/browser.sh" "negcam loop 0 capture 0" 320x240,1280x720 300 red > "$blog" 2>&1
+		browser_size "$blog" 320x240 320x240 "browser asks 320x240: the producer follows, the page shows its red frames at 320x240"
+		browser_size "$blog" 1280x720 1280x720 "browser asks 1280x720: the same producer follows ($("$V" fmt "$OUTN")), red frames at 1280x720"
+		kill -0 "$PS" 2>/dev/null && pass "browser: one producer run served both sizes" ||
+			fail "browser: the negcamconvertsink producer ended (log $OUT/browser-sink.log)"
+		# Firefox opens the first node whose bus_info starts with the camera's.
+		# The output node shares capture node 0's: before capture nodes came
+		# first it opened the output node and getUserMedia failed (AbortError).
+		# Capture node 1 has its own: before, picking it opened capture node 0,
+		# which fails while another program streams there, as here.
+		if ! command -v firefox-esr > /dev/null; then
+			fail "browser: firefox-esr is not installed (make deps installs it)"
+		else
+			v4l2-ctl -d "$CAP0" --set-fmt-video=width=640,height=480,pixelformat=YUYV \
+				--stream-mmap --stream-count=100000 > "$OUT/browser-cap0.log" 2>&1 &
+			PC=$!
+			PIDS+=($PC)
+			blog=$OUT/browser-firefox.log
+			NEGCAM_BROWSER=firefox "$NEGCAM_TREE/tests/vm/browser.sh" "negcam loop 0 capture 1" 640x480 300 red > "$blog" 2>&1
+			cams=$(sed -n 's/^cameras //p' "$blog")
+			case $cams in
+			*"loop 0 output"*) fail "Firefox lists the output node as a camera: $cams" ;;
+			*'"negcam loop 0 capture 0"'*'"negcam loop 0 capture 1"'*) pass "Firefox lists the capture nodes only ($cams)" ;;
+			*) fail "Firefox cameras: '${cams:-none}' (log $blog)" ;;
+			esac
+			browser_size "$blog" 640x480 640x480 "Firefox picks capture node 1 while v4l2-ctl streams capture node 0: it opens capture node 1, red frames at 640x480"
+			kill -0 "$PC" 2>/dev/null && pass "the v4l2-ctl consumer of capture node 0 streamed on meanwhile" ||
+				fail "the v4l2-ctl consumer of capture node 0 ended (log $OUT/browser-cap0.log)"
+			kill "$PC" 2>/dev/null; wait "$PC" 2>/dev/null
+		fi
+		reap
 	fi
-	reap
-fi
+}
 
 # ---- OBS Studio's Virtual Camera as the producer (docs/loopback.md) ----
 # OBS 29 looks for a module named v4l2loopback: obs.sh loads Debian's with
 # devices=0 (no node of its own). OBS then takes the loop's output node,
 # the first node that outputs. The check is that OBS's frames arrive at
 # all (obs.sh says why OBS stalls under TCG).
-if ! command -v obs > /dev/null; then
-	fail "OBS: obs-studio is not installed (make deps installs it)"
-else
-	olog=$OUT/obs.log
-	"$NEGCAM_TREE/tests/vm/obs.sh" "$CAP0" 640x480 30 60 > "$olog" 2>&1
-	l=$(grep -m1 '^started ' "$olog")
-	case $l in
-	*"negcam loop 0 output") pass "OBS: its Virtual Camera starts on the loop's output node (${l#started })" ;;
-	*) fail "OBS: virtual camera: ${l:-$(grep -E '^(failed|result)' "$olog" | tr '\n' ' ')} (log $olog)" ;;
-	esac
-	l=$(grep -m1 '^frames ' "$olog") red=$(echo "$l" | awk '{ print $4 }')
-	if grep -q '^stream yuyv422 640x480$' "$olog" && [ "${red:-0}" -ge 10 ]; then
-		pass "OBS: ffmpeg with no format of its own reads OBS's red 640x480 YUYV frames (${l#frames })"
+test_obs_producer() {
+	if ! command -v obs > /dev/null; then
+		fail "OBS: obs-studio is not installed (make deps installs it)"
 	else
-		fail "OBS: consumer: $(grep -m1 '^stream' "$olog"); ${l:-no frames} (log $olog)"
+		olog=$OUT/obs.log
+		"$NEGCAM_TREE/tests/vm/obs.sh" "$CAP0" 640x480 30 60 > "$olog" 2>&1
+		l=$(grep -m1 '^started ' "$olog")
+		case $l in
+		*"negcam loop 0 output") pass "OBS: its Virtual Camera starts on the loop's output node (${l#started })" ;;
+		*) fail "OBS: virtual camera: ${l:-$(grep -E '^(failed|result)' "$olog" | tr '\n' ' ')} (log $olog)" ;;
+		esac
+		l=$(grep -m1 '^frames ' "$olog") red=$(echo "$l" | awk '{ print $4 }')
+		if grep -q '^stream yuyv422 640x480$' "$olog" && [ "${red:-0}" -ge 10 ]; then
+			pass "OBS: ffmpeg with no format of its own reads OBS's red 640x480 YUYV frames (${l#frames })"
+		else
+			fail "OBS: consumer: $(grep -m1 '^stream' "$olog"); ${l:-no frames} (log $olog)"
+		fi
 	fi
-fi
+}
 
 # ---- camerabin (what Cheese builds on) takes a photo at its own size ----
 # The viewfinder streams 640x480; the photo asks 1280x720, so v4l2src
@@ -410,92 +432,102 @@ fi
 # placeholder (loop_timeout_ms, 3 s here: TCG renegotiates slowly). Before,
 # the photo was the test pattern, and a consumer's request between the
 # producer's S_FMT and REQBUFS ended the producer (QBUF EINVAL).
-loop_timeout 3000
-GST_PLUGIN_PATH=$NEGCAM_BUILD/gst gst-launch-1.0 -q videotestsrc pattern=red is-live=true num-buffers=36000 ! \
-	negcamconvertsink device="$OUTN" > "$OUT/camerabin-sink.log" 2>&1 &
-PS=$!
-PIDS+=($PS)
-"$V" fmt "$CAP0" 640x480 YUYV > /dev/null
-cblog=$OUT/camerabin.log
-timeout 180 /usr/bin/python3 "$NEGCAM_TREE/tests/vm/camerabin-photo.py" "$CAP0" \
-	video/x-raw,width=640,height=480 video/x-raw,width=1280,height=720 "$OUT/camerabin.jpg" > "$cblog" 2>&1
-l=$(grep '^photo ' "$cblog")
-case $l in
-"photo 1280x720 rgb "*) browser_red "${l#* rgb }" && pass "camerabin: a 1280x720 photo while the viewfinder streams 640x480 is the producer's red picture (${l#photo })" ||
-	fail "camerabin: the 1280x720 photo is not the producer's picture: ${l#photo } (the placeholder?)" ;;
-*) fail "camerabin: ${l:-$(tail -n1 "$cblog")} (log $cblog)" ;;
-esac
-kill -0 "$PS" 2>/dev/null && pass "camerabin: the negcamconvertsink producer followed both sizes and is still running" ||
-	fail "camerabin: the producer ended: $(grep -m1 ERROR "$OUT/camerabin-sink.log") (log $OUT/camerabin-sink.log)"
-kill "$PS" 2>/dev/null; wait "$PS" 2>/dev/null
-loop_timeout
+test_camerabin_photo() {
+	loop_timeout 3000
+	GST_PLUGIN_PATH=$NEGCAM_BUILD/gst gst-launch-1.0 -q videotestsrc pattern=red is-live=true num-buffers=36000 ! \
+		negcamconvertsink device="$OUTN" > "$OUT/camerabin-sink.log" 2>&1 &
+	PS=$!
+	PIDS+=($PS)
+	"$V" fmt "$CAP0" 640x480 YUYV > /dev/null
+	cblog=$OUT/camerabin.log
+	timeout 180 /usr/bin/python3 "$NEGCAM_TREE/tests/vm/camerabin-photo.py" "$CAP0" \
+		video/x-raw,width=640,height=480 video/x-raw,width=1280,height=720 "$OUT/camerabin.jpg" > "$cblog" 2>&1
+	l=$(grep '^photo ' "$cblog")
+	case $l in
+	"photo 1280x720 rgb "*) browser_red "${l#* rgb }" && pass "camerabin: a 1280x720 photo while the viewfinder streams 640x480 is the producer's red picture (${l#photo })" ||
+		fail "camerabin: the 1280x720 photo is not the producer's picture: ${l#photo } (the placeholder?)" ;;
+	*) fail "camerabin: ${l:-$(tail -n1 "$cblog")} (log $cblog)" ;;
+	esac
+	kill -0 "$PS" 2>/dev/null && pass "camerabin: the negcamconvertsink producer followed both sizes and is still running" ||
+		fail "camerabin: the producer ended: $(grep -m1 ERROR "$OUT/camerabin-sink.log") (log $OUT/camerabin-sink.log)"
+	kill "$PS" 2>/dev/null; wait "$PS" 2>/dev/null
+	loop_timeout
+}
 
 # What Firefox relies on: the first /dev/videoN carrying a bus_info is a
 # capture node (nodes of one device share it; a loop's output node comes
 # after its capture nodes, as a camera's metadata node does).
-first_bus=$(for n in $(ls /dev/video* | sort -V); do
-	v4l2-ctl -d "$n" -D 2>/dev/null | awk -v n="$n" '/Bus info/ {b = $NF} /Device Caps/ {d = 1} d && /Video (Capture|Output)$/ {print b, n, $2; exit}'
-done | awk '!seen[$1]++')
-if [ -n "$first_bus" ] && ! echo "$first_bus" | grep -qv ' Capture$'; then
-	pass "the first node of each bus_info captures: $(echo "$first_bus" | awk '{printf "%s %s; ", $1, $2}')"
-else
-	fail "a bus_info's first node does not capture: $(echo "$first_bus" | tr '\n' ';')"
-fi
+test_first_node_captures() {
+	first_bus=$(for n in $(ls /dev/video* | sort -V); do
+		v4l2-ctl -d "$n" -D 2>/dev/null | awk -v n="$n" '/Bus info/ {b = $NF} /Device Caps/ {d = 1} d && /Video (Capture|Output)$/ {print b, n, $2; exit}'
+	done | awk '!seen[$1]++')
+	if [ -n "$first_bus" ] && ! echo "$first_bus" | grep -qv ' Capture$'; then
+		pass "the first node of each bus_info captures: $(echo "$first_bus" | awk '{printf "%s %s; ", $1, $2}')"
+	else
+		fail "a bus_info's first node does not capture: $(echo "$first_bus" | tr '\n' ';')"
+	fi
+}
 
 # ---- producer killed mid-stream, restarted ----
-"$V" fmt "$CAP0" 640x480 YUYV > /dev/null
-"$V" fmt "$OUTN" 640x480 YUYV > /dev/null
-"$V" consume "$CAP0" 200 "$RED" > "$OUT/kill.log" 2>&1 &
-CA=$!
-"$V" produce "$OUTN" 0 "$RED" > /dev/null 2>&1 &
-PA=$!
-sleep 2
-kill -9 "$PA"; wait "$PA" 2>/dev/null
-sleep 2
-"$V" produce "$OUTN" 0 "$RED" > /dev/null 2>&1 &
-PA=$!
-PIDS+=($PA)
-wait "$CA"
-st=$?
-reap
-judge_stream $st "$OUT/kill.log" 'P+g+P+' \
-	"producer killed (SIGKILL): placeholder with increasing timestamps, restarted: its frames come back"
+test_producer_killed() {
+	"$V" fmt "$CAP0" 640x480 YUYV > /dev/null
+	"$V" fmt "$OUTN" 640x480 YUYV > /dev/null
+	"$V" consume "$CAP0" 200 "$RED" > "$OUT/kill.log" 2>&1 &
+	CA=$!
+	"$V" produce "$OUTN" 0 "$RED" > /dev/null 2>&1 &
+	PA=$!
+	sleep 2
+	kill -9 "$PA"; wait "$PA" 2>/dev/null
+	sleep 2
+	"$V" produce "$OUTN" 0 "$RED" > /dev/null 2>&1 &
+	PA=$!
+	PIDS+=($PA)
+	wait "$CA"
+	st=$?
+	reap
+	judge_stream $st "$OUT/kill.log" 'P+g+P+' \
+		"producer killed (SIGKILL): placeholder with increasing timestamps, restarted: its frames come back"
+}
 
 # ---- two consumers, one killed ----
-"$V" fmt "$CAP1" 640x480 YUYV > /dev/null
-"$V" produce "$OUTN" 0 "$RED" > /dev/null 2>&1 &
-PIDS+=($!)
-"$V" consume "$CAP0" 150 "$RED" > "$OUT/two-a.log" 2>&1 &
-CA=$!
-"$V" consume "$CAP1" 100000 "$RED" > "$OUT/two-b.log" 2>&1 &
-CB=$!
-sleep 2
-kill -9 "$CB"; wait "$CB" 2>/dev/null
-wait "$CA"
-st=$?
-reap
-# (A consumer that starts before the producer's first frame gets the
-# placeholder until then, by design: a slow start under TCG does that.)
-judge_stream $st "$OUT/two-a.log" "^g{0,10}P+$STALLS\$" \
-	"two consumers: the second killed, the first read the producer's frames throughout"
+test_two_consumers() {
+	"$V" fmt "$CAP1" 640x480 YUYV > /dev/null
+	"$V" produce "$OUTN" 0 "$RED" > /dev/null 2>&1 &
+	PIDS+=($!)
+	"$V" consume "$CAP0" 150 "$RED" > "$OUT/two-a.log" 2>&1 &
+	CA=$!
+	"$V" consume "$CAP1" 100000 "$RED" > "$OUT/two-b.log" 2>&1 &
+	CB=$!
+	sleep 2
+	kill -9 "$CB"; wait "$CB" 2>/dev/null
+	wait "$CA"
+	st=$?
+	reap
+	# (A consumer that starts before the producer's first frame gets the
+	# placeholder until then, by design: a slow start under TCG does that.)
+	judge_stream $st "$OUT/two-a.log" "^g{0,10}P+$STALLS\$" \
+		"two consumers: the second killed, the first read the producer's frames throughout"
+}
 
 # ---- shared buffers: the producer's frames reach capture 0 without a copy ----
 # (negcam-loop-share.c) Every page of each frame carries its number: a frame
 # read while written, or changed while the consumer holds it, fails; so
 # does a producer that stalls while the consumer stops reading for 1 s.
 # Capture 1 reads at the same time, by copy.
-"$V" fmt "$OUTN" 640x480 YUYV > /dev/null
-"$V" fmt "$CAP0" 640x480 YUYV > /dev/null
-"$V" fmt "$CAP1" 640x480 YUYV > /dev/null
-"$V" consume "$CAP1" 200 > "$OUT/share-b.log" 2>&1 &
-CB=$!
-check "shared buffers: 150 frames in the producer's memory, none torn or changed while held, the producer never stalled, most shared" 180 \
-	"$V" share "$OUTN" "$CAP0" 150
-if wait "$CB"; then
-	pass "shared buffers: a second consumer beside them reads 200 frames by copy, sizes and order right"
-else
-	fail "shared buffers: the second consumer failed (log $OUT/share-b.log)"
-fi
+test_shared_buffers() {
+	"$V" fmt "$OUTN" 640x480 YUYV > /dev/null
+	"$V" fmt "$CAP0" 640x480 YUYV > /dev/null
+	"$V" fmt "$CAP1" 640x480 YUYV > /dev/null
+	"$V" consume "$CAP1" 200 > "$OUT/share-b.log" 2>&1 &
+	CB=$!
+	check "shared buffers: 150 frames in the producer's memory, none torn or changed while held, the producer never stalled, most shared" 180 \
+		"$V" share "$OUTN" "$CAP0" 150
+	if wait "$CB"; then
+		pass "shared buffers: a second consumer beside them reads 200 frames by copy, sizes and order right"
+	else
+		fail "shared buffers: the second consumer failed (log $OUT/share-b.log)"
+	fi
+}
 
 # ---- rmmod in every state ----
 # An open handle holds the module: rmmod must fail cleanly, then succeed.
@@ -515,19 +547,24 @@ rmmod_state() {
 	dmesg_clean "rmmod with $what" || return 1
 	load_loops loops=1 loop_captures=2 || { fail "reload after $what"; return 1; }
 }
-rmmod_state "producer and two consumers streaming" "$V produce $OUTN 0 $RED" "$V consume $CAP0 100000" "$V consume $CAP1 100000"
-rmmod_state "producer streaming, no consumer" "$V produce $OUTN 0 $RED"
-rmmod_state "consumer streaming, no producer" "$V consume $CAP0 100000"
-rmmod_state "handles open, idle" "$V while-open $OUTN 'sleep 5'" "$V while-open $CAP0 'sleep 5'"
-unload
-check "rmmod with nothing open" 30 bash -c "! [ -d /sys/module/negcam ]"
+# rmmod with producer, consumers or idle handles open, then with nothing open.
+test_rmmod_states() {
+	rmmod_state "producer and two consumers streaming" "$V produce $OUTN 0 $RED" "$V consume $CAP0 100000" "$V consume $CAP1 100000"
+	rmmod_state "producer streaming, no consumer" "$V produce $OUTN 0 $RED"
+	rmmod_state "consumer streaming, no producer" "$V consume $CAP0 100000"
+	rmmod_state "handles open, idle" "$V while-open $OUTN 'sleep 5'" "$V while-open $CAP0 'sleep 5'"
+	unload
+	check "rmmod with nothing open" 30 bash -c "! [ -d /sys/module/negcam ]"
+}
 
 # ---- 100 cycles from both sides at once ----
-load_loops loops=1 loop_captures=2
-check "100 open/S_FMT/REQBUFS/STREAMON/close cycles on the output and a capture node at once" 600 \
-	bash -c "$V cycle $OUTN 100 & a=\$!; $V cycle $CAP0 100; b=\$?; wait \$a; [ \$? = 0 ] && [ \$b = 0 ]"
-dmesg_clean "100 cycles"
-unload
+test_100_cycles() {
+	load_loops loops=1 loop_captures=2
+	check "100 open/S_FMT/REQBUFS/STREAMON/close cycles on the output and a capture node at once" 600 \
+		bash -c "$V cycle $OUTN 100 & a=\$!; $V cycle $CAP0 100; b=\$?; wait \$a; [ \$? = 0 ] && [ \$b = 0 ]"
+	dmesg_clean "100 cycles"
+	unload
+}
 
 # ---- a loop made at run time through configfs ----
 CFSL=/sys/kernel/config/negcam/loops
@@ -570,13 +607,16 @@ cfs_churn() {
 	! dmesg | grep -E 'duplicate filename|kobject_add_internal failed|cannot create it'
 }
 export -f cfs_churn_one cfs_churn
-load_loops loops=1
-check "configfs: mkdir loops/cam, captures=2, profile=vga, enable=1 -> loop 1 with 2 capture nodes, streams; enable=0, rmdir" 120 cfs_loop
-rmdir "$CFSL/cam" 2>/dev/null
-check "configfs: two loops enabled and disabled at once, 40 rounds each: every enable succeeds, no duplicate device name" 600 cfs_churn
-rmdir "$CFSL/churn-a" "$CFSL/churn-b" 2>/dev/null
-unload
-check "rmmod after the configfs loop" 30 bash -c "! [ -d /sys/module/negcam ]"
+# A configfs loop made and removed, then two switched on and off at once.
+test_configfs_loop() {
+	load_loops loops=1
+	check "configfs: mkdir loops/cam, captures=2, profile=vga, enable=1 -> loop 1 with 2 capture nodes, streams; enable=0, rmdir" 120 cfs_loop
+	rmdir "$CFSL/cam" 2>/dev/null
+	check "configfs: two loops enabled and disabled at once, 40 rounds each: every enable succeeds, no duplicate device name" 600 cfs_churn
+	rmdir "$CFSL/churn-a" "$CFSL/churn-b" 2>/dev/null
+	unload
+	check "rmmod after the configfs loop" 30 bash -c "! [ -d /sys/module/negcam ]"
+}
 
 # ---- labels: the names applications list (loop_labels=, configfs label) ----
 label_cards() {	# LABEL NCAP: the nodes are LABEL, LABEL (2)..., LABEL (output)
@@ -612,14 +652,17 @@ labels_cfs() {
 	echo 0 > "$d/enable" && rmdir "$d"
 }
 export -f label_cards labels_param labels_too_long labels_cfs
-check "loop_labels=\"Studio Cam,Desk\": nodes 'Studio Cam', 'Studio Cam (2)', 'Studio Cam (output)', 'Desk', 'Desk (2)', 'Desk (output)'; bus_info unchanged" 60 labels_param
-unload
-check "loop_labels with 24 characters: insmod refuses it, the kernel log names it" 30 labels_too_long
-unload 2>/dev/null
-load_loops loops=1
-check "configfs label 'Call Cam': nodes 'Call Cam' and 'Call Cam (output)', it streams; 24 characters EINVAL; EBUSY while enabled" 120 labels_cfs
-rmdir /sys/kernel/config/negcam/loops/named 2>/dev/null
-unload
+# loop_labels=, a label too long, a label through configfs.
+test_labels() {
+	check "loop_labels=\"Studio Cam,Desk\": nodes 'Studio Cam', 'Studio Cam (2)', 'Studio Cam (output)', 'Desk', 'Desk (2)', 'Desk (output)'; bus_info unchanged" 60 labels_param
+	unload
+	check "loop_labels with 24 characters: insmod refuses it, the kernel log names it" 30 labels_too_long
+	unload 2>/dev/null
+	load_loops loops=1
+	check "configfs label 'Call Cam': nodes 'Call Cam' and 'Call Cam (output)', it streams; 24 characters EINVAL; EBUSY while enabled" 120 labels_cfs
+	rmdir /sys/kernel/config/negcam/loops/named 2>/dev/null
+	unload
+}
 
 # Follow mode narrows the capture side to the producer's format while it
 # streams (v4l2loopback's model): one fourcc, one discrete size, its rate;
@@ -681,62 +724,86 @@ follow_narrow() {
 }
 
 # ---- follow mode: the producer changes size mid-stream ----
-if check "insmod loops=1 loop_profile=follow devices=0" 60 load_loops loops=1 loop_profile=follow devices=0; then
-	OUTN=$(node_by_card "negcam loop 0 output") CAP0=$(node_by_card "negcam loop 0 capture 0")
-	# No producer yet: common sizes, discrete, so that a browser lists the
-	# camera; the producer may set any size (output node: stepwise).
-	csz=$(v4l2-ctl -d "$CAP0" --list-formats-ext | grep 'Size:')
-	if ! echo "$csz" | grep -qv 'Size: Discrete' && [ "$(echo "$csz" | wc -l)" -ge 100 ] &&
-	   v4l2-ctl -d "$OUTN" --list-formats-out-ext | grep -q 'Size: Stepwise 16x16 - 3840x2160'; then
-		pass "follow, no producer: discrete sizes on the capture node ($(echo "$csz" | wc -l)), stepwise on the output node"
-	else
-		fail "follow: capture sizes $(echo "$csz" | head -n 2 | tr '\n' ' '), output $(v4l2-ctl -d "$OUTN" --list-formats-out-ext | grep -m1 Size)"
-	fi
-	if command -v chromium > /dev/null; then
-		blog=$OUT/browser-follow.log
-		"$NEGCAM_TREE/tests/vm/browser.sh" "negcam loop 0 capture 0" > "$blog" 2>&1
-		l=$(grep '^step default ' "$blog")
-		if echo "$l" | grep -qE 'settings ([0-9]+x[0-9]+)@.* shown \1 frames 10 '; then
-			pass "follow, no producer: the browser lists the camera and shows the placeholder (${l#step default })"
+test_follow_mode() {
+	if check "insmod loops=1 loop_profile=follow devices=0" 60 load_loops loops=1 loop_profile=follow devices=0; then
+		OUTN=$(node_by_card "negcam loop 0 output") CAP0=$(node_by_card "negcam loop 0 capture 0")
+		# No producer yet: common sizes, discrete, so that a browser lists the
+		# camera; the producer may set any size (output node: stepwise).
+		csz=$(v4l2-ctl -d "$CAP0" --list-formats-ext | grep 'Size:')
+		if ! echo "$csz" | grep -qv 'Size: Discrete' && [ "$(echo "$csz" | wc -l)" -ge 100 ] &&
+		   v4l2-ctl -d "$OUTN" --list-formats-out-ext | grep -q 'Size: Stepwise 16x16 - 3840x2160'; then
+			pass "follow, no producer: discrete sizes on the capture node ($(echo "$csz" | wc -l)), stepwise on the output node"
 		else
-			fail "follow, no producer, browser: ${l:-$(grep -E '^(cameras|result)' "$blog" | tr '\n' ' ')} (log $blog)"
+			fail "follow: capture sizes $(echo "$csz" | head -n 2 | tr '\n' ' '), output $(v4l2-ctl -d "$OUTN" --list-formats-out-ext | grep -m1 Size)"
 		fi
+		if command -v chromium > /dev/null; then
+			blog=$OUT/browser-follow.log
+			"$NEGCAM_TREE/tests/vm/browser.sh" "negcam loop 0 capture 0" > "$blog" 2>&1
+			l=$(grep '^step default ' "$blog")
+			if echo "$l" | grep -qE 'settings ([0-9]+x[0-9]+)@.* shown \1 frames 10 '; then
+				pass "follow, no producer: the browser lists the camera and shows the placeholder (${l#step default })"
+			else
+				fail "follow, no producer, browser: ${l:-$(grep -E '^(cameras|result)' "$blog" | tr '\n' ' ')} (log $blog)"
+			fi
+		fi
+		# A producer size no camera lists: the consumers get it exactly, and
+		# the nearest listed size once the producer stops.
+		"$V" fmt "$OUTN" 1366x768 YUYV > /dev/null
+		got=$("$V" fmt "$CAP0")
+		"$V" produce "$OUTN" 10 "$RED" > /dev/null 2>&1
+		after=$("$V" fmt "$CAP0")
+		if [ "${got% *}" = "1366x768 YUYV" ] && [ "${after% *}" = "1280x720 YUYV" ]; then
+			pass "follow: the producer's 1366x768 is the consumers' G_FMT; once it stopped, the nearest listed 1280x720"
+		else
+			fail "follow: producer 1366x768: capture G_FMT '$got', after it stopped '$after' (want 1366x768, then 1280x720)"
+		fi
+		"$V" fmt "$OUTN" 640x480 YUYV > /dev/null
+		"$V" consume "$CAP0" 150 "$RED" > "$OUT/follow.log" 2>&1 &
+		CA=$!
+		"$V" produce "$OUTN" 30 "$RED" > /dev/null 2>&1
+		"$V" fmt "$OUTN" 320x240 YUYV > /dev/null
+		"$V" produce "$OUTN" 30 "$RED" > /dev/null 2>&1
+		wait "$CA"
+		st=$?
+		cat "$OUT/follow.log"
+		kinds=$(sed -n 's/^kinds: //p' "$OUT/follow.log")
+		events=$(sed -n 's/.* out of order, \([0-9]*\) events/\1/p' "$OUT/follow.log")
+		if [ $st = 0 ] && echo "$kinds" | grep -q P && [ "${events:-0}" -ge 1 ]; then
+			pass "follow: size change 640x480 -> 320x240 mid-stream: the 640x480 consumer got no wrong-sized buffer, $events event(s)"
+		else
+			fail "follow: status $st, kinds '$kinds', events '${events:-}' (log $OUT/follow.log)"
+		fi
+		got=$("$V" fmt "$CAP0")
+		if [ "${got% *}" = "320x240 YUYV" ]; then
+			pass "follow: a consumer starting later sees the producer's 320x240 in G_FMT"
+		else
+			fail "follow: capture G_FMT '$got' after the producer's change, want 320x240 YUYV"
+		fi
+		follow_narrow
+		unload
 	fi
-	# A producer size no camera lists: the consumers get it exactly, and
-	# the nearest listed size once the producer stops.
-	"$V" fmt "$OUTN" 1366x768 YUYV > /dev/null
-	got=$("$V" fmt "$CAP0")
-	"$V" produce "$OUTN" 10 "$RED" > /dev/null 2>&1
-	after=$("$V" fmt "$CAP0")
-	if [ "${got% *}" = "1366x768 YUYV" ] && [ "${after% *}" = "1280x720 YUYV" ]; then
-		pass "follow: the producer's 1366x768 is the consumers' G_FMT; once it stopped, the nearest listed 1280x720"
-	else
-		fail "follow: producer 1366x768: capture G_FMT '$got', after it stopped '$after' (want 1366x768, then 1280x720)"
-	fi
-	"$V" fmt "$OUTN" 640x480 YUYV > /dev/null
-	"$V" consume "$CAP0" 150 "$RED" > "$OUT/follow.log" 2>&1 &
-	CA=$!
-	"$V" produce "$OUTN" 30 "$RED" > /dev/null 2>&1
-	"$V" fmt "$OUTN" 320x240 YUYV > /dev/null
-	"$V" produce "$OUTN" 30 "$RED" > /dev/null 2>&1
-	wait "$CA"
-	st=$?
-	cat "$OUT/follow.log"
-	kinds=$(sed -n 's/^kinds: //p' "$OUT/follow.log")
-	events=$(sed -n 's/.* out of order, \([0-9]*\) events/\1/p' "$OUT/follow.log")
-	if [ $st = 0 ] && echo "$kinds" | grep -q P && [ "${events:-0}" -ge 1 ]; then
-		pass "follow: size change 640x480 -> 320x240 mid-stream: the 640x480 consumer got no wrong-sized buffer, $events event(s)"
-	else
-		fail "follow: status $st, kinds '$kinds', events '${events:-}' (log $OUT/follow.log)"
-	fi
-	got=$("$V" fmt "$CAP0")
-	if [ "${got% *}" = "320x240 YUYV" ]; then
-		pass "follow: a consumer starting later sees the producer's 320x240 in G_FMT"
-	else
-		fail "follow: capture G_FMT '$got' after the producer's change, want 320x240 YUYV"
-	fi
-	follow_narrow
-	unload
-fi
+}
+
+# The suite, feature by feature (each test_* above says what it checks).
+test_nodes
+test_compliance
+test_placeholder
+test_producer_first
+test_consumer_first
+test_v4l2sink_producer
+test_write_streamon_producer
+test_negcamconvertsink_follows
+test_browser_consumer
+test_obs_producer
+test_camerabin_photo
+test_first_node_captures
+test_producer_killed
+test_two_consumers
+test_shared_buffers
+test_rmmod_states
+test_100_cycles
+test_configfs_loop
+test_labels
+test_follow_mode
 finish
 }

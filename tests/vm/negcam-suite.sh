@@ -63,24 +63,29 @@ formats_table() {
 	END { if (pending) print fcc, w, h, "-"; if (fcc != "" && !sized) print fcc, "-", "-", "-" }'
 }
 
-# Per-profile checks on a freshly loaded device.
+# Per-profile checks on a freshly loaded device: profile_checks, whose
+# steps are the profile_* functions before it. They read and set its
+# locals (p, mode, dev, allow, tried, fcc w h fps...: bash scopes locals
+# dynamically), so each step sees what the ones before it found.
 # The profiles every quick run checks in full; the others (the camera
 # shelf) get the listing and v4l2-compliance -s there.
 CORE_PROFILES="webcam vga stepwise tv-tuner"
 
-profile_checks() {
-	local p=$1 mode=$2 dev log t0 quirks allow=0 fcc w h fps caps tried
-	note "profile $p"
+# insmod profile=$p; dev is its node.
+profile_load() {
 	if ! check "$p: insmod negcam.ko profile=$p" 60 negcam_load profile="$p"; then
-		return
+		return 1
 	fi
 	if ! dev=$(wait_node negcam); then
 		fail "$p: no negcam /dev/video node appeared"
 		negcam_unload
-		return
+		return 1
 	fi
 	note "negcam node: $dev"
+}
 
+# The card name and the listing are the embedded engine's (negcam-ctl).
+profile_listing() {
 	# The card name the profile gives.
 	if [ "$(v4l2-ctl -d "$dev" -D | grep 'Card type')" = "$("$CTL" --profile "$p" -D | grep 'Card type')" ]; then
 		pass "$p: card name as negcam-ctl -D: $(v4l2-ctl -d "$dev" -D | sed -n 's/.*Card type *: //p')"
@@ -97,7 +102,10 @@ profile_checks() {
 		diff -u /tmp/engine.list /tmp/kernel.list | head -n 30 | sed 's/^/  | /'
 		fail "$p: v4l2-ctl --list-formats-ext differs from negcam-ctl's (- negcam-ctl, + device)"
 	fi
+}
 
+# v4l2-compliance -s (with vivid's DMABUFs); a profile with quirks may warn.
+profile_compliance_s() {
 	quirks=$("$CTL" --show-profile "$p" 2>/dev/null | sed -n 's/^quirks[[:space:]]*//p')
 	[ -n "$quirks" ] && allow=1 && note "$p has the quirks '$quirks': v4l2-compliance warnings are expected and listed"
 
@@ -110,17 +118,21 @@ profile_checks() {
 	fi
 	note "v4l2-compliance -s took $(secs_since "$t0")s"
 	compliance_check "negcam $p v4l2-compliance -s" "$log" $allow
+}
 
-	# The camera shelf (docs/cameras.md) gets the listing and -s in quick
-	# mode; its streaming pipelines and -f run in full mode (time).
+# The camera shelf (docs/cameras.md) gets the listing and -s in quick
+# mode; its streaming pipelines and -f run in full mode (time). True
+# (and a SKIP) when the rest of profile_checks does not run.
+profile_shelf_skipped() {
 	case " $CORE_PROFILES " in
-	*" $p "*) ;;
-	*) if [ "$mode" != full ]; then
-		skip "$p: -f, v4l2src and ffmpeg checks of the camera shelf run in the full suite only"
-		return
-	   fi ;;
+	*" $p "*) return 1 ;;
 	esac
+	[ "$mode" != full ] || return 1
+	skip "$p: -f, v4l2src and ffmpeg checks of the camera shelf run in the full suite only"
+}
 
+# v4l2-compliance -f: webcam and vga in quick mode, every profile in full.
+profile_compliance_f() {
 	if [ "$mode" = full ] || [ "$p" = webcam ] || [ "$p" = vga ]; then
 		log=$(logname "$p v4l2-compliance -f")
 		t0=$(now)
@@ -135,8 +147,10 @@ profile_checks() {
 	else
 		skip "$p: v4l2-compliance -f runs in the full suite only (tests/vm/run.sh full)"
 	fi
+}
 
-	# GStreamer: no filter, each format at its smallest size, one more size, MJPG decoded.
+# GStreamer: no filter, each format at its smallest size, MJPG decoded.
+profile_gst_formats() {
 	v4l2-ctl -d "$dev" --list-formats-ext | formats_table > /tmp/formats.tab
 	check "$p: gst v4l2src num-buffers=60 ! fakesink" 180 \
 		gst-launch-1.0 -q v4l2src device="$dev" num-buffers=60 ! fakesink
@@ -160,8 +174,11 @@ profile_checks() {
 				gst-launch-1.0 -q v4l2src device="$dev" num-buffers=60 ! "$caps" ! fakesink
 		fi
 	done < /tmp/formats.tab
-	# H.264 (I_PCM, docs/frames.md): captured by v4l2src, decoded by
-	# ffmpeg, frame numbers read back from the decoded luma.
+}
+
+# H.264 (I_PCM, docs/frames.md): captured by v4l2src, decoded by
+# ffmpeg, frame numbers read back from the decoded luma.
+profile_h264_stamp() {
 	read -r fcc w h fps < <(awk '$1 == "H264" && $2 != "-" { last = $0; if ($2 >= 640) { print; found = 1; exit } }
 		END { if (!found && last != "") print last }' /tmp/formats.tab)
 	if [ -n "${fcc:-}" ]; then
@@ -186,8 +203,11 @@ profile_checks() {
 		fi
 		rm -f /tmp/negcam.264 /tmp/negcam.gray
 	fi
-	# One more: the last format at the size nearest above 640 wide (for MJPG
-	# this is a real JPEG encode and decode), else a second size of the first.
+}
+
+# One more: the last format at the size nearest above 640 wide (for MJPG
+# this is a real JPEG encode and decode), else a second size of the first.
+profile_gst_second_size() {
 	read -r fcc w h fps < <(awk '{ fm[NR] = $1; row[NR] = $0 } END {
 		last = fm[NR]
 		for (i = 1; i <= NR; i++) if (fm[i] == last) { split(row[i], r, " "); if (r[2] != "-" && r[2] >= 640) { print row[i]; exit } }
@@ -203,9 +223,11 @@ profile_checks() {
 				gst-launch-1.0 -q v4l2src device="$dev" num-buffers=60 ! "$caps" ! fakesink
 		fi
 	fi
+}
 
-	# ffmpeg, YUYV, frame numbers read back from the pixels.
-	# (640 wide or more when offered: the stamp needs room for its blocks)
+# ffmpeg, YUYV, frame numbers read back from the pixels.
+# (640 wide or more when offered: the stamp needs room for its blocks)
+profile_ffmpeg_stamp() {
 	read -r fcc w h fps < <(awk '$1 == "YUYV" && $2 != "-" { last = $0; if ($2 >= 640) { print; found = 1; exit } }
 		END { if (!found && last != "") print last }' /tmp/formats.tab)
 	if [ -z "${fcc:-}" ]; then
@@ -227,6 +249,20 @@ profile_checks() {
 		fi
 	fi
 	rm -f /tmp/negcam.yuv
+}
+
+profile_checks() {
+	local p=$1 mode=$2 dev log t0 quirks allow=0 fcc w h fps caps tried
+	note "profile $p"
+	profile_load || return
+	profile_listing
+	profile_compliance_s
+	profile_shelf_skipped && return
+	profile_compliance_f
+	profile_gst_formats
+	profile_h264_stamp
+	profile_gst_second_size
+	profile_ffmpeg_stamp
 
 	if check "$p: rmmod negcam after streaming" 60 negcam_unload; then
 		dmesg_clean "$p"
@@ -234,10 +270,12 @@ profile_checks() {
 }
 
 # --- run-time checks on one module load ----------------------------------
-runtime_checks() {
-	local devs dev dev2 cdir attr before after bad
+# runtime_checks, whose steps are the runtime_* functions before it (they
+# read and set its locals, as the profile_* steps do).
 
-	check "insmod negcam.ko devices=2 (default profile)" 60 negcam_load devices=2 || return
+# devices=2: two nodes, each its own platform:negcam-N; dev is the first.
+runtime_two_devices() {
+	check "insmod negcam.ko devices=2 (default profile)" 60 negcam_load devices=2 || return 1
 	sleep 0.5
 	devs=$(nodes_of_driver negcam)
 	dev=$(echo "$devs" | sed -n 1p)
@@ -247,8 +285,11 @@ runtime_checks() {
 	else
 		fail "devices=2: expected two negcam nodes, found: $(echo $devs)"
 	fi
-	[ -n "$dev" ] || { negcam_unload; return; }
+	[ -n "$dev" ] || { negcam_unload; return 1; }
+}
 
+# Many opens; the format belongs to the device, S_FMT EBUSY from a second handle.
+runtime_handles() {
 	if [ -x "$BIN/vm-v4l2" ]; then
 		check "100 simultaneous opens of $dev" 120 "$BIN/vm-v4l2" opens "$dev" 100
 		check "S_FMT from a 2nd handle while the 1st owns buffers: EBUSY; TRY_FMT still answers" 60 \
@@ -258,8 +299,10 @@ runtime_checks() {
 	else
 		fail "tests/vm/out/bin/vm-v4l2 was not built (see tests/vm/out/bin/vm-v4l2.log)"
 	fi
+}
 
-	# Profile swap through configfs (docs/kmod.md).
+# Profile swap through configfs (docs/kmod.md): idle, streaming, malformed, by name.
+runtime_profile_swap() {
 	if ! cdir=$(cfs_dir "$dev"); then
 		ls -R "$CFS" 2>&1 | head -n 20 | sed 's/^/  | /'
 		fail "profile swap: no configfs directory for $dev under $CFS (see docs/kmod.md)"
@@ -327,17 +370,21 @@ runtime_checks() {
 		fi
 	fi
 	dmesg_clean "profile swap"
+}
 
-	# rmmod with a handle open: refused while open (or the handle is cut
-	# off), and works once it is closed; never an oops.
+# rmmod with a handle open: refused while open (or the handle is cut
+# off), and works once it is closed; never an oops.
+runtime_rmmod_open() {
 	check "rmmod with $dev open: no oops; refused or handled" 60 \
 		"$BIN/vm-v4l2" while-open "$dev" "rmmod negcam; echo \"rmmod while open: exit \$?\"; true"
 	note "$(grep -h 'rmmod' "$(logname "rmmod with $dev open: no oops; refused or handled")" | tr '\n' ' ')"
 	check "rmmod once the handle is closed" 60 negcam_unload
 	dmesg_clean "rmmod with a handle open"
+}
 
-	# Simulated unplug while streaming: ENODEV/POLLERR on the old handle,
-	# the node goes away, rmmod works once the handle is closed.
+# Simulated unplug while streaming: ENODEV/POLLERR on the old handle,
+# the node goes away, rmmod works once the handle is closed.
+runtime_unplug() {
 	check "insmod negcam.ko (for the unplug)" 60 negcam_load || return
 	dev=$(wait_node negcam) || { fail "no node after insmod"; negcam_unload; return; }
 	if ! attr=$(unplug_attr "$dev"); then
@@ -355,6 +402,16 @@ runtime_checks() {
 	fi
 	check "rmmod after the simulated unplug" 60 negcam_unload
 	dmesg_clean "unplug and rmmod"
+}
+
+runtime_checks() {
+	local devs dev dev2 cdir attr before after bad
+
+	runtime_two_devices || return
+	runtime_handles
+	runtime_profile_swap
+	runtime_rmmod_open
+	runtime_unplug
 }
 
 suite_negcam() {
