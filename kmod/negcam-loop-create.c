@@ -338,8 +338,10 @@ static void negcam_loop_destroy(struct negcam_loop *loop)
 	mutex_unlock(&loop->lock);
 	for (i = 0; i < n; i++)
 		v4l2_device_put(&nodes[i]->v4l2_dev);
-	if (loop->pdev)
+	if (loop->pdev) {
+		negcam_loop_sysfs_remove(loop);
 		platform_device_unregister(loop->pdev);
+	}
 	kref_put(&loop->ref, negcam_loop_free);
 }
 
@@ -377,6 +379,9 @@ static struct negcam_loop *negcam_loop_create(unsigned int index,
 		loop->pdev = NULL;
 		goto fail;
 	}
+	ret = negcam_loop_sysfs_add(loop);
+	if (ret)
+		goto fail;
 	for (i = 0; i <= ncap; i++) {
 		dev = negcam_loop_node(loop, i ? NC_CAPTURE : NC_OUTPUT,
 				       i ? i - 1 : 0);

@@ -95,3 +95,14 @@ u64 negcam_loop_live_until(struct negcam_dev *cap, u64 now)
 	spin_unlock(&loop->flock);
 	return until;
 }
+
+/* A producer streams and its last frame came less than the timeout ago. */
+bool negcam_loop_producer_live(struct negcam_loop *loop, u64 now)
+{
+	bool live;
+
+	spin_lock(&loop->flock);
+	live = loop->cur_on && now - loop->cur_ns < negcam_loop_timeout_ns(loop);
+	spin_unlock(&loop->flock);
+	return live;
+}

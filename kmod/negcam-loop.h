@@ -101,6 +101,11 @@ extern const struct negcam_node_ops negcam_loop_out_ops;
 
 /* negcam-loop-live.c */
 u64 negcam_loop_live_until(struct negcam_dev *cap, u64 now);
+bool negcam_loop_producer_live(struct negcam_loop *loop, u64 now);
+
+/* negcam-loop-sysfs.c: the loop's state on its platform device */
+int negcam_loop_sysfs_add(struct negcam_loop *loop);
+void negcam_loop_sysfs_remove(struct negcam_loop *loop);
 bool negcam_loop_match(const struct v4l2_pix_format *fmt,
 		       const struct negcam_dev *cap);
 void negcam_loop_mark(struct negcam_loop *loop,

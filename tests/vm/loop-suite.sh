@@ -784,6 +784,52 @@ test_follow_mode() {
 	fi
 }
 
+# ---- negcam-ctl loop: a virtual webcam in one command ----
+CTL=$NEGCAM_BUILD/ctl/negcam-ctl
+# add, list (idle, then a producer live and one consumer), a busy remove
+# refused, remove; the nodes and the configfs directory go with it.
+ctl_loop_cycle() {
+	local out o c list p k
+	out=$("$CTL" loop add --label Meeting --captures 2 --profile webcam) || { echo "add: $out"; return 1; }
+	echo "$out"
+	o=$(echo "$out" | awk '$1 == "output" { print $2 }') c=$(echo "$out" | awk '$1 == "capture0" { print $2 }')
+	[ -c "$o" ] && [ -c "$c" ] || { echo "no nodes printed"; return 1; }
+	echo "$out" | grep -q "^  capture1 .*/dev/v4l/by-id/negcam-Meeting-capture1$" || { echo "stable names"; return 1; }
+	list=$("$CTL" loop list) && echo "$list"
+	echo "$list" | grep -q '"Meeting": profile webcam, producer none, 0 consumers streaming' || return 1
+	"$V" fmt "$o" 640x480 YUYV > /dev/null && "$V" fmt "$c" 640x480 YUYV > /dev/null
+	"$V" produce "$o" 0 "$RED" > /dev/null 2>&1 & p=$!
+	"$V" consume "$c" 300 > /dev/null 2>&1 & k=$!
+	sleep 3
+	list=$("$CTL" loop list) && echo "$list"
+	echo "$list" | grep -q '"Meeting": profile webcam, producer live, 1 consumer streaming, format YUYV 640x480' ||
+		{ kill $p $k; return 1; }
+	if "$CTL" loop remove Meeting; then echo "a busy loop was removed"; kill $p $k; return 1; fi
+	kill $p $k; wait $p $k 2>/dev/null
+	"$CTL" loop remove Meeting || return 1
+	[ ! -e "$o" ] && [ -z "$(ls "$CFSL")" ] || { echo "$o or a configfs directory left"; return 1; }
+}
+# What the kernel refuses leaves nothing behind: a loop whose label is
+# taken, and an add beyond the module's eight loops.
+ctl_loop_refusals() {
+	local i
+	"$CTL" loop add --label Twice > /dev/null || return 1
+	if "$CTL" loop add --label Twice; then echo "a second 'Twice' was made"; return 1; fi
+	for i in 1 2 3 4 5 6 7; do "$CTL" loop add > /dev/null || { echo "loop $i of 8"; return 1; }; done
+	if "$CTL" loop add; then echo "a ninth loop was made"; return 1; fi
+	[ "$(ls "$CFSL" | wc -l)" = 8 ] || { echo "half-made loop: $(ls "$CFSL")"; return 1; }
+	for i in $(ls "$CFSL"); do rmdir "$CFSL/$i" || return 1; done
+}
+export CTL RED
+export -f ctl_loop_cycle ctl_loop_refusals
+test_ctl_loop() {
+	unload 2>/dev/null
+	load devices=0 || { fail "negcam-ctl loop: insmod"; return; }
+	check "negcam-ctl loop add --label Meeting --captures 2: nodes and stable names printed; list shows it idle, then producer live and 1 consumer with the format; busy remove refused; remove takes nodes and configfs directory" 120 ctl_loop_cycle
+	check "negcam-ctl loop add: a taken label and a ninth loop refused, nothing half-made" 120 ctl_loop_refusals
+	unload
+}
+
 # The suite, feature by feature (each test_* above says what it checks).
 test_nodes
 test_compliance
@@ -804,6 +850,7 @@ test_rmmod_states
 test_100_cycles
 test_configfs_loop
 test_labels
+test_ctl_loop
 test_follow_mode
 finish
 }
