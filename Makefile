@@ -21,7 +21,8 @@ DEB_TEST_PACKAGES := clang gstreamer1.0-plugins-bad \
 	sparse kmod cpio python3 procps gstreamer1.0-plugins-base-apps \
 	universal-ctags python3-opencv \
 	dkms v4l2loopback-dkms chromium firefox-esr \
-	cheese xvfb xdotool dbus-daemon obs-studio debootstrap
+	cheese xvfb xdotool dbus-daemon obs-studio debootstrap \
+	udev pipewire pipewire-bin wireplumber gstreamer1.0-pipewire lintian
 
 .PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps fuzz bench kmod storm clean \
 	debug-kernel test-debug test-debug-storm
