@@ -674,6 +674,10 @@ GST_START_TEST (test_request_count_webcam)
       ival_cost (p, V4L2_PIX_FMT_YUYV, 640, 480));
   fail_unless_equals_int (count_of (o.msg, "try-fmt"), 1);
   fail_unless_equals_int (count_of (o.msg, "s-fmt"), 1);
+  /* S_FMT left 30/1, the rate asked: G_PARM says so, no S_PARM (on
+   * uvcvideo each S_PARM is a PROBE round trip) */
+  fail_unless_equals_int (count_of (o.msg, "s-parm"), 0);
+  fail_unless_equals_int (count_of (o.msg, "g-parm"), 2);
   outcome_clear (&o);
 
   /* prefer=resolution, any JPEG: only the largest size's intervals. */
@@ -2384,8 +2388,10 @@ GST_START_TEST (test_debug_log_every_request)
   gst_debug_set_threshold_for_name ("negcamsrc", GST_LEVEL_DEBUG);
   gst_debug_remove_log_function (gst_debug_log_default);
   gst_debug_add_log_function (capture_log, &lc, NULL);
-  /* height only: a fixed size would skip ENUM_FRAMESIZES */
-  run_pipeline ("webcam", "video/x-raw,height=240", "device", 1, &o);
+  /* height only: a fixed size would skip ENUM_FRAMESIZES; 15 fps: S_FMT
+   * leaves 30, so S_PARM is asked */
+  run_pipeline ("webcam", "video/x-raw,height=240,framerate=15/1", "device",
+      1, &o);
   gst_debug_remove_log_function (capture_log);
   gst_debug_add_log_function (gst_debug_log_default, NULL, NULL);
   gst_debug_unset_threshold_for_name ("negcamsrc");
