@@ -391,6 +391,7 @@ typedef struct {
   gboolean sizes_known;
   gboolean sizes_unsupported; /* ENUM_FRAMESIZES not implemented */
   gint sizes_error; /* answer to index 0 when it failed (-EINVAL: absent) */
+  gboolean present; /* a size of it answered ENUM_FRAMEINTERVALS */
   GArray *sizes; /* struct v4l2_frmsizeenum */
   gboolean field_known;
   guint32 field; /* enum v4l2_field this format delivers */
@@ -610,6 +611,50 @@ table_fourcc (guint i)
   return i < G_N_ELEMENTS (more) ? more[i] : 0;
 }
 
+static const GValue *rates_at (
+    NegcamProbe *p, ProbeFormat *f, guint32 w, guint32 h);
+static gboolean fixed_int (GstCaps *filter, const gchar *field, guint32 *out);
+
+/* Did ENUM_FRAMEINTERVALS answer at least one interval (rates_at's "any
+ * rate" stands for none)? */
+static gboolean
+rates_answered (const GValue *v)
+{
+  const GValue *lo, *hi;
+
+  if (!GST_VALUE_HOLDS_FRACTION_RANGE (v))
+    return TRUE;
+  lo = gst_value_get_fraction_range_min (v);
+  hi = gst_value_get_fraction_range_max (v);
+  return gst_value_get_fraction_numerator (lo) != 0
+      || gst_value_get_fraction_numerator (hi) != G_MAXINT;
+}
+
+/*
+ * The lazy presence test: when @filter fixes the frame size, ask that
+ * size's intervals (needed anyway for the rate) instead of walking every
+ * size with ENUM_FRAMESIZES. A spec-conforming driver answers EINVAL for
+ * a fourcc or size it lacks (uvcvideo, vivid, negcam.ko, the embedded
+ * device) and the intervals otherwise, so an answer proves both; no
+ * answer proves nothing (a driver without interval enumeration), and the
+ * caller walks the sizes as before. Only where the fourcc lookup is
+ * allowed (negcam_probe_set_size_lookup). Marks @f present.
+ */
+static gboolean
+size_answers (NegcamProbe *p, ProbeFormat *f, GstCaps *filter)
+{
+  guint32 w, h;
+
+  if (!p->size_lookup || f->sizes_known || !f->base || !filter
+      || gst_caps_is_any (filter) || !fixed_int (filter, "width", &w)
+      || !fixed_int (filter, "height", &h))
+    return FALSE;
+  if (!rates_answered (rates_at (p, f, w, h)))
+    return FALSE;
+  f->present = TRUE;
+  return TRUE;
+}
+
 /* At most this many fourccs are looked up one by one; a filter that
  * leaves more (plain "video/x-raw") costs one ENUM_FMT walk instead. */
 #define MAX_LOOKUP 4
@@ -654,6 +699,11 @@ lookup_formats (
     cand[n++] = f;
   }
   for (i = 0; i < n; i++) {
+    if (cand[i]->present || size_answers (p, cand[i], filter)) {
+      present++;
+      *found = cand[i];
+      continue;
+    }
     ensure_sizes (p, cand[i]);
     if (cand[i]->sizes->len > 0) {
       present++;
@@ -884,6 +934,36 @@ negcam_probe_size_caps (NegcamProbe *p, GstCaps *filter)
   return probe_caps_full (p, filter, FALSE);
 }
 
+/*
+ * The size @filter fixes, when ENUM_FRAMEINTERVALS there answers
+ * (size_answers): appended as the device's only size, without the
+ * ENUM_FRAMESIZES walk, and not cached as @f's sizes (another filter
+ * walks them). FALSE: walk the sizes. An alternate-field answer is left
+ * to the walk too (the caps height is the frame's, V4L2's the field's).
+ */
+static gboolean
+append_fixed_size (NegcamProbe *p, ProbeFormat *f, GstCaps *filter,
+    gboolean with_rates, GstCaps *caps)
+{
+  struct v4l2_frmsizeenum fs = { .type = V4L2_FRMSIZE_TYPE_DISCRETE };
+  GstStructure *s;
+
+  if (!size_answers (p, f, filter))
+    return FALSE;
+  fixed_int (filter, "width", &fs.discrete.width);
+  fixed_int (filter, "height", &fs.discrete.height);
+  s = size_structure (p, f, &fs);
+  if (is_alternate (s)) {
+    gst_structure_free (s);
+    return FALSE;
+  }
+  if (with_rates)
+    gst_structure_set_value (s, "framerate",
+        rates_at (p, f, fs.discrete.width, fs.discrete.height));
+  append_structure (caps, s);
+  return TRUE;
+}
+
 /* Append what @f offers within @filter (NULL: everything) to @caps. */
 static void
 append_format (NegcamProbe *p, ProbeFormat *f, GstCaps *filter,
@@ -894,6 +974,8 @@ append_format (NegcamProbe *p, ProbeFormat *f, GstCaps *filter,
   if (!f->base)
     return;
   if (filter && !base_matches (filter, f->base, FALSE))
+    return;
+  if (append_fixed_size (p, f, filter, with_rates, caps))
     return;
   ensure_sizes (p, f);
   if (f->sizes_unsupported || f->sizes->len == 0) {

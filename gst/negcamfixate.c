@@ -423,6 +423,26 @@ default_candidates (NegcamProbe *probe, GstCaps *filter)
 }
 
 /*
+ * A filter of one structure that fixes the rate below the live rate:
+ * no candidate can reach the live rate, so the highest rate wins, which
+ * is that one, then the largest frame. Aiming the group walk (by area)
+ * at it picks the same as walking every group, and stops at the first
+ * size that has the rate instead of asking every size's intervals.
+ */
+static void
+aim_within_filter (Ranking *r, GstCaps *filter)
+{
+  gint n, d;
+
+  if (!filter || gst_caps_get_size (filter) != 1
+      || !gst_structure_get_fraction (
+          gst_caps_get_structure (filter, 0), "framerate", &n, &d)
+      || n <= 0 || gst_util_fraction_compare (n, d, r->live_n, r->live_d) >= 0)
+    return;
+  r->live_n = n, r->live_d = d;
+}
+
+/*
  * The candidates within one downstream structure (@filter, NULL: any),
  * enumerating intervals only where fixation can end up: sizes are ranked
  * first (ENUM_FRAMESIZES only) and intervals are asked for the best
@@ -451,6 +471,7 @@ candidates_within (NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *filter)
     return ours;
 
   ranking_init (&r, probe, prefer);
+  aim_within_filter (&r, filter);
   below = gst_caps_new_empty ();
   sizes = negcam_probe_size_caps (probe, filter);
   n = gst_caps_get_size (sizes);

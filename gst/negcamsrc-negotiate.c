@@ -2,9 +2,9 @@
 /*
  * negcamsrc's negotiation, see negcamsrc-private.h: the caps query
  * (get_caps, in our order of preference), fixate, and negotiate(), the
- * V4L2 sequence TRY_FMT, S_FMT, S_PARM run in phases, then the
- * negcam-negotiated message. Choosing among caps is negcamfixate.c's;
- * this file asks the device and applies the answer.
+ * V4L2 sequence TRY_FMT, S_FMT, G_PARM (S_PARM when the rate differs)
+ * run in phases, then the negcam-negotiated message. Choosing among caps
+ * is negcamfixate.c's; this file asks the device and applies the answer.
  *
  * Locking: caps queries, fixate and the choose and try phases hold
  * probe_lock (scoped); apply runs in the streaming thread with no lock
@@ -16,6 +16,7 @@
 #endif
 
 #include <errno.h>
+#include <string.h>
 
 #include "negcamsrc-private.h"
 
@@ -65,12 +66,24 @@ gst_negcam_src_fixate (GstBaseSrc *bsrc, GstCaps *caps)
   return fixed;
 }
 
-/* S_FMT (after stopping the stream), S_PARM, G_PARM: what we really get. */
+static gboolean
+same_interval (const struct v4l2_fract *a, const struct v4l2_fract *b)
+{
+  return a->denominator && b->denominator
+      && (guint64)a->numerator * b->denominator
+      == (guint64)b->numerator * a->denominator;
+}
+
+/* S_FMT (after stopping the stream), then G_PARM: what we really get;
+ * S_PARM only when the rate S_FMT left is not the one asked (on uvcvideo
+ * S_PARM is a PROBE round trip to the camera, G_PARM reads what it
+ * holds). */
 static GstCaps *
 gst_negcam_src_configure (GstNegcamSrc *src, struct v4l2_format *fmt,
     const struct v4l2_fract *want, struct v4l2_fract *got, gint *err)
 {
   struct v4l2_streamparm parm = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+  gboolean have;
   gint ret;
 
   gst_negcam_src_release_device (src);
@@ -80,12 +93,17 @@ gst_negcam_src_configure (GstNegcamSrc *src, struct v4l2_format *fmt,
     return NULL;
   }
   *got = *want;
-  if (want->numerator && negcam_probe_can_set_rate (src->probe)) {
+  have = negcam_device_ioctl (src->dev, VIDIOC_G_PARM, &parm) == 0;
+  if (have)
+    *got = parm.parm.capture.timeperframe;
+  if (want->numerator && negcam_probe_can_set_rate (src->probe)
+      && !(have && same_interval (&parm.parm.capture.timeperframe, want))) {
+    memset (&parm, 0, sizeof (parm));
+    parm.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
     parm.parm.capture.timeperframe = *want;
+    *got = *want;
     if (negcam_device_ioctl (src->dev, VIDIOC_S_PARM, &parm) == 0)
       *got = parm.parm.capture.timeperframe;
-  } else if (negcam_device_ioctl (src->dev, VIDIOC_G_PARM, &parm) == 0) {
-    *got = parm.parm.capture.timeperframe;
   }
   return negcam_caps_from_format (&fmt->fmt.pix, got);
 }
@@ -144,7 +162,7 @@ gst_negcam_src_post_negotiated (
  *   choose  probe_lock   candidates within downstream's preferred
  *                        structure, fixated (negcamfixate.c)
  *   try     probe_lock   TRY_FMT; re-fixate to an adjusted answer
- *   apply   none         S_FMT, S_PARM (the streaming thread owns the
+ *   apply   none         S_FMT, G_PARM, S_PARM (the streaming thread owns the
  *                        device's format), checked against downstream
  *   report  none         the error, or the message and the caps
  * A phase that fails records why in the Negotiation; only report posts,
@@ -348,7 +366,7 @@ negotiation_unchanged (GstNegcamSrc *src, Negotiation *n)
 }
 
 /* Phase apply, no lock (streaming thread; src->dev cannot change while
- * the element streams, see the lock rules): S_FMT, S_PARM, and the
+ * the element streams, see the lock rules): S_FMT, G_PARM, S_PARM, and the
  * device's answers checked against downstream once more. */
 static gboolean
 negotiation_apply (GstNegcamSrc *src, Negotiation *n)

@@ -8,7 +8,7 @@
  * engine in process, playing a *profile* (a built-in one such as
  * `webcam`, `vga`, `stepwise`, `tv-tuner`, or a profile file). Caps come
  * from the device's enumeration, probed lazily with the downstream filter;
- * negotiation is the V4L2 sequence TRY_FMT, S_FMT, S_PARM. Every request and
+ * negotiation is the V4L2 sequence TRY_FMT, S_FMT, G_PARM/S_PARM. Every request and
  * the device's answer are logged in the `negcamsrc` debug category, and
  * each negotiation posts a `negcam-negotiated` element message with the
  * chosen format and the number of requests it took.

@@ -6,7 +6,8 @@
  * (vhci-attach.h); this file is the program around it: the command line,
  * the loop that feeds the host's bytes to the device and sleeps until the
  * next held URB is due, and the signals (SIGINT or SIGTERM detach, and
- * the program ends when the kernel closes the socket).
+ * the program ends when the kernel closes the socket; SIGUSR1 prints the
+ * request counts, which are printed at exit too).
  *
  *   negcam-uvc --profile NAME|FILE [--port N] [--trace]
  */
@@ -27,11 +28,30 @@
 
 #define IN_CAP (USBIP_HDR_LEN + USBIP_MAX_OUT_DATA + USBIP_MAX_ISO_PACKETS * USBIP_ISO_DESC_LEN)
 
-static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t stop_signal, counts_asked;
 
 static void on_signal(int sig)
 {
-	stop_signal = sig;
+	if (sig == SIGUSR1)
+		counts_asked = 1;
+	else
+		stop_signal = sig;
+}
+
+/* One line: what the host asked (PROBE and COMMIT apart: each TRY_FMT,
+ * S_FMT or S_PARM of uvcvideo is a PROBE SET_CUR and GET_CUR), and what was
+ * streamed. */
+static void print_counts(const struct nc_uvc_dev *dev, const char *what)
+{
+	const struct nc_uvc_counts *c = &dev->counts;
+
+	fprintf(stderr, "negcam-uvc: %s: %llu control requests (%llu stalled), %llu PROBE SET_CUR, "
+		"%llu PROBE GET, %llu COMMIT, %llu COMMIT GET, %llu isochronous URBs, %llu unlinks, "
+		"%llu frames\n", what, (unsigned long long)c->control,
+		(unsigned long long)c->stalls, (unsigned long long)c->probe_set,
+		(unsigned long long)c->probe_get, (unsigned long long)c->commit_set,
+		(unsigned long long)c->commit_get, (unsigned long long)c->iso_urbs,
+		(unsigned long long)c->unlinks, (unsigned long long)c->frames);
 }
 
 static uint64_t now_ns(void)
@@ -107,6 +127,10 @@ static int run(struct nc_uvc_dev *dev, const struct nc_vhci *v)
 	if (!buf)
 		return -ENOMEM;
 	while (!err) {
+		if (counts_asked) {
+			counts_asked = 0;
+			print_counts(dev, "counts");
+		}
 		if (stop_signal && !detaching) {
 			fprintf(stderr, "negcam-uvc: signal %d: detaching port %d\n", (int)stop_signal, v->port);
 			if (nc_vhci_detach(v))
@@ -131,7 +155,7 @@ static int usage(const char *why)
 		fprintf(stderr, "negcam-uvc: %s\n", why);
 	fprintf(stderr, "usage: negcam-uvc --profile NAME|FILE [--port N] [--trace]\n"
 		"Serves the profile as a USB Video Class camera on vhci-hcd (root; modprobe vhci-hcd).\n"
-		"SIGINT or SIGTERM detaches it.\n");
+		"SIGINT or SIGTERM detaches it; SIGUSR1 prints the request counts.\n");
 	return 2;
 }
 
@@ -144,19 +168,6 @@ static void print_attached(const struct nc_uvc_dev *dev, const struct nc_vhci *v
 	for (i = 0; i < dev->desc.nformats; i++)
 		fprintf(stderr, " %.4s", (const char *)&dev->desc.formats[i].fourcc);
 	fprintf(stderr, "\n");
-}
-
-static void print_counts(const struct nc_uvc_dev *dev, int err)
-{
-	const struct nc_uvc_counts *c = &dev->counts;
-
-	fprintf(stderr, "negcam-uvc: %s: %llu control requests (%llu stalled), %llu PROBE SET_CUR, "
-		"%llu PROBE GET, %llu COMMIT, %llu isochronous URBs, %llu unlinks, %llu frames\n",
-		err ? strerror(-err) : "detached", (unsigned long long)c->control,
-		(unsigned long long)c->stalls, (unsigned long long)c->probe_set,
-		(unsigned long long)c->probe_get, (unsigned long long)c->commit_set,
-		(unsigned long long)c->iso_urbs, (unsigned long long)c->unlinks,
-		(unsigned long long)c->frames);
 }
 
 /* Load the profile and build the device; 0 or the exit status. */
@@ -213,6 +224,7 @@ int main(int argc, char **argv)
 	sa.sa_handler = on_signal; /* no SA_RESTART: ppoll returns EINTR */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
 	if (nc_vhci_attach(&v, port, msg, sizeof(msg))) {
 		fprintf(stderr, "negcam-uvc: %s\n", msg);
 		return 1;
@@ -220,7 +232,7 @@ int main(int argc, char **argv)
 	fd = v.fd;
 	print_attached(dev, &v);
 	err = run(dev, &v);
-	print_counts(dev, err);
+	print_counts(dev, err ? strerror(-err) : "detached");
 	close(fd);
 	nc_uvc_dev_free(dev);
 	return err ? 1 : 0;

@@ -74,7 +74,7 @@ struct nc_uvc_urb {
 };
 
 struct nc_uvc_counts {
-	uint64_t control, probe_set, probe_get, commit_set, stalls, iso_urbs, unlinks, frames;
+	uint64_t control, probe_set, probe_get, commit_set, commit_get, stalls, iso_urbs, unlinks, frames;
 };
 
 /* Where the answers go: 0, or a negative errno that ends the device. */

@@ -252,6 +252,8 @@ static int vs_request(struct nc_uvc_dev *dev, const struct req *r)
 	}
 	if (cs == VS_PROBE_CONTROL)
 		dev->counts.probe_get++;
+	else
+		dev->counts.commit_get++;
 	nc_uvc_params_pack(&s, b);
 	return reply(r, b, sizeof(b));
 }

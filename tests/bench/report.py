@@ -637,6 +637,21 @@ for key in ('mem-negcam', 'cpu-host-negcam-640x480', 'cpu-host-negcam-1920x1080'
 targets.append(('Zero heap allocations per frame in steady state (negcamsrc)', ', '.join(al) or 'not measured',
                 amet if ahave else None))
 
+# ---------------------------------------------------------------- uvcvideo
+# tests/bench/uvc.sh's results, tabled by uvc-report.py (issue 33)
+if glob.glob(os.path.join(RES, 'uvc-*-strace.kv')):
+    import subprocess
+    here = os.path.dirname(os.path.abspath(__file__))
+    table = subprocess.run([sys.executable, os.path.join(here, 'uvc-report.py'), RES],
+                           capture_output=True, text=True, check=False).stdout
+    out += ['## 9. uvcvideo: negcamsrc against v4l2src, negcam-uvc the camera', '',
+            'negcam-uvc `--profile webcam` on vhci-hcd, served by uvcvideo, in the VM '
+            '(`tests/bench/uvc.sh`): ioctls before STREAMON (strace), the PROBE and '
+            'COMMIT requests the camera received (its SIGUSR1 counts; uvcvideo makes '
+            'each TRY_FMT, S_FMT and S_PARM a PROBE SET_CUR, GET_MIN, GET_MAX, SET_CUR, '
+            'GET_CUR), first buffer median of 5 fresh processes; the camera reset to '
+            'YUYV 640x480 at 30 fps before each process.', '', table.rstrip('\n'), '']
+
 # ---------------------------------------------------------------- targets
 tout = ['## Targets (issue 6)', '', '| target | where we stand | |', '|---|---|---|']
 for t, s, met in targets:

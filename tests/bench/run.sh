@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
-# make bench: tests/bench/run.sh [BUILD] [all|host|vm [neg|kgen|lat|cpu|loop|rt]]
+# make bench: tests/bench/run.sh [BUILD] [all|host|vm [neg|kgen|lat|cpu|loop|rt|uvc]]
 #
 # Measures negcam against what users would pick instead (v4l2src, vivid,
 # videotestsrc, memcpy), on the host (embedded negcamsrc) and in the qemu VM
-# (negcam.ko and vivid; negcam loops and Debian's v4l2loopback), then writes docs/benchmarks.md and prints it.
+# (negcam.ko and vivid; negcam loops and Debian's v4l2loopback; uvcvideo
+# serving negcam-uvc, tests/bench/uvc.sh, whose table uvc-report.py
+# prints), then writes docs/benchmarks.md and prints it.
 # Results of the latest run of each part stay in tests/bench/out/results/
 # (key=value files, strace logs, stderr), so `run.sh BUILD vm lat` reruns
 # one part and regenerates the whole report. Nothing here asserts a time.

@@ -6,12 +6,14 @@
 set -u
 TREE=${NEGCAM_TREE:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)}
 RES=$1
-ONLY=${2:-all}	# all, or one of neg kgen lat cpu loop rt (for reruns)
+ONLY=${2:-all}	# all, or one of neg kgen lat cpu loop rt uvc (for reruns)
 . "$TREE/tests/bench/lib.sh"
 case ${NEGCAM_BUILD:=build} in /*) ;; *) NEGCAM_BUILD=$TREE/$NEGCAM_BUILD ;; esac
 export GST_PLUGIN_PATH=$NEGCAM_BUILD/gst
 MALLOC="env G_SLICE=always-malloc LD_PRELOAD=$BIN/bench-malloc.so"
 mkdir -p "$RES"
+# negcamsrc and v4l2src on uvcvideo, negcam-uvc the camera (uvc.sh)
+[ "$ONLY" = uvc ] && exec bash "$TREE/tests/bench/uvc.sh" "$RES"
 
 modprobe -a videobuf2-vmalloc videobuf2-v4l2 videodev configfs || exit 1
 modprobe vivid n_devs=1 node_types=0x1 || exit 1
@@ -169,4 +171,5 @@ if [ "$ONLY" = all ] || [ "$ONLY" = loop ]; then
 	echo
 fi
 rmmod negcam 2>/dev/null
+[ "$ONLY" = all ] && bash "$TREE/tests/bench/uvc.sh" "$RES"
 exit 0	# failures are in the .kv files (rc=)

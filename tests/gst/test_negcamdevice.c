@@ -317,8 +317,15 @@ GST_START_TEST (test_probe_lookup_einval_sizes)
     negcam_probe_set_size_lookup (a, TRUE);
     ca = negcam_probe_caps (a, filter);
     cb = negcam_probe_caps (b, filter);
-    fail_unless (gst_caps_is_strictly_equal (ca, cb), "%s: %" GST_PTR_FORMAT
-        " vs %" GST_PTR_FORMAT, filters[i], ca, cb);
+    /* A fixed size asks its intervals first, and they answer: the
+     * lookup then offers that size at its real rates, within what the
+     * full path offers (any size, any rate). */
+    if (i == 1)
+      fail_unless (gst_caps_is_subset (ca, cb), "%s: %" GST_PTR_FORMAT
+          " not in %" GST_PTR_FORMAT, filters[i], ca, cb);
+    else
+      fail_unless (gst_caps_is_strictly_equal (ca, cb), "%s: %"
+          GST_PTR_FORMAT " vs %" GST_PTR_FORMAT, filters[i], ca, cb);
     if (i < 3) {
       fail_if (gst_caps_is_empty (ca), "%s: nothing offered", filters[i]);
       fixed = gst_caps_fixate (gst_caps_ref (ca));

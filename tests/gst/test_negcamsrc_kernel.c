@@ -69,14 +69,20 @@ GST_START_TEST (test_same_negotiation_both_backends)
     /* the same requests, one for one, but for the field of a raw
      * format: known from G_FMT at open for the default's fourcc, asked
      * with one TRY_FMT for the others; the node keeps the last run's
-     * format as a real one does, so its default fourcc may differ */
+     * format as a real one does, so its default fourcc may differ; and
+     * S_PARM, asked only when the rate S_FMT left is not the one wanted,
+     * which on the node depends on the last run's rate */
     {
-      guint et = 0, kt = 0;
+      guint et = 0, kt = 0, es = 0, ks = 0;
 
       gst_structure_get_uint (emb.msg, "try-fmt", &et);
       gst_structure_get_uint (ker.msg, "try-fmt", &kt);
+      gst_structure_get_uint (emb.msg, "s-parm", &es);
+      gst_structure_get_uint (ker.msg, "s-parm", &ks);
       fail_unless (kt == et || kt == et + 1, "%s: try-fmt %u vs %u",
           filters[i], et, kt);
+      fail_unless (es <= 1 && ks <= 1, "%s: s-parm %u, %u", filters[i], es,
+          ks);
       for (j = 0; j < G_N_ELEMENTS (counted); j++) {
         guint x = 0, y = 0;
 
@@ -85,6 +91,9 @@ GST_START_TEST (test_same_negotiation_both_backends)
         if (!strcmp (counted[j], "try-fmt") || !strcmp (counted[j],
                 "requests"))
           y -= kt - et;
+        if (!strcmp (counted[j], "s-parm") || !strcmp (counted[j],
+                "requests"))
+          y = y + es - ks;
         fail_unless_equals_int (x, y);
       }
     }

@@ -223,6 +223,24 @@ static void test_probe(struct nc_uvc_dev *dev)
 	CHECK_EQ(ctrl(dev, 0x21, 0x81, 0x0100, 0x0001, 34, in, NULL), -EPIPE, "GET_CUR sent as OUT stalls");
 }
 
+/* What negcam-uvc prints at exit and on SIGUSR1: PROBE and COMMIT counted apart. */
+static void test_counts(struct nc_uvc_dev *dev)
+{
+	struct nc_uvc_counts c = dev->counts;
+	struct nc_uvc_params s = { .format = 1, .frame = 6, .interval = 333333 };
+	uint8_t in[34];
+
+	CHECK_EQ(set_probe(dev, false, &s, 34), 0, "PROBE SET_CUR");
+	get_probe(dev, 0x82);
+	get_probe(dev, 0x81);
+	CHECK_EQ(set_probe(dev, true, &s, 34), 0, "COMMIT SET_CUR");
+	CHECK_EQ(ctrl(dev, 0xa1, 0x81, 0x0200, 0x0001, 34, NULL, in), 34, "COMMIT GET_CUR");
+	CHECK_EQ(dev->counts.probe_set - c.probe_set, 1, "one PROBE SET_CUR counted");
+	CHECK_EQ(dev->counts.probe_get - c.probe_get, 2, "GET_MIN and GET_CUR of PROBE counted");
+	CHECK_EQ(dev->counts.commit_set - c.commit_set, 1, "one COMMIT SET_CUR counted");
+	CHECK_EQ(dev->counts.commit_get - c.commit_get, 1, "one COMMIT GET_CUR counted");
+}
+
 static void test_pu(struct nc_uvc_dev *dev)
 {
 	uint8_t v[2] = { 44, 1 }, in[2];
@@ -433,6 +451,7 @@ int main(void)
 	nc_uvc_dev_init(&dev, builtin("webcam"), NULL, capture, NULL);
 	test_standard(&dev);
 	test_probe(&dev);
+	test_counts(&dev);
 	test_pu(&dev);
 	nc_uvc_dev_free(&dev);
 	test_parser();
