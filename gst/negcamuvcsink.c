@@ -237,6 +237,27 @@ gst_negcam_uvc_sink_get_caps (GstBaseSink *bsink, GstCaps *filter)
   return res;
 }
 
+/* Producers leave out fields ours carry (image/jpeg's parsed,
+ * interlace-mode): fixed caps that intersect ours are accepted. */
+static gboolean
+gst_negcam_uvc_sink_query (GstBaseSink *bsink, GstQuery *query)
+{
+  GstCaps *caps, *common;
+  gboolean ok;
+
+  if (GST_QUERY_TYPE (query) != GST_QUERY_ACCEPT_CAPS)
+    return GST_BASE_SINK_CLASS (gst_negcam_uvc_sink_parent_class)
+        ->query (bsink, query);
+  gst_query_parse_accept_caps (query, &caps);
+  common = gst_negcam_uvc_sink_get_caps (bsink, caps);
+  ok = gst_caps_is_fixed (caps) && !gst_caps_is_empty (common);
+  GST_DEBUG_OBJECT (bsink, "%s %" GST_PTR_FORMAT, ok ? "accept" : "refuse",
+      caps);
+  gst_caps_unref (common);
+  gst_query_set_accept_caps_result (query, ok);
+  return TRUE;
+}
+
 static void
 post_structure (GstNegcamUvcSink *self, GstStructure *s)
 {
@@ -789,6 +810,7 @@ gst_negcam_uvc_sink_init (GstNegcamUvcSink *self)
   self->port = -1;
   self->vhci.fd = -1;
   gst_video_info_init (&self->info);
+
 }
 
 static void
@@ -831,5 +853,6 @@ gst_negcam_uvc_sink_class_init (GstNegcamUvcSinkClass *klass)
   element_class->change_state = gst_negcam_uvc_sink_change_state;
   basesink_class->get_caps = gst_negcam_uvc_sink_get_caps;
   basesink_class->set_caps = gst_negcam_uvc_sink_set_caps;
+  basesink_class->query = gst_negcam_uvc_sink_query;
   basesink_class->render = gst_negcam_uvc_sink_render;
 }
