@@ -362,11 +362,17 @@ pipeline_step() {
 # pipeline renegotiated each time (its negotiations counted), never restarted
 # (one gst-launch, one state change to PLAYING).
 case_pipeline_camera() {
-	local nego commits playing card i
+	local nego commits playing card i msg
 	if [ ! -f "$NEGCAM_BUILD/gst/libgstnegcam.so" ]; then
 		skip "pipeline camera: the GStreamer plugin is not built"
 		return
 	fi
+	msg=$(GST_PLUGIN_PATH=$NEGCAM_BUILD/gst GST_REGISTRY_UPDATE=no setpriv --reuid 65534 --regid 65534 \
+		--clear-groups gst-launch-1.0 videotestsrc num-buffers=1 ! negcamuvcsink 2>&1 | grep -m1 'Cannot attach')
+	case $msg in
+	*root*) pass "pipeline camera, not root: ${msg#ERROR: from element }" ;;
+	*) fail "pipeline camera, not root: '$msg' does not say root" ;;
+	esac
 	if ! start_pipeline_cam; then
 		fail "pipeline camera: no uvcvideo node within 30 s (log $OUT/pipeline-cam.log)"
 		kill "$GST_PID" 2>/dev/null; wait "$GST_PID" 2>/dev/null
