@@ -52,7 +52,8 @@ struct _GstNegcamConvertBin {
   GstElement *convert, *scale, *rate, *filter, *sink;
   GstPad *rate_src; /* videorate's source pad, borrowed (static) */
   GstElement *encoder; /* jpegenc, or NULL (raw) */
-  GstElement *range;   /* capsfilter: RGB before jpegenc (JFIF colours) */
+  GstElement *range;   /* bin: RGB, then full-range BT.601 I420 before
+                        * jpegenc (JFIF colours) */
   gint swap_pending; /* atomic: an idle probe is installed */
 
   /* object lock: the rate stage (see "Rate") */
@@ -104,11 +105,16 @@ is_jpeg (GstCaps *want)
  * given as they are: limited-range or BT.709 input (videotestsrc's and
  * most cameras') decodes with shifted colours. GStreamer 1.22's
  * videoconvert cannot make full range from limited BT.601 (its converter
- * changes range only along with the matrix), so jpegenc is given RGB and
- * libjpeg makes JFIF's YCbCr itself, right for every input colorimetry
+ * changes range only along with the matrix), and jpegenc given RGB writes
+ * an RGB JPEG (Adobe marker, no colour transform) that libyuv, hence
+ * Chromium, cannot decode. So the stage goes through RGB, then makes
+ * full-range BT.601 I420 from it (a matrix change, which videoconvert
+ * does): a JFIF 4:2:0 JPEG, right for every input colorimetry
  * (docs/negcamsink.md, "MJPG colours", has the cost). */
-#define NEGCAM_JFIF_CAPS \
-  "video/x-raw,format=(string){ BGRx, RGBx, xRGB, xBGR, RGB, BGR }"
+#define NEGCAM_JFIF_STAGE \
+  "capsfilter caps=\"video/x-raw,format=(string){ BGRx, RGBx, xRGB, xBGR, " \
+  "RGB, BGR }\" ! videoconvert ! capsfilter caps=\"video/x-raw," \
+  "format=(string)I420,colorimetry=(string)1:4:0:0\""
 
 static void
 remove_encoder (GstNegcamConvertBin *self)
@@ -126,7 +132,7 @@ remove_encoder (GstNegcamConvertBin *self)
 static gboolean
 link_tail (GstNegcamConvertBin *self, gboolean jpeg)
 {
-  GstCaps *jfif;
+  GError *err = NULL;
 
   if (self->encoder)
     remove_encoder (self);
@@ -142,15 +148,21 @@ link_tail (GstNegcamConvertBin *self, gboolean jpeg)
         (NULL));
     return FALSE;
   }
-  jfif = gst_caps_from_string (NEGCAM_JFIF_CAPS);
-  self->range = gst_element_factory_make ("capsfilter", "jfif-range");
-  g_object_set (self->range, "caps", jfif, NULL);
-  gst_caps_unref (jfif);
+  self->range = gst_parse_bin_from_description_full (NEGCAM_JFIF_STAGE, TRUE,
+      NULL, GST_PARSE_FLAG_NO_SINGLE_ELEMENT_BINS, &err);
+  if (!self->range) {
+    GST_ELEMENT_ERROR (self, CORE, MISSING_PLUGIN, (NULL),
+        ("JFIF stage: %s", err ? err->message : "?"));
+    g_clear_error (&err);
+    gst_clear_object (&self->encoder);
+    return FALSE;
+  }
+  gst_object_set_name (GST_OBJECT (self->range), "jfif-range");
   gst_bin_add_many (GST_BIN (self), self->range, self->encoder, NULL);
   if (!gst_element_link_many (self->scale, self->range, self->encoder,
           self->filter, NULL)) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
-        ("cannot link videoscale ! capsfilter ! jpegenc ! capsfilter"));
+        ("cannot link videoscale ! JFIF stage ! jpegenc ! capsfilter"));
     return FALSE;
   }
   return gst_element_sync_state_with_parent (self->range)
