@@ -5,9 +5,9 @@
  * @see_also: negcamuvcsink, negcamconvertsink
  *
  * negcamuvcsink behind videorate, videoconvert, videoscale and, when the
- * host commits Motion JPEG, jpegenc (given RGB, so that the JPEG has
- * JFIF's full-range BT.601 colours): any source is a USB webcam whose
- * format, size and rate the host application chooses. Each COMMIT
+ * host commits Motion JPEG, jpegenc (given full-range BT.601 I420 made
+ * from RGB: a JFIF JPEG with the source's colours): any source is a USB
+ * webcam whose format, size and rate the host application chooses. Each COMMIT
  * renegotiates the running pipeline; nothing restarts.
  *
  * ## Example launch lines
