@@ -298,15 +298,16 @@ case_sigkill() {
 # choose its format. CAM_ARGB is its foreground-color (ARGB), GREEN_RGB the RGB a
 # decoded frame must show (each channel within 20).
 CAM_ARGB=0xff00c000 GREEN_RGB='0 192 0'
-GST_PID=''
+GST_PID='' CAM_LOG=$OUT/pipeline-cam.log
 
 # start_pipeline_cam: gst-launch -m with negcamuvcconvertsink in the
-# background (its bus messages in $OUT/pipeline-cam.log); NODE set.
+# background (its bus messages, and negcamuvcsink's INFO lines, in
+# $OUT/pipeline-cam.log, or $CAM_LOG); NODE set.
 start_pipeline_cam() {
 	local i
-	GST_PLUGIN_PATH=$NEGCAM_BUILD/gst ${CAM_NICE:-} gst-launch-1.0 -m videotestsrc is-live=true pattern=solid-color \
+	GST_DEBUG=negcamuvcsink:4 GST_DEBUG_NO_COLOR=1 GST_PLUGIN_PATH=$NEGCAM_BUILD/gst ${CAM_NICE:-} gst-launch-1.0 -m videotestsrc is-live=true pattern=solid-color \
 		foreground-color=$CAM_ARGB ! negcamuvcconvertsink name=cam profile="${CAM_PROFILE:-webcam}" \
-		> "$OUT/pipeline-cam.log" 2>&1 &
+		> "$CAM_LOG" 2>&1 &
 	GST_PID=$!
 	NODE=''
 	for i in $(seq 300); do
@@ -315,7 +316,7 @@ start_pipeline_cam() {
 		kill -0 "$GST_PID" 2>/dev/null || break
 		sleep 0.1
 	done
-	sed 's/^/  | /' "$OUT/pipeline-cam.log" | tail -n 20
+	sed 's/^/  | /' "$CAM_LOG" | tail -n 20
 	return 1
 }
 
@@ -333,8 +334,10 @@ near() {
 	done
 }
 
-# The sink's negotiations so far (negcamuvcsink-caps messages), unescaped.
-sink_caps() { tr -d '\\' < "$OUT/pipeline-cam.log" | grep 'negcamuvcsink-caps, '; }
+# The sink's negotiations so far: its INFO lines (GST_DEBUG), not its
+# negcamuvcsink-caps bus messages: gst-launch did not print the one posted
+# right after the MJPEG stage was taken out (seen twice; not understood).
+sink_caps() { grep 'gst_negcam_uvc_sink_set_caps:<sink> negotiation ' "$CAM_LOG"; }
 
 # pipeline_step FORMAT W H: ffmpeg asks the node for FORMAT (yuyv422,
 # mjpeg) at WxH; 15 frames of that size in the producer's colour, and the
@@ -363,7 +366,7 @@ pipeline_step() {
 		sleep 0.1
 	done
 	[ "$i" -lt 100 ] && pass "pipeline camera: the producer was renegotiated to $2x$3" ||
-		fail "pipeline camera: no new negotiation of $2x$3 in $OUT/pipeline-cam.log"
+		fail "pipeline camera: no new negotiation of $2x$3 in $CAM_LOG"
 }
 
 # A GStreamer pipeline as the camera: 320x240 YUYV, 1280x720 MJPEG, 640x480
@@ -383,7 +386,7 @@ case_pipeline_camera() {
 	*) fail "pipeline camera, not root: '$msg' does not say root" ;;
 	esac
 	if ! start_pipeline_cam; then
-		fail "pipeline camera: no uvcvideo node within 30 s (log $OUT/pipeline-cam.log)"
+		fail "pipeline camera: no uvcvideo node within 30 s (log $CAM_LOG)"
 		kill "$GST_PID" 2>/dev/null; wait "$GST_PID" 2>/dev/null
 		return
 	fi
@@ -392,11 +395,11 @@ case_pipeline_camera() {
 	pipeline_step yuyv422 320 240
 	pipeline_step mjpeg 1280 720
 	pipeline_step yuyv422 640 480
-	nego=$(grep -c 'negcamuvcsink-caps, ' "$OUT/pipeline-cam.log")
-	commits=$(grep -c 'negcamuvcsink-commit, ' "$OUT/pipeline-cam.log")
-	playing=$(grep -cE 'from element "pipeline0" \(state-changed\).*new-state=\(GstState\)playing' "$OUT/pipeline-cam.log")
-	note "pipeline camera: negotiations in order: $(tr -d '\\' < "$OUT/pipeline-cam.log" |
-		sed -n 's/.*negcamuvcsink-caps, .*caps=(GstCaps)"\([a-z/-]*\).*width=(int)\([0-9]*\), height=(int)\([0-9]*\).*/\1 \2x\3;/p' | xargs)"
+	nego=$(sink_caps | wc -l)
+	commits=$(grep -c 'negcamuvcsink-commit, ' "$CAM_LOG")
+	playing=$(grep -cE 'from element "pipeline0" \(state-changed\).*new-state=\(GstState\)playing' "$CAM_LOG")
+	note "pipeline camera: negotiations in order: $(sink_caps |
+		sed 's/.*negotiation [0-9]*: \([a-z/-]*\).*width=(int)\([0-9]*\), height=(int)\([0-9]*\).*/\1 \2x\3;/' | xargs)"
 	if kill -0 "$GST_PID" 2>/dev/null && [ "$playing" = 1 ] && [ "$nego" -ge 4 ]; then
 		pass "pipeline camera: one gst-launch throughout, PLAYING once, $nego negotiations for $commits host COMMITs"
 	else
@@ -424,7 +427,8 @@ case_browser() {
 	fi
 	# niced: under TCG a producer converting at 30 fps starved Chromium
 	# (no getUserMedia in 240 s)
-	CAM_ARGB=0xffff0000 CAM_NICE='nice -n 10' CAM_PROFILE=$VM_DIR/uvc-browser.profile start_pipeline_cam || { fail "browser: no uvcvideo node (log $OUT/pipeline-cam.log)"; return; }
+	CAM_LOG=$OUT/browser-cam.log
+	CAM_ARGB=0xffff0000 CAM_NICE='nice -n 10' CAM_PROFILE=$VM_DIR/uvc-browser.profile start_pipeline_cam || { fail "browser: no uvcvideo node (log $CAM_LOG)"; return; }
 	"$NEGCAM_TREE/tests/vm/browser.sh" "$card" 640x480,1280x720 300 red > "$blog" 2>&1
 	cams=$(sed -n 's/^cameras //p' "$blog")
 	case $cams in
@@ -439,8 +443,8 @@ case_browser() {
 			fail "Chromium asks $s: ${l:-$(tail -n1 "$blog")} (log $blog)"
 		fi
 	done
-	kill -0 "$GST_PID" 2>/dev/null && pass "browser: one pipeline served both sizes ($(grep -c 'negcamuvcsink-caps, ' "$OUT/pipeline-cam.log") negotiations)" ||
-		fail "browser: the pipeline camera ended (log $OUT/pipeline-cam.log)"
+	kill -0 "$GST_PID" 2>/dev/null && pass "browser: one pipeline served both sizes ($(sink_caps | wc -l) negotiations)" ||
+		fail "browser: the pipeline camera ended (log $CAM_LOG)"
 	kill -INT "$GST_PID" 2>/dev/null
 	for s in $(seq 100); do kill -0 "$GST_PID" 2>/dev/null || break; sleep 0.1; done
 	kill -KILL "$GST_PID" 2>/dev/null; wait "$GST_PID" 2>/dev/null
