@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The negcam plugin: registers negcamsrc, negcamsink, negcamconvertsink
- * and negcamdeviceprovider.
+ * The negcam plugin: registers negcamsrc, negcamsink, negcamconvertsink,
+ * negcamuvcsink, negcamuvcconvertsink and negcamdeviceprovider.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -10,6 +10,7 @@
 #include <gst/gst.h>
 #include "negcamsrc.h"
 #include "negcamsink.h"
+#include "negcamuvcsink.h"
 #include "negcamdeviceprovider.h"
 
 static gboolean
@@ -19,6 +20,8 @@ plugin_init (GstPlugin *plugin)
 
   ok &= GST_ELEMENT_REGISTER (negcamsink, plugin);
   ok &= GST_ELEMENT_REGISTER (negcamconvertsink, plugin);
+  ok &= GST_ELEMENT_REGISTER (negcamuvcsink, plugin);
+  ok &= GST_ELEMENT_REGISTER (negcamuvcconvertsink, plugin);
   ok &= GST_DEVICE_PROVIDER_REGISTER (negcamdeviceprovider, plugin);
   return ok;
 }

@@ -16,9 +16,9 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (
     GstNegcamSink, gst_negcam_sink, GST, NEGCAM_SINK, GstBaseSink)
 
+/* negcamconvertsink: a GstNegcamConvertBin ending in negcamsink */
+GType gst_negcam_convert_sink_get_type (void);
 #define GST_TYPE_NEGCAM_CONVERT_SINK (gst_negcam_convert_sink_get_type ())
-G_DECLARE_FINAL_TYPE (GstNegcamConvertSink, gst_negcam_convert_sink, GST,
-    NEGCAM_CONVERT_SINK, GstBin)
 
 GST_ELEMENT_REGISTER_DECLARE (negcamsink);
 GST_ELEMENT_REGISTER_DECLARE (negcamconvertsink);

@@ -80,6 +80,15 @@ struct nc_uvc_counts {
 /* Where the answers go: 0, or a negative errno that ends the device. */
 typedef int (*nc_uvc_send_fn)(void *ctx, const uint8_t *buf, size_t len);
 
+/*
+ * Where frames come from when not from the engine's generator (a
+ * GStreamer sink's buffers): frame @frame_no of format @fmt (the committed
+ * one) into @buf (@cap bytes room). Its length, or 0 to skip the frame
+ * (none of that format yet). Called from nc_uvc_dev_tick/input.
+ */
+typedef long (*nc_uvc_frame_fn)(void *ctx, const struct v4l2_pix_format *fmt,
+				uint32_t frame_no, uint8_t *buf, uint32_t cap);
+
 struct nc_uvc_dev {
 	const struct negcam_profile *profile;
 	struct nc_uvc_desc desc;
@@ -98,6 +107,8 @@ struct nc_uvc_dev {
 	void *send_ctx;
 	struct nc_uvc_counts counts;
 	bool trace;       /* one stderr line per control request */
+	nc_uvc_frame_fn frame_fn; /* NULL: the engine's generator draws frames */
+	void *frame_ctx;
 };
 
 /*

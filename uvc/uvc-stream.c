@@ -4,6 +4,9 @@
  * generator (engine/framegen.h, with the frame-number stamp of
  * docs/frames.md) cut into UVC payloads, one per microframe.
  *
+ * A caller may give frames of its own instead (dev->frame_fn: the
+ * GStreamer sink negcamuvcsink); they are paced and cut the same way.
+ *
  * Timing is bus time: frame n starts at the first microframe at or after
  * start + n * interval (the committed dwFrameInterval) and is sent at the
  * full rate of the alternate setting the host chose, each packet with a
@@ -87,10 +90,16 @@ void nc_uvc_stream_stop(struct nc_uvc_dev *dev)
 	dev->stream.active = false;
 }
 
-/* Draw the next frame; false when the generator cannot (the frame is skipped). */
-static bool draw_frame(struct nc_uvc_stream *st, uint64_t t_ns)
+/*
+ * Draw the next frame, or take it from the device's frame source; false
+ * when there is none (the frame is skipped).
+ */
+static bool draw_frame(struct nc_uvc_dev *dev, uint64_t t_ns)
 {
-	long n = negcam_framegen_draw_at(&st->fmt, NC_PATTERN_BARS, st->frame_no, t_ns,
+	struct nc_uvc_stream *st = &dev->stream;
+	long n = dev->frame_fn ?
+		 dev->frame_fn(dev->frame_ctx, &st->fmt, st->frame_no, st->frame, st->frame_cap) :
+		 negcam_framegen_draw_at(&st->fmt, NC_PATTERN_BARS, st->frame_no, t_ns,
 					 st->prev, st->prev_scene, st->frame, st->frame_cap);
 
 	if (n <= 0) {
@@ -120,7 +129,7 @@ uint32_t nc_uvc_stream_packet(struct nc_uvc_dev *dev, uint64_t t_ns, uint8_t *ou
 		st->next_ns += st->interval_ns;
 		if (st->next_ns < t_ns) /* behind by more than a frame: start again from now */
 			st->next_ns = t_ns + st->interval_ns;
-		if (!draw_frame(st, t_ns))
+		if (!draw_frame(dev, t_ns))
 			return 0;
 		st->active = true;
 	}

@@ -293,8 +293,175 @@ case_sigkill() {
 	fi
 }
 
+# ---- a pipeline as the camera (negcamuvcconvertsink) ----
+# The producer: a solid colour, live, written once; the host's COMMITs
+# choose its format. CAM_ARGB is its foreground-color (ARGB), GREEN_RGB the RGB a
+# decoded frame must show (each channel within 20).
+CAM_ARGB=0xff00c000 GREEN_RGB='0 192 0'
+GST_PID='' CAM_LOG=$OUT/pipeline-cam.log
+
+# start_pipeline_cam: gst-launch -m with negcamuvcconvertsink in the
+# background (its bus messages, and negcamuvcsink's INFO lines, in
+# $OUT/pipeline-cam.log, or $CAM_LOG); NODE set.
+start_pipeline_cam() {
+	local i
+	GST_DEBUG=negcamuvcsink:4 GST_DEBUG_NO_COLOR=1 GST_PLUGIN_PATH=$NEGCAM_BUILD/gst ${CAM_NICE:-} gst-launch-1.0 -m videotestsrc is-live=true pattern=solid-color \
+		foreground-color=$CAM_ARGB ! negcamuvcconvertsink name=cam profile="${CAM_PROFILE:-webcam}" \
+		> "$CAM_LOG" 2>&1 &
+	GST_PID=$!
+	NODE=''
+	for i in $(seq 300); do
+		NODE=$(nodes_of_driver uvcvideo | head -n1)
+		[ -n "$NODE" ] && return 0
+		kill -0 "$GST_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	sed 's/^/  | /' "$CAM_LOG" | tail -n 20
+	return 1
+}
+
+# rgb_at FILE W H N: the middle pixel of the last of N rgb24 frames in FILE.
+rgb_at() {
+	od -An -tu1 -N3 -j $(( ($4 - 1) * $2 * $3 * 3 + ($3 / 2 * $2 + $2 / 2) * 3 )) "$1" | xargs
+}
+
+# near "R G B" "R G B": every channel within 20.
+near() {
+	local a=($1) b=($2) i
+	[ ${#a[@]} = 3 ] || return 1
+	for i in 0 1 2; do
+		[ $(( a[i] > b[i] ? a[i] - b[i] : b[i] - a[i] )) -le 20 ] || return 1
+	done
+}
+
+# The sink's negotiations so far: its INFO lines (GST_DEBUG), not its
+# negcamuvcsink-caps bus messages: gst-launch did not print the one posted
+# right after the MJPEG stage was taken out (seen twice; not understood).
+sink_caps() { grep 'gst_negcam_uvc_sink_set_caps:<sink> negotiation ' "$CAM_LOG"; }
+
+# pipeline_step FORMAT W H: ffmpeg asks the node for FORMAT (yuyv422,
+# mjpeg) at WxH; 15 frames of that size in the producer's colour, and the
+# producer renegotiated to it.
+pipeline_step() {
+	local f=$OUT/pipeline-cam.rgb n=15 rgb size t0 n0 i
+	t0=$(now)
+	n0=$(sink_caps | wc -l)
+	if ! check "pipeline camera: ffmpeg $1 $2x$3, $n frames" 180 \
+		ffmpeg -nostdin -hide_banner -loglevel error -f v4l2 -input_format "$1" -video_size "$2x$3" \
+			-i "$NODE" -frames:v $n -fps_mode passthrough -pix_fmt rgb24 -f rawvideo -y "$f"; then
+		return
+	fi
+	size=$(stat -c %s "$f")
+	rgb=$(rgb_at "$f" "$2" "$3" $n)
+	if [ "$size" = $(($2 * $3 * 3 * n)) ] && near "$rgb" "$GREEN_RGB"; then
+		pass "pipeline camera: $1 $2x$3: $n frames of that size in $(secs_since "$t0")s, middle of the last ($rgb) is the producer's ($GREEN_RGB)"
+	else
+		fail "pipeline camera: $1 $2x$3: $size bytes (want $(($2 * $3 * 3 * n))), middle ($rgb), producer's ($GREEN_RGB)"
+	fi
+	rm -f "$f"
+	# a negotiation to WxH after the ones before this step (gst-launch
+	# prints the sink's message when the bus gives it: wait up to 10 s)
+	for i in $(seq 100); do
+		sink_caps | tail -n +$((n0 + 1)) | grep -qE "width=\(int\)$2, height=\(int\)$3" && break
+		sleep 0.1
+	done
+	[ "$i" -lt 100 ] && pass "pipeline camera: the producer was renegotiated to $2x$3" ||
+		fail "pipeline camera: no new negotiation of $2x$3 in $CAM_LOG"
+}
+
+# A GStreamer pipeline as the camera: 320x240 YUYV, 1280x720 MJPEG, 640x480
+# YUYV asked by ffmpeg in turn; each arrives in the producer's colour, the
+# pipeline renegotiated each time (its negotiations counted), never restarted
+# (one gst-launch, one state change to PLAYING).
+case_pipeline_camera() {
+	local nego commits playing card i msg
+	if [ ! -f "$NEGCAM_BUILD/gst/libgstnegcam.so" ]; then
+		skip "pipeline camera: the GStreamer plugin is not built"
+		return
+	fi
+	msg=$(GST_PLUGIN_PATH=$NEGCAM_BUILD/gst GST_REGISTRY_UPDATE=no setpriv --reuid 65534 --regid 65534 \
+		--clear-groups gst-launch-1.0 videotestsrc num-buffers=1 ! negcamuvcsink 2>&1 | grep -m1 'Cannot attach')
+	case $msg in
+	*root*) pass "pipeline camera, not root: ${msg#ERROR: from element }" ;;
+	*) fail "pipeline camera, not root: '$msg' does not say root" ;;
+	esac
+	if ! start_pipeline_cam; then
+		fail "pipeline camera: no uvcvideo node within 30 s (log $CAM_LOG)"
+		kill "$GST_PID" 2>/dev/null; wait "$GST_PID" 2>/dev/null
+		return
+	fi
+	card=$(v4l2-ctl -d "$NODE" --info | sed -n 's/^[[:space:]]*Card type *: //p')
+	pass "pipeline camera: negcamuvcconvertsink attached, $NODE, card '$card'"
+	pipeline_step yuyv422 320 240
+	pipeline_step mjpeg 1280 720
+	pipeline_step yuyv422 640 480
+	nego=$(sink_caps | wc -l)
+	commits=$(grep -c 'negcamuvcsink-commit, ' "$CAM_LOG")
+	playing=$(grep -cE 'from element "pipeline0" \(state-changed\).*new-state=\(GstState\)playing' "$CAM_LOG")
+	note "pipeline camera: negotiations in order: $(sink_caps |
+		sed 's/.*negotiation [0-9]*: \([a-z/-]*\).*width=(int)\([0-9]*\), height=(int)\([0-9]*\).*/\1 \2x\3;/' | xargs)"
+	if kill -0 "$GST_PID" 2>/dev/null && [ "$playing" = 1 ] && [ "$nego" -ge 4 ]; then
+		pass "pipeline camera: one gst-launch throughout, PLAYING once, $nego negotiations for $commits host COMMITs"
+	else
+		fail "pipeline camera: gst-launch alive: $(kill -0 "$GST_PID" 2>/dev/null && echo yes || echo no), PLAYING $playing times, $nego negotiations, $commits COMMITs"
+	fi
+	kill -INT "$GST_PID" 2>/dev/null
+	for i in $(seq 100); do kill -0 "$GST_PID" 2>/dev/null || break; sleep 0.1; done
+	kill -KILL "$GST_PID" 2>/dev/null; wait "$GST_PID" 2>/dev/null
+	no_uvc_node && pass "pipeline camera: gst-launch ended, the uvcvideo node is gone" ||
+		fail "pipeline camera: the uvcvideo node stayed after gst-launch ended"
+}
+
+# Headless Chromium (tests/vm/browser.sh) as the camera's user: the page
+# lists the camera by its profile's card name and shows its frames, asked
+# exactly at 640x480 then 1280x720, red as the producer (videotestsrc red
+# ! negcamuvcconvertsink) makes them. The profile is tests/vm/uvc-browser.profile
+# (YUYV 640x480 at 10 fps, MJPG 1280x720 at 5 fps): on `webcam` Chromium took
+# 1280x720 in MJPG at 30 fps, which the VM could not encode while Chromium
+# ran (no frame before Chromium's capture timeout).
+case_browser() {
+	local blog=$OUT/browser-uvc.log card='Negcam Browser Cam' s l cams
+	if ! command -v chromium > /dev/null; then
+		fail "browser: chromium is not installed (make deps installs it)"
+		return
+	fi
+	# niced: under TCG a producer converting at 30 fps starved Chromium
+	# (no getUserMedia in 240 s)
+	CAM_LOG=$OUT/browser-cam.log
+	CAM_ARGB=0xffff0000 CAM_NICE='nice -n 10' CAM_PROFILE=$VM_DIR/uvc-browser.profile start_pipeline_cam || { fail "browser: no uvcvideo node (log $CAM_LOG)"; return; }
+	"$NEGCAM_TREE/tests/vm/browser.sh" "$card" 640x480,1280x720 300 red > "$blog" 2>&1
+	cams=$(sed -n 's/^cameras //p' "$blog")
+	case $cams in
+	*"\"$card"*) pass "Chromium lists the USB camera by its profile's card: $cams" ;;
+	*) fail "Chromium cameras: '${cams:-none}' (log $blog)" ;;
+	esac
+	for s in 640x480 1280x720; do
+		l=$(grep "^step $s " "$blog" | tail -n1)
+		if [[ $l == *" settings $s@"*" shown $s frames "* ]] && browser_red "${l#* rgb }"; then
+			pass "Chromium asks $s: red frames from the pipeline camera (${l#step })"
+		else
+			fail "Chromium asks $s: ${l:-$(tail -n1 "$blog")} (log $blog)"
+		fi
+	done
+	kill -0 "$GST_PID" 2>/dev/null && pass "browser: one pipeline served both sizes ($(sink_caps | wc -l) negotiations)" ||
+		fail "browser: the pipeline camera ended (log $CAM_LOG)"
+	kill -INT "$GST_PID" 2>/dev/null
+	for s in $(seq 100); do kill -0 "$GST_PID" 2>/dev/null || break; sleep 0.1; done
+	kill -KILL "$GST_PID" 2>/dev/null; wait "$GST_PID" 2>/dev/null
+	no_uvc_node || fail "browser: the uvcvideo node stayed after gst-launch ended"
+}
+
 suite_begin uvc
 T0=$(now)
+# With case names as arguments, only those (after the modules are loaded):
+#   tests/vm/run.sh tests/vm/uvc-suite.sh case_pipeline_camera
+if [ $# -gt 0 ]; then
+	check "modprobe vhci-hcd uvcvideo" 60 bash -c 'modprobe vhci-hcd && modprobe uvcvideo'
+	for c in "$@"; do "$c"; done
+	echo "uvc: $S_PASS passed, $S_FAIL failed"
+	[ "$S_FAIL" = 0 ]
+	exit
+fi
 case_errors
 case_formats
 case_h264
@@ -308,6 +475,8 @@ else
 	fail "webcam: no uvcvideo node within 15 s"
 fi
 stop_cam KILL
+case_pipeline_camera
+case_browser
 check "rmmod uvcvideo vhci-hcd" 60 rmmod uvcvideo vhci-hcd
 dmesg_clean uvc
 echo "UVC-TIME: $(secs_since "$T0")s"
