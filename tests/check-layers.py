@@ -46,7 +46,7 @@ FOLDERS = {
     'user': {'engine'},
     'ctl': {'user', 'engine'},
     'run': {'user', 'engine'},
-    'gst': {'user', 'engine'},
+    'gst': {'user', 'engine', 'uvc'},
     'kmod': {'engine'},
     'uvc': {'user', 'engine'},
     'tests': None,
