@@ -43,33 +43,18 @@ struct loop_info {
 	unsigned int consumers;       /* capture nodes streaming */
 };
 
-static const char *cfs_root(void)
+/* The environment's @name when set (tests), else @fallback. */
+static const char *root(const char *name, const char *fallback)
 {
-	const char *r = getenv("NEGCAM_CONFIGFS");
+	const char *r = getenv(name);
 
-	return r && *r ? r : "/sys/kernel/config/negcam";
+	return r && *r ? r : fallback;
 }
 
-static const char *sys_root(void)
-{
-	const char *r = getenv("NEGCAM_SYSFS_DEVICES");
-
-	return r && *r ? r : "/sys/bus/platform/devices";
-}
-
-static const char *class_root(void)
-{
-	const char *r = getenv("NEGCAM_SYSFS_CLASS");
-
-	return r && *r ? r : "/sys/class/video4linux";
-}
-
-static const char *module_dir(void)
-{
-	const char *r = getenv("NEGCAM_SYSFS_MODULE");
-
-	return r && *r ? r : "/sys/module/negcam";
-}
+#define cfs_root() root("NEGCAM_CONFIGFS", "/sys/kernel/config/negcam")
+#define sys_root() root("NEGCAM_SYSFS_DEVICES", "/sys/bus/platform/devices")
+#define class_root() root("NEGCAM_SYSFS_CLASS", "/sys/class/video4linux")
+#define module_dir() root("NEGCAM_SYSFS_MODULE", "/sys/module/negcam")
 
 static void __attribute__((format(printf, 1, 2))) loop_error(const char *fmt, ...)
 {
