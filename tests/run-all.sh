@@ -19,6 +19,7 @@
 #           build: the files' places, the plugin in GStreamer's pluginsdir
 #   deb     make deb in a temp dir (dpkg-buildpackage, lintian: no error), the
 #           packages' contents, the packaged plugin, tools and DKMS tree work
+#   vm-uvc  negcam-uvc behind uvcvideo on vhci-hcd (tests/vm/run.sh uvc)
 #   storm   60 s of the concurrent ioctl storm on negcam.ko, rmmod, dmesg
 #           (tests/vm/run.sh storm, its own VM boot; docs/kmod.md)
 # Prints "SUITE: N passed, N failed" per suite and a total line; exits 1
@@ -92,7 +93,7 @@ script_suite install tests/install-suite.sh "$build"
 # The Debian packages: make deb, lintian, their contents (tests/deb-suite.sh).
 script_suite deb tests/deb-suite.sh
 wanted run && meson_suite run
-wanted uvc && meson_suite uvc	# negcam-uvc's device core (tests/uvc); its VM suite is tests/vm/run.sh uvc, not here yet
+wanted uvc && meson_suite uvc	# negcam-uvc's device core (tests/uvc); its VM suite is vm-uvc below
 wanted vm-host && meson_suite vm-host	# tests/vm/klog.sh: the kernel-log check judges real report lines
 if wanted gst; then
 	if meson test -C "$build" --list 2>/dev/null | grep -q '^negcam:gst '; then
@@ -166,6 +167,11 @@ if wanted vm; then
 		record vm-tmp-checkout 0 1
 	fi
 fi
+
+# negcam-uvc behind the real uvcvideo on vhci-hcd (its own boot): listings,
+# streaming with v4l2-ctl, ffmpeg, v4l2src, negcamsrc, compliance, a
+# pipeline as the camera, Chromium, detach and SIGKILL (docs/uvc.md).
+wanted vm-uvc && vm_suite vm-uvc uvc
 
 # The storm, 60 s on negcam.ko, then rmmod and the kernel log (its own boot).
 wanted storm && NEGCAM_STORM_SECONDS=${NEGCAM_STORM_SECONDS:-60} vm_suite storm storm
