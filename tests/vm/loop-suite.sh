@@ -830,27 +830,14 @@ test_ctl_loop() {
 	unload
 }
 
-# The suite, feature by feature (each test_* above says what it checks).
-test_nodes
-test_compliance
-test_placeholder
-test_producer_first
-test_consumer_first
-test_v4l2sink_producer
-test_write_streamon_producer
-test_negcamconvertsink_follows
-test_browser_consumer
-test_obs_producer
-test_camerabin_photo
-test_first_node_captures
-test_producer_killed
-test_two_consumers
-test_shared_buffers
-test_rmmod_states
-test_100_cycles
-test_configfs_loop
-test_labels
-test_ctl_loop
-test_follow_mode
+# The suite, feature by feature (each test_* above says what it checks);
+# NEGCAM_LOOP_TESTS="test_nodes test_browser_consumer" runs only those
+# (test_nodes first: it loads the module the others use).
+LOOP_TESTS="test_nodes test_compliance test_placeholder test_producer_first test_consumer_first test_v4l2sink_producer test_write_streamon_producer
+	test_negcamconvertsink_follows test_browser_consumer test_obs_producer test_camerabin_photo test_first_node_captures test_producer_killed test_two_consumers
+	test_shared_buffers test_rmmod_states test_100_cycles test_configfs_loop test_labels test_ctl_loop test_follow_mode"
+for t in ${NEGCAM_LOOP_TESTS:-$LOOP_TESTS}; do
+	"$t"
+done
 finish
 }
