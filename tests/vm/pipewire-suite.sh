@@ -116,7 +116,7 @@ pw_consumer() {
 
 # pw_frames OUT CAP WHO: placeholder first, then the producer's frames.
 pw_frames() {
-	local out=$1 cap=$2 who=$3 name d=/tmp/pw-frames plog prod st _
+	local out=$1 cap=$2 who=$3 name d=/tmp/pw-frames plog prod st n0 _
 	mkdir -p "$d"; rm -f "$d/c.gray"
 	name=$(pw_source_of "$cap")
 	[ -n "$name" ] || { fail "$who: pipewiresrc: $cap is no PipeWire source"; return; }
@@ -128,7 +128,10 @@ pw_frames() {
 	GST_PLUGIN_PATH="$NEGCAM_BUILD/gst" gst-launch-1.0 -e negcamsrc pattern=solid is-live=true ! \
 		negcamconvertsink device="$out" > "$plog" 2>&1 &
 	prod=$!
-	for _ in $(seq 300); do [ "$(sink_frames_in "$d/c.gray" 640)" -ge 75 ] && break; sleep 0.2; done
+	# 90 frames more than before the producer: the producer's pipeline
+	# starts in 1 to 3 s under TCG, so at least 10 of its frames come.
+	n0=$(sink_frames_in "$d/c.gray" 640)
+	for _ in $(seq 450); do [ "$(sink_frames_in "$d/c.gray" 640)" -ge $((n0 + 90)) ] && break; sleep 0.2; done
 	sink_stop "$SINK_CONS"; st=$?
 	sink_stop "$prod"
 	sink_judge "$who: pipewiresrc reads the placeholder, then the producer's frames" \
