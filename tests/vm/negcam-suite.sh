@@ -131,9 +131,10 @@ profile_shelf_skipped() {
 	skip "$p: -f, v4l2src and ffmpeg checks of the camera shelf run in the full suite only"
 }
 
-# v4l2-compliance -f: webcam and vga in quick mode, every profile in full.
+# v4l2-compliance -f: vga in quick mode (2 s), every profile in full
+# (webcam's alone takes 130 s under TCG: make test-full).
 profile_compliance_f() {
-	if [ "$mode" = full ] || [ "$p" = webcam ] || [ "$p" = vga ]; then
+	if [ "$mode" = full ] || [ "$p" = vga ]; then
 		log=$(logname "$p v4l2-compliance -f")
 		t0=$(now)
 		if [ "$allow" = 1 ]; then

@@ -3,7 +3,7 @@
 #
 # The VM suites; runs inside the test VM (tests/vm/run.sh quick|full|vivid).
 #   vivid  the vivid smoke suite: proves the harness with a real driver
-#   quick  vivid + negcam.ko acceptance; v4l2-compliance -f on webcam and vga
+#   quick  vivid + negcam.ko acceptance; v4l2-compliance -f on vga
 #   full   as quick, with v4l2-compliance -f on every built-in profile
 #   negcam [full]  the negcam.ko part alone (vivid only as DMABUF exporter)
 #   loop   negcam.ko loops alone (tests/vm/loop-suite.sh)
