@@ -8,7 +8,8 @@
 #          on a USB/IP stream) for 10 million executions each,
 #          fuzz_import (negcam-ctl --import, slower) for 1 million
 #          (make fuzz); override with NEGCAM_FUZZ_RUNS=N and
-#          NEGCAM_FUZZ_IMPORT_RUNS=N
+#          NEGCAM_FUZZ_IMPORT_RUNS=N; NEGCAM_FUZZ_ONLY="uvc ioctl" runs
+#          only those
 # Builds the libFuzzer harnesses with clang in build-fuzz (NEGCAM_FUZZ_BUILD
 # to change), seeds the corpora from the built-in profiles and runs the
 # fuzzers one after the other. A finding leaves its reproducer in
@@ -102,7 +103,7 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
 passed=0
 failed=0
-for f in parser ioctl import roundtrip uvc; do
+for f in ${NEGCAM_FUZZ_ONLY:-parser ioctl import roundtrip uvc}; do
 	bin=$build/tests/fuzz/fuzz_$f
 	log=$logs/fuzz_$f-$mode.log
 	dict=
