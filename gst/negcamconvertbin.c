@@ -9,7 +9,7 @@
  * that a pipeline written once (`SRC ! negcamconvertsink device=/dev/videoN`,
  * `SRC ! negcamuvcconvertsink profile=webcam`) serves every format:
  *
- *   videorate ! videoconvert ! videoscale ! [capsfilter ! jpegenc] ! capsfilter ! SINK
+ *   videorate ! videoconvert ! videoscale ! [encoding stage] ! capsfilter ! SINK
  *
  * The capsfilter holds the format the device wants now (the first
  * structure of the sink's caps: G_FMT of the output queue, the
@@ -21,8 +21,10 @@
  * would lose the device buffers (negcamsink's pool) videoscale or
  * videoconvert write into when they are last. Frames go around it unless
  * they must be repeated (see "Rate" below).
- * jpegenc is in the chain exactly when the device's preferred format (the
- * first structure the sink's caps give) is image/jpeg. It is chosen when
+ * An encoding stage (see "Encodings": JFIF colours and jpegenc for
+ * image/jpeg, an H.264 encoder for video/x-h264) is in the chain exactly
+ * when the device's preferred format (the first structure the sink's caps
+ * give) is compressed. It is chosen when
  * the bin goes to READY (the device is open then) and again whenever the
  * sink asks upstream to renegotiate (RECONFIGURE after a source change or
  * a COMMIT): the chain is re-linked from an idle probe on videoscale's
@@ -51,9 +53,8 @@ struct _GstNegcamConvertBin {
 
   GstElement *convert, *scale, *rate, *filter, *sink;
   GstPad *rate_src; /* videorate's source pad, borrowed (static) */
-  GstElement *encoder; /* jpegenc, or NULL (raw) */
-  GstElement *range;   /* bin: RGB, then full-range BT.601 I420 before
-                        * jpegenc (JFIF colours) */
+  const struct encoding *encoding; /* what the chain feeds the sink */
+  GstElement *stage;   /* the encoding's bin, or NULL (raw) */
   gint swap_pending; /* atomic: an idle probe is installed */
 
   /* object lock: the rate stage (see "Rate") */
@@ -92,13 +93,16 @@ wanted_caps (GstNegcamConvertBin *self)
   return want;
 }
 
-static gboolean
-is_jpeg (GstCaps *want)
-{
-  return want
-      && gst_structure_has_name (
-          gst_caps_get_structure (want, 0), "image/jpeg");
-}
+/* ---- Encodings ----
+ * What the chain can feed the sink, as data: the media type the device
+ * asks, and the stage that makes it from raw video (a bin description;
+ * the first whose elements exist is used). Raw needs none. */
+struct encoding {
+  const gchar *name;       /* the "encoding" property */
+  const gchar *media;      /* the sink caps' structure name */
+  const gchar *stages[3];  /* tried in order; NULL-terminated */
+  const gchar *missing;    /* the error when no stage can be made */
+};
 
 /* JFIF (what every decoder assumes of a JPEG without other markers) is
  * full-range BT.601 YCbCr, and jpegenc encodes the YUV samples it is
@@ -114,59 +118,95 @@ is_jpeg (GstCaps *want)
 #define NEGCAM_JFIF_STAGE \
   "capsfilter caps=\"video/x-raw,format=(string){ BGRx, RGBx, xRGB, xBGR, " \
   "RGB, BGR }\" ! videoconvert ! capsfilter caps=\"video/x-raw," \
-  "format=(string)I420,colorimetry=(string)1:4:0:0\""
+  "format=(string)I420,colorimetry=(string)1:4:0:0\" ! jpegenc"
 
-static void
-remove_encoder (GstNegcamConvertBin *self)
+/* H.264 as a camera sends it (UVC frame-based, a loop's consumer):
+ * Annex B, one access unit a buffer, parameter sets with every IDR and an
+ * IDR every second at 30 fps, no B-frames, no encoder latency. x264
+ * (gst-plugins-ugly) first, else OpenH264 (gst-plugins-bad). */
+#define NEGCAM_H264_TAIL \
+  " ! h264parse config-interval=-1 ! capsfilter caps=\"video/x-h264," \
+  "stream-format=(string)byte-stream,alignment=(string)au\""
+
+static const struct encoding encodings[] = {
+  { "raw", "video/x-raw", { NULL }, NULL },
+  { "jpeg", "image/jpeg", { NEGCAM_JFIF_STAGE, NULL },
+    "The device wants JPEG, but there is no jpegenc element "
+    "(gst-plugins-good)" },
+  { "h264", "video/x-h264",
+    { "videoconvert ! x264enc tune=zerolatency speed-preset=ultrafast "
+      "key-int-max=30 bframes=0" NEGCAM_H264_TAIL,
+      "videoconvert ! openh264enc gop-size=30 complexity=low "
+      "usage-type=camera" NEGCAM_H264_TAIL, NULL },
+    "The device wants H.264, but there is no x264enc (gst-plugins-ugly) "
+    "or openh264enc (gst-plugins-bad) element" },
+};
+
+/* The encoding for what the device wants (raw when it wants nothing or
+ * a media type we cannot make, which the filter then refuses). */
+static const struct encoding *
+encoding_for (GstCaps *want)
 {
-  gst_element_unlink_many (self->scale, self->range, self->encoder,
-      self->filter, NULL);
-  gst_element_set_state (self->encoder, GST_STATE_NULL);
-  gst_element_set_state (self->range, GST_STATE_NULL);
-  gst_bin_remove_many (GST_BIN (self), self->range, self->encoder, NULL);
-  self->encoder = self->range = NULL;
+  guint i;
+
+  for (i = 1; want && i < G_N_ELEMENTS (encodings); i++)
+    if (gst_structure_has_name (gst_caps_get_structure (want, 0),
+            encodings[i].media))
+      return &encodings[i];
+  return &encodings[0];
 }
 
-/* Link videoscale to the filter, through JFIF's colours and jpegenc when
- * @jpeg. */
-static gboolean
-link_tail (GstNegcamConvertBin *self, gboolean jpeg)
+/* The first of @enc's stages whose elements exist, or NULL. */
+static GstElement *
+make_stage (const struct encoding *enc)
 {
-  GError *err = NULL;
+  const gchar *const *d;
 
-  if (self->encoder)
-    remove_encoder (self);
+  for (d = enc->stages; *d; d++) {
+    GstElement *stage = gst_parse_bin_from_description_full (*d, TRUE, NULL,
+        GST_PARSE_FLAG_FATAL_ERRORS | GST_PARSE_FLAG_NO_SINGLE_ELEMENT_BINS,
+        NULL);
+
+    if (stage)
+      return stage;
+  }
+  return NULL;
+}
+
+static void
+remove_stage (GstNegcamConvertBin *self)
+{
+  gst_element_unlink_many (self->scale, self->stage, self->filter, NULL);
+  gst_element_set_state (self->stage, GST_STATE_NULL);
+  gst_bin_remove (GST_BIN (self), self->stage);
+  self->stage = NULL;
+}
+
+/* Link videoscale to the filter, through @enc's stage if it has one. */
+static gboolean
+link_tail (GstNegcamConvertBin *self, const struct encoding *enc)
+{
+  if (self->stage)
+    remove_stage (self);
   else
     gst_element_unlink (self->scale, self->filter);
-  if (!jpeg)
+  self->encoding = enc;
+  if (!enc->stages[0])
     return gst_element_link (self->scale, self->filter);
-  self->encoder = gst_element_factory_make ("jpegenc", "encoder");
-  if (!self->encoder) {
-    GST_ELEMENT_ERROR (self, CORE, MISSING_PLUGIN,
-        ("The device wants JPEG, but there is no jpegenc element "
-         "(gst-plugins-good)"),
+  self->stage = make_stage (enc);
+  if (!self->stage) {
+    GST_ELEMENT_ERROR (self, CORE, MISSING_PLUGIN, ("%s", enc->missing),
         (NULL));
     return FALSE;
   }
-  self->range = gst_parse_bin_from_description_full (NEGCAM_JFIF_STAGE, TRUE,
-      NULL, GST_PARSE_FLAG_NO_SINGLE_ELEMENT_BINS, &err);
-  if (!self->range) {
-    GST_ELEMENT_ERROR (self, CORE, MISSING_PLUGIN, (NULL),
-        ("JFIF stage: %s", err ? err->message : "?"));
-    g_clear_error (&err);
-    gst_clear_object (&self->encoder);
-    return FALSE;
-  }
-  gst_object_set_name (GST_OBJECT (self->range), "jfif-range");
-  gst_bin_add_many (GST_BIN (self), self->range, self->encoder, NULL);
-  if (!gst_element_link_many (self->scale, self->range, self->encoder,
-          self->filter, NULL)) {
+  gst_object_set_name (GST_OBJECT (self->stage), enc->name);
+  gst_bin_add (GST_BIN (self), self->stage);
+  if (!gst_element_link_many (self->scale, self->stage, self->filter, NULL)) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
-        ("cannot link videoscale ! JFIF stage ! jpegenc ! capsfilter"));
+        ("cannot link videoscale ! %s stage ! capsfilter", enc->name));
     return FALSE;
   }
-  return gst_element_sync_state_with_parent (self->range)
-      && gst_element_sync_state_with_parent (self->encoder);
+  return gst_element_sync_state_with_parent (self->stage);
 }
 
 static void choose_rate (GstNegcamConvertBin *self, GstCaps *in);
@@ -182,10 +222,10 @@ follow (GstNegcamConvertBin *self)
   gboolean ok = TRUE;
 
   GST_INFO_OBJECT (self, "the device wants %" GST_PTR_FORMAT, want);
-  if (is_jpeg (want) != (self->encoder != NULL)) {
+  if (encoding_for (want) != self->encoding) {
     /* linking checks caps: the old format must not be in the way */
     g_object_set (self->filter, "caps", NULL, NULL);
-    ok = link_tail (self, is_jpeg (want));
+    ok = link_tail (self, encoding_for (want));
   }
   g_object_set (self->filter, "caps", want, NULL);
   choose_rate (self, in);
@@ -219,7 +259,7 @@ on_upstream_event (GstPad *pad, GstPadProbeInfo *info, gpointer data)
   if (GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info)) != GST_EVENT_RECONFIGURE)
     return GST_PAD_PROBE_OK;
   want = wanted_caps (self);
-  swap = is_jpeg (want) != (self->encoder != NULL);
+  swap = encoding_for (want) != self->encoding;
   gst_clear_caps (&want);
   if (!swap) {
     follow (self);
@@ -412,6 +452,7 @@ static void
 gst_negcam_convert_bin_init (GstNegcamConvertBin *self)
 {
   self->next = GST_CLOCK_TIME_NONE;
+  self->encoding = &encodings[0];
 }
 
 /* The chain, once the subclass (hence the sink) is known. */
@@ -474,7 +515,7 @@ gst_negcam_convert_bin_get_property (
   if (pspec->owner_type != GST_TYPE_NEGCAM_CONVERT_BIN && self->sink)
     g_object_get_property (G_OBJECT (self->sink), pspec->name, value);
   else if (prop_id == PROP_ENCODING)
-    g_value_set_string (value, self->encoder ? "jpeg" : "raw");
+    g_value_set_string (value, self->encoding->name);
   else
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
@@ -494,8 +535,8 @@ gst_negcam_convert_bin_class_init (GstNegcamConvertBinClass *klass)
   gobject_class->get_property = gst_negcam_convert_bin_get_property;
   g_object_class_install_property (gobject_class, PROP_ENCODING,
       g_param_spec_string ("encoding", "Encoding",
-          "What the chain feeds the sink: \"raw\" or \"jpeg\" (jpegenc in "
-          "the chain)",
+          "What the chain feeds the sink: \"raw\", \"jpeg\" (jpegenc in "
+          "the chain) or \"h264\" (an H.264 encoder in the chain)",
           "raw", G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));

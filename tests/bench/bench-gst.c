@@ -30,8 +30,13 @@
  *   offset_gaps                    frames missing in GST_BUFFER_OFFSET
  *   stats.*, negotiated.*          the source's "stats" property and its
  *                                  first negcam-negotiated message
+ *   streamon_ms, dqbuf_ms          NULL->PLAYING request to the first
+ *                                  VIDIOC_STREAMON, and to the first
+ *                                  VIDIOC_DQBUF that succeeded (none: the
+ *                                  source made no such ioctl)
  * -r N: N times from NULL to the first buffer of the window, in one
- * process; first_buffer_ms is the median, first_buffer_runs all of them.
+ * process; first_buffer_ms, streamon_ms and dqbuf_ms are the medians,
+ * first_buffer_runs all of them.
  * -m N: backtraces of the first N allocations of the window to stderr
  * (bench-malloc.so); run.sh resolves them to file:line.
  */
@@ -46,6 +51,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <stdarg.h>
+#include <linux/videodev2.h>
 
 #include <gst/gst.h>
 
@@ -79,6 +86,8 @@ static struct {
   gboolean have_offset;
   guint64 gaps;
   GstStructure *negotiated;
+  /* phases: set by ioctl() below from the streaming thread, 0 until seen */
+  gint64 t_streamon, t_dqbuf;
 } B;
 
 static unsigned long (*malloc_count) (void);
@@ -91,6 +100,38 @@ mono_ns (clockid_t id)
 
   clock_gettime (id, &ts);
   return (gint64) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * The phases of a start: bench-gst exports its own ioctl() (built with
+ * -rdynamic), which the elements' plugins resolve before libc's. It
+ * stamps the first VIDIOC_STREAMON and the first VIDIOC_DQBUF that
+ * succeed after the NULL->PLAYING request, and calls libc's.
+ */
+int ioctl (int fd, unsigned long req, ...);
+
+int
+ioctl (int fd, unsigned long req, ...)
+{
+  static int (*real) (int, unsigned long, ...);
+  gint64 zero = 0;
+  va_list ap;
+  void *arg;
+  int ret;
+
+  va_start (ap, req);
+  arg = va_arg (ap, void *);
+  va_end (ap);
+  if (!real)
+    real = (int (*)(int, unsigned long, ...)) dlsym (RTLD_NEXT, "ioctl");
+  ret = real (fd, req, arg);
+  if (ret == 0 && req == VIDIOC_STREAMON)
+    __atomic_compare_exchange_n (&B.t_streamon, &zero, mono_ns (CLOCK_MONOTONIC),
+        FALSE, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  else if (ret == 0 && req == VIDIOC_DQBUF)
+    __atomic_compare_exchange_n (&B.t_dqbuf, &zero, mono_ns (CLOCK_MONOTONIC),
+        FALSE, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  return ret;
 }
 
 /* Reads a small /proc file without stdio (no allocation in the window). */
@@ -469,13 +510,24 @@ setup_pipeline (const char *description)
   return TRUE;
 }
 
+/* The times of each run from the NULL->PLAYING request, in ms (-1: none). */
+typedef struct {
+  double first[64], streamon[64], dqbuf[64];
+} Phases;
+
+static double
+since_t0 (gint64 t)
+{
+  return t ? (t - B.t0) / 1e6 : -1;
+}
+
 /*
  * @repeat times from NULL to the end of the window (-r: the element reopens
- * the device and forgets what it probed at NULL); the time to each first
- * buffer into @firsts. Returns the number of runs.
+ * the device and forgets what it probed at NULL); the times of each run's
+ * phases into @ph. Returns the number of runs.
  */
 static guint
-run_cycles (guint timeout, guint repeat, double *firsts)
+run_cycles (guint timeout, guint repeat, Phases *ph)
 {
   guint run;
 
@@ -493,6 +545,8 @@ run_cycles (guint timeout, guint repeat, double *firsts)
       B.have_offset = FALSE;
     }
     to = g_timeout_add_seconds (timeout, on_timeout, NULL);
+    __atomic_store_n (&B.t_streamon, 0, __ATOMIC_SEQ_CST);
+    __atomic_store_n (&B.t_dqbuf, 0, __ATOMIC_SEQ_CST);
     B.t0 = mono_ns (CLOCK_MONOTONIC);
     if (gst_element_set_state (B.pipe, GST_STATE_PLAYING) ==
         GST_STATE_CHANGE_FAILURE) {
@@ -502,32 +556,51 @@ run_cycles (guint timeout, guint repeat, double *firsts)
     g_main_loop_run (B.loop);
     if (!B.failed)
       g_source_remove (to);
-    if (B.frames > 0)
-      firsts[run] = (B.t_first - B.t0) / 1e6;
+    ph->first[run] = B.frames > 0 ? (B.t_first - B.t0) / 1e6 : -1;
+    ph->streamon[run] = since_t0 (__atomic_load_n (&B.t_streamon, __ATOMIC_SEQ_CST));
+    ph->dqbuf[run] = since_t0 (__atomic_load_n (&B.t_dqbuf, __ATOMIC_SEQ_CST));
   }
   return run;
 }
 
-/* first_buffer_ms (the median of @n runs), first_buffer_runs, caps. */
+/* "NAME=median" of the @n values of @v that are known, or "NAME=none". */
 static void
-print_first_buffers (const double *firsts, guint n)
+print_median (const char *name, const double *v, guint n)
 {
-  GstPad *sp = gst_element_get_static_pad (B.src, "src");
-  GstCaps *caps = gst_pad_get_current_caps (sp);
   double sorted[64];
-  guint i, j;
+  guint i, j, k = 0;
 
-  memcpy (sorted, firsts, sizeof (sorted));
-  for (i = 1; i < n; i++)
+  for (i = 0; i < n; i++)
+    if (v[i] >= 0)
+      sorted[k++] = v[i];
+  for (i = 1; i < k; i++)
     for (j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
       double t = sorted[j];
 
       sorted[j] = sorted[j - 1];
       sorted[j - 1] = t;
     }
-  printf ("first_buffer_ms=%.3f\nfirst_buffer_runs=", sorted[n / 2]);
+  if (k)
+    printf ("%s=%.3f\n", name, sorted[k / 2]);
+  else
+    printf ("%s=none\n", name);
+}
+
+/* first_buffer_ms, streamon_ms, dqbuf_ms (medians of @n runs),
+ * first_buffer_runs, caps. */
+static void
+print_first_buffers (const Phases *ph, guint n)
+{
+  GstPad *sp = gst_element_get_static_pad (B.src, "src");
+  GstCaps *caps = gst_pad_get_current_caps (sp);
+  guint i;
+
+  print_median ("first_buffer_ms", ph->first, n);
+  print_median ("streamon_ms", ph->streamon, n);
+  print_median ("dqbuf_ms", ph->dqbuf, n);
+  printf ("first_buffer_runs=");
   for (i = 0; i < n; i++)
-    printf ("%s%.1f", i ? " " : "", firsts[i]);
+    printf ("%s%.1f", i ? " " : "", ph->first[i]);
   printf ("\n");
   if (caps) {
     gchar *str = gst_caps_to_string (caps);
@@ -621,7 +694,7 @@ int
 main (int argc, char **argv)
 {
   guint timeout = 120, repeat = 1, runs;
-  double firsts[64] = { 0 };
+  static Phases ph;
 
   if (!parse_args (argc, argv, &timeout, &repeat))
     return 2;
@@ -634,9 +707,9 @@ main (int argc, char **argv)
   if (!setup_pipeline (argv[optind]))
     return 2;
 
-  runs = run_cycles (timeout, repeat, firsts);
+  runs = run_cycles (timeout, repeat, &ph);
   if (B.frames > 0)
-    print_first_buffers (firsts, runs);
+    print_first_buffers (&ph, runs);
   print_latency ();
   if (B.done)
     print_window ();

@@ -14,7 +14,7 @@ build() {	# OUTPUT SOURCE EXTRA-FLAGS-AND-SOURCES...
 	for a in "$src" "$@"; do [ -f "$a" ] && [ "$a" -nt "$out" ] && stale=1; done
 	[ $stale = 0 ] || $CC $CFLAGS -o "$out" "$src" "$@"
 }
-build bench-gst bench-gst.c $(pkg-config --cflags --libs gstreamer-1.0) -ldl
+build bench-gst bench-gst.c -rdynamic $(pkg-config --cflags --libs gstreamer-1.0) -ldl
 build bench-malloc.so bench-malloc.c -shared -fPIC -ldl
 build bench-v4l2 bench-v4l2.c
 build bench-memcpy bench-memcpy.c

@@ -4,7 +4,9 @@
 (RES/uvc-*.kv, RES/uvc-*.strace) as markdown: per caps filter and element,
 ioctls before VIDIOC_STREAMON (strace), the PROBE and COMMIT requests
 negcam-uvc received, the median of 5 first-buffer times, ratios against
-v4l2src."""
+v4l2src, and the two phases of that time: to VIDIOC_STREAMON (the element's
+own work: negotiation and buffers) and from STREAMON to the first DQBUF
+(the camera's first frame), each the median of the 5 runs."""
 import collections
 import os
 import re
@@ -50,20 +52,36 @@ def row(f, el):
     if ioctls is None:
         return None
     usb = {k: int(v) for k, v in values(base + '-usb').items()}
-    times = [float(values(f'{base}-{i}').get('first_buffer_ms', 'nan')) for i in range(1, 6)]
-    times = [t for t in times if t == t]
+    runs = [values(f'{base}-{i}') for i in range(1, 6)]
     st = values(base + '-strace')
     return {'ioctls': sum(ioctls.values()), 'by': ioctls, 'usb': usb,
-            'first': statistics.median(times) if times else None, 'n': len(times),
+            'first': median(runs, 'first_buffer_ms'), 'streamon': median(runs, 'streamon_ms'),
+            'camera': median(runs, 'dqbuf_ms', 'streamon_ms'),
             'caps': st.get('caps', '-'), 'requests': st.get('negotiated.requests', '-')}
+
+
+def median(runs, key, minus=None):
+    """The median over @runs of key (less @minus), None when none has it."""
+    def num(kv, k):
+        try:
+            return float(kv.get(k, 'nan'))
+        except ValueError:
+            return float('nan')
+    vals = [num(kv, key) - (num(kv, minus) if minus else 0) for kv in runs]
+    vals = [v for v in vals if v == v]
+    return statistics.median(vals) if vals else None
+
+
+def ms(v):
+    return f'{v:.1f}' if v is not None else '-'
 
 
 def ratio(a, b):
     return f'{a / b:.2f}' if a is not None and b else '-'
 
 
-print('| filter | element | ioctls before STREAMON | vs v4l2src | element count | PROBE SET_CUR | PROBE GET | COMMIT SET_CUR | vs v4l2src (PROBE SET_CUR) | first buffer ms (median of 5) | vs v4l2src | negotiated |')
-print('|---|---|---|---|---|---|---|---|---|---|---|---|')
+print('| filter | element | ioctls before STREAMON | vs v4l2src | element count | PROBE SET_CUR | PROBE GET | COMMIT SET_CUR | vs v4l2src (PROBE SET_CUR) | first buffer ms (median of 5) | vs v4l2src | to STREAMON ms | vs v4l2src | STREAMON to first DQBUF ms | negotiated |')
+print('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|')
 detail = []
 for f, caps in FILTERS:
     rows = {el: row(f, el) for el in ELEMENTS}
@@ -75,8 +93,10 @@ for f, caps in FILTERS:
         print(f"| `{caps}` | {el} | {r['ioctls']} | {ratio(r['ioctls'], ref and ref['ioctls'])} "
               f"| {r['requests']} | {u.get('probe_set', '-')} | {u.get('probe_get', '-')} "
               f"| {u.get('commit_set', '-')} | {ratio(u.get('probe_set'), ref and ref['usb'].get('probe_set'))} "
-              f"| {r['first']:.1f} | {ratio(r['first'], ref and ref['first'])} | {r['caps'][:60]} |"
-              if r['first'] is not None else f"| `{caps}` | {el} | {r['ioctls']} | | | | | | | - | | not negotiated |")
+              f"| {r['first']:.1f} | {ratio(r['first'], ref and ref['first'])} "
+              f"| {ms(r['streamon'])} | {ratio(r['streamon'], ref and ref['streamon'])} | {ms(r['camera'])} "
+              f"| {r['caps'][:60]} |"
+              if r['first'] is not None else f"| `{caps}` | {el} | {r['ioctls']} | | | | | | | - | | | | | not negotiated |")
         top = ', '.join(f'{k[7:]} {n}' for k, n in r['by'].most_common())
         detail.append(f'- `{caps}`, {el}: {top}')
 print('\nBy request type (strace, before STREAMON):\n')

@@ -1,6 +1,6 @@
 # output.profile: a device with an output queue, for the negcamsink tests
 # (tests/gst/test_negcamsink.c). Its formats are the kind a virtual-camera
-# loop offers to its producer: raw sizes and rates, and MJPG.
+# loop offers to its producer: raw sizes and rates, MJPG and H.264.
 name output
 card "Negcam Output Test"
 adjust nearest
@@ -22,4 +22,7 @@ format MJPG output
   size 1280x720 fps 30
 
 format YU12 output
+  size 640x480  fps 30
+
+format H264 output
   size 640x480  fps 30

@@ -581,37 +581,60 @@ keep_last_frame (GstPad *pad, GstPadProbeInfo *info, gpointer data)
   return GST_PAD_PROBE_OK;
 }
 
-/* The RGB colour at the centre of a JPEG, decoded by jpegdec. */
-static void
-jpeg_centre_rgb (GBytes *jpeg, guint w, guint h, guint8 rgb[3])
+/* Every buffer negcamsink received, appended (@data: GByteArray *): an
+ * H.264 byte stream decodes only from its first IDR on. */
+static GstPadProbeReturn
+keep_stream (GstPad *pad, GstPadProbeInfo *info, gpointer data)
 {
-  GstElement *dec = gst_parse_launch ("appsrc name=in ! jpegdec ! "
-      "videoconvert ! video/x-raw,format=RGB ! appsink name=out", NULL);
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  GstMapInfo map;
+
+  gst_buffer_map (buf, &map, GST_MAP_READ);
+  g_byte_array_append (data, map.data, map.size);
+  gst_buffer_unmap (buf, &map);
+  return GST_PAD_PROBE_OK;
+}
+
+/* The RGB colour at the centre of the last frame @coded (of @media, e.g.
+ * image/jpeg) decodes to through @decoder (e.g. "jpegdec"). */
+static void
+centre_rgb (GBytes *coded, const gchar *media, const gchar *decoder, guint w,
+    guint h, guint8 rgb[3])
+{
+  gchar *desc = g_strdup_printf ("appsrc name=in ! %s ! videoconvert ! "
+      "video/x-raw,format=RGB ! appsink name=out sync=false", decoder);
+  GstElement *dec = gst_parse_launch (desc, NULL);
   GstElement *in = gst_bin_get_by_name (GST_BIN (dec), "in");
   GstElement *out = gst_bin_get_by_name (GST_BIN (dec), "out");
-  GstCaps *caps = gst_caps_new_simple ("image/jpeg", "width", G_TYPE_INT, w,
+  GstCaps *caps = gst_caps_new_simple (media, "width", G_TYPE_INT, w,
       "height", G_TYPE_INT, h, "framerate", GST_TYPE_FRACTION, 0, 1, NULL);
-  GstSample *sample;
+  GstSample *sample, *last = NULL;
   GstVideoFrame frame;
   GstVideoInfo vinfo;
 
   g_object_set (in, "caps", caps, NULL);
   gst_element_set_state (dec, GST_STATE_PLAYING);
-  gst_app_src_push_buffer (GST_APP_SRC (in), gst_buffer_new_wrapped_bytes (jpeg));
+  gst_app_src_push_buffer (GST_APP_SRC (in), gst_buffer_new_wrapped_bytes (coded));
   gst_app_src_end_of_stream (GST_APP_SRC (in));
-  sample = gst_app_sink_try_pull_sample (GST_APP_SINK (out), 10 * GST_SECOND);
-  fail_unless (sample != NULL, "jpegdec gave no frame");
-  gst_video_info_from_caps (&vinfo, gst_sample_get_caps (sample));
-  gst_video_frame_map (&frame, &vinfo, gst_sample_get_buffer (sample), GST_MAP_READ);
+  while ((sample = gst_app_sink_try_pull_sample (GST_APP_SINK (out),
+              10 * GST_SECOND))) {
+    if (last)
+      gst_sample_unref (last);
+    last = sample;
+  }
+  fail_unless (last != NULL, "%s gave no frame", decoder);
+  gst_video_info_from_caps (&vinfo, gst_sample_get_caps (last));
+  gst_video_frame_map (&frame, &vinfo, gst_sample_get_buffer (last), GST_MAP_READ);
   memcpy (rgb, (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0)
       + h / 2 * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0) + w / 2 * 3, 3);
   gst_video_frame_unmap (&frame);
-  gst_sample_unref (sample);
+  gst_sample_unref (last);
   gst_caps_unref (caps);
   gst_element_set_state (dec, GST_STATE_NULL);
   gst_object_unref (in);
   gst_object_unref (out);
   gst_object_unref (dec);
+  g_free (desc);
 }
 
 /* MJPG colours: JFIF is full-range BT.601, whatever the source's
@@ -639,7 +662,7 @@ check_mjpeg_colour (guint w, guint h)
   run_to_eos (pipe);
   assert_sink_format (sink, "image/jpeg", V4L2_PIX_FMT_MJPEG, w, h);
   fail_unless (last != NULL);
-  jpeg_centre_rgb (last, w, h, rgb);
+  centre_rgb (last, "image/jpeg", "jpegdec", w, h, rgb);
   GST_INFO ("%ux%u: decoded (%u,%u,%u)", w, h, rgb[0], rgb[1], rgb[2]);
   fail_unless (rgb[0] <= 6 && rgb[1] >= 182 && rgb[1] <= 200 && rgb[2] <= 6,
       "%ux%u: green (0,192,0) decoded as (%u,%u,%u)", w, h, rgb[0], rgb[1],
@@ -653,6 +676,59 @@ GST_START_TEST (test_convert_bin_mjpeg_colours)
 {
   check_mjpeg_colour (640, 480);
   check_mjpeg_colour (1280, 720);
+}
+GST_END_TEST;
+
+/* Where the first NAL unit of @type starts in an Annex B @stream (-1:
+ * none). */
+static gint
+first_nal (GByteArray *stream, guint type)
+{
+  guint i;
+
+  for (i = 0; i + 3 < stream->len; i++)
+    if (!stream->data[i] && !stream->data[i + 1] && stream->data[i + 2] == 1
+        && (stream->data[i + 3] & 0x1f) == type)
+      return (gint) i;
+  return -1;
+}
+
+/* The device asks H.264 (a UVC camera's frame-based format, a loop
+ * consumer's H264): an encoder stage goes in, its stream is Annex B with
+ * parameter sets, and it decodes to the source's green. */
+GST_START_TEST (test_convert_bin_h264)
+{
+  GstElement *bin, *sink, *pipe = convert_pipeline (
+      "videotestsrc num-buffers=10 pattern=solid-color "
+      "foreground-color=0xff00c000 ! video/x-raw,format=I420,width=320,"
+      "height=240 ! negcamconvertsink name=bin", &bin, &sink);
+  GstPad *pad = gst_element_get_static_pad (sink, "sink");
+  GByteArray *stream = g_byte_array_new ();
+  gchar *enc = NULL;
+  guint8 rgb[3];
+
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, keep_stream, stream,
+      NULL);
+  source_change (sink, V4L2_PIX_FMT_H264, 640, 480);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  run_to_eos (pipe);
+  assert_sink_format (sink, "video/x-h264", V4L2_PIX_FMT_H264, 640, 480);
+  g_object_get (bin, "encoding", &enc, NULL);
+  fail_unless_equals_string (enc, "h264");
+  fail_unless_equals_int (stat_u64 (sink, "frames"), 10);
+  /* Annex B: a start code first, the sequence parameter set before the
+   * first IDR picture */
+  fail_unless (stream->len > 5 && !memcmp (stream->data, "\0\0\0\1", 4));
+  fail_unless (first_nal (stream, 7) >= 0, "no SPS in the stream");
+  fail_unless (first_nal (stream, 7) < first_nal (stream, 5),
+      "SPS at %d, first IDR at %d", first_nal (stream, 7), first_nal (stream, 5));
+  centre_rgb (g_byte_array_free_to_bytes (stream), "video/x-h264",
+      "h264parse ! openh264dec", 640, 480, rgb);
+  fail_unless (rgb[0] <= 12 && rgb[1] >= 176 && rgb[1] <= 206 && rgb[2] <= 12,
+      "green (0,192,0) decoded as (%u,%u,%u)", rgb[0], rgb[1], rgb[2]);
+  g_free (enc);
+  gst_object_unref (pad);
+  free_pipeline (pipe, bin, sink);
 }
 GST_END_TEST;
 
@@ -1027,6 +1103,7 @@ negcamsink_suite (void)
   tcase_add_test (tc, test_source_change_reconfigures);
   tcase_add_test (tc, test_convert_bin_mjpeg);
   tcase_add_test (tc, test_convert_bin_mjpeg_colours);
+  tcase_add_test (tc, test_convert_bin_h264);
   tcase_add_test (tc, test_convert_bin_follows);
   tcase_add_test (tc, test_convert_bin_keeps_source);
   tcase_add_test (tc, test_convert_bin_switches_without_copies);
