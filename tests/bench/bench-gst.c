@@ -31,7 +31,7 @@
  *   stats.*, negotiated.*          the source's "stats" property and its
  *                                  first negcam-negotiated message
  *   streamon_ms, dqbuf_ms          NULL->PLAYING request to the first
- *                                  VIDIOC_STREAMON, and to the first
+ *                                  VIDIOC_STREAMON call, and to the first
  *                                  VIDIOC_DQBUF that succeeded (none: the
  *                                  source made no such ioctl)
  * -r N: N times from NULL to the first buffer of the window, in one
@@ -105,16 +105,26 @@ mono_ns (clockid_t id)
 /*
  * The phases of a start: bench-gst exports its own ioctl() (built with
  * -rdynamic), which the elements' plugins resolve before libc's. It
- * stamps the first VIDIOC_STREAMON and the first VIDIOC_DQBUF that
- * succeed after the NULL->PLAYING request, and calls libc's.
+ * stamps the first VIDIOC_STREAMON as it is called (what comes before is
+ * the element's negotiation and buffer set-up; STREAMON itself is the
+ * device's: uvcvideo's COMMIT and SET_INTERFACE) and the first
+ * VIDIOC_DQBUF that succeeds, then calls libc's.
  */
 int ioctl (int fd, unsigned long req, ...);
+
+static void
+stamp_once (gint64 *t)
+{
+  gint64 zero = 0;
+
+  __atomic_compare_exchange_n (t, &zero, mono_ns (CLOCK_MONOTONIC), FALSE,
+      __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
 
 int
 ioctl (int fd, unsigned long req, ...)
 {
   static int (*real) (int, unsigned long, ...);
-  gint64 zero = 0;
   va_list ap;
   void *arg;
   int ret;
@@ -124,13 +134,11 @@ ioctl (int fd, unsigned long req, ...)
   va_end (ap);
   if (!real)
     real = (int (*)(int, unsigned long, ...)) dlsym (RTLD_NEXT, "ioctl");
+  if (req == VIDIOC_STREAMON)
+    stamp_once (&B.t_streamon);
   ret = real (fd, req, arg);
-  if (ret == 0 && req == VIDIOC_STREAMON)
-    __atomic_compare_exchange_n (&B.t_streamon, &zero, mono_ns (CLOCK_MONOTONIC),
-        FALSE, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-  else if (ret == 0 && req == VIDIOC_DQBUF)
-    __atomic_compare_exchange_n (&B.t_dqbuf, &zero, mono_ns (CLOCK_MONOTONIC),
-        FALSE, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  if (ret == 0 && req == VIDIOC_DQBUF)
+    stamp_once (&B.t_dqbuf);
   return ret;
 }
 

@@ -4,9 +4,10 @@
 (RES/uvc-*.kv, RES/uvc-*.strace) as markdown: per caps filter and element,
 ioctls before VIDIOC_STREAMON (strace), the PROBE and COMMIT requests
 negcam-uvc received, the median of 5 first-buffer times, ratios against
-v4l2src, and the two phases of that time: to VIDIOC_STREAMON (the element's
-own work: negotiation and buffers) and from STREAMON to the first DQBUF
-(the camera's first frame), each the median of the 5 runs."""
+v4l2src, and the two phases of that time: to the VIDIOC_STREAMON call (the
+element's own work: negotiation, with its USB probes, and buffers) and from
+it to the first DQBUF (uvcvideo's COMMIT and SET_INTERFACE, the camera's
+first frame), each the median of the 5 runs."""
 import collections
 import os
 import re
@@ -80,7 +81,7 @@ def ratio(a, b):
     return f'{a / b:.2f}' if a is not None and b else '-'
 
 
-print('| filter | element | ioctls before STREAMON | vs v4l2src | element count | PROBE SET_CUR | PROBE GET | COMMIT SET_CUR | vs v4l2src (PROBE SET_CUR) | first buffer ms (median of 5) | vs v4l2src | to STREAMON ms | vs v4l2src | STREAMON to first DQBUF ms | negotiated |')
+print('| filter | element | ioctls before STREAMON | vs v4l2src | element count | PROBE SET_CUR | PROBE GET | COMMIT SET_CUR | vs v4l2src (PROBE SET_CUR) | first buffer ms (median of 5) | vs v4l2src | to STREAMON ms (element) | vs v4l2src | STREAMON to first DQBUF ms (device) | negotiated |')
 print('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|')
 detail = []
 for f, caps in FILTERS:
