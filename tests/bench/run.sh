@@ -6,10 +6,12 @@
 # videotestsrc, memcpy), on the host (embedded negcamsrc) and in the qemu VM
 # (negcam.ko and vivid; negcam loops and Debian's v4l2loopback; uvcvideo
 # serving negcam-uvc, tests/bench/uvc.sh, whose table uvc-report.py
-# prints), then writes docs/benchmarks.md and prints it.
-# Results of the latest run of each part stay in tests/bench/out/results/
-# (key=value files, strace logs, stderr), so `run.sh BUILD vm lat` reruns
-# one part and regenerates the whole report. Nothing here asserts a time.
+# prints), then writes the report and prints it: docs/benchmarks.md after
+# a whole run (all parts), else tests/bench/out/results/benchmarks.md, so
+# that a run of one part cannot replace the document with a report in
+# which the other parts are "not measured". Results of the latest run of
+# each part stay in tests/bench/out/results/ (key=value files, strace
+# logs, stderr). Nothing here asserts a time.
 # Takes about 10 minutes on a quiet 2-core host.
 set -u
 TREE=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
@@ -63,4 +65,9 @@ fi
 	[ -n "$vm_status" ] && echo "vm_status=$vm_status"
 } > "$RES/machine.kv"
 rm -f "$RES/machine.kv.new"
-python3 "$TREE/tests/bench/report.py" "$RES" "$TREE/docs/benchmarks.md"
+REPORT=$TREE/docs/benchmarks.md
+if [ "$WHAT" != all ] || [ "$VMPART" != all ]; then
+	REPORT=$RES/benchmarks.md
+	echo "bench: a part only ($WHAT $VMPART): report in $REPORT (docs/benchmarks.md is a whole run's)"
+fi
+python3 "$TREE/tests/bench/report.py" "$RES" "$REPORT"

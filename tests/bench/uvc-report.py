@@ -57,12 +57,14 @@ def row(f, el):
     st = values(base + '-strace')
     return {'ioctls': sum(ioctls.values()), 'by': ioctls, 'usb': usb,
             'first': median(runs, 'first_buffer_ms'), 'streamon': median(runs, 'streamon_ms'),
+            'first_min': median(runs, 'first_buffer_ms', pick=min),
             'camera': median(runs, 'dqbuf_ms', 'streamon_ms'),
             'caps': st.get('caps', '-'), 'requests': st.get('negotiated.requests', '-')}
 
 
-def median(runs, key, minus=None):
-    """The median over @runs of key (less @minus), None when none has it."""
+def median(runs, key, minus=None, pick=statistics.median):
+    """The median (or @pick) over @runs of key (less @minus), None when
+    none has it."""
     def num(kv, k):
         try:
             return float(kv.get(k, 'nan'))
@@ -70,7 +72,7 @@ def median(runs, key, minus=None):
             return float('nan')
     vals = [num(kv, key) - (num(kv, minus) if minus else 0) for kv in runs]
     vals = [v for v in vals if v == v]
-    return statistics.median(vals) if vals else None
+    return pick(vals) if vals else None
 
 
 def ms(v):
@@ -81,8 +83,8 @@ def ratio(a, b):
     return f'{a / b:.2f}' if a is not None and b else '-'
 
 
-print('| filter | element | ioctls before STREAMON | vs v4l2src | element count | PROBE SET_CUR | PROBE GET | COMMIT SET_CUR | vs v4l2src (PROBE SET_CUR) | first buffer ms (median of 5) | vs v4l2src | to STREAMON ms (element) | vs v4l2src | STREAMON to first DQBUF ms (device) | negotiated |')
-print('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|')
+print('| filter | element | ioctls before STREAMON | vs v4l2src | element count | PROBE SET_CUR | PROBE GET | COMMIT SET_CUR | vs v4l2src (PROBE SET_CUR) | first buffer ms (median of 5) | vs v4l2src | first buffer ms (min of 5) | vs v4l2src | to STREAMON ms (element) | vs v4l2src | STREAMON to first DQBUF ms (device) | negotiated |')
+print('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|')
 detail = []
 for f, caps in FILTERS:
     rows = {el: row(f, el) for el in ELEMENTS}
@@ -95,9 +97,10 @@ for f, caps in FILTERS:
               f"| {r['requests']} | {u.get('probe_set', '-')} | {u.get('probe_get', '-')} "
               f"| {u.get('commit_set', '-')} | {ratio(u.get('probe_set'), ref and ref['usb'].get('probe_set'))} "
               f"| {r['first']:.1f} | {ratio(r['first'], ref and ref['first'])} "
+              f"| {ms(r['first_min'])} | {ratio(r['first_min'], ref and ref['first_min'])} "
               f"| {ms(r['streamon'])} | {ratio(r['streamon'], ref and ref['streamon'])} | {ms(r['camera'])} "
               f"| {r['caps'][:60]} |"
-              if r['first'] is not None else f"| `{caps}` | {el} | {r['ioctls']} | | | | | | | - | | | | | not negotiated |")
+              if r['first'] is not None else f"| `{caps}` | {el} | {r['ioctls']} | | | | | | | - | | | | | | | not negotiated |")
         top = ', '.join(f'{k[7:]} {n}' for k, n in r['by'].most_common())
         detail.append(f'- `{caps}`, {el}: {top}')
 print('\nBy request type (strace, before STREAMON):\n')
