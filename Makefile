@@ -103,13 +103,13 @@ test-apps: deps-test build
 # on logitech-c920 and mjpg-720p60 there (tests/vm/uvc-suite.sh case_shelf,
 # case_compliance_shelf; docs/cameras.md, docs/uvc.md). Not in `make test`.
 test-shelf-uvc: deps-test build
-	./tests/vm/run.sh tests/vm/uvc-suite.sh case_shelf case_compliance_shelf
+	./tests/vm/run.sh --timeout 1800 tests/vm/uvc-suite.sh case_shelf case_compliance_shelf
 
 # Every size of `webcam` in YUYV and MJPG from the uvcvideo node through
 # v4l2src and negcamsrc (tests/vm/uvc-suite.sh case_sweep; docs/uvc.md).
 # Not in `make test`.
 test-uvc-sweep: deps-test build
-	./tests/vm/run.sh tests/vm/uvc-suite.sh case_sweep
+	./tests/vm/run.sh --timeout 1800 tests/vm/uvc-suite.sh case_sweep
 
 # As `make test`, plus v4l2-compliance -f on every built-in profile (slow).
 test-full: deps-test build kmod

@@ -159,6 +159,9 @@ case_formats() {
 		fi
 		expect "$p: card name from the profile" "$card" "$("$CTL" --profile "$p" -D 2>/dev/null | sed -n 's/.*Card type *: //p')"
 		expect "$p: USB ids in sysfs are the profile's" "$(usb_ids "$NODE")" "$(want_usb_id "$p")"
+		"$CTL" --show-profile "$p" | grep -q '^usb-id ' &&
+			expect "$p: negcam-ctl --dump of the node writes its usb-id" \
+				"$("$CTL" --dump "$NODE" 2>/dev/null | sed -n 's/^usb-id //p')" "$(want_usb_id "$p")"
 		check "$p: v4l2-ctl streams 5 frames of the default format" 60 \
 			v4l2-ctl -d "$NODE" --stream-mmap --stream-count=5
 		stop_cam INT || { fail "$p: negcam-uvc did not end on SIGINT"; stop_cam KILL; }
