@@ -24,7 +24,7 @@ DEB_TEST_PACKAGES := clang gstreamer1.0-plugins-bad \
 	cheese xvfb xdotool dbus-daemon obs-studio debootstrap \
 	udev pipewire pipewire-bin wireplumber gstreamer1.0-pipewire lintian
 
-.PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps fuzz bench kmod storm clean \
+.PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps test-shelf-uvc test-uvc-sweep fuzz bench kmod storm clean \
 	debug-kernel test-debug test-debug-storm
 
 all: build
@@ -97,6 +97,19 @@ test-vm: deps-test build kmod
 # `make test` (suite apps).
 test-apps: deps-test build
 	./tests/apps/cheese.sh $(BUILD)
+
+# Every UVC camera of the shelf served by negcam-uvc behind the real
+# uvcvideo, its listing and default format checked, and v4l2-compliance -s
+# on logitech-c920 and mjpg-720p60 there (tests/vm/uvc-suite.sh case_shelf,
+# case_compliance_shelf; docs/cameras.md, docs/uvc.md). Not in `make test`.
+test-shelf-uvc: deps-test build
+	./tests/vm/run.sh --timeout 1800 tests/vm/uvc-suite.sh case_shelf case_compliance_shelf
+
+# Every size of `webcam` in YUYV and MJPG from the uvcvideo node through
+# v4l2src and negcamsrc (tests/vm/uvc-suite.sh case_sweep; docs/uvc.md).
+# Not in `make test`.
+test-uvc-sweep: deps-test build
+	./tests/vm/run.sh --timeout 1800 tests/vm/uvc-suite.sh case_sweep
 
 # As `make test`, plus v4l2-compliance -f on every built-in profile (slow).
 test-full: deps-test build kmod

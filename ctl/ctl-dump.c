@@ -6,7 +6,9 @@
  * VIDIOC_TRY_FMT per format (default field, the fields it accepts,
  * colorimetry), VIDIOC_G_FMT and VIDIOC_G_PARM (the default format and
  * rate), and a few probes for the behaviours the profile language names
- * (adjust nearest or downward, the legacy quirks).
+ * (adjust nearest or downward, the legacy quirks). A USB camera's ids
+ * come from sysfs (the node's device is a USB interface whose parent has
+ * idVendor and idProduct) and are written as its usb-id line.
  *
  * Nothing is changed on the device: only QUERYCAP, ENUM_*, TRY_FMT, G_FMT
  * and G_PARM are used. The result is parsed before it is written, so
@@ -21,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "ctl.h"
@@ -718,6 +722,37 @@ static int generate(struct dump *d, struct ctl_build *b, bool *adjust_probed)
 	return 0;
 }
 
+/* A four-digit hexadecimal id from sysfs file @name of @dir; 0 when absent. */
+static unsigned int sysfs_id(const char *dir, const char *name)
+{
+	char path[160];
+	unsigned int v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%4x", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
+/* The USB ids of @d's device into @p when it is a USB device (uvcvideo, gspca...). */
+static void dump_usb_id(const struct dump *d, struct negcam_profile *p)
+{
+	struct stat st;
+	char dir[96];
+
+	if (fstat(d->fd, &st) || !S_ISCHR(st.st_mode))
+		return;
+	snprintf(dir, sizeof(dir), "/sys/dev/char/%u:%u/device/..", major(st.st_rdev),
+		 minor(st.st_rdev));
+	p->usb_vendor = (__u16)sysfs_id(dir, "idVendor");
+	p->usb_product = p->usb_vendor ? (__u16)sysfs_id(dir, "idProduct") : 0;
+}
+
 /* The profile's text, parsed again before it is written: NULL on an error said. */
 static char *dump_text(struct dump *d, const char *name, const struct v4l2_capability *cap,
 		       size_t *len)
@@ -734,6 +769,7 @@ static char *dump_text(struct dump *d, const char *name, const struct v4l2_capab
 	for (i = 0; b.p->card[i]; i++)
 		if (b.p->card[i] == '"' || (unsigned char)b.p->card[i] < ' ')
 			b.p->card[i] = '\'';
+	dump_usb_id(d, b.p);
 	snprintf(header, sizeof(header),
 		 "# Dumped by negcam-ctl --dump from %s (driver '%.16s', card '%s').\n"
 		 "# Sizes and intervals are the driver's own fractions; field and colorimetry\n"

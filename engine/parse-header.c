@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * The profile header, the lines before the first 'format': the keywords
- * name, card, adjust, quirks and default. A 'default' line is checked
+ * name, card, usb-id, adjust, quirks and default. A 'default' line is checked
  * only after the last line, once all formats are known
  * (nc_finish_header(), which also gives the card its default name).
  */
@@ -44,6 +44,56 @@ int nc_kw_card(struct nc_parser *p, const struct nc_keyword *kw,
 		return ret;
 	ret = nc_copy_name(p, &t, p->out->card, "card name");
 	return ret ? ret : nc_expect_end_quoted(p, &t, "card name");
+}
+
+/* One hexadecimal digit's value, or -1. */
+static int nc_hex_digit(char c)
+{
+	if (nc_is_digit(c))
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * usb-id VVVV:PPPP: the USB vendor and product ids a USB device made from
+ * the profile shows (negcam-uvc); four hexadecimal digits each, as lsusb
+ * prints them, vendor 0000 refused (no vendor has it; 0:0 means none).
+ */
+int nc_kw_usb_id(struct nc_parser *p, const struct nc_keyword *kw,
+		 const struct nc_tok *kwt)
+{
+	struct nc_strbuf m;
+	struct nc_tok t;
+	__u32 v = 0, i;
+	int d = 0, ret = nc_expect(p, &t, "a USB id after 'usb-id', as in 'usb-id 046d:082d'");
+
+	if (ret)
+		return ret;
+	if (p->out->usb_vendor) {
+		m = nc_error(p, kwt->col);
+		nc_sb_str(&m, "'usb-id' is given twice");
+		return -EINVAL;
+	}
+	for (i = 0; i < t.len && i < 9 && d >= 0; i++) {
+		d = i == 4 ? (t.s[i] == ':' ? 0 : -1) : nc_hex_digit(t.s[i]);
+		if (i != 4)
+			v = v << 4 | (__u32)d;
+	}
+	if (t.len != 9 || d < 0 || !(v >> 16)) {
+		m = nc_error(p, t.col);
+		nc_sb_str(&m, "USB id ");
+		nc_msg_token(&m, &t);
+		nc_sb_str(&m, " is not VENDOR:PRODUCT, four hexadecimal digits each"
+			   " and a vendor other than 0000, as in 'usb-id 046d:082d'");
+		return -EINVAL;
+	}
+	p->out->usb_vendor = (__u16)(v >> 16);
+	p->out->usb_product = (__u16)v;
+	return nc_expect_end(p, "the USB id");
 }
 
 int nc_kw_adjust(struct nc_parser *p, const struct nc_keyword *kw,

@@ -20,6 +20,7 @@
 static const struct nc_keyword nc_keywords[] = {
 	{ "name", NC_PLACE_HEADER, nc_kw_name, NC_HDR_NAME },
 	{ "card", NC_PLACE_HEADER, nc_kw_card, NC_HDR_CARD },
+	{ "usb-id", NC_PLACE_HEADER, nc_kw_usb_id, 0 },
 	{ "adjust", NC_PLACE_HEADER, nc_kw_adjust, NC_HDR_ADJUST },
 	{ "quirks", NC_PLACE_HEADER, nc_kw_quirks, NC_HDR_QUIRKS },
 	{ "default", NC_PLACE_HEADER, nc_kw_default, 0 },

@@ -8,7 +8,7 @@
  * concern a file, each calling only the files listed below it:
  *   parser.c          the line loop, the checks after the last line, the entry point
  *   parse-keywords.c  the keyword table (data), where each keyword may stand
- *   parse-header.c    name, card, adjust, quirks and default lines
+ *   parse-header.c    name, card, usb-id, adjust, quirks and default lines
  *   parse-settings.c  field, colorimetry and stride-align, profile-wide or per format
  *   parse-format.c    a format block: format, description and flags lines, its closing
  *   parse-sizes.c     size lines
@@ -188,6 +188,8 @@ int nc_kw_name(struct nc_parser *p, const struct nc_keyword *kw,
 	       const struct nc_tok *kwt);
 int nc_kw_card(struct nc_parser *p, const struct nc_keyword *kw,
 	       const struct nc_tok *kwt);
+int nc_kw_usb_id(struct nc_parser *p, const struct nc_keyword *kw,
+		 const struct nc_tok *kwt);
 int nc_kw_adjust(struct nc_parser *p, const struct nc_keyword *kw,
 		 const struct nc_tok *kwt);
 int nc_kw_quirks(struct nc_parser *p, const struct nc_keyword *kw,

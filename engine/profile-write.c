@@ -90,6 +90,29 @@ static void w_named(struct nc_out *o, const char *indent, const char *kw,
 	nc_sb_char(&o->sb, '\n');
 }
 
+/* "usb-id 046d:082d", lowercase as lsusb prints it; nothing when not given. */
+static void w_usb_id(struct nc_out *o, const struct negcam_profile *p)
+{
+	static const char hex[] = "0123456789abcdef";
+	__u32 v = (__u32)p->usb_vendor << 16 | p->usb_product;
+	char s[10];
+	int i;
+
+	if (!p->usb_vendor)
+		return;
+	for (i = 8; i >= 0; i--) {
+		if (i == 4)
+			continue;
+		s[i] = hex[v & 15];
+		v >>= 4;
+	}
+	s[4] = ':';
+	s[9] = '\0';
+	nc_sb_str(&o->sb, "usb-id ");
+	nc_sb_str(&o->sb, s);
+	nc_sb_char(&o->sb, '\n');
+}
+
 static int w_header(struct nc_out *o, const struct negcam_profile *p)
 {
 	__u32 bit;
@@ -105,6 +128,7 @@ static int w_header(struct nc_out *o, const struct negcam_profile *p)
 			return -EINVAL;
 		nc_sb_char(&o->sb, '\n');
 	}
+	w_usb_id(o, p);
 	if (!o->minimal || p->adjust != NC_ADJUST_DOWN ||
 	    (o->opts->flags & NC_WRITE_ADJUST)) {
 		nc_sb_str(&o->sb, "adjust ");

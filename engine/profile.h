@@ -89,6 +89,7 @@ struct negcam_default {
 struct negcam_profile {
 	char name[NC_NAME_LEN];
 	char card[NC_NAME_LEN];
+	__u16 usb_vendor, usb_product; /* 'usb-id' (negcam-uvc); 0:0 when not given */
 	__u32 quirks; /* enum negcam_quirk bits */
 	__u32 adjust; /* enum negcam_adjust */
 	struct negcam_default def[NC_NQUEUES];

@@ -592,7 +592,7 @@ make_device (GstNegcamUvcSink *self, const gchar *spec, const gchar *label)
         ("Cannot load profile \"%s\"", spec), ("%s", msg));
     return FALSE;
   }
-  nc_uvc_default_identity (self->profile, &id);
+  nc_uvc_profile_identity (self->profile, &id);
   if (label && *label)
     g_strlcpy (id.name, label, sizeof (id.name));
   self->dev = g_new0 (struct nc_uvc_dev, 1);

@@ -111,11 +111,11 @@ static void warn(struct nc_uvc_desc *d, const char *fmt, const char *a, const ch
 		snprintf(d->warnings + n, sizeof(d->warnings) - n, fmt, a, b);
 }
 
-void nc_uvc_default_identity(const struct negcam_profile *p, struct nc_uvc_identity *id)
+void nc_uvc_profile_identity(const struct negcam_profile *p, struct nc_uvc_identity *id)
 {
 	memset(id, 0, sizeof(*id));
-	id->vendor = 0x1d6b;
-	id->product = 0x0104;
+	id->vendor = p->usb_vendor ? p->usb_vendor : 0x1d6b;
+	id->product = p->usb_vendor ? p->usb_product : 0x0104;
 	id->bcd_device = 0x0100;
 	snprintf(id->manufacturer, sizeof(id->manufacturer), "negcam");
 	snprintf(id->name, sizeof(id->name), "%s", p->card[0] ? p->card : p->name[0] ? p->name : "negcam");

@@ -71,8 +71,11 @@ struct nc_uvc_desc {
 	char warnings[2048]; /* one line per format or size left out */
 };
 
-/* The identity used when the profile names none: Linux Foundation 1d6b:0104, "negcam". */
-void nc_uvc_default_identity(const struct negcam_profile *p, struct nc_uvc_identity *id);
+/*
+ * The identity of @p's camera: the profile's usb-id, else Linux Foundation
+ * 1d6b:0104; manufacturer "negcam", product the card (else the name).
+ */
+void nc_uvc_profile_identity(const struct negcam_profile *p, struct nc_uvc_identity *id);
 
 /*
  * Build every descriptor of @p with identity @id into @d. Returns 0, or

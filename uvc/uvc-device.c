@@ -27,7 +27,7 @@ int nc_uvc_dev_init(struct nc_uvc_dev *dev, const struct negcam_profile *p,
 	dev->send = send;
 	dev->send_ctx = ctx;
 	if (!id) {
-		nc_uvc_default_identity(p, &def);
+		nc_uvc_profile_identity(p, &def);
 		id = &def;
 	}
 	if (nc_uvc_build_descriptors(&dev->desc, p, id))

@@ -4,6 +4,7 @@
 # Source: ayufan/camera-streamer `debug/btt-pi2.txt` lines 746-877 @ e17a86e4f9bd0fda4bd901f14a5e2eef682962f8
 #   https://github.com/ayufan/camera-streamer/blob/e17a86e4f9bd0fda4bd901f14a5e2eef682962f8/debug/btt-pi2.txt#L746-L877
 # Listing, verbatim: tests/engine/profiles/cameras/3do-usb-4k-prefixed.txt
+# Driver: uvcvideo
 # Imported by negcam-ctl --import from tests/engine/profiles/cameras/3do-usb-4k-prefixed.txt.
 # A --list-formats-ext listing does not show the colorimetry, the field,
 # the default format or how the driver adjusts sizes: they keep the

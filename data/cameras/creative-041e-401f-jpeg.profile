@@ -4,6 +4,8 @@
 # Source: https://github.com/kerberos-io/web/issues/55 (comment by vgoncearencu, 2017-07-19)
 #   https://github.com/kerberos-io/web/issues/55
 # Listing, verbatim: tests/engine/profiles/cameras/creative-041e-401f-jpeg.txt
+# USB id: the source (gspca's card "USB Camera (041e:401f)")
+usb-id 041e:401f
 # Imported by negcam-ctl --import from tests/engine/profiles/cameras/creative-041e-401f-jpeg.txt.
 # A --list-formats-ext listing does not show the colorimetry, the field,
 # the default format or how the driver adjusts sizes: they keep the

@@ -4,6 +4,7 @@
 # Source: JunweiLiang/tennis_project `get_camera_images_av.py` lines 40-52 @ 2090f78b7d21ccdd8f64b9ec366d30325a48b0ab
 #   https://github.com/JunweiLiang/tennis_project/blob/2090f78b7d21ccdd8f64b9ec366d30325a48b0ab/get_camera_images_av.py#L40-L52
 # Listing, verbatim: tests/engine/profiles/cameras/dji-action4-webcam.txt
+# Driver: uvcvideo
 # Imported by negcam-ctl --import from tests/engine/profiles/cameras/dji-action4-webcam.txt.
 # A --list-formats-ext listing does not show the colorimetry, the field,
 # the default format or how the driver adjusts sizes: they keep the

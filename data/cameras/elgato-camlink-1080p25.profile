@@ -4,6 +4,9 @@
 # Source: https://github.com/xkahn/camlink/issues/2 (comment by bjornedstrom, 2021-04-06)
 #   https://github.com/xkahn/camlink/issues/2
 # Listing, verbatim: tests/engine/profiles/cameras/elgato-camlink-1080p25.txt
+# Driver: uvcvideo
+# USB id: the kernel commit cited for elgato-camlink-4k: uvcvideo matches the Cam Link 4K as USB_DEVICE(0x0fd9, 0x0066)
+usb-id 0fd9:0066
 # Imported by negcam-ctl --import from tests/engine/profiles/cameras/elgato-camlink-1080p25.txt.
 # A --list-formats-ext listing does not show the colorimetry, the field,
 # the default format or how the driver adjusts sizes: they keep the

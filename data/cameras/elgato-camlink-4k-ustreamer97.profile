@@ -4,6 +4,9 @@
 # Source: https://github.com/pikvm/ustreamer/issues/97 (comment by pl804, 2024-09-22)
 #   https://github.com/pikvm/ustreamer/issues/97
 # Listing, verbatim: tests/engine/profiles/cameras/elgato-camlink-4k-ustreamer97.txt
+# Driver: uvcvideo
+# USB id: the kernel commit cited for elgato-camlink-4k: uvcvideo matches the Cam Link 4K as USB_DEVICE(0x0fd9, 0x0066)
+usb-id 0fd9:0066
 # Imported by negcam-ctl --import from tests/engine/profiles/cameras/elgato-camlink-4k-ustreamer97.txt.
 # A --list-formats-ext listing does not show the colorimetry, the field,
 # the default format or how the driver adjusts sizes: they keep the

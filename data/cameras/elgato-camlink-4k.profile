@@ -4,6 +4,9 @@
 # Source: torvalds/linux commit 4c6e0976295add7f0ed94d276c04a3d6f1ea8f83 ("media: uvcvideo: Fix pixel format change for Elgato Cam Link 4K"), commit message; text read from the stable-list copies in the search index
 #   https://github.com/torvalds/linux/commit/4c6e0976295add7f0ed94d276c04a3d6f1ea8f83
 # Listing, verbatim: tests/engine/profiles/cameras/elgato-camlink-4k.txt
+# Driver: uvcvideo
+# USB id: the source: uvcvideo matches the Cam Link 4K as USB_DEVICE(0x0fd9, 0x0066)
+usb-id 0fd9:0066
 # Imported by negcam-ctl --import from tests/engine/profiles/cameras/elgato-camlink-4k.txt.
 # A --list-formats-ext listing does not show the colorimetry, the field,
 # the default format or how the driver adjusts sizes: they keep the

@@ -4,6 +4,7 @@
 # Source: Roblibs/rovi_ros_ws `docs/stereo_elp.md` lines 43-101 @ 7869f11be5df50e7d7a112bc8d1aaa5c5524e403
 #   https://github.com/Roblibs/rovi_ros_ws/blob/7869f11be5df50e7d7a112bc8d1aaa5c5524e403/docs/stereo_elp.md#L43-L101
 # Listing, verbatim: tests/engine/profiles/cameras/elp-stereo-3d-usb.txt
+# Driver: uvcvideo
 # Imported by negcam-ctl --import from tests/engine/profiles/cameras/elp-stereo-3d-usb.txt.
 # A --list-formats-ext listing does not show the colorimetry, the field,
 # the default format or how the driver adjusts sizes: they keep the

@@ -4,6 +4,9 @@
 # Source: Falcons-Robocup/code `packages/frontVision/README.md` lines 75-116 @ b3433a4cd9bc11e1a7df62b56f6869496c9e16fb
 #   https://github.com/Falcons-Robocup/code/blob/b3433a4cd9bc11e1a7df62b56f6869496c9e16fb/packages/frontVision/README.md#L75-L116
 # Listing, verbatim: tests/engine/profiles/cameras/genius-widecam-f100.txt
+# Driver: uvcvideo
+# USB id: usb.ids (2025.07.26): 0458 KYE Systems Corp., 708c "Genius WideCam F100"
+usb-id 0458:708c
 # Imported by negcam-ctl --import from tests/engine/profiles/cameras/genius-widecam-f100.txt.
 # A --list-formats-ext listing does not show the colorimetry, the field,
 # the default format or how the driver adjusts sizes: they keep the

@@ -4,6 +4,7 @@
 # Source: https://github.com/knorth55/eus_vive/pull/20 (description, knorth55, 2020-11-06)
 #   https://github.com/knorth55/eus_vive/pull/20
 # Listing, verbatim: tests/engine/profiles/cameras/kodak-pixpro-4k.txt
+# Driver: uvcvideo
 # Imported by negcam-ctl --import from tests/engine/profiles/cameras/kodak-pixpro-4k.txt.
 # A --list-formats-ext listing does not show the colorimetry, the field,
 # the default format or how the driver adjusts sizes: they keep the

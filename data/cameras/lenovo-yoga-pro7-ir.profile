@@ -4,6 +4,7 @@
 # Source: https://github.com/EmixamPP/linux-enable-ir-emitter/issues/135 (description, azvyae, 2023)
 #   https://github.com/EmixamPP/linux-enable-ir-emitter/issues/135
 # Listing, verbatim: tests/engine/profiles/cameras/lenovo-yoga-pro7-ir.txt
+# Driver: uvcvideo
 # Imported by negcam-ctl --import from tests/engine/profiles/cameras/lenovo-yoga-pro7-ir.txt.
 # A --list-formats-ext listing does not show the colorimetry, the field,
 # the default format or how the driver adjusts sizes: they keep the

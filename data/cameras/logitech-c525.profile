@@ -4,6 +4,9 @@
 # Source: Falcons-Robocup/code `vision/omniCam/README.md` lines 85-440 @ dca3ffdfd7020a9913e6af6b555eac107b38a4ca
 #   https://github.com/Falcons-Robocup/code/blob/dca3ffdfd7020a9913e6af6b555eac107b38a4ca/vision/omniCam/README.md#L85-L440
 # Listing, verbatim: tests/engine/profiles/cameras/logitech-c525.txt
+# Driver: uvcvideo
+# USB id: usb.ids (2025.07.26): 046d Logitech, Inc., 0826 "HD Webcam C525"
+usb-id 046d:0826
 # Imported by negcam-ctl --import from tests/engine/profiles/cameras/logitech-c525.txt.
 # A --list-formats-ext listing does not show the colorimetry, the field,
 # the default format or how the driver adjusts sizes: they keep the

@@ -4,6 +4,9 @@
 # Source: ayufan/camera-streamer `debug/btt-pi.txt` lines 75-333 @ e17a86e4f9bd0fda4bd901f14a5e2eef682962f8
 #   https://github.com/ayufan/camera-streamer/blob/e17a86e4f9bd0fda4bd901f14a5e2eef682962f8/debug/btt-pi.txt#L75-L333
 # Listing, verbatim: tests/engine/profiles/cameras/logitech-c922-prefixed.txt
+# Driver: uvcvideo
+# USB id: usb.ids (2025.07.26): 046d Logitech, Inc., 085c "C922 Pro Stream Webcam"
+usb-id 046d:085c
 # Imported by negcam-ctl --import from tests/engine/profiles/cameras/logitech-c922-prefixed.txt.
 # A --list-formats-ext listing does not show the colorimetry, the field,
 # the default format or how the driver adjusts sizes: they keep the

@@ -4,6 +4,7 @@
 # Source: https://github.com/rospilot/rospilot/issues/78 (description, cberner, 2017-11-18)
 #   https://github.com/rospilot/rospilot/issues/78
 # Listing, verbatim: tests/engine/profiles/cameras/mobius-mini-h264-first.txt
+# Driver: uvcvideo
 # Imported by negcam-ctl --import from tests/engine/profiles/cameras/mobius-mini-h264-first.txt.
 # A --list-formats-ext listing does not show the colorimetry, the field,
 # the default format or how the driver adjusts sizes: they keep the

@@ -4,6 +4,7 @@
 # Source: Roblibs/rovi_ros_ws `docs/depth_camera_astra_stereo_s_u3.md` lines 183-302 @ 7869f11be5df50e7d7a112bc8d1aaa5c5524e403
 #   https://github.com/Roblibs/rovi_ros_ws/blob/7869f11be5df50e7d7a112bc8d1aaa5c5524e403/docs/depth_camera_astra_stereo_s_u3.md#L183-L302
 # Listing, verbatim: tests/engine/profiles/cameras/orbbec-astra-stereo-s-color.txt
+# Driver: uvcvideo
 # Imported by negcam-ctl --import from tests/engine/profiles/cameras/orbbec-astra-stereo-s-color.txt.
 # A --list-formats-ext listing does not show the colorimetry, the field,
 # the default format or how the driver adjusts sizes: they keep the

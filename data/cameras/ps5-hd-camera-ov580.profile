@@ -4,6 +4,9 @@
 # Source: raleighlittles/PS5-Camera-Firmware-Loader `README.md` lines 111-152 @ c0696a781bd15c4a620950091b04860fae47d22d
 #   https://github.com/raleighlittles/PS5-Camera-Firmware-Loader/blob/c0696a781bd15c4a620950091b04860fae47d22d/README.md#L111-L152
 # Listing, verbatim: tests/engine/profiles/cameras/ps5-hd-camera-ov580.txt
+# Driver: uvcvideo
+# USB id: the source, its dmesg line "Found UVC 1.00 device USB Camera-OV580 (05a9:058c)"
+usb-id 05a9:058c
 # Imported by negcam-ctl --import from tests/engine/profiles/cameras/ps5-hd-camera-ov580.txt.
 # A --list-formats-ext listing does not show the colorimetry, the field,
 # the default format or how the driver adjusts sizes: they keep the

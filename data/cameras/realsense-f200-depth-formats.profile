@@ -4,6 +4,7 @@
 # Source: teknotus/depthview branch `kernelpatchfmt` `Readme.md` lines 8-42 @ ecd476ca4c7539c15d4332b99362bf0ae38cd9a6
 #   https://github.com/teknotus/depthview/blob/ecd476ca4c7539c15d4332b99362bf0ae38cd9a6/Readme.md#L8-L42
 # Listing, verbatim: tests/engine/profiles/cameras/realsense-f200-depth-formats.txt
+# Driver: uvcvideo
 # Imported by negcam-ctl --import from tests/engine/profiles/cameras/realsense-f200-depth-formats.txt.
 # A --list-formats-ext listing does not show the colorimetry, the field,
 # the default format or how the driver adjusts sizes: they keep the

@@ -4,6 +4,7 @@
 # Source: https://github.com/teknotus/depthview/issues/15 (description, ZahraBoroujeni, 2016-06-02)
 #   https://github.com/teknotus/depthview/issues/15
 # Listing, verbatim: tests/engine/profiles/cameras/realsense-sr300-unknown-guid.txt
+# Driver: uvcvideo
 # Imported by negcam-ctl --import from tests/engine/profiles/cameras/realsense-sr300-unknown-guid.txt.
 # A --list-formats-ext listing does not show the colorimetry, the field,
 # the default format or how the driver adjusts sizes: they keep the

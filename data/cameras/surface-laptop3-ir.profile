@@ -4,6 +4,7 @@
 # Source: https://github.com/linux-surface/linux-surface/issues/428 (comment by nakato, 2021-05-06)
 #   https://github.com/linux-surface/linux-surface/issues/428
 # Listing, verbatim: tests/engine/profiles/cameras/surface-laptop3-ir.txt
+# Driver: uvcvideo
 # Imported by negcam-ctl --import from tests/engine/profiles/cameras/surface-laptop3-ir.txt.
 # A --list-formats-ext listing does not show the colorimetry, the field,
 # the default format or how the driver adjusts sizes: they keep the

@@ -4,6 +4,7 @@
 # Source: petminion/petminion `docs/development.md` lines 162-194 @ 75f99cfe2421ded3a24da5d3423117bfd2193487
 #   https://github.com/petminion/petminion/blob/75f99cfe2421ded3a24da5d3423117bfd2193487/docs/development.md#L162-L194
 # Listing, verbatim: tests/engine/profiles/cameras/usb-120fps-petminion-dev.txt
+# Driver: uvcvideo
 # Imported by negcam-ctl --import from tests/engine/profiles/cameras/usb-120fps-petminion-dev.txt.
 # A --list-formats-ext listing does not show the colorimetry, the field,
 # the default format or how the driver adjusts sizes: they keep the

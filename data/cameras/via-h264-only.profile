@@ -4,6 +4,9 @@
 # Source: https://github.com/jacksonliam/mjpg-streamer/issues/290 (description, md-rubel, 2021-01-29)
 #   https://github.com/jacksonliam/mjpg-streamer/issues/290
 # Listing, verbatim: tests/engine/profiles/cameras/via-h264-only.txt
+# Driver: uvcvideo
+# USB id: the source (the camera is named by its ids there)
+usb-id 040d:300a
 # Imported by negcam-ctl --import from tests/engine/profiles/cameras/via-h264-only.txt.
 # A --list-formats-ext listing does not show the colorimetry, the field,
 # the default format or how the driver adjusts sizes: they keep the

@@ -1074,6 +1074,31 @@ static void test_flags(void)
 	CHECK_EQ(f ? f->flags : 1, 0, "no flags line: no flags (not inherited from the last block)");
 }
 
+/* 'usb-id': the ids land in the profile, either case; written back lower case; none is 0:0 */
+static void test_usb_id(void)
+{
+	static char out[4096];
+
+	if (parse_str(&prof, "name u\nusb-id 046D:082d\nformat YUYV\n size 640x480 fps 30\n")) {
+		CHECK(0, "usb-id profile parses");
+		return;
+	}
+	CHECK_EQ(prof.usb_vendor, 0x046d, "usb-id vendor");
+	CHECK_EQ(prof.usb_product, 0x082d, "usb-id product");
+	CHECK(negcam_profile_write(&prof, NULL, out, sizeof(out)) > 0 &&
+	      strstr(out, "\nusb-id 046d:082d\n"), "written back as 'usb-id 046d:082d':\n%s", out);
+	CHECK(!parse_str(&prof2, out) && !memcmp(&prof, &prof2, sizeof(prof)), "the written text reads back the same");
+	if (!parse_str(&prof, "name u\nusb-id ffff:0000\nformat YUYV\n size 640x480 fps 30\n"))
+		CHECK(prof.usb_vendor == 0xffff && prof.usb_product == 0, "usb-id ffff:0000 (product 0 allowed)");
+	else
+		CHECK(0, "usb-id ffff:0000 parses");
+	if (!parse_str(&prof, "name u\nformat YUYV\n size 640x480 fps 30\n")) {
+		CHECK(prof.usb_vendor == 0 && prof.usb_product == 0, "no usb-id: 0:0");
+		CHECK(negcam_profile_write(&prof, NULL, out, sizeof(out)) > 0 && !strstr(out, "usb-id"),
+		      "no usb-id written when none was given");
+	}
+}
+
 int main(void)
 {
 	test_builtins();
@@ -1083,6 +1108,7 @@ int main(void)
 	test_pool_limits();
 	test_semantics();
 	test_flags();
+	test_usb_id();
 	test_mutations();
 	return check_done("test_parser");
 }

@@ -38,6 +38,11 @@ shelf() {	# NAME
 	check "$n: a Kind line" sh -c 'head -8 "$1" | grep -q "^# Kind: ."' - "$prof"
 	check "$n: a source to open" sh -c 'head -8 "$1" | grep -q "^#   https://"' - "$prof"
 	check "$n: named in docs/cameras.md" contains "$SRC/docs/cameras.md" "\`$n\`"
+	if grep -q '^usb-id ' "$prof"; then
+		check "$n: its usb-id says where it comes from" \
+			sh -c 'grep -B1 "^usb-id " "$1" | grep -q "^# USB id: ."' - "$prof"
+		ids=$((ids + 1))
+	fi
 	(cd "$SRC" && "$CTL" --import "$lst" --name "$n") >"$tmp/imp" 2>"$tmp/err"
 	check "$n: the listing imports" test $? = 0
 	sed -n '/^# Imported by/,$p' "$prof" >"$tmp/body"
@@ -69,7 +74,7 @@ refused() {	# EXPECT-LINE: FILE:LINE: message
 	bad=$((bad + 1))
 }
 
-same=0 differ=0 bad=0 cams=0
+same=0 differ=0 bad=0 cams=0 ids=0
 for prof in "$SRC"/data/cameras/*.profile; do
 	n=$(basename "$prof" .profile)
 	shelf "$n"
@@ -85,6 +90,6 @@ done <"$tmp/expect"
 check "at least 20 bad listings ($bad)" test "$bad" -ge 20
 check "every bad listing has an expectation" test \
 	"$(ls "$SRC"/tests/fuzz/import-bad/*.txt | wc -l)" = "$bad"
-echo "$NAME: $cams cameras ($same as listed, $differ with a recorded difference), $bad bad listings refused"
+echo "$NAME: $cams cameras ($same as listed, $differ with a recorded difference, $ids with USB ids), $bad bad listings refused"
 echo "$NAME: $checks checks, $fails failed"
 [ "$fails" = 0 ]

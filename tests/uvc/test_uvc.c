@@ -110,6 +110,40 @@ static void test_descriptors(void)
 	nc_uvc_dev_free(&dev);
 }
 
+/* The USB ids are the profile's usb-id, 1d6b:0104 without one; the product is the card. */
+static void test_identity(void)
+{
+	static struct nc_uvc_dev dev;
+	const uint8_t *d = dev.desc.device;
+
+	CHECK_EQ(nc_uvc_dev_init(&dev, builtin("logitech-c920"), NULL, capture, NULL), 0, "init c920");
+	CHECK_EQ(d[8] | d[9] << 8, 0x046d, "logitech-c920: idVendor from its usb-id");
+	CHECK_EQ(d[10] | d[11] << 8, 0x082d, "logitech-c920: idProduct from its usb-id");
+	CHECK(!strcmp(dev.desc.id.name, "HD Pro Webcam C920"), "product string: '%s'", dev.desc.id.name);
+	nc_uvc_dev_free(&dev);
+	CHECK_EQ(nc_uvc_dev_init(&dev, load("name t\nformat YUYV\n  size 640x480 fps 30\n"),
+				 NULL, capture, NULL), 0, "init without usb-id");
+	CHECK_EQ(d[8] | d[9] << 8 | d[10] << 16 | d[11] << 24, 0x01041d6b, "no usb-id: 1d6b:0104");
+	nc_uvc_dev_free(&dev);
+}
+
+/* dwFrameInterval is the profile's fraction to the nearest 100 ns, not cut short. */
+static void test_interval_rounding(void)
+{
+	static struct nc_uvc_dev dev;
+	const struct nc_uvc_frame *fr = &dev.desc.formats[0].frames[0];
+
+	CHECK_EQ(nc_uvc_dev_init(&dev, load("name t\nformat YUYV\n"
+					    "  size 320x240 fps 60001/250 120101/1000 30000/1001 15/2\n"),
+				 NULL, capture, NULL), 0, "init");
+	CHECK_EQ(fr->nintervals, 4, "four intervals");
+	CHECK_EQ(fr->interval[0], 41666, "240.004 fps: 41665.97 rounds up to 41666");
+	CHECK_EQ(fr->interval[1], 83263, "120.101 fps: 83263.25 rounds down");
+	CHECK_EQ(fr->interval[2], 333667, "29.97 fps: 333666.67 rounds up");
+	CHECK_EQ(fr->interval[3], 1333333, "7.5 fps: 1333333.33");
+	nc_uvc_dev_free(&dev);
+}
+
 static void test_left_out(void)
 {
 	static struct nc_uvc_dev dev;
@@ -447,6 +481,8 @@ int main(void)
 	static struct nc_uvc_dev dev;
 
 	test_descriptors();
+	test_identity();
+	test_interval_rounding();
 	test_left_out();
 	nc_uvc_dev_init(&dev, builtin("webcam"), NULL, capture, NULL);
 	test_standard(&dev);

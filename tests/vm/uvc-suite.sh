@@ -118,6 +118,20 @@ want_formats() {
 	"$CTL" --show-profile "$1" | sed '/^quirks/d' | "$CTL" --profile - --list-formats-ext | formats_of
 }
 
+# usb_ids NODE: idVendor:idProduct of the node's USB device, as sysfs shows them.
+usb_ids() {
+	local d
+	d=$(readlink -f "/sys/class/video4linux/${1#/dev/}/device/..")
+	echo "$(cat "$d/idVendor" 2>/dev/null):$(cat "$d/idProduct" 2>/dev/null)"
+}
+
+# want_usb_id PROFILE: the profile's usb-id, else negcam-uvc's 1d6b:0104.
+want_usb_id() {
+	local id
+	id=$("$CTL" --show-profile "$1" | sed -n 's/^usb-id //p')
+	echo "${id:-1d6b:0104}"
+}
+
 # Every built-in profile: the node lists what negcam-ctl lists for the formats
 # UVC carries, the card is the profile's, 5 frames stream; a profile with
 # nothing UVC can carry is refused with warnings naming its formats.
@@ -144,6 +158,10 @@ case_formats() {
 			fail "$p: uvcvideo's --list-formats-ext differs from negcam-ctl's"
 		fi
 		expect "$p: card name from the profile" "$card" "$("$CTL" --profile "$p" -D 2>/dev/null | sed -n 's/.*Card type *: //p')"
+		expect "$p: USB ids in sysfs are the profile's" "$(usb_ids "$NODE")" "$(want_usb_id "$p")"
+		"$CTL" --show-profile "$p" | grep -q '^usb-id ' &&
+			expect "$p: negcam-ctl --dump of the node writes its usb-id" \
+				"$("$CTL" --dump "$NODE" 2>/dev/null | sed -n 's/^usb-id //p')" "$(want_usb_id "$p")"
 		check "$p: v4l2-ctl streams 5 frames of the default format" 60 \
 			v4l2-ctl -d "$NODE" --stream-mmap --stream-count=5
 		stop_cam INT || { fail "$p: negcam-uvc did not end on SIGINT"; stop_cam KILL; }
@@ -215,19 +233,19 @@ case_apps() {
 	fi
 }
 
-# v4l2-compliance -s: the totals are recorded (docs/uvc.md), the failures listed.
+# v4l2-compliance -s [PROFILE]: the totals are recorded (docs/uvc.md), the failures listed.
 case_compliance() {
-	local log total
-	log=$(logname "v4l2-compliance -s")
+	local log total what=${1:-webcam}
+	log=$(logname "v4l2-compliance -s $what")
 	timeout -k 5 600 v4l2-compliance -d "$NODE" -s > "$log" 2>&1
 	total=$(tr '\r' '\n' < "$log" | grep -E '^Total for' | tail -n1)
 	if [ -n "$total" ]; then
-		pass "v4l2-compliance -s ran: $total"
-		echo "UVC-COMPLIANCE: $total"
+		pass "v4l2-compliance -s ran on $what: $total"
+		echo "UVC-COMPLIANCE: $what: $total"
 		tr '\r' '\n' < "$log" | grep -E '^[[:space:]]*(fail|warn):|: FAIL' | sort | uniq -c | head -n 20 | sed 's/^/  | /'
 	else
 		tail -n 10 "$log" | sed 's/^/  | /'
-		fail "v4l2-compliance -s: no Total line (log $log)"
+		fail "v4l2-compliance -s on $what: no Total line (log $log)"
 	fi
 }
 
@@ -449,6 +467,127 @@ case_browser() {
 	for s in $(seq 100); do kill -0 "$GST_PID" 2>/dev/null || break; sleep 0.1; done
 	kill -KILL "$GST_PID" 2>/dev/null; wait "$GST_PID" 2>/dev/null
 	no_uvc_node || fail "browser: the uvcvideo node stayed after gst-launch ended"
+}
+
+# ---- the shelf behind uvcvideo (make test-shelf-uvc), the webcam sweep (make test-uvc-sweep) ----
+
+# caps_of FOURCC: the caps v4l2src and negcamsrc are given for it.
+caps_of() {
+	case $1 in
+	YUYV) echo video/x-raw,format=YUY2 ;;
+	UYVY) echo video/x-raw,format=UYVY ;;
+	NV12) echo video/x-raw,format=NV12 ;;
+	YU12) echo video/x-raw,format=I420 ;;
+	GREY) echo video/x-raw,format=GRAY8 ;;
+	MJPG) echo image/jpeg ;;
+	H264) echo video/x-h264 ;;
+	esac
+}
+
+# fmt_of: "FOURCC WxH" of a --get-fmt-video answer (v4l2-ctl's or negcam-ctl's -V).
+fmt_of() {
+	sed -n -e "s/.*Width\/Height *: \([0-9]*\)\/\([0-9]*\).*/\1x\2/p" \
+		-e "s/.*Pixel Format *: '\([^']*\)'.*/\1/p" | tac | xargs
+}
+
+# shelf_camera NAME: the node lists what negcam-ctl lists of the profile for
+# the formats UVC carries (only their fourccs when the listing shows no
+# sizes: uvcvideo lists the profile's placeholder sizes then); the USB ids
+# are the profile's; the default format is the profile's and v4l2src streams
+# it (3 buffers). A profile with nothing UVC carries is refused, its
+# formats named. Sets SHELF_OUTCOME to served or refused.
+shelf_camera() {
+	local n=$1 want got fmt rate what=''
+	SHELF_OUTCOME=''
+	if ! start_cam "$n"; then
+		if grep -q 'no format UVC carries' "$OUT/negcam-uvc-$n.log"; then
+			pass "$n: refused, nothing UVC carries ($(grep -c 'left out' "$OUT/negcam-uvc-$n.log") formats named in warnings)"
+			SHELF_OUTCOME=refused
+		else
+			fail "$n: no uvcvideo node within 15 s"
+		fi
+		stop_cam KILL; return
+	fi
+	SHELF_OUTCOME=served
+	note "$n: $NODE, card '$(v4l2-ctl -d "$NODE" -D | sed -n 's/.*Card type *: //p')', $(grep -c 'left out' "$OUT/negcam-uvc-$n.log") formats left out"
+	want=$("$CTL" --profile "$n" --list-formats-ext | formats_of)
+	got=$(v4l2-ctl -d "$NODE" --list-formats-ext | formats_of)
+	if ! grep -q Size <<< "$want"; then
+		got=$(grep '^format' <<< "$got") what=', fourccs only: the listing shows no sizes'
+	fi
+	if [ -n "$got" ] && [ "$got" = "$want" ]; then
+		pass "$n: uvcvideo lists what the listing lists ($(grep -c '^format' <<< "$got") formats, $(grep -c Size <<< "$got") sizes, $(grep -c Interval <<< "$got") intervals$what)"
+	else
+		diff <(echo "$want") <(echo "$got") | head -n 10 | sed 's/^/  | /'
+		fail "$n: uvcvideo's --list-formats-ext differs from the listing's"
+	fi
+	expect "$n: USB ids in sysfs" "$(usb_ids "$NODE")" "$(want_usb_id "$n")"
+	fmt=$(v4l2-ctl -d "$NODE" --get-fmt-video | fmt_of)
+	expect "$n: the default format is the profile's" "$fmt" "$("$CTL" --profile "$n" -V | fmt_of)"
+	rate=$(v4l2-ctl -d "$NODE" --get-parm | sed -n 's/.*Frames per second.*(\([0-9]*\/[0-9]*\)).*/\1/p')
+	set -- $fmt
+	check "$n: v4l2src streams the default $1 $2 at $rate fps, 3 buffers" 180 \
+		gst-launch-1.0 -q v4l2src device="$NODE" num-buffers=3 ! \
+			"$(caps_of "$1"),width=${2%x*},height=${2#*x},framerate=$rate" ! fakesink
+	stop_cam INT || { fail "$n: negcam-uvc did not end on SIGINT"; stop_cam KILL; }
+	no_uvc_node || fail "$n: the uvcvideo node stayed after SIGINT"
+}
+
+# Every UVC camera of the shelf (data/cameras, '# Driver: uvcvideo') served
+# by negcam-uvc, one after the other.
+case_shelf() {
+	local f n t0 t1 served=0 refused=0
+	t1=$(now)
+	for f in $(grep -l '^# Driver: uvcvideo' "$NEGCAM_TREE"/data/cameras/*.profile); do
+		n=$(basename "$f" .profile)
+		t0=$(now)
+		shelf_camera "$n"
+		case $SHELF_OUTCOME in
+		served) served=$((served + 1)) ;;
+		refused) refused=$((refused + 1)) ;;
+		esac
+		note "$n: $(secs_since "$t0")s"
+	done
+	echo "UVC-SHELF: $served served, $refused refused, $(secs_since "$t1")s"
+}
+
+# v4l2-compliance -s on the uvcvideo node of logitech-c920 and mjpg-720p60
+# (webcam's is in the suite).
+case_compliance_shelf() {
+	local p
+	for p in logitech-c920 mjpg-720p60; do
+		start_cam "$p" || { fail "$p: no uvcvideo node within 15 s"; stop_cam KILL; continue; }
+		case_compliance "$p"
+		stop_cam INT || { fail "$p: negcam-uvc did not end on SIGINT"; stop_cam KILL; }
+		no_uvc_node || fail "$p: the uvcvideo node stayed after SIGINT"
+	done
+}
+
+# Every size of webcam in YUYV and MJPG through v4l2src and negcamsrc (kernel
+# backend), 5 buffers each (MJPEG decoded by jpegdec).
+case_sweep() {
+	local fmt wh el dec t0 t1 n=0
+	if [ ! -f "$NEGCAM_BUILD/gst/libgstnegcam.so" ]; then
+		skip "sweep: the GStreamer plugin is not built"; return
+	fi
+	start_cam webcam || { fail "sweep: no uvcvideo node within 15 s"; stop_cam KILL; return; }
+	t1=$(now)
+	for fmt in YUYV MJPG; do
+		dec=''
+		[ "$fmt" = MJPG ] && dec='jpegdec !'
+		for wh in $("$CTL" --profile webcam --list-framesizes "$fmt" | sed -n 's/.*Discrete \([0-9]*x[0-9]*\).*/\1/p'); do
+			for el in v4l2src negcamsrc; do
+				t0=$(now)
+				check "sweep: $el $fmt $wh, 5 buffers" 180 \
+					env GST_PLUGIN_PATH="$NEGCAM_BUILD/gst" gst-launch-1.0 -q $el device="$NODE" num-buffers=5 ! \
+						"$(caps_of "$fmt"),width=${wh%x*},height=${wh#*x}" ! $dec fakesink &&
+					note "$el $fmt $wh: $(secs_since "$t0")s"
+				n=$((n + 1))
+			done
+		done
+	done
+	echo "UVC-SWEEP: $n pipelines, $(secs_since "$t1")s"
+	stop_cam INT || { fail "sweep: negcam-uvc did not end on SIGINT"; stop_cam KILL; }
 }
 
 suite_begin uvc
