@@ -33,40 +33,6 @@
 
 #define IN_CAP (USBIP_HDR_LEN + USBIP_MAX_OUT_DATA + USBIP_MAX_ISO_PACKETS * USBIP_ISO_DESC_LEN)
 
-volatile sig_atomic_t stop_signal, counts_asked;
-
-static void on_signal(int sig)
-{
-	if (sig == SIGUSR1)
-		counts_asked = 1;
-	else
-		stop_signal = sig;
-}
-
-/* One line: what the host asked (PROBE and COMMIT apart: each TRY_FMT,
- * S_FMT or S_PARM of uvcvideo is a PROBE SET_CUR and GET_CUR), and what was
- * streamed. */
-void print_counts(const struct nc_uvc_dev *dev, const char *what)
-{
-	const struct nc_uvc_counts *c = &dev->counts;
-
-	fprintf(stderr, "negcam-uvc: %s: %llu control requests (%llu stalled), %llu PROBE SET_CUR, "
-		"%llu PROBE GET, %llu COMMIT, %llu COMMIT GET, %llu isochronous URBs, %llu unlinks, "
-		"%llu frames\n", what, (unsigned long long)c->control,
-		(unsigned long long)c->stalls, (unsigned long long)c->probe_set,
-		(unsigned long long)c->probe_get, (unsigned long long)c->commit_set,
-		(unsigned long long)c->commit_get, (unsigned long long)c->iso_urbs,
-		(unsigned long long)c->unlinks, (unsigned long long)c->frames);
-}
-
-uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static int send_all(void *ctx, const uint8_t *buf, size_t len)
 {
 	int fd = *(int *)ctx;
@@ -227,7 +193,6 @@ int main(int argc, char **argv)
 	bool trace = false, remove = false;
 	struct negcam_profile *p = calloc(1, sizeof(*p));
 	struct nc_uvc_dev *dev = calloc(1, sizeof(*dev));
-	struct sigaction sa;
 
 	if (!p || !dev)
 		return 1;
@@ -252,11 +217,7 @@ int main(int argc, char **argv)
 	if ((err = setup(dev, p, spec, &fd)))
 		return err;
 	dev->trace = trace;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal; /* no SA_RESTART: ppoll returns EINTR */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGUSR1, &sa, NULL);
+	install_signals();
 	err = udc ? gadget_main(dev, udc, trace) : vhci_main(dev, port, &fd);
 	nc_uvc_dev_free(dev);
 	return err;

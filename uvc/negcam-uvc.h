@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
- * The program negcam-uvc's parts shared by its two modes: the camera on
- * vhci-hcd (negcam-uvc.c, which owns main, the signals and the counts
- * line) and the camera as a UVC gadget on a device controller
- * (negcam-uvc-gadget.c, --gadget UDC).
+ * The program negcam-uvc's own parts: main and the camera on vhci-hcd
+ * (negcam-uvc.c), the camera as a UVC gadget on a device controller
+ * (negcam-uvc-gadget.c, --gadget UDC), and what both use
+ * (negcam-uvc-common.c: signals, the counts line, the clock).
  */
 #ifndef NEGCAM_UVC_PROGRAM_H
 #define NEGCAM_UVC_PROGRAM_H
@@ -14,6 +14,8 @@
 
 #include "uvc-device.h"
 
+/* SIGINT, SIGTERM and SIGUSR1 handled (without SA_RESTART: ppoll returns EINTR). */
+void install_signals(void);
 /* Set by the signal handler: SIGINT or SIGTERM (stop), SIGUSR1 (print the counts). */
 extern volatile sig_atomic_t stop_signal, counts_asked;
 

@@ -279,8 +279,10 @@ int nc_uvc_gadget_create(const struct nc_uvc_desc *d, const char *root, const ch
 	return c.failed ? -1 : 0;
 }
 
-/* Remove every symbolic link under @path (links first: a linked directory cannot go). */
-static void unlink_links(const char *path)
+typedef void entry_fn(const char *path, const struct stat *st);
+
+/* Call @fn on every entry of directory @path but . and .. (recursing is @fn's). */
+static void each_entry(const char *path, entry_fn *fn)
 {
 	DIR *dir = opendir(path);
 	struct dirent *e;
@@ -293,40 +295,34 @@ static void unlink_links(const char *path)
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
-		if (lstat(sub, &st))
-			continue;
-		if (S_ISLNK(st.st_mode))
-			unlink(sub);
-		else if (S_ISDIR(st.st_mode))
-			unlink_links(sub);
+		if (!lstat(sub, &st))
+			fn(sub, &st);
 	}
 	closedir(dir);
 }
 
-/* rmdir depth first; the groups configfs made itself refuse, and go with their parent. */
-static void remove_dirs(const char *path)
+/* Every symbolic link under @path goes first: a linked directory cannot. */
+static void unlink_links(const char *path, const struct stat *st)
 {
-	DIR *dir = opendir(path);
-	struct dirent *e;
-	char sub[PATH_MAX];
-	struct stat st;
+	if (S_ISLNK(st->st_mode))
+		unlink(path);
+	else if (S_ISDIR(st->st_mode))
+		each_entry(path, unlink_links);
+}
 
-	if (!dir)
+/* Then rmdir depth first; the groups configfs made itself refuse, and go with their parent. */
+static void remove_dirs(const char *path, const struct stat *st)
+{
+	if (!S_ISDIR(st->st_mode))
 		return;
-	while ((e = readdir(dir))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
-		if (!lstat(sub, &st) && S_ISDIR(st.st_mode))
-			remove_dirs(sub);
-	}
-	closedir(dir);
+	each_entry(path, remove_dirs);
 	rmdir(path);
 }
 
 int nc_uvc_gadget_remove(const char *root, const char *name, char *msg, size_t msglen)
 {
 	char dir[PATH_MAX], udc[PATH_MAX + 8];
+	struct stat st;
 	int fd;
 
 	nc_uvc_gadget_path(root, name, NULL, dir, sizeof(dir));
@@ -341,8 +337,10 @@ int nc_uvc_gadget_remove(const char *root, const char *name, char *msg, size_t m
 			fprintf(stderr, "negcam-uvc: unbinding %s: %s\n", udc, strerror(errno));
 		close(fd);
 	}
-	unlink_links(dir);
-	remove_dirs(dir);
+	if (!lstat(dir, &st)) {
+		unlink_links(dir, &st);
+		remove_dirs(dir, &st);
+	}
 	if (!access(dir, F_OK)) {
 		snprintf(msg, msglen, "could not remove %s (%s)", dir, strerror(errno));
 		return -1;

@@ -17,22 +17,13 @@
 #include <unistd.h>
 
 #include "../engine/check.h"
+#include "profile-text.h"
 #include "uvc-gadget.h"
 
 static int no_send(void *ctx, const uint8_t *buf, size_t len)
 {
 	(void)ctx, (void)buf, (void)len;
 	return 0;
-}
-
-static struct negcam_profile *load(const char *text)
-{
-	static struct negcam_profile p;
-	struct negcam_parse_error err;
-
-	if (negcam_profile_parse(&p, text, strlen(text), &err))
-		fprintf(stderr, "parse: %s\n", err.message);
-	return &p;
 }
 
 static void test_fit(void)
