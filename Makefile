@@ -25,7 +25,7 @@ DEB_TEST_PACKAGES := clang gstreamer1.0-plugins-bad \
 	udev pipewire pipewire-bin wireplumber gstreamer1.0-pipewire lintian
 
 .PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps test-shelf-uvc test-uvc-sweep fuzz bench kmod storm clean \
-	debug-kernel test-debug test-debug-storm
+	debug-kernel test-debug test-debug-storm test-gadget
 
 all: build
 
@@ -114,6 +114,12 @@ test-uvc-sweep: deps-test build
 # As `make test`, plus v4l2-compliance -f on every built-in profile (slow).
 test-full: deps-test build kmod
 	NEGCAM_FULL=1 ./tests/run-all.sh $(BUILD)
+
+# negcam-uvc --gadget: a usb_f_uvc gadget's control plane through
+# usbip-vudc and uvcvideo (docs/uvc.md, "A board as a USB webcam"); about
+# 3 minutes with the boot, so not in `make test`.
+test-gadget: deps-test build
+	./tests/vm/run.sh gadget
 
 # The concurrent ioctl storm on negcam.ko, long (docs/kmod.md, "Storm");
 # `make test` runs it for 60 s. STORM_SEED=N replays a seed.

@@ -7,9 +7,13 @@
  * the loop that feeds the host's bytes to the device and sleeps until the
  * next held URB is due, and the signals (SIGINT or SIGTERM detach, and
  * the program ends when the kernel closes the socket; SIGUSR1 prints the
- * request counts, which are printed at exit too).
+ * request counts, which are printed at exit too). With --gadget UDC the
+ * same device core answers a usb_f_uvc gadget's requests instead
+ * (negcam-uvc-gadget.c).
  *
  *   negcam-uvc --profile NAME|FILE [--port N] [--trace]
+ *   negcam-uvc --profile NAME|FILE --gadget UDC [--trace]
+ *   negcam-uvc --gadget UDC --remove
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,45 +26,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "negcam-uvc.h"
 #include "profile-load.h"
 #include "uvc-device.h"
 #include "vhci-attach.h"
 
 #define IN_CAP (USBIP_HDR_LEN + USBIP_MAX_OUT_DATA + USBIP_MAX_ISO_PACKETS * USBIP_ISO_DESC_LEN)
-
-static volatile sig_atomic_t stop_signal, counts_asked;
-
-static void on_signal(int sig)
-{
-	if (sig == SIGUSR1)
-		counts_asked = 1;
-	else
-		stop_signal = sig;
-}
-
-/* One line: what the host asked (PROBE and COMMIT apart: each TRY_FMT,
- * S_FMT or S_PARM of uvcvideo is a PROBE SET_CUR and GET_CUR), and what was
- * streamed. */
-static void print_counts(const struct nc_uvc_dev *dev, const char *what)
-{
-	const struct nc_uvc_counts *c = &dev->counts;
-
-	fprintf(stderr, "negcam-uvc: %s: %llu control requests (%llu stalled), %llu PROBE SET_CUR, "
-		"%llu PROBE GET, %llu COMMIT, %llu COMMIT GET, %llu isochronous URBs, %llu unlinks, "
-		"%llu frames\n", what, (unsigned long long)c->control,
-		(unsigned long long)c->stalls, (unsigned long long)c->probe_set,
-		(unsigned long long)c->probe_get, (unsigned long long)c->commit_set,
-		(unsigned long long)c->commit_get, (unsigned long long)c->iso_urbs,
-		(unsigned long long)c->unlinks, (unsigned long long)c->frames);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static int send_all(void *ctx, const uint8_t *buf, size_t len)
 {
@@ -154,7 +125,11 @@ static int usage(const char *why)
 	if (why)
 		fprintf(stderr, "negcam-uvc: %s\n", why);
 	fprintf(stderr, "usage: negcam-uvc --profile NAME|FILE [--port N] [--trace]\n"
-		"Serves the profile as a USB Video Class camera on vhci-hcd (root; modprobe vhci-hcd).\n"
+		"       negcam-uvc --profile NAME|FILE --gadget UDC [--trace]\n"
+		"       negcam-uvc --gadget UDC --remove\n"
+		"Serves the profile as a USB Video Class camera on vhci-hcd (root; modprobe vhci-hcd),\n"
+		"or as a usb_f_uvc gadget bound to the device controller UDC (root; modprobe\n"
+		"libcomposite usb_f_uvc); --remove takes down a gadget a killed run left.\n"
 		"SIGINT or SIGTERM detaches it; SIGUSR1 prints the request counts.\n");
 	return 2;
 }
@@ -192,16 +167,32 @@ static int setup(struct nc_uvc_dev *dev, struct negcam_profile *p, const char *s
 	return 0;
 }
 
+/* Attach to vhci-hcd and serve until the host or a signal ends it; the exit status. */
+static int vhci_main(struct nc_uvc_dev *dev, int port, int *fd)
+{
+	struct nc_vhci v;
+	char msg[512];
+	int err;
+
+	if (nc_vhci_attach(&v, port, msg, sizeof(msg))) {
+		fprintf(stderr, "negcam-uvc: %s\n", msg);
+		return 1;
+	}
+	*fd = v.fd;
+	print_attached(dev, &v);
+	err = run(dev, &v);
+	print_counts(dev, err ? strerror(-err) : "detached");
+	close(*fd);
+	return err ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
-	const char *spec = NULL;
+	const char *spec = NULL, *udc = NULL;
 	int port = -1, i, err, fd = -1;
-	bool trace = false;
+	bool trace = false, remove = false;
 	struct negcam_profile *p = calloc(1, sizeof(*p));
 	struct nc_uvc_dev *dev = calloc(1, sizeof(*dev));
-	struct nc_vhci v;
-	struct sigaction sa;
-	char msg[512];
 
 	if (!p || !dev)
 		return 1;
@@ -210,30 +201,24 @@ int main(int argc, char **argv)
 			spec = argv[++i];
 		else if (!strcmp(argv[i], "--port") && i + 1 < argc)
 			port = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--gadget") && i + 1 < argc)
+			udc = argv[++i];
+		else if (!strcmp(argv[i], "--remove"))
+			remove = true;
 		else if (!strcmp(argv[i], "--trace"))
 			trace = true;
 		else
 			return usage(strcmp(argv[i], "--help") ? "unknown argument" : NULL);
 	}
+	if (remove)
+		return udc ? gadget_remove_main(udc) : usage("--remove needs --gadget UDC");
 	if (!spec)
 		return usage("--profile is required");
 	if ((err = setup(dev, p, spec, &fd)))
 		return err;
 	dev->trace = trace;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal; /* no SA_RESTART: ppoll returns EINTR */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGUSR1, &sa, NULL);
-	if (nc_vhci_attach(&v, port, msg, sizeof(msg))) {
-		fprintf(stderr, "negcam-uvc: %s\n", msg);
-		return 1;
-	}
-	fd = v.fd;
-	print_attached(dev, &v);
-	err = run(dev, &v);
-	print_counts(dev, err ? strerror(-err) : "detached");
-	close(fd);
+	install_signals();
+	err = udc ? gadget_main(dev, udc, trace) : vhci_main(dev, port, &fd);
 	nc_uvc_dev_free(dev);
-	return err ? 1 : 0;
+	return err;
 }

@@ -18,12 +18,12 @@
 #define VC_OUTPUT_TERMINAL 0x03
 #define VC_PROCESSING_UNIT 0x05
 #define VS_INPUT_HEADER 0x01
-#define VS_FORMAT_UNCOMPRESSED 0x04
+#define VS_FORMAT_UNCOMPRESSED NC_UVC_FORMAT_UNCOMPRESSED
 #define VS_FRAME_UNCOMPRESSED 0x05
-#define VS_FORMAT_MJPEG 0x06
+#define VS_FORMAT_MJPEG NC_UVC_FORMAT_MJPEG
 #define VS_FRAME_MJPEG 0x07
 #define VS_COLORFORMAT 0x0d
-#define VS_FORMAT_FRAME_BASED 0x10
+#define VS_FORMAT_FRAME_BASED NC_UVC_FORMAT_FRAME_BASED
 #define VS_FRAME_FRAME_BASED 0x11
 
 /* A buffer being filled; overflow is sticky and checked once at the end. */
@@ -86,6 +86,20 @@ static const struct carried *carried_of(uint32_t fourcc)
 		if (carried[i].fourcc == fourcc)
 			return &carried[i];
 	return NULL;
+}
+
+uint8_t nc_uvc_format_guid(uint32_t fourcc, uint8_t guid[16])
+{
+	static const uint8_t guid_tail[12] = { 0x00, 0x00, 0x10, 0x00, 0x80, 0x00,
+					       0x00, 0xaa, 0x00, 0x38, 0x9b, 0x71 };
+	const struct carried *c = carried_of(fourcc);
+
+	memset(guid, 0, 16);
+	if (!c || !c->guid[0])
+		return 0;
+	memcpy(guid, c->guid, 4);
+	memcpy(guid + 4, guid_tail, sizeof(guid_tail));
+	return c->bpp;
 }
 
 /* Isochronous wMaxPacketSize values, high speed: bits 11-12 add transactions. */
@@ -295,24 +309,35 @@ static void write_control(struct wr *w)
 		set16(w->buf + hdr + 5, w->len - hdr);
 }
 
-static void write_frame(struct wr *w, const struct nc_uvc_format *uf, unsigned int i)
+void nc_uvc_frame_sizes(const struct nc_uvc_format *uf, unsigned int i, struct nc_uvc_frame_sizes *fs)
 {
 	const struct nc_uvc_frame *fr = &uf->frames[i];
-	uint32_t bytes = frame_bytes(uf->fourcc, fr->width, fr->height);
-	uint32_t shortest = fr->interval[0], n = fr->nintervals ? fr->nintervals : 3, k;
+	uint32_t shortest = fr->interval[0], k;
 	uint64_t rate;
-	bool fb = uf->subtype == VS_FORMAT_FRAME_BASED;
 
 	for (k = 1; fr->nintervals && k < fr->nintervals; k++)
 		if (fr->interval[k] < shortest)
 			shortest = fr->interval[k];
-	rate = (uint64_t)bytes * 8 * 10000000u / (shortest ? shortest : 1);
+	fs->bytes = frame_bytes(uf->fourcc, fr->width, fr->height);
+	rate = (uint64_t)fs->bytes * 8 * 10000000u / (shortest ? shortest : 1);
+	fs->min_bit_rate = fs->bytes * 8u;
+	fs->max_bit_rate = rate > 0xffffffffu ? 0xffffffffu : (uint32_t)rate;
+}
+
+static void write_frame(struct wr *w, const struct nc_uvc_format *uf, unsigned int i)
+{
+	const struct nc_uvc_frame *fr = &uf->frames[i];
+	struct nc_uvc_frame_sizes fs;
+	uint32_t n = fr->nintervals ? fr->nintervals : 3, k;
+	bool fb = uf->subtype == VS_FORMAT_FRAME_BASED;
+
+	nc_uvc_frame_sizes(uf, i, &fs);
 	put8(w, 26 + 4 * n); put8(w, CS_INTERFACE);
 	put8(w, fb ? VS_FRAME_FRAME_BASED : uf->subtype + 1);
 	put8(w, i + 1); put8(w, 0); put16(w, fr->width); put16(w, fr->height);
-	put32(w, bytes * 8u); put32(w, rate > 0xffffffffu ? 0xffffffffu : (uint32_t)rate);
+	put32(w, fs.min_bit_rate); put32(w, fs.max_bit_rate);
 	if (!fb)
-		put32(w, bytes);
+		put32(w, fs.bytes);
 	put32(w, fr->def_interval); put8(w, fr->nintervals);
 	if (fb)
 		put32(w, 0); /* dwBytesPerLine: 0 for compressed */
@@ -322,9 +347,7 @@ static void write_frame(struct wr *w, const struct nc_uvc_format *uf, unsigned i
 
 static void write_format(struct wr *w, const struct nc_uvc_format *uf, unsigned int index)
 {
-	const struct carried *c = carried_of(uf->fourcc);
-	static const uint8_t guid_tail[12] = { 0x00, 0x00, 0x10, 0x00, 0x80, 0x00,
-					       0x00, 0xaa, 0x00, 0x38, 0x9b, 0x71 };
+	uint8_t guid[16], bpp;
 	unsigned int i;
 
 	if (uf->subtype == VS_FORMAT_MJPEG) {
@@ -333,11 +356,10 @@ static void write_format(struct wr *w, const struct nc_uvc_format *uf, unsigned 
 	} else {
 		put8(w, uf->subtype == VS_FORMAT_FRAME_BASED ? 28 : 27);
 		put8(w, CS_INTERFACE); put8(w, uf->subtype); put8(w, index); put8(w, uf->nframes);
-		for (i = 0; i < 4; i++)
-			put8(w, (uint8_t)c->guid[i]);
-		for (i = 0; i < sizeof(guid_tail); i++)
-			put8(w, guid_tail[i]);
-		put8(w, c->bpp);
+		bpp = nc_uvc_format_guid(uf->fourcc, guid);
+		for (i = 0; i < sizeof(guid); i++)
+			put8(w, guid[i]);
+		put8(w, bpp);
 	}
 	put8(w, uf->def_frame); put8(w, 0); put8(w, 0); put8(w, 0); put8(w, 0);
 	if (uf->subtype == VS_FORMAT_FRAME_BASED)

@@ -32,6 +32,11 @@
 #define NC_UVC_ID_OUTPUT 3
 #define NC_UVC_EP_IN 0x81
 
+/* Format descriptor subtypes (nc_uvc_format.subtype; UVC 1.1 appendix A.6). */
+#define NC_UVC_FORMAT_UNCOMPRESSED 0x04
+#define NC_UVC_FORMAT_MJPEG 0x06
+#define NC_UVC_FORMAT_FRAME_BASED 0x10
+
 /* A processing-unit control bit in bmControls (UVC 1.1 table 3-8). */
 #define NC_UVC_PU_BRIGHTNESS_BIT 0
 #define NC_UVC_PU_CONTRAST_BIT 1
@@ -89,5 +94,16 @@ int nc_uvc_string_descriptor(const struct nc_uvc_desc *d, unsigned int index, ui
 
 /* A fraction of a second in 100 ns units (UVC's interval unit), rounded. */
 uint32_t nc_uvc_fract_to_100ns(struct v4l2_fract f);
+
+/* A frame's buffer size (dwMaxVideoFrameBufferSize, the frame as uvcvideo
+ * lays it out) and its bit rates at its longest and shortest interval. */
+struct nc_uvc_frame_sizes {
+	uint32_t bytes, min_bit_rate, max_bit_rate;
+};
+void nc_uvc_frame_sizes(const struct nc_uvc_format *uf, unsigned int i, struct nc_uvc_frame_sizes *fs);
+
+/* The GUID of an uncompressed or frame-based @fourcc into @guid, and its
+ * bits per pixel; 0 (and a zero GUID) for MJPEG and fourccs UVC lacks. */
+uint8_t nc_uvc_format_guid(uint32_t fourcc, uint8_t guid[16]);
 
 #endif /* NEGCAM_UVC_DESCRIPTORS_H */

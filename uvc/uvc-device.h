@@ -166,6 +166,13 @@ const struct nc_uvc_frame *nc_uvc_params_frame(const struct nc_uvc_dev *dev,
 /* The stream (uvc-stream.c). */
 int nc_uvc_stream_start(struct nc_uvc_dev *dev, uint64_t now_ns);
 void nc_uvc_stream_stop(struct nc_uvc_dev *dev);
+/*
+ * Draw frame stream.frame_no of the stream's format (set by
+ * nc_uvc_stream_start) into @buf, @cap bytes room: the frame source's
+ * when there is one, else the engine's generator at scene time @t_ns.
+ * Its length, or 0 when the frame is skipped. The caller advances frame_no.
+ */
+long nc_uvc_stream_draw(struct nc_uvc_dev *dev, uint64_t t_ns, uint8_t *buf, uint32_t cap);
 /* Fill the packet of the microframe at bus time @t_ns into @out (@cap bytes room); its length. */
 uint32_t nc_uvc_stream_packet(struct nc_uvc_dev *dev, uint64_t t_ns, uint8_t *out, uint32_t cap);
 

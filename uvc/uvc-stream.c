@@ -90,24 +90,31 @@ void nc_uvc_stream_stop(struct nc_uvc_dev *dev)
 	dev->stream.active = false;
 }
 
-/*
- * Draw the next frame, or take it from the device's frame source; false
- * when there is none (the frame is skipped).
- */
-static bool draw_frame(struct nc_uvc_dev *dev, uint64_t t_ns)
+long nc_uvc_stream_draw(struct nc_uvc_dev *dev, uint64_t t_ns, uint8_t *buf, uint32_t cap)
 {
 	struct nc_uvc_stream *st = &dev->stream;
 	long n = dev->frame_fn ?
-		 dev->frame_fn(dev->frame_ctx, &st->fmt, st->frame_no, st->frame, st->frame_cap) :
+		 dev->frame_fn(dev->frame_ctx, &st->fmt, st->frame_no, buf, cap) :
 		 negcam_framegen_draw_at(&st->fmt, NC_PATTERN_BARS, st->frame_no, t_ns,
-					 st->prev, st->prev_scene, st->frame, st->frame_cap);
+					 st->prev, st->prev_scene, buf, cap);
 
 	if (n <= 0) {
 		st->prev = NC_FRAME_NONE;
-		return false;
+		return 0;
 	}
 	st->prev = st->frame_no;
 	st->prev_scene = t_ns;
+	return n;
+}
+
+/* Draw the next frame into the stream's buffer; false when there is none (the frame is skipped). */
+static bool draw_frame(struct nc_uvc_dev *dev, uint64_t t_ns)
+{
+	struct nc_uvc_stream *st = &dev->stream;
+	long n = nc_uvc_stream_draw(dev, t_ns, st->frame, st->frame_cap);
+
+	if (n <= 0)
+		return false;
 	st->frame_len = (uint32_t)n;
 	st->off = 0;
 	st->pts_ns = t_ns;

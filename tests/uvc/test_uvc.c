@@ -12,6 +12,7 @@
 
 #include "../engine/check.h"
 #include "framegen.h"
+#include "profile-text.h"
 #include "uvc-device.h"
 
 static uint8_t sent[4 << 20];
@@ -37,16 +38,6 @@ static uint32_t be32(const uint8_t *p)
 static void put_be32(uint8_t *p, uint32_t v)
 {
 	p[0] = v >> 24; p[1] = v >> 16; p[2] = v >> 8; p[3] = v;
-}
-
-static struct negcam_profile *load(const char *text)
-{
-	static struct negcam_profile p;
-	struct negcam_parse_error err;
-
-	if (negcam_profile_parse(&p, text, strlen(text), &err))
-		fprintf(stderr, "parse: %s\n", err.message);
-	return &p;
 }
 
 static struct negcam_profile *builtin(const char *name)

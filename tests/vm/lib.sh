@@ -327,3 +327,21 @@ browser_red() {
 		[ "$r" -ge 180 ] && [ "$g" -le 80 ] && [ "$b" -le 80 ] || return 1
 	done
 }
+
+# The formats uvcvideo can be given (uvc/uvc-descriptors.c's table); the
+# gadget suite narrows it to what usb_f_uvc carries.
+CARRIED=${CARRIED:-'YUYV UYVY NV12 YU12 GREY MJPG H264'}
+
+# A --list-formats-ext listing reduced to fourccs, sizes and intervals, carried formats only.
+formats_of() {
+	awk -v carried=" $CARRIED " '
+		/\[[0-9]+\]: '\''/ { match($0, /'\''[^'\'']*'\''/); f = substr($0, RSTART + 1, 4);
+			keep = index(carried, " " f " ") > 0; if (keep) print "format " f; next }
+		keep && /Size:|Interval:/ { sub(/^[ \t]+/, ""); print }'
+}
+
+# want_formats PROFILE: negcam-ctl's ($CTL) listing of the profile without its
+# quirks (they are old drivers' behaviour; uvcvideo has its own).
+want_formats() {
+	"$CTL" --show-profile "$1" | sed '/^quirks/d' | "$CTL" --profile - --list-formats-ext | formats_of
+}

@@ -8,6 +8,8 @@
 #   negcam [full]  the negcam.ko part alone (vivid only as DMABUF exporter)
 #   loop   negcam.ko loops alone (tests/vm/loop-suite.sh)
 #   uvc    negcam-uvc behind uvcvideo on vhci-hcd (tests/vm/uvc-suite.sh)
+#   gadget negcam-uvc --gadget: a usb_f_uvc gadget's control plane through
+#          usbip-vudc (tests/vm/gadget-suite.sh)
 #   storm [vivid|all]  the concurrent ioctl storm (tests/vm/storm-suite.sh)
 #   pipewire  the desktop's camera stack: udevd, pipewire, wireplumber
 #   peer [v4l2loopback|negcam|akvcam...]  loopback cases on v4l2loopback,
@@ -157,6 +159,7 @@ loop) suite_loop ;;
 kmod) suite_kmod ;;
 provider) suite_provider ;;
 uvc) suite_uvc ;;
+gadget) suite_script gadget tests/vm/gadget-suite.sh 600 ;;
 peer) shift; suite_peer "$@" ;;
 profiles)
 	# --dump of vivid into negcam.ko, the camera shelf (tests/vm/profiles-suite.sh)
@@ -195,7 +198,7 @@ pipewire)
 	# the desktop's camera stack on negcam.ko (tests/vm/pipewire-suite.sh)
 	suite_pipewire
 	;;
-*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, loop, gst, sink, profiles, provider, peer, storm, pipewire, uvc)" >&2; exit 2 ;;
+*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, loop, gst, sink, profiles, provider, peer, storm, pipewire, uvc, gadget)" >&2; exit 2 ;;
 esac
 
 echo

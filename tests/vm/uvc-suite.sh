@@ -32,17 +32,6 @@ OUT=${NEGCAM_RUN:-/tmp}/uvc
 mkdir -p "$OUT"
 CAM_PID='' NODE='' PORT=''
 
-# The formats uvcvideo can be given (uvc/uvc-descriptors.c's table).
-CARRIED='YUYV UYVY NV12 YU12 GREY MJPG H264'
-
-# A --list-formats-ext listing reduced to fourccs, sizes and intervals, carried formats only.
-formats_of() {
-	awk -v carried=" $CARRIED " '
-		/\[[0-9]+\]: '\''/ { match($0, /'\''[^'\'']*'\''/); f = substr($0, RSTART + 1, 4);
-			keep = index(carried, " " f " ") > 0; if (keep) print "format " f; next }
-		keep && /Size:|Interval:/ { sub(/^[ \t]+/, ""); print }'
-}
-
 # start_cam PROFILE: negcam-uvc in the background; NODE, PORT, CAM_PID set.
 start_cam() {
 	local log=$OUT/negcam-uvc-$1.log i
@@ -110,12 +99,6 @@ case_errors() {
 	esac
 	msg=$("$UVC" --profile no-such-profile 2>&1)
 	[ $? = 1 ] && pass "unknown profile refused: $(echo "$msg" | head -n1)" || fail "unknown profile: $msg"
-}
-
-# want_formats PROFILE: negcam-ctl's listing of the profile without its
-# quirks (they are old drivers' behaviour; uvcvideo has its own).
-want_formats() {
-	"$CTL" --show-profile "$1" | sed '/^quirks/d' | "$CTL" --profile - --list-formats-ext | formats_of
 }
 
 # usb_ids NODE: idVendor:idProduct of the node's USB device, as sysfs shows them.

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * The program negcam-uvc's own parts: main and the camera on vhci-hcd
+ * (negcam-uvc.c), the camera as a UVC gadget on a device controller
+ * (negcam-uvc-gadget.c, --gadget UDC), and what both use
+ * (negcam-uvc-common.c: signals, the counts line, the clock).
+ */
+#ifndef NEGCAM_UVC_PROGRAM_H
+#define NEGCAM_UVC_PROGRAM_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "uvc-device.h"
+
+/* SIGINT, SIGTERM and SIGUSR1 handled (without SA_RESTART: ppoll returns EINTR). */
+void install_signals(void);
+/* Set by the signal handler: SIGINT or SIGTERM (stop), SIGUSR1 (print the counts). */
+extern volatile sig_atomic_t stop_signal, counts_asked;
+
+/* The "negcam-uvc: WHAT: N control requests ..." line on stderr. */
+void print_counts(const struct nc_uvc_dev *dev, const char *what);
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t now_ns(void);
+
+/*
+ * --gadget UDC: serve @dev (built, not yet fitted) as a usb_f_uvc gadget
+ * bound to @udc until a signal; the gadget is taken down on the way out.
+ * The exit status.
+ */
+int gadget_main(struct nc_uvc_dev *dev, const char *udc, bool trace);
+/* --gadget UDC --remove: take down the gadget a killed run left. The exit status. */
+int gadget_remove_main(const char *udc);
+
+#endif /* NEGCAM_UVC_PROGRAM_H */
