@@ -25,6 +25,7 @@ DEB_TEST_PACKAGES := clang gstreamer1.0-plugins-bad \
 	udev pipewire pipewire-bin wireplumber gstreamer1.0-pipewire lintian
 
 .PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps fuzz bench kmod storm clean \
+	matrix-shelf test-shelf \
 	debug-kernel test-debug test-debug-storm
 
 all: build
@@ -97,6 +98,19 @@ test-vm: deps-test build kmod
 # `make test` (suite apps).
 test-apps: deps-test build
 	./tests/apps/cheese.sh $(BUILD)
+
+# ffmpeg, v4l2src and OpenCV over every camera of the shelf through
+# negcam-run (no module, about 4 minutes): the table and its counts into
+# docs/matrix.md's generated section; fails when a failure is not explained
+# there (tests/run/matrix-shelf.sh).
+matrix-shelf: deps-test build
+	./tests/run/matrix-shelf.sh $(BUILD)
+
+# Every camera of the shelf on negcam.ko in the VM: its listing and
+# v4l2-compliance -s (tests/vm/shelf-suite.sh; about 25 minutes under TCG,
+# so not in `make test`; the last result is in docs/cameras.md).
+test-shelf: deps-test build kmod
+	NEGCAM_BUILD=$(abspath $(BUILD)) ./tests/vm/run.sh shelf
 
 # As `make test`, plus v4l2-compliance -f on every built-in profile (slow).
 test-full: deps-test build kmod

@@ -9,6 +9,7 @@
 #   loop   negcam.ko loops alone (tests/vm/loop-suite.sh)
 #   uvc    negcam-uvc behind uvcvideo on vhci-hcd (tests/vm/uvc-suite.sh)
 #   storm [vivid|all]  the concurrent ioctl storm (tests/vm/storm-suite.sh)
+#   shelf  every shelf camera on negcam.ko: listing, v4l2-compliance -s
 #   pipewire  the desktop's camera stack: udevd, pipewire, wireplumber
 #   peer [v4l2loopback|negcam|akvcam...]  loopback cases on v4l2loopback,
 #          a negcam loop and akvcam, side by side (default: all three; alone:
@@ -28,6 +29,8 @@ VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 . "$VM_DIR/negcam-suite.sh"
 # shellcheck source=tests/vm/profiles-suite.sh
 . "$VM_DIR/profiles-suite.sh"
+# shellcheck source=tests/vm/shelf-suite.sh
+. "$VM_DIR/shelf-suite.sh"
 # shellcheck source=tests/vm/gst-suite.sh
 . "$VM_DIR/gst-suite.sh"
 # shellcheck source=tests/vm/sink-suite.sh
@@ -163,6 +166,11 @@ profiles)
 	modprobe vivid n_devs=1 node_types=0x1 && VIVID=$(wait_node vivid)
 	suite_profiles
 	;;
+shelf)
+	# every shelf camera on negcam.ko: listing, v4l2-compliance -s
+	# (tests/vm/shelf-suite.sh; make test-shelf)
+	suite_shelf
+	;;
 gst)
 	# negcamsrc on negcam.ko and vivid alone (tests/vm/gst-suite.sh)
 	suite_gst "${2:-quick}"
@@ -195,7 +203,7 @@ pipewire)
 	# the desktop's camera stack on negcam.ko (tests/vm/pipewire-suite.sh)
 	suite_pipewire
 	;;
-*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, loop, gst, sink, profiles, provider, peer, storm, pipewire, uvc)" >&2; exit 2 ;;
+*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, loop, gst, sink, profiles, shelf, provider, peer, storm, pipewire, uvc)" >&2; exit 2 ;;
 esac
 
 echo
