@@ -22,8 +22,10 @@ begin='<!-- matrix-shelf: begin -->' end='<!-- matrix-shelf: end -->'
 failed_row='^\| [^|]* \| [a-z0-9]* \| (exit [0-9]+|SIG[A-Z0-9]+|timeout) \|'
 any_row='^\| [^|]* \| [a-z0-9]* \| (pass|exit [0-9]+|SIG[A-Z0-9]+|timeout) \|'
 [ -x "$RUN" ] || { echo "matrix-shelf: no $RUN: build first (make build)" >&2; exit 2; }
-grep -qF "$begin" "$doc" && grep -qF "$end" "$doc" ||
-	{ echo "matrix-shelf: $doc has no '$begin' ... '$end' section" >&2; exit 2; }
+if ! grep -qF "$begin" "$doc" || ! grep -qF "$end" "$doc"; then
+	echo "matrix-shelf: $doc has no '$begin' ... '$end' section" >&2
+	exit 2
+fi
 PY=
 for p in python3 /usr/bin/python3; do
 	if "$p" -c 'import cv2' 2>/dev/null; then PY=$p; break; fi
