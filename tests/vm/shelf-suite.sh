@@ -75,7 +75,7 @@ export -f shelf_load
 # only formats are NV12 and YU12). A consequence of the skew, not a finding.
 shelf_skew_first() {
 	local clean=$1 node=$2
-	grep -qF "$SKEW_LINE" "$clean" || return 1
+	grep -qE "$SKEW_LINE" "$clean" || return 1
 	v4l2-ctl -d "$node" --list-formats | grep -q "^[[:space:]]*\[0\]: 'NV12'" || return 1
 	[ "$(grep -E '^[[:space:]]*warn: ' "$clean" | grep -vE "$TIMING_WARN" |
 		grep -vc 'S_PARM is supported for buftype 1, but not for ENUM_FRAMEINTERVALS')" = 0 ]
