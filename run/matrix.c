@@ -139,8 +139,18 @@ static int add_shelf(struct mx_list *l)
 	return add_dir(l, d);
 }
 
-/* --profiles: names, files and directories separated by commas ('shelf':
- * add_shelf, when no file has that name); every
+/* One item of --profiles: a directory, a file or name, or 'shelf' when no
+ * file has that name. */
+static int add_item(struct mx_list *l, const char *item)
+{
+	struct stat sb;
+
+	if (stat(item, &sb))
+		return strcmp(item, "shelf") ? add_case(l, item) : add_shelf(l);
+	return S_ISDIR(sb.st_mode) ? add_dir(l, item) : add_case(l, item);
+}
+
+/* --profiles: names, files and directories separated by commas; every
  * built-in without it. Each profile is loaded once here, so a bad one stops
  * the run before any case. */
 static int collect(const char *profiles, struct mx_list *l)
@@ -148,7 +158,6 @@ static int collect(const char *profiles, struct mx_list *l)
 	static struct negcam_profile p;
 	char item[1024], msg[512];
 	const char *s = profiles;
-	struct stat sb;
 	unsigned int i;
 
 	for (i = 0; !profiles && negcam_builtin_at(i); i++)
@@ -161,9 +170,7 @@ static int collect(const char *profiles, struct mx_list *l)
 		s += len + (s[len] == ',');
 		if (!item[0])
 			continue;
-		if (stat(item, &sb) && !strcmp(item, "shelf") ? add_shelf(l)
-		    : !stat(item, &sb) && S_ISDIR(sb.st_mode) ? add_dir(l, item)
-							       : add_case(l, item))
+		if (add_item(l, item))
 			return -1;
 	}
 	for (i = 0; i < l->n; i++)
@@ -369,8 +376,8 @@ static void format_text(const struct nc_record *r, char *buf, size_t len)
 
 static void print_header(void)
 {
-	printf("%-*s %-7s %-28s %6s %6s %6s %6s %6s %7s %7s %6s %6s %6s\n", name_width, "profile", "exit",
-	       "format", "TRY", "S_FMT", "G_FMT", "ENUM", "S_PARM", "setup", "frames", "EINVAL",
+	printf("%-*s %-7s %-28s %6s %6s %6s %6s %6s %7s %7s %6s %6s %6s\n", name_width, "profile",
+	       "exit", "format", "TRY", "S_FMT", "G_FMT", "ENUM", "S_PARM", "setup", "frames", "EINVAL",
 	       "EBUSY", "other");
 }
 
