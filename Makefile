@@ -107,8 +107,8 @@ matrix-shelf: deps-test build
 	./tests/run/matrix-shelf.sh $(BUILD)
 
 # Every camera of the shelf on negcam.ko in the VM: its listing and
-# v4l2-compliance -s (tests/vm/shelf-suite.sh; about 25 minutes under TCG,
-# so not in `make test`; the last result is in docs/cameras.md).
+# v4l2-compliance -s (tests/vm/shelf-suite.sh; 40 minutes under TCG on a
+# loaded host, so not in `make test`; the last result is in docs/cameras.md).
 test-shelf: deps-test build kmod
 	NEGCAM_BUILD=$(abspath $(BUILD)) ./tests/vm/run.sh shelf
 
