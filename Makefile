@@ -25,7 +25,7 @@ DEB_TEST_PACKAGES := clang gstreamer1.0-plugins-bad \
 	udev pipewire pipewire-bin wireplumber gstreamer1.0-pipewire lintian
 
 .PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps test-shelf-uvc test-uvc-sweep fuzz bench kmod storm clean \
-	debug-kernel test-debug test-debug-storm test-gadget
+	matrix-shelf test-shelf debug-kernel test-debug test-debug-storm test-gadget
 
 all: build
 
@@ -110,6 +110,18 @@ test-shelf-uvc: deps-test build
 # Not in `make test`.
 test-uvc-sweep: deps-test build
 	./tests/vm/run.sh --timeout 1800 tests/vm/uvc-suite.sh case_sweep
+# ffmpeg, v4l2src and OpenCV over every camera of the shelf through
+# negcam-run (no module, about 4 minutes): the table and its counts into
+# docs/matrix.md's generated section; fails when a failure is not explained
+# there (tests/run/matrix-shelf.sh).
+matrix-shelf: deps-test build
+	./tests/run/matrix-shelf.sh $(BUILD)
+
+# Every camera of the shelf on negcam.ko in the VM: its listing and
+# v4l2-compliance -s (tests/vm/shelf-suite.sh; 40 minutes under TCG on a
+# loaded host, so not in `make test`; the last result is in docs/cameras.md).
+test-shelf: deps-test build kmod
+	NEGCAM_BUILD=$(abspath $(BUILD)) ./tests/vm/run.sh shelf
 
 # As `make test`, plus v4l2-compliance -f on every built-in profile (slow).
 test-full: deps-test build kmod

@@ -45,6 +45,7 @@ struct mx_list {
 };
 
 static volatile sig_atomic_t running_pgid; /* killed when negcam-run is */
+static int name_width = 18; /* the table's profile column: the longest name */
 
 static void on_signal(int sig)
 {
@@ -117,6 +118,38 @@ static int add_dir(struct mx_list *l, const char *dir)
 	return n ? ret : -1;
 }
 
+/* The word 'shelf' (docs/cameras.md): the built-ins that cite a source
+ * (the real cameras; the synthetic ones do not), then the shelf's files. */
+static int add_shelf(struct mx_list *l)
+{
+	char dir[4096];
+	const char *d = negcam_shelf_dir(dir, sizeof(dir));
+	const struct negcam_builtin *b;
+	unsigned int i;
+
+	for (i = 0; (b = negcam_builtin_at(i)); i++)
+		if ((!strncmp(b->text, "# Source:", 9) || strstr(b->text, "\n# Source:")) &&
+		    add_case(l, b->name))
+			return -1;
+	if (!d) {
+		fprintf(stderr, "negcam-run: --profiles shelf: no camera shelf directory "
+				"($NEGCAM_SHELF_DIR, the build tree's data/cameras, the installed one)\n");
+		return -1;
+	}
+	return add_dir(l, d);
+}
+
+/* One item of --profiles: a directory, a file or name, or 'shelf' when no
+ * file has that name. */
+static int add_item(struct mx_list *l, const char *item)
+{
+	struct stat sb;
+
+	if (stat(item, &sb))
+		return strcmp(item, "shelf") ? add_case(l, item) : add_shelf(l);
+	return S_ISDIR(sb.st_mode) ? add_dir(l, item) : add_case(l, item);
+}
+
 /* --profiles: names, files and directories separated by commas; every
  * built-in without it. Each profile is loaded once here, so a bad one stops
  * the run before any case. */
@@ -125,7 +158,6 @@ static int collect(const char *profiles, struct mx_list *l)
 	static struct negcam_profile p;
 	char item[1024], msg[512];
 	const char *s = profiles;
-	struct stat sb;
 	unsigned int i;
 
 	for (i = 0; !profiles && negcam_builtin_at(i); i++)
@@ -138,7 +170,7 @@ static int collect(const char *profiles, struct mx_list *l)
 		s += len + (s[len] == ',');
 		if (!item[0])
 			continue;
-		if (!stat(item, &sb) && S_ISDIR(sb.st_mode) ? add_dir(l, item) : add_case(l, item))
+		if (add_item(l, item))
 			return -1;
 	}
 	for (i = 0; i < l->n; i++)
@@ -344,8 +376,8 @@ static void format_text(const struct nc_record *r, char *buf, size_t len)
 
 static void print_header(void)
 {
-	printf("%-18s %-7s %-28s %6s %6s %6s %6s %6s %7s %7s %6s %6s %6s\n", "profile", "exit",
-	       "format", "TRY", "S_FMT", "G_FMT", "ENUM", "S_PARM", "setup", "frames", "EINVAL",
+	printf("%-*s %-7s %-28s %6s %6s %6s %6s %6s %7s %7s %6s %6s %6s\n", name_width, "profile",
+	       "exit", "format", "TRY", "S_FMT", "G_FMT", "ENUM", "S_PARM", "setup", "frames", "EINVAL",
 	       "EBUSY", "other");
 }
 
@@ -356,7 +388,8 @@ static void print_row(const struct mx_case *c)
 
 	result_text(c, res, sizeof(res));
 	format_text(r, fmt, sizeof(fmt));
-	printf("%-18s %-7s %-28s %6u %6u %6u %6u %6u %7u %7llu %6u %6u %6u\n", c->name, res, fmt,
+	printf("%-*s %-7s %-28s %6u %6u %6u %6u %6u %7u %7llu %6u %6u %6u\n", name_width, c->name,
+	       res, fmt,
 	       r->count[NR(VIDIOC_TRY_FMT)], r->count[NR(VIDIOC_S_FMT)], r->count[NR(VIDIOC_G_FMT)],
 	       r->count[NR(VIDIOC_ENUM_FMT)] + r->count[NR(VIDIOC_ENUM_FRAMESIZES)] +
 		       r->count[NR(VIDIOC_ENUM_FRAMEINTERVALS)],
@@ -401,11 +434,16 @@ static void print_requests(const struct mx_case *c, FILE *to)
 
 /* ---- JUnit XML ---- */
 
-/* @s as XML character data, or an attribute's value when @attr (line
- * breaks kept as references, which a parser would turn into spaces):
- * markup escaped, control characters and bytes that are not UTF-8
- * replaced by '?', as XML 1.0 cannot carry them. */
-static void xml_escaped(FILE *to, const char *s, bool attr)
+enum mx_escape {
+	MX_XML_TEXT, /* XML character data */
+	MX_XML_ATTR, /* an attribute's value: line breaks kept as references */
+	MX_MD_CELL, /* a Markdown table cell: line breaks as spaces, '|' and
+		     * Markdown's own punctuation behind a backslash */
+};
+
+/* @s as @how says: markup escaped, control characters and bytes that are
+ * not UTF-8 replaced by '?', as XML 1.0 cannot carry them. */
+static void escaped(FILE *to, const char *s, enum mx_escape how)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
@@ -427,8 +465,12 @@ static void xml_escaped(FILE *to, const char *s, bool attr)
 			fputs("&amp;", to);
 		else if (*p == '"')
 			fputs("&quot;", to);
+		else if (how == MX_MD_CELL && strchr("\\|*_`[]", *p))
+			fprintf(to, "\\%c", *p);
+		else if ((*p == '\n' || *p == '\t' || *p == '\r') && how == MX_MD_CELL)
+			fputc(' ', to);
 		else if (*p == '\n' || *p == '\t')
-			fprintf(to, attr ? "&#%d;" : "%c", *p);
+			fprintf(to, how == MX_XML_ATTR ? "&#%d;" : "%c", *p);
 		else if (*p == '\r')
 			fputs("&#13;", to);
 		else if (*p < 0x20 || *p == 0x7f)
@@ -441,7 +483,12 @@ static void xml_escaped(FILE *to, const char *s, bool attr)
 
 static void xml_text(FILE *to, const char *s)
 {
-	xml_escaped(to, s, false);
+	escaped(to, s, MX_XML_TEXT);
+}
+
+static void xml_escaped(FILE *to, const char *s, bool attr)
+{
+	escaped(to, s, attr ? MX_XML_ATTR : MX_XML_TEXT);
 }
 
 /* The end of @err: the last MX_MESSAGE_BYTES, from a line start. */
@@ -454,10 +501,18 @@ static const char *message_of(const char *err)
 	return nl && nl[1] ? nl + 1 : m;
 }
 
+/* The application: --label, else CMD's file name. */
+static const char *app_name(const struct nc_matrix *m)
+{
+	if (m->label)
+		return m->label;
+	return strrchr(m->argv[0], '/') ? strrchr(m->argv[0], '/') + 1 : m->argv[0];
+}
+
 static void junit_case(FILE *to, const struct nc_matrix *m, const struct mx_case *c)
 {
 	char res[32], fmt[64];
-	const char *cmd = strrchr(m->argv[0], '/') ? strrchr(m->argv[0], '/') + 1 : m->argv[0];
+	const char *cmd = app_name(m);
 
 	result_text(c, res, sizeof(res));
 	format_text(&c->rec, fmt, sizeof(fmt));
@@ -519,6 +574,122 @@ static int write_junit(const struct nc_matrix *m, const struct mx_list *l, doubl
 	return ret ? -1 : 0;
 }
 
+/* ---- Markdown ---- */
+
+#define MX_MD_HEADER                                                                         \
+	"| camera | application | result | format reached | setup | requests | frames | errors " \
+	"| why it failed |"
+#define MX_MD_WHY_BYTES 240 /* of stderr's end in the last column */
+
+/* "0", or "3 EINVAL, 8 ENOTTY": the errors the device returned, by kind. */
+static void errors_text(const struct nc_record *r, char *buf, size_t len)
+{
+	const unsigned int n[] = {r->einval, r->ebusy, r->enotty, r->other};
+	const char *name[] = {"EINVAL", "EBUSY", "ENOTTY", "other"};
+	size_t at = 0;
+	unsigned int i;
+
+	snprintf(buf, len, "0");
+	for (i = 0; i < 4; i++)
+		if (n[i] && at < len)
+			at += (size_t)snprintf(buf + at, len - at, "%s%u %s", at ? ", " : "", n[i],
+					       name[i]);
+}
+
+/* The last two lines of @err that are not blank, joined by " / ", at most
+ * MX_MD_WHY_BYTES (the end kept): what a failed case said last. */
+static void why_text(const char *err, char *buf, size_t len)
+{
+	const char *from[2] = {"", ""}, *to[2] = {"", ""}, *p = err + strlen(err);
+	size_t n = 0, all;
+
+	while (n < 2 && p > err) {
+		const char *end = p, *start;
+
+		while (end > err && strchr(" \t\r\n", end[-1]))
+			end--;
+		for (start = end; start > err && start[-1] != '\n'; start--)
+			;
+		if (end > start) {
+			from[n] = end - start > MX_MD_WHY_BYTES ? end - MX_MD_WHY_BYTES : start;
+			to[n++] = end;
+		}
+		p = start;
+	}
+	snprintf(buf, len, "%.*s%s%.*s", (int)(to[1] - from[1]), from[1], n == 2 ? " / " : "",
+		 (int)(to[0] - from[0]), from[0]);
+	all = strlen(buf);
+	if (all > MX_MD_WHY_BYTES)
+		memmove(buf, buf + all - MX_MD_WHY_BYTES, MX_MD_WHY_BYTES + 1);
+}
+
+static void md_row(FILE *to, const struct nc_matrix *m, const struct mx_case *c)
+{
+	const struct nc_record *r = &c->rec;
+	char res[32], fmt[64], errs[96], why[MX_MD_WHY_BYTES * 2 + 8] = "";
+
+	result_text(c, res, sizeof(res));
+	format_text(r, fmt, sizeof(fmt));
+	errors_text(r, errs, sizeof(errs));
+	if (c->timed_out)
+		snprintf(why, sizeof(why), "killed after the %u s timeout", m->timeout);
+	else if (failed(c))
+		why_text(c->err, why, sizeof(why));
+	fprintf(to, "| ");
+	escaped(to, c->name, MX_MD_CELL);
+	fprintf(to, " | ");
+	escaped(to, app_name(m), MX_MD_CELL);
+	fprintf(to, " | %s%s | %s | %u | %u | %llu | %s | ",
+		!failed(c) ? "pass" : WIFEXITED(c->status) && !c->timed_out ? "exit " : "",
+		failed(c) ? res : "", fmt,
+		r->before_stream, r->requests, (unsigned long long)r->frames, errs);
+	escaped(to, why, MX_MD_CELL);
+	fprintf(to, " |\n");
+}
+
+/* Without --append, or when FILE is missing or empty: a new table. With
+ * --append, FILE must start with the table's header: rows are added. */
+static FILE *md_open(const struct nc_matrix *m)
+{
+	char first[sizeof(MX_MD_HEADER) + 2] = "";
+	FILE *f = m->append ? fopen(m->markdown, "r") : NULL;
+	bool fresh = true;
+
+	if (f) {
+		fresh = !fgets(first, sizeof(first), f);
+		fclose(f);
+		first[strcspn(first, "\n")] = '\0';
+		if (!fresh && strcmp(first, MX_MD_HEADER)) {
+			fprintf(stderr, "negcam-run: --markdown %s --append: its first line is not the "
+					"header of negcam-run's table, so rows cannot be added to it\n",
+				m->markdown);
+			return NULL;
+		}
+	}
+	f = fopen(m->markdown, fresh ? "w" : "a");
+	if (!f)
+		fprintf(stderr, "negcam-run: --markdown %s: %s\n", m->markdown, strerror(errno));
+	else if (fresh)
+		fprintf(f, "%s\n|---|---|---|---|--:|--:|--:|---|---|\n", MX_MD_HEADER);
+	return f;
+}
+
+static int write_markdown(const struct nc_matrix *m, const struct mx_list *l)
+{
+	FILE *to = md_open(m);
+	unsigned int i;
+	int ret;
+
+	if (!to)
+		return -1;
+	for (i = 0; i < l->n; i++)
+		md_row(to, m, &l->cases[i]);
+	ret = ferror(to) | fclose(to);
+	if (ret)
+		fprintf(stderr, "negcam-run: --markdown %s: write failed\n", m->markdown);
+	return ret ? -1 : 0;
+}
+
 /* ---- the run ---- */
 
 static int run_all(const struct nc_matrix *m, struct mx_list *l, unsigned int *nfail)
@@ -532,6 +703,9 @@ static int run_all(const struct nc_matrix *m, struct mx_list *l, unsigned int *n
 		fprintf(stderr, "negcam-run: %s: %s\n", tmp, strerror(errno));
 		return -1;
 	}
+	for (i = 0; i < l->n; i++)
+		if ((int)strlen(l->cases[i].name) > name_width)
+			name_width = (int)strlen(l->cases[i].name);
 	print_header();
 	for (i = 0; i < l->n; i++) {
 		struct mx_case *c = &l->cases[i];
@@ -568,6 +742,8 @@ int nc_matrix_run(const struct nc_matrix *m)
 	if (!ret && run_all(m, &l, &nfail))
 		ret = 2;
 	if (!ret && m->junit && write_junit(m, &l, now_s() - start, started))
+		ret = 2;
+	if (!ret && m->markdown && write_markdown(m, &l))
 		ret = 2;
 	if (!ret) {
 		fprintf(stderr, "negcam-run: %u profile%s, %u passed, %u failed\n", l.n,

@@ -10,8 +10,11 @@
 
 struct nc_matrix {
 	const char *node; /* the /dev/videoN every case gets */
-	const char *profiles; /* --profiles LIST|DIR, or NULL for every built-in */
+	const char *profiles; /* --profiles LIST|DIR|shelf, or NULL for every built-in */
 	const char *junit; /* --junit FILE, or NULL */
+	const char *markdown; /* --markdown FILE, or NULL */
+	bool append; /* --append: add rows to --markdown's table */
+	const char *label; /* --label: the application's name, or NULL for CMD's */
 	unsigned int timeout; /* seconds per case */
 	bool requests; /* --requests: every request's count under each row */
 	char **argv; /* CMD ARGS..., NULL-terminated; LD_PRELOAD is already set */

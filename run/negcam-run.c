@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * negcam-run [--profile P]... [--node /dev/videoN]... [--list] -- CMD ARGS...
- * negcam-run --each-profile [--profiles LIST|DIR] [--junit FILE] -- CMD ARGS...
+ * negcam-run --each-profile [--profiles LIST|DIR|shelf] [--junit FILE]
+ *            [--markdown FILE [--append]] [--label APP] -- CMD ARGS...
  *
  * Runs CMD with libnegcam-preload.so in LD_PRELOAD: CMD and its children
  * see one V4L2 capture node per --profile (webcam when none is given),
@@ -34,8 +35,9 @@ static void usage(FILE *to, int status)
 {
 	fprintf(to,
 		"usage: %s [--profile P]... [--node /dev/videoN]... [--list] -- CMD [ARGS...]\n"
-		"       %s --each-profile [--profiles LIST|DIR] [--junit FILE] [--timeout S]\n"
-		"                  [--requests] [--node /dev/videoN] -- CMD [ARGS...]\n"
+		"       %s --each-profile [--profiles LIST|DIR|shelf] [--junit FILE] [--timeout S]\n"
+		"                  [--markdown FILE [--append]] [--label APP] [--requests]\n"
+		"                  [--node /dev/videoN] -- CMD [ARGS...]\n"
 		"  --profile P     a device on profile P (a built-in name or a profile file);\n"
 		"                  repeat for several devices (default: webcam)\n"
 		"  --node PATH     the path of the next device (default: the first free "
@@ -44,8 +46,11 @@ static void usage(FILE *to, int status)
 		"  --each-profile  run CMD once per profile and print a table of what it\n"
 		"                  negotiated; exit status 1 when a case failed\n"
 		"  --profiles L    names, files or directories of *.profile, comma-separated\n"
-		"                  (default: every built-in)\n"
+		"                  (default: every built-in); 'shelf': every real camera\n"
 		"  --junit FILE    write the cases as JUnit XML\n"
+		"  --markdown FILE write the table as Markdown, a row per profile\n"
+		"  --append        add the rows to --markdown's table (one per camera per APP)\n"
+		"  --label APP     the application's name in the tables (default: CMD's)\n"
 		"  --timeout S     seconds per case before CMD is killed (default 60)\n"
 		"  --requests      every request's count under each row\n"
 		"  --version       print negcam-run's version (negcam's, meson.build's)\n"
@@ -164,6 +169,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->each = true;
 		else if (!strcmp(opt, "--requests"))
 			o->matrix.requests = true;
+		else if (!strcmp(opt, "--append"))
+			o->matrix.append = true;
 		else if (!v)
 			usage(stderr, 2);
 		else if (!strcmp(opt, "--profile") || !strcmp(opt, "--node"))
@@ -172,6 +179,10 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->matrix.profiles = argv[++a];
 		else if (!strcmp(opt, "--junit"))
 			o->matrix.junit = argv[++a];
+		else if (!strcmp(opt, "--markdown"))
+			o->matrix.markdown = argv[++a];
+		else if (!strcmp(opt, "--label"))
+			o->matrix.label = argv[++a];
 		else if (!strcmp(opt, "--timeout"))
 			o->matrix.timeout = timeout_option(argv[++a]);
 		else {
@@ -184,9 +195,16 @@ static void parse_args(int argc, char **argv, struct options *o)
 			prog);
 		exit(2);
 	}
-	if (!o->each && (o->matrix.profiles || o->matrix.junit || o->matrix.requests)) {
-		fprintf(stderr, "%s: --profiles, --junit and --requests go with --each-profile\n",
+	if (!o->each && (o->matrix.profiles || o->matrix.junit || o->matrix.requests ||
+			 o->matrix.markdown || o->matrix.label || o->matrix.append)) {
+		fprintf(stderr,
+			"%s: --profiles, --junit, --markdown, --append, --label and --requests go "
+			"with --each-profile\n",
 			prog);
+		exit(2);
+	}
+	if (o->matrix.append && !o->matrix.markdown) {
+		fprintf(stderr, "%s: --append adds to a --markdown FILE: give one\n", prog);
 		exit(2);
 	}
 	if (!o->list && a + 1 >= argc)
@@ -234,11 +252,27 @@ static int set_nodes(struct options *o)
 	return setenv("NEGCAM_RUN_NODES", env, 1);
 }
 
+/* The library runs in CMD's processes, whose program is not beside the
+ * build tree's data/cameras: it is told where the shelf this program
+ * found is, so a shelf camera given by name loads there too. */
+static int set_shelf_dir(void)
+{
+	char dir[4096];
+	const char *d = getenv("NEGCAM_SHELF_DIR");
+
+	if (d && *d)
+		return 0;
+	d = negcam_shelf_dir(dir, sizeof(dir));
+	return d ? setenv("NEGCAM_SHELF_DIR", d, 1) : 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct options o;
 
 	parse_args(argc, argv, &o);
+	if (set_shelf_dir())
+		return 2;
 	if (o.n == 0) { /* the default device, or the node every case gets */
 		snprintf(o.specs[0], sizeof(o.specs[0]), "webcam");
 		snprintf(o.nodes[0], sizeof(o.nodes[0]), "%s", o.pending_node ?: "");

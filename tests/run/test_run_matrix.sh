@@ -10,6 +10,10 @@
 #   opencv   cv2.VideoCapture(CAP_V4L2) reads 30 frames of the size it set
 #            (77, skipped, when no python3 imports cv2)
 #   example  examples/grab-yuyv on every built-in
+#   markdown --markdown, --append and --label: one Markdown table of a row
+#            per camera per application; cells escaped; bad uses refused
+#   shelf    v4l2-ctl streaming on every camera of the shelf (--profiles
+#            shelf), under a minute; a shelf camera by name in the library
 #
 #   test_run_matrix.sh SOURCE_ROOT BUILD_ROOT PART
 set -u
@@ -185,7 +189,7 @@ q() { timeout 60 "$RUN" --each-profile --profiles vga --requests -- sh -c "$1" >
 	sed -n 's/.* in all: //p' "$T/q" | tr ',' '\n' | awk '$1 == "G_FMT" { print $2 }'; }
 one=$(q 'v4l2-ctl -d /dev/video0 --get-fmt-video >/dev/null')
 two=$(q 'v4l2-ctl -d /dev/video0 --get-fmt-video >/dev/null; v4l2-ctl -d /dev/video0 --get-fmt-video >/dev/null')
-check "two processes' G_FMT ($two) are twice one's ($one)" [ -n "$one" ] && [ "$two" = $((one * 2)) ]
+check "two processes' G_FMT ($two) are twice one's ($one)" [ -n "$one" -a "$two" = "$((one * 2))" ]
 fi
 
 if [ "$PART" = v4l2src ]; then
@@ -236,6 +240,109 @@ for s in "640 480" "1280 720" "320 240"; do
 	check "OpenCV reads 30 frames of ${s% *}x${s#* } (rc $rc)" [ "$rc" = 0 ]
 	check "OpenCV reports ${s% *}x${s#* }" contains "$T/o" "size ${s% *}x${s#* }"
 done
+fi
+
+if [ "$PART" = markdown ]; then
+# --markdown FILE: the table in Markdown, a row per profile; --append and
+# --label: one table of a row per camera per application (docs/matrix.md).
+# mdrow FILE CAMERA APP: that row's cells, one a line (escaped '|' kept)
+mdrow() {
+	python3 - "$@" <<'EOF2'
+import re, sys
+for line in open(sys.argv[1]):
+    cells = [c.strip() for c in re.split(r'(?<!\\)\|', line.rstrip('\n'))[1:-1]]
+    if cells[:2] == sys.argv[2:4]:
+        print('\n'.join(cells))
+EOF2
+}
+cell() { mdrow "$1" "$2" "$3" | sed -n "${4}p"; }	# FILE CAMERA APP N (1: camera)
+HEADER='| camera | application | result | format reached | setup | requests | frames | errors | why it failed |'
+# shellcheck disable=SC2086
+timeout 120 "$RUN" --each-profile --profiles "vga,$SRC/tests/run/profiles/hsv-only.profile" \
+	--markdown "$T/m.md" -- $FF >"$T/t" 2>/dev/null; rc=$?
+cat "$T/m.md"
+check "--markdown: the run's status is the cases' (1, got $rc)" [ "$rc" = 1 ]
+check "--markdown: the header" [ "$(head -n 1 "$T/m.md")" = "$HEADER" ]
+check "--markdown: the alignment row (numbers to the right)" \
+	[ "$(sed -n 2p "$T/m.md")" = '|---|---|---|---|--:|--:|--:|---|---|' ]
+check "--markdown: a row per profile" [ "$(wc -l <"$T/m.md")" = 4 ]
+check "vga: ffmpeg, pass, the format it reached" [ "$(mdrow "$T/m.md" vga ffmpeg | sed -n '2,4p' | tr '\n' ,)" = "ffmpeg,pass,YUYV 640x480 30fps none," ]
+check "vga: setup as in the text table ($(col "$T/t" vga setup))" [ "$(cell "$T/m.md" vga ffmpeg 5)" = "$(col "$T/t" vga setup)" ]
+check "vga: every request counted (more than setup)" [ "$(cell "$T/m.md" vga ffmpeg 6)" -gt "$(col "$T/t" vga setup)" ]
+check "vga: 5 frames" [ "$(cell "$T/m.md" vga ffmpeg 7)" = 5 ]
+check "vga: the errors by kind (2 ENOTTY: G_STD)" [ "$(cell "$T/m.md" vga ffmpeg 8)" = "2 ENOTTY" ]
+check "vga: no reason, it passed" [ -z "$(cell "$T/m.md" vga ffmpeg 9)" ]
+check "hsv-only: exit 1" [ "$(cell "$T/m.md" hsv-only ffmpeg 3)" = "exit 1" ]
+check "hsv-only: no error from the device" [ "$(cell "$T/m.md" hsv-only ffmpeg 8)" = 0 ]
+cell "$T/m.md" hsv-only ffmpeg 9 >"$T/why"
+check "hsv-only: why: ffmpeg's last two lines, Markdown's brackets escaped" grep -Eq \
+	'^\\\[video4linux2,v4l2 @ 0x[0-9a-f]+\\\] Cannot find a proper format .* / /dev/video0: Invalid argument$' "$T/why"
+# the same table, another application: rows added under the one header
+timeout 120 "$RUN" --each-profile --profiles vga,mjpg-720p60 --markdown "$T/m.md" --append --label v4l2src \
+	--junit "$T/g.xml" -- gst-launch-1.0 -q v4l2src device=/dev/video0 num-buffers=5 ! video/x-raw ! fakesink \
+	>/dev/null 2>&1; rc=$?
+cat "$T/m.md"
+check "--append: one header" [ "$(grep -c '^| camera |' "$T/m.md")" = 1 ]
+check "--append: 4 rows under it" [ "$(wc -l <"$T/m.md")" = 6 ]
+check "--append --label v4l2src: vga passes" [ "$(cell "$T/m.md" vga v4l2src 3)" = pass ]
+check "v4l2src on the MJPG-only camera with a raw filter fails" [ "$(cell "$T/m.md" mjpg-720p60 v4l2src 3)" = "exit 1" ]
+cell "$T/m.md" mjpg-720p60 v4l2src 9 >"$T/why"
+check "and the row says why: not-negotiated" contains "$T/why" "not-negotiated"
+check "--label names the JUnit class too" junit "$T/g.xml" "cases['vga'].get('classname') == 'negcam-run.v4l2src'"
+# what a cell cannot hold: pipes, markup, line breaks
+timeout 60 "$RUN" --each-profile --profiles vga --markdown "$T/x.md" -- \
+	sh -c 'printf "a|b *c* <d>\n\n  second\tline  \n" >&2; exit 3' >/dev/null 2>&1
+check "a cell escapes '|', '*' and markup, and joins the last two lines" \
+	[ "$(cell "$T/x.md" vga sh 9)" = 'a\|b \*c\* &lt;d&gt; /   second line' ]
+check "the row has its 9 cells" [ "$(mdrow "$T/x.md" vga sh | wc -l)" = 9 ]
+timeout 60 "$RUN" --each-profile --timeout 1 --profiles vga --markdown "$T/o.md" -- sleep 30 >/dev/null 2>&1
+check "a timeout: result timeout" [ "$(cell "$T/o.md" vga sleep 3)" = timeout ]
+check "a timeout: why" [ "$(cell "$T/o.md" vga sleep 9)" = "killed after the 1 s timeout" ]
+# bad uses
+echo "# notes" >"$T/notes.md"
+"$RUN" --each-profile --profiles vga --markdown "$T/notes.md" --append -- true >/dev/null 2>"$T/e"; rc=$?
+check "--append to a file that is not negcam-run's table: refused with 2 (got $rc)" [ "$rc" = 2 ]
+check "--append to a file that is not negcam-run's table: the file is kept" [ "$(cat "$T/notes.md")" = "# notes" ]
+check "and the error says so" contains "$T/e" "its first line is not the header of negcam-run's table"
+"$RUN" --each-profile --profiles vga --append -- true >/dev/null 2>"$T/e"; rc=$?
+check "--append without --markdown: refused with 2 (got $rc)" [ "$rc" = 2 ]
+check "--append without --markdown: said in words" contains "$T/e" "--append adds to a --markdown FILE"
+"$RUN" --markdown "$T/y.md" -- true >/dev/null 2>&1; rc=$?
+check "--markdown without --each-profile: refused with 2 (got $rc), nothing written" [ "$rc" = 2 -a ! -e "$T/y.md" ]
+"$RUN" --each-profile --profiles vga --markdown "$T/nodir/z.md" -- true >/dev/null 2>"$T/e"; rc=$?
+check "--markdown into a missing directory: 2 (got $rc)" [ "$rc" = 2 ]
+check "--markdown into a missing directory: the file named" contains "$T/e" "--markdown $T/nodir/z.md"
+fi
+
+if [ "$PART" = shelf ]; then
+# Every camera of the shelf (docs/cameras.md) through the matrix with
+# v4l2-ctl streaming, as `make test` runs it (issue 35's acceptance).
+ncams=$(( $(ls "$SRC"/data/cameras/*.profile | wc -l) + 6 ))
+start=$(date +%s)
+timeout 300 "$RUN" --each-profile --profiles shelf --junit "$T/s.xml" --markdown "$T/s.md" --timeout 60 -- \
+	v4l2-ctl -d /dev/video0 --stream-mmap --stream-count=3 >"$T/t" 2>"$T/e"; rc=$?
+took=$(($(date +%s) - start))
+cat "$T/t" "$T/e"
+echo "$NAME: the shelf's $ncams cameras with v4l2-ctl in $took s"
+check "--profiles shelf: every camera passes with v4l2-ctl --stream-mmap (rc $rc)" [ "$rc" = 0 ]
+check "--profiles shelf: $ncams cameras, the 6 real built-ins and the files of data/cameras" \
+	junit "$T/s.xml" "len(cases) == $ncams and suite.get('failures') == '0'"
+check "the synthetic built-ins are not cameras of the shelf" \
+	junit "$T/s.xml" "not set(cases) & {'webcam', 'vga', 'stepwise', 'tv-tuner'} and 'logitech-c920' in cases"
+for f in "$SRC"/data/cameras/*.profile; do
+	p=$(basename "$f" .profile)
+	check "$p: v4l2-ctl streamed 3 frames" [ "$(col "$T/t" "$p" frames)" -ge 3 ]
+done
+check "the Markdown table: a row per camera, each a pass" \
+	[ "$(grep -c '^| [^ ]* | v4l2-ctl | pass | ' "$T/s.md")" = "$ncams" ]
+check "the shelf in under a minute ($took s)" [ "$took" -lt 60 ]
+# a shelf camera by name: the library, in v4l2-ctl's process, finds it too
+timeout 30 "$RUN" --profile via-h264-only -- v4l2-ctl -d /dev/video0 --list-formats >"$T/v" 2>&1
+check "--profile via-h264-only (a shelf name): v4l2-ctl lists its H264" contains "$T/v" "'H264'"
+mkdir "$T/empty"
+NEGCAM_SHELF_DIR=$T/empty "$RUN" --each-profile --profiles shelf -- true >/dev/null 2>"$T/e"; rc=$?
+check "--profiles shelf with an empty shelf directory: 2 (got $rc)" [ "$rc" = 2 ]
+check "--profiles shelf with an empty shelf directory: named" contains "$T/e" "$T/empty: no *.profile file in it"
 fi
 
 if [ "$PART" = example ]; then

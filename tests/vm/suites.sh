@@ -11,6 +11,7 @@
 #   gadget negcam-uvc --gadget: a usb_f_uvc gadget's control plane through
 #          usbip-vudc (tests/vm/gadget-suite.sh)
 #   storm [vivid|all]  the concurrent ioctl storm (tests/vm/storm-suite.sh)
+#   shelf  every shelf camera on negcam.ko: listing, v4l2-compliance -s
 #   pipewire  the desktop's camera stack: udevd, pipewire, wireplumber
 #   peer [v4l2loopback|negcam|akvcam...]  loopback cases on v4l2loopback,
 #          a negcam loop and akvcam, side by side (default: all three; alone:
@@ -30,6 +31,8 @@ VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 . "$VM_DIR/negcam-suite.sh"
 # shellcheck source=tests/vm/profiles-suite.sh
 . "$VM_DIR/profiles-suite.sh"
+# shellcheck source=tests/vm/shelf-suite.sh
+. "$VM_DIR/shelf-suite.sh"
 # shellcheck source=tests/vm/gst-suite.sh
 . "$VM_DIR/gst-suite.sh"
 # shellcheck source=tests/vm/sink-suite.sh
@@ -166,6 +169,11 @@ profiles)
 	modprobe vivid n_devs=1 node_types=0x1 && VIVID=$(wait_node vivid)
 	suite_profiles
 	;;
+shelf)
+	# every shelf camera on negcam.ko: listing, v4l2-compliance -s
+	# (tests/vm/shelf-suite.sh; make test-shelf)
+	suite_shelf
+	;;
 gst)
 	# negcamsrc on negcam.ko and vivid alone (tests/vm/gst-suite.sh)
 	suite_gst "${2:-quick}"
@@ -198,7 +206,7 @@ pipewire)
 	# the desktop's camera stack on negcam.ko (tests/vm/pipewire-suite.sh)
 	suite_pipewire
 	;;
-*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, loop, gst, sink, profiles, provider, peer, storm, pipewire, uvc, gadget)" >&2; exit 2 ;;
+*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, loop, gst, sink, profiles, shelf, provider, peer, storm, pipewire, uvc, gadget)" >&2; exit 2 ;;
 esac
 
 echo
