@@ -341,7 +341,7 @@ near() {
 sink_caps() { grep 'gst_negcam_uvc_sink_set_caps:<sink> negotiation ' "$CAM_LOG"; }
 
 # pipeline_step FORMAT W H: ffmpeg asks the node for FORMAT (yuyv422,
-# mjpeg) at WxH; 15 frames of that size in the producer's colour, and the
+# mjpeg, h264) at WxH; 15 frames of that size in the producer's colour, and the
 # producer renegotiated to it.
 pipeline_step() {
 	local f=$OUT/pipeline-cam.rgb n=15 rgb size t0 n0 i
@@ -406,11 +406,42 @@ case_pipeline_camera() {
 	else
 		fail "pipeline camera: gst-launch alive: $(kill -0 "$GST_PID" 2>/dev/null && echo yes || echo no), PLAYING $playing times, $nego negotiations, $commits COMMITs"
 	fi
+	stop_pipeline_cam "pipeline camera"
+}
+
+# stop_pipeline_cam WHAT: SIGINT to the pipeline camera (SIGKILL after 10
+# s); its uvcvideo node must go.
+stop_pipeline_cam() {
+	local i
 	kill -INT "$GST_PID" 2>/dev/null
 	for i in $(seq 100); do kill -0 "$GST_PID" 2>/dev/null || break; sleep 0.1; done
 	kill -KILL "$GST_PID" 2>/dev/null; wait "$GST_PID" 2>/dev/null
-	no_uvc_node && pass "pipeline camera: gst-launch ended, the uvcvideo node is gone" ||
-		fail "pipeline camera: the uvcvideo node stayed after gst-launch ended"
+	no_uvc_node && pass "$1: gst-launch ended, the uvcvideo node is gone" ||
+		fail "$1: the uvcvideo node stayed after gst-launch ended"
+}
+
+# The pipeline camera on a profile with H.264 (logitech-c920): the host
+# asks H.264 640x480, negcamuvcconvertsink puts its H.264 stage in
+# (x264enc or openh264enc), ffmpeg decodes the producer's colour.
+case_pipeline_camera_h264() {
+	if [ ! -f "$NEGCAM_BUILD/gst/libgstnegcam.so" ]; then
+		skip "pipeline camera H.264: the GStreamer plugin is not built"
+		return
+	fi
+	if ! gst-inspect-1.0 x264enc > /dev/null 2>&1 && ! gst-inspect-1.0 openh264enc > /dev/null 2>&1; then
+		skip "pipeline camera H.264: neither x264enc nor openh264enc is installed"
+		return
+	fi
+	if ! CAM_PROFILE=logitech-c920 start_pipeline_cam; then
+		fail "pipeline camera H.264: no uvcvideo node within 30 s (log $CAM_LOG)"
+		kill "$GST_PID" 2>/dev/null; wait "$GST_PID" 2>/dev/null
+		return
+	fi
+	pipeline_step h264 640 480
+	sink_caps | grep -q 'video/x-h264' &&
+		pass "pipeline camera H.264: the sink was fed video/x-h264 (the bin's encoder stage)" ||
+		fail "pipeline camera H.264: no video/x-h264 negotiation in $CAM_LOG"
+	stop_pipeline_cam "pipeline camera H.264"
 }
 
 # Headless Chromium (tests/vm/browser.sh) as the camera's user: the page
@@ -598,6 +629,7 @@ else
 fi
 stop_cam KILL
 case_pipeline_camera
+case_pipeline_camera_h264
 case_browser
 check "rmmod uvcvideo vhci-hcd" 60 rmmod uvcvideo vhci-hcd
 dmesg_clean uvc
