@@ -9,6 +9,7 @@
 #   loop   negcam.ko loops alone (tests/vm/loop-suite.sh)
 #   uvc    negcam-uvc behind uvcvideo on vhci-hcd (tests/vm/uvc-suite.sh)
 #   storm [vivid|all]  the concurrent ioctl storm (tests/vm/storm-suite.sh)
+#   mplane negcamsrc on vivid's multiplanar node (tests/vm/mplane-suite.sh)
 #   pipewire  the desktop's camera stack: udevd, pipewire, wireplumber
 #   peer [v4l2loopback|negcam|akvcam...]  loopback cases on v4l2loopback,
 #          a negcam loop and akvcam, side by side (default: all three; alone:
@@ -32,6 +33,8 @@ VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 . "$VM_DIR/gst-suite.sh"
 # shellcheck source=tests/vm/sink-suite.sh
 . "$VM_DIR/sink-suite.sh"
+# shellcheck source=tests/vm/mplane-suite.sh
+. "$VM_DIR/mplane-suite.sh"
 # shellcheck source=tests/vm/peer-suite.sh
 . "$VM_DIR/peer-suite.sh"
 # shellcheck source=tests/vm/pipewire-suite.sh
@@ -176,6 +179,14 @@ sink)
 	while IFS= read -r line; do SUMMARY+=("sink: $line"); done < "$GST_NUMBERS"
 	suite_end
 	;;
+mplane)
+	# negcamsrc on vivid's multiplanar node alone (tests/vm/mplane-suite.sh)
+	suite_begin mplane
+	GST_NUMBERS=$LOGDIR/gst-numbers.txt
+	: > "$GST_NUMBERS"
+	suite_mplane_checks
+	suite_end
+	;;
 negcam)
 	# negcam.ko alone (quick settings), vivid loaded only as DMABUF exporter.
 	modprobe vivid n_devs=1 node_types=0x1 && VIVID=$(wait_node vivid)
@@ -195,7 +206,7 @@ pipewire)
 	# the desktop's camera stack on negcam.ko (tests/vm/pipewire-suite.sh)
 	suite_pipewire
 	;;
-*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, loop, gst, sink, profiles, provider, peer, storm, pipewire, uvc)" >&2; exit 2 ;;
+*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, loop, gst, sink, mplane, profiles, provider, peer, storm, pipewire, uvc)" >&2; exit 2 ;;
 esac
 
 echo
