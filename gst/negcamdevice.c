@@ -149,6 +149,13 @@ negcam_capture_type (guint32 device_caps)
   return 0;
 }
 
+/* The fields v4l2_pix_format and v4l2_pix_format_mplane share. */
+#define NEGCAM_PIX_COMMON(X) \
+  X (width) X (height) X (pixelformat) X (field) X (colorspace) \
+  X (ycbcr_enc) X (quantization) X (xfer_func)
+#define NEGCAM_FROM_MP(name) pix->name = mp->name;
+#define NEGCAM_TO_MP(name) mp->name = pix->name;
+
 void
 negcam_format_get_pix (const struct v4l2_format *f, struct v4l2_pix_format *pix)
 {
@@ -160,14 +167,7 @@ negcam_format_get_pix (const struct v4l2_format *f, struct v4l2_pix_format *pix)
     return;
   }
   memset (pix, 0, sizeof (*pix));
-  pix->width = mp->width;
-  pix->height = mp->height;
-  pix->pixelformat = mp->pixelformat;
-  pix->field = mp->field;
-  pix->colorspace = mp->colorspace;
-  pix->ycbcr_enc = mp->ycbcr_enc;
-  pix->quantization = mp->quantization;
-  pix->xfer_func = mp->xfer_func;
+  NEGCAM_PIX_COMMON (NEGCAM_FROM_MP)
   pix->bytesperline = mp->plane_fmt[0].bytesperline;
   for (i = 0; i < MIN (mp->num_planes, VIDEO_MAX_PLANES); i++)
     pix->sizeimage += mp->plane_fmt[i].sizeimage;
@@ -183,14 +183,7 @@ negcam_format_set_pix (struct v4l2_format *f, const struct v4l2_pix_format *pix)
     return;
   }
   memset (mp, 0, sizeof (*mp));
-  mp->width = pix->width;
-  mp->height = pix->height;
-  mp->pixelformat = pix->pixelformat;
-  mp->field = pix->field;
-  mp->colorspace = pix->colorspace;
-  mp->ycbcr_enc = pix->ycbcr_enc;
-  mp->quantization = pix->quantization;
-  mp->xfer_func = pix->xfer_func;
+  NEGCAM_PIX_COMMON (NEGCAM_TO_MP)
   mp->num_planes = 1;
   mp->plane_fmt[0].bytesperline = pix->bytesperline;
   mp->plane_fmt[0].sizeimage = pix->sizeimage;

@@ -658,6 +658,38 @@ set_field_flags (NegcamPool *pool, GstBuffer *buf, guint32 field)
         negcam_device_get_description (pool->dev), field);
 }
 
+/*
+ * The bytes of frame @v in @buf: raw video fills sizeimage, a compressed
+ * frame its bytesused. On a multiplanar queue each memory is cut to its
+ * plane's data, which begins at the plane's data_offset (vivid puts 128
+ * bytes before its single-plane formats' pictures), and a GstVideoMeta of
+ * several memories follows the cut. Returns the buffer's size.
+ */
+static gsize
+captured_size (NegcamPool *pool, GstBuffer *buf, const struct v4l2_buffer *v)
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buf);
+  gsize total = 0, off, end, cur, max;
+  guint i;
+
+  if (!negcam_buf_type_is_mplane (pool->type))
+    return pool->is_video ? pool->pix.sizeimage : v->bytesused;
+  for (i = 0; i < pool->n_planes; i++) {
+    GstMemory *mem = gst_buffer_peek_memory (buf, i);
+
+    gst_memory_get_sizes (mem, &cur, &max);
+    end = pool->is_video ? negcam_format_plane_size (&pool->fmt, i)
+                         : v->m.planes[i].bytesused;
+    end = MIN (end, max);
+    off = MIN (v->m.planes[i].data_offset, end);
+    gst_memory_resize (mem, (gssize)off - (gssize)cur, end - off);
+    if (meta && pool->n_planes > 1 && i < meta->n_planes)
+      meta->offset[i] = total;
+    total += end - off;
+  }
+  return total;
+}
+
 static GstFlowReturn acquire_output (
     NegcamPool *pool, GstBuffer **buffer, GstBufferPoolAcquireParams *params);
 
@@ -704,8 +736,7 @@ negcam_pool_acquire_buffer (GstBufferPool *bpool, GstBuffer **buffer,
     grow (pool);
   g_mutex_unlock (&pool->lock);
 
-  negcam_buffer_set_capture (buf,
-      pool->is_video ? pool->pix.sizeimage : negcam_buffer_bytesused (&v), &v);
+  negcam_buffer_set_capture (buf, captured_size (pool, buf, &v), &v);
   /* Driver timestamp and flags, for the element (see negcam_pool_*). */
   pool->last_flags = v.flags;
   pool->last_timestamp = v.timestamp;

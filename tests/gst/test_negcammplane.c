@@ -51,8 +51,9 @@ fake_fill (struct v4l2_pix_format_mplane *mp, guint32 fourcc, guint w, guint h)
   mp->colorspace = V4L2_COLORSPACE_SMPTE170M;
   mp->num_planes = 1;
   if (fourcc == V4L2_PIX_FMT_YUYV) {
+    /* as vivid: the picture after 128 bytes (data_offset) */
     mp->plane_fmt[0].bytesperline = 2 * w;
-    mp->plane_fmt[0].sizeimage = 2 * w * h;
+    mp->plane_fmt[0].sizeimage = 2 * w * h + 128;
   } else if (fourcc == V4L2_PIX_FMT_NV12) {
     mp->plane_fmt[0].bytesperline = w;
     mp->plane_fmt[0].sizeimage = w * h * 3 / 2;
@@ -81,6 +82,14 @@ fake_has (guint32 fourcc)
     if (fake_fourccs[i] == fourcc)
       return TRUE;
   return FALSE;
+}
+
+/* A request named another buffer type than the multiplanar one. */
+static gint
+fake_wrong_type (Fake *k)
+{
+  k->wrong_type++;
+  return -EINVAL;
 }
 
 static gint
@@ -117,6 +126,8 @@ fake_format (Fake *k, unsigned long request, struct v4l2_format *f)
   struct v4l2_pix_format_mplane *mp = &f->fmt.pix_mp;
   guint w = mp->width == 1280 ? 1280 : 640;
 
+  if (f->type != MP)
+    return fake_wrong_type (k);
   if (request == VIDIOC_G_FMT) {
     *f = k->fmt;
     return 0;
@@ -138,6 +149,8 @@ fake_buffer (Fake *k, unsigned long request, struct v4l2_buffer *v)
 {
   guint i, n = k->fmt.fmt.pix_mp.num_planes;
 
+  if (v->type != MP)
+    return fake_wrong_type (k);
   if (v->length < n || !v->m.planes || (request != VIDIOC_DQBUF && v->index >= k->count))
     return -EINVAL;
   if (request == VIDIOC_QBUF) {
@@ -155,12 +168,18 @@ fake_buffer (Fake *k, unsigned long request, struct v4l2_buffer *v)
   v->length = n;
   for (i = 0; i < n; i++) {
     guint32 size = k->fmt.fmt.pix_mp.plane_fmt[i].sizeimage;
+    guint32 skip = k->fmt.fmt.pix_mp.pixelformat == V4L2_PIX_FMT_YUYV ? 128 : 0;
 
     v->m.planes[i].length = size;
-    v->m.planes[i].bytesused = request == VIDIOC_DQBUF ? size : 0;
     v->m.planes[i].m.mem_offset = (v->index << 8 | i) << 12;
-    if (request == VIDIOC_DQBUF) /* plane i of frame n: bytes 0x10 * (i+1) + n */
-      memset (k->mem[v->index][i], 0x10 * (i + 1) + v->sequence, size);
+    if (request != VIDIOC_DQBUF)
+      continue;
+    /* plane i of frame n: bytes 0x10 * (i + 1) + n after @skip of 0xee */
+    v->m.planes[i].bytesused = size;
+    v->m.planes[i].data_offset = skip;
+    memset (k->mem[v->index][i], 0xee, skip);
+    memset (k->mem[v->index][i] + skip, 0x10 * (i + 1) + v->sequence,
+        size - skip);
   }
   return 0;
 }
@@ -170,10 +189,13 @@ fake_reqbufs (Fake *k, struct v4l2_requestbuffers *r)
 {
   guint i, p;
 
+  if (r->type != MP)
+    return fake_wrong_type (k);
   for (i = 0; i < k->count; i++)
     for (p = 0; p < VIDEO_MAX_PLANES; p++)
       g_clear_pointer (&k->mem[i][p], g_free);
   k->count = MIN (r->count, FAKE_BUFS);
+  k->sequence = 0;
   memset (k->queued, 0, sizeof (k->queued));
   for (i = 0; i < k->count; i++)
     for (p = 0; p < k->fmt.fmt.pix_mp.num_planes; p++)
@@ -182,50 +204,20 @@ fake_reqbufs (Fake *k, struct v4l2_requestbuffers *r)
   return 0;
 }
 
-/* The buffer type a request names, or 0 for one that names none. */
-static guint32
-named_type (unsigned long request, gpointer arg)
-{
-  switch (request) {
-    case VIDIOC_ENUM_FMT:
-      return ((struct v4l2_fmtdesc *)arg)->type;
-    case VIDIOC_G_FMT:
-    case VIDIOC_TRY_FMT:
-    case VIDIOC_S_FMT:
-      return ((struct v4l2_format *)arg)->type;
-    case VIDIOC_G_PARM:
-    case VIDIOC_S_PARM:
-      return ((struct v4l2_streamparm *)arg)->type;
-    case VIDIOC_REQBUFS:
-      return ((struct v4l2_requestbuffers *)arg)->type;
-    case VIDIOC_QUERYBUF:
-    case VIDIOC_QBUF:
-    case VIDIOC_DQBUF:
-      return ((struct v4l2_buffer *)arg)->type;
-    case VIDIOC_STREAMON:
-    case VIDIOC_STREAMOFF:
-      return *(gint *)arg;
-    default:
-      return 0;
-  }
-}
-
 static gint
 fake_ioctl (NegcamDevice *dev, unsigned long request, gpointer arg)
 {
   Fake *k = dev->backend;
-  guint32 type = named_type (request, arg);
 
-  if (type && type != MP) {
-    k->wrong_type++;
-    return -EINVAL;
-  }
   switch (request) {
     case VIDIOC_QUERYCAP:
       ((struct v4l2_capability *)arg)->device_caps =
           V4L2_CAP_VIDEO_CAPTURE_MPLANE | V4L2_CAP_STREAMING;
       return 0;
     case VIDIOC_ENUM_FMT:
+      if (((struct v4l2_fmtdesc *)arg)->type != MP)
+        return fake_wrong_type (k);
+      return fake_enum (request, arg);
     case VIDIOC_ENUM_FRAMESIZES:
     case VIDIOC_ENUM_FRAMEINTERVALS:
       return fake_enum (request, arg);
@@ -235,6 +227,8 @@ fake_ioctl (NegcamDevice *dev, unsigned long request, gpointer arg)
       return fake_format (k, request, arg);
     case VIDIOC_G_PARM:
     case VIDIOC_S_PARM:
+      if (((struct v4l2_streamparm *)arg)->type != MP)
+        return fake_wrong_type (k);
       ((struct v4l2_streamparm *)arg)->parm.capture.timeperframe =
           (struct v4l2_fract){ 1, 30 };
       return 0;
@@ -246,7 +240,7 @@ fake_ioctl (NegcamDevice *dev, unsigned long request, gpointer arg)
       return fake_buffer (k, request, arg);
     case VIDIOC_STREAMON:
     case VIDIOC_STREAMOFF:
-      return 0;
+      return *(gint *)arg == MP ? 0 : fake_wrong_type (k);
     default:
       return -ENOTTY;
   }
@@ -280,7 +274,7 @@ fake_set_flushing (NegcamDevice *dev, gboolean flushing)
 static void
 fake_close (NegcamDevice *dev)
 {
-  struct v4l2_requestbuffers r = { 0 };
+  struct v4l2_requestbuffers r = { .type = MP };
 
   fake_reqbufs (dev->backend, &r);
   g_free (dev->backend);
@@ -464,12 +458,16 @@ GST_START_TEST (test_pool_memory_per_plane)
   gst_video_frame_unmap (&frame);
   fail_unless_equals_int (gst_buffer_n_memory (buf), 3);
   pool_done (dev, pool, buf);
-  /* one plane (YUYV): one memory, GStreamer's own layout, no meta needed */
+  /* one plane (YUYV): one memory, GStreamer's own layout, no meta needed;
+   * the picture from the plane's data_offset on */
   pool = pool_with_frame (dev, "video/x-raw,format=YUY2,width=1280,height=720",
       V4L2_PIX_FMT_YUYV, &info, &buf);
   fail_if (negcam_pool_needs_video_meta (pool));
   fail_unless_equals_int (gst_buffer_n_memory (buf), 1);
   fail_unless_equals_int (gst_buffer_get_size (buf), 1280 * 720 * 2);
+  fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_READ));
+  fail_unless_equals_int (((guint8 *)GST_VIDEO_FRAME_PLANE_DATA (&frame, 0))[0], 0x10);
+  gst_video_frame_unmap (&frame);
   pool_done (dev, pool, buf);
   fail_unless_equals_int (((Fake *)dev->backend)->wrong_type, 0);
   negcam_device_unref (dev);

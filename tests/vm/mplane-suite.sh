@@ -7,16 +7,19 @@
 # text off so that every frame of the colour bars is the same:
 #   - NV12 -> NM12 (2 buffers), I420 -> YM12 (3 buffers), YUY2 -> YUYV
 #     (1 plane), each at 640x360 and 1280x720: negcamsrc's message names
-#     the fourcc and its planes; a frame into filesink (no GstVideoMeta
-#     there: the one counted copy) equals byte for byte the frame
-#     v4l2-ctl --stream-to writes for the same format; through videoconvert
-#     (GstVideoMeta, no copy) it equals v4l2src's frame through the same
-#     videoconvert on the same node and caps; with io-mode=dmabuf (each
-#     plane exported) the same;
+#     the fourcc and its planes; a frame into filesink equals byte for byte
+#     the frame v4l2-ctl --stream-to writes for the same format (several
+#     memories: copied once, counted, as filesink takes no GstVideoMeta;
+#     YUYV: not copied, vivid's 128-byte data_offset skipped); through
+#     videoconvert (no copy), mmap and io-mode=dmabuf (each plane
+#     exported), it equals v4l2-ctl's frame through the same videoconvert,
+#     and v4l2src's on the same node and caps (noted when v4l2src gives no
+#     frame: it hangs on vivid's multiplanar YUYV);
 #   - requests before STREAMON, negcamsrc against v4l2src (strace), for
 #     NV12 640x360: negcamsrc must ask fewer;
 #   - the device tests (test_negcamsrc_device: caps filters, frames,
 #     dma-buf) on the node;
+#   - negcamdeviceprovider (NEGCAM_PROVIDER_NODES=1) lists the node;
 #   - ffmpeg's v4l2 input on the node, noted (not judged).
 # Afterwards vivid is loaded again as the other suites expect it.
 
@@ -35,7 +38,7 @@ mp_grab() {
 	rm -f "$out"
 	# shellcheck disable=SC2086
 	GST_PLUGIN_PATH="$NEGCAM_BUILD/gst" GST_DEBUG=negcamsrc:4 GST_DEBUG_NO_COLOR=1 \
-		timeout -k 5 120 gst-launch-1.0 -m "$elem" device="$dev" num-buffers=1 \
+		timeout -k 5 "${MP_TIMEOUT:-120}" gst-launch-1.0 -m "$elem" device="$dev" num-buffers=1 \
 		"${props[@]}" ! "$caps" ! $tail filesink location="$out" > "$out.log" 2>&1
 }
 
@@ -47,11 +50,29 @@ mp_ref() {
 		--stream-mmap --stream-count=1 --stream-to="$1" > "$1.log" 2>&1
 }
 
-md5() { md5sum < "$1" 2>/dev/null | cut -c1-12; }
+# md5 FILE: the start of its md5sum; empty when FILE is missing or empty.
+md5() { [ -s "$1" ] && md5sum < "$1" | cut -c1-12; }
+
+# mp_conv OUT IN GSTFMT W H: the raw frame IN through the same videoconvert
+# to Y444 as the element runs.
+mp_conv() {
+	local f
+	f=$(echo "$3" | tr 'A-Z' 'a-z')
+	rm -f "$1"
+	timeout -k 5 60 gst-launch-1.0 -q filesrc location="$2" ! \
+		rawvideoparse format="$f" width="$4" height="$5" ! videoconvert ! \
+		video/x-raw,format=Y444 ! filesink location="$1" > "$1.log" 2>&1
+}
+
+# mp_copy_ok LOG PLANES: a frame of several memories into filesink (no
+# GstVideoMeta) is copied once, counted; a one-plane frame is not.
+mp_copy_ok() {
+	if [ "$2" -gt 1 ]; then grep -q 'copied' "$1"; else ! grep -q 'copied' "$1"; fi
+}
 
 # mp_format DEV GSTFMT FOURCC PLANES W H: the checks of one format and size.
 mp_format() {
-	local dev=$1 gfmt=$2 fcc=$3 planes=$4 w=$5 h=$6 caps b msg ref a vc v4 dm
+	local dev=$1 gfmt=$2 fcc=$3 planes=$4 w=$5 h=$6 caps b msg ref a vc v4 dm rc
 	caps="video/x-raw,format=$gfmt,width=$w,height=$h"
 	b="$MP_FRAMES/$gfmt-${w}x$h"
 	mp_ref "$b.ref" "$dev" "$fcc" "$w" "$h"
@@ -62,20 +83,29 @@ mp_format() {
 	*) fail "mplane $gfmt ${w}x$h: negcamsrc did not set $fcc with $planes planes: ${msg:-no message} (log $b.copy.log)"; return ;;
 	esac
 	ref=$(md5 "$b.ref") a=$(md5 "$b.copy")
-	if [ -n "$ref" ] && [ "$a" = "$ref" ] && grep -q 'copied' "$b.copy.log"; then
-		pass "mplane $gfmt ${w}x$h: $fcc, $planes planes; frame into filesink (copied once, counted) = v4l2-ctl's ($a, $(stat -c %s "$b.copy") bytes)"
+	if [ -n "$ref" ] && [ "$a" = "$ref" ] && mp_copy_ok "$b.copy.log" "$planes"; then
+		pass "mplane $gfmt ${w}x$h: $fcc, $planes planes; frame into filesink = v4l2-ctl's ($a, $(stat -c %s "$b.copy") bytes$([ "$planes" -gt 1 ] && echo ', copied once: no GstVideoMeta there'))"
 	else
 		fail "mplane $gfmt ${w}x$h: filesink frame $a, v4l2-ctl's $ref (logs $b.copy.log, $b.ref.log)"
 	fi
+	mp_conv "$b.refc" "$b.ref" "$gfmt" "$w" "$h"
 	mp_grab "$b.vc" negcamsrc "$dev" "$caps" -- videoconvert ! video/x-raw,format=Y444
-	mp_grab "$b.v4" v4l2src "$dev" "$caps" -- videoconvert ! video/x-raw,format=Y444
 	mp_grab "$b.dm" negcamsrc "$dev" "$caps" io-mode=dmabuf -- videoconvert ! video/x-raw,format=Y444
-	vc=$(md5 "$b.vc") v4=$(md5 "$b.v4") dm=$(md5 "$b.dm")
-	note "v4l2src set $(v4l2-ctl -d "$dev" --get-fmt-video | sed -n "s/.*Pixel Format *: *'\([^']*\)'.*/\1/p") for $gfmt"
-	if [ -n "$v4" ] && [ "$vc" = "$v4" ] && [ "$dm" = "$v4" ] && ! grep -q 'copied' "$b.vc.log" "$b.dm.log"; then
-		pass "mplane $gfmt ${w}x$h: through videoconvert, no copy: negcamsrc = negcamsrc io-mode=dmabuf = v4l2src ($vc)"
+	ref=$(md5 "$b.refc") vc=$(md5 "$b.vc") dm=$(md5 "$b.dm")
+	if [ -n "$ref" ] && [ "$vc" = "$ref" ] && [ "$dm" = "$ref" ] && ! grep -q 'copied' "$b.vc.log" "$b.dm.log"; then
+		pass "mplane $gfmt ${w}x$h: through videoconvert, no copy: negcamsrc = io-mode=dmabuf = v4l2-ctl's frame converted alike ($vc)"
 	else
-		fail "mplane $gfmt ${w}x$h: through videoconvert negcamsrc $vc, dmabuf $dm, v4l2src $v4 (logs $b.vc.log, $b.dm.log, $b.v4.log)"
+		fail "mplane $gfmt ${w}x$h: through videoconvert negcamsrc $vc, dmabuf $dm, v4l2-ctl's converted $ref (logs $b.vc.log, $b.dm.log)"
+	fi
+	MP_TIMEOUT=40 mp_grab "$b.v4" v4l2src "$dev" "$caps" -- videoconvert ! video/x-raw,format=Y444
+	rc=$? v4=$(md5 "$b.v4")
+	if [ -n "$v4" ] && [ "$v4" = "$vc" ]; then
+		pass "mplane $gfmt ${w}x$h: v4l2src on the same node and caps gives the same frame ($v4; it set $(v4l2-ctl -d "$dev" --get-fmt-video | sed -n "s/.*Pixel Format *: *'\([^']*\)'.*/\1/p"))"
+	elif [ -z "$v4" ]; then
+		note "mplane $gfmt ${w}x$h: v4l2src gave no frame (exit $rc, log $b.v4.log)"
+		SUMMARY+=("mplane: $gfmt ${w}x$h: v4l2src gave no frame within 40 s (exit $rc)")
+	else
+		fail "mplane $gfmt ${w}x$h: v4l2src's frame $v4, negcamsrc's $vc (logs $b.v4.log, $b.vc.log)"
 	fi
 }
 
@@ -113,6 +143,20 @@ mp_ffmpeg() {
 	SUMMARY+=("mplane: ffmpeg -f v4l2 NV12 640x360: exit $rc (noted, not judged)")
 }
 
+# mp_provider DEV: negcamdeviceprovider, asked for nodes, lists the
+# multiplanar node for negcamsrc, with caps.
+mp_provider() {
+	local log
+	log=$(logname "provider")
+	GST_PLUGIN_PATH="$NEGCAM_BUILD/gst" NEGCAM_PROVIDER_NODES=1 timeout -k 5 120 \
+		gst-device-monitor-1.0 Video/Source > "$log" 2>&1
+	if grep -q "device.path = $1" "$log" && grep -q "negcamsrc device=$1" "$log"; then
+		pass "device provider lists the multiplanar node $1 for negcamsrc"
+	else
+		fail "device provider does not list the multiplanar node $1 (log $log)"
+	fi
+}
+
 # The whole part: vivid reloaded multiplanar, the checks, vivid back.
 suite_mplane_checks() {
 	local mp f s g c p
@@ -139,6 +183,7 @@ suite_mplane_checks() {
 	mp_requests "$mp"
 	gst_device_test "vivid multiplanar: caps filters valid, frames, dma-buf" 400 \
 		"$mp" "" test_filters,test_frames,test_dmabuf
+	mp_provider "$mp"
 	mp_ffmpeg "$mp"
 	dmesg_peer "negcamsrc on vivid multiplanar" vivid
 	rmmod vivid 2> /dev/null
