@@ -710,17 +710,21 @@ is_shadowed (NegcamProbe *p, ProbeFormat *f, ProbeFormat **others, guint n)
   return FALSE;
 }
 
-/* @have (@n formats present) without the shadowed twins; the new count. */
-static guint
-drop_shadowed (NegcamProbe *p, ProbeFormat **have, guint n)
+/* The candidates @cand (@n) with the one-buffer-per-plane formats first,
+ * so that a contiguous twin is not asked once its M format answered. */
+static void
+m_formats_first (ProbeFormat **cand, guint n)
 {
   guint i, k = 0;
 
-  /* in place: a multi-buffer format, which shadows, is never dropped */
-  for (i = 0; i < n; i++)
-    if (!is_shadowed (p, have[i], have, n))
-      have[k++] = have[i];
-  return k;
+  for (i = 0; i < n; i++) {
+    ProbeFormat *m = cand[i];
+
+    if (!fourcc_is_multibuffer (m->fourcc))
+      continue;
+    memmove (cand + k + 1, cand + k, (i - k) * sizeof (*cand));
+    cand[k++] = m;
+  }
 }
 
 /* At most this many fourccs are looked up one by one; a filter that
@@ -766,7 +770,10 @@ lookup_formats (
       return FALSE;
     cand[n++] = f;
   }
+  m_formats_first (cand, n);
   for (i = 0; i < n; i++) {
+    if (is_shadowed (p, cand[i], have, present))
+      continue;
     if (cand[i]->present || size_answers (p, cand[i], filter)) {
       have[present++] = cand[i];
       continue;
@@ -780,7 +787,6 @@ lookup_formats (
       return FALSE;
     }
   }
-  present = drop_shadowed (p, have, present);
   if (present != 1)
     return FALSE;
   *found = have[0];

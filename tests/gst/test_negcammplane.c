@@ -5,9 +5,9 @@
  * node (vivid multiplanar=2 in small: YUYV and NV12 with one plane, NV12M
  * with two, YUV420M with three, planes padded to a stride of width + 64).
  * Checked: the format views (negcam_format_get_pix/set_pix, the buffer
- * helpers); the probe finds NV12 caps as NV12M without ENUM_FMT although
- * the contiguous NV12 is there too, lists NV12 once, asks every request
- * with the multiplanar type; the pool wraps each plane as a GstMemory with
+ * helpers); the probe finds NV12 caps as NV12M without ENUM_FMT and
+ * without asking the contiguous NV12 (there too), lists NV12 once, asks
+ * every request with the multiplanar type; the pool wraps each plane as a GstMemory with
  * a GstVideoMeta of the device's offsets and strides, and a frame maps
  * plane by plane with the bytes the device wrote. Streaming from a real
  * multiplanar node is tested in the VM (tests/vm/mplane-suite.sh).
@@ -367,6 +367,9 @@ GST_START_TEST (test_probe_prefers_m_formats)
   fail_unless_equals_int (f.type, MP);
   fail_unless_equals_int (f.fmt.pix_mp.pixelformat, V4L2_PIX_FMT_NV12M);
   fail_unless_equals_int (negcam_device_count (dev, NEGCAM_REQ_ENUM_FMT), 0);
+  /* NV12M asked first (its one rate, then EINVAL); NV12 not asked then */
+  fail_unless_equals_int (
+      negcam_device_count (dev, NEGCAM_REQ_ENUM_FRAMEINTERVALS), 2);
   gst_caps_unref (one);
   gst_caps_unref (caps);
   /* unfiltered: ENUM_FMT walked, NV12 listed once per size (NV12M's),
