@@ -122,7 +122,8 @@ mp_format() {
 mp_requests() {
 	local dev=$1 log tr ours theirs caps=video/x-raw,format=NV12,width=640,height=360
 	log=$(logname "requests negcamsrc") tr=$(logname "requests v4l2src strace")
-	GST_PLUGIN_PATH="$NEGCAM_BUILD/gst" GST_DEBUG=negcamsrc:5 GST_DEBUG_NO_COLOR=1 \
+	# level 6: QBUF and DQBUF are logged one level below the others
+	GST_PLUGIN_PATH="$NEGCAM_BUILD/gst" GST_DEBUG=negcamsrc:6 GST_DEBUG_NO_COLOR=1 \
 		timeout -k 5 120 gst-launch-1.0 negcamsrc device="$dev" num-buffers=1 ! \
 		"$caps" ! fakesink > "$log" 2>&1
 	ours=$(awk '/negcam_device_ioctl:/ { if (/ VIDIOC_STREAMON:/) exit; n++ } END { print n + 0 }' "$log")
