@@ -24,6 +24,7 @@ GST_DEBUG_CATEGORY_EXTERN (negcamsrc_debug);
 static const struct {
   guint32 fourcc;
   GstVideoFormat format;
+  guint buffers; /* memory planes, for the M formats; 0: one */
 } raw_formats[] = {
   { V4L2_PIX_FMT_YUYV, GST_VIDEO_FORMAT_YUY2 },
   { V4L2_PIX_FMT_YVYU, GST_VIDEO_FORMAT_YVYU },
@@ -61,7 +62,30 @@ static const struct {
   { V4L2_PIX_FMT_BGR32, GST_VIDEO_FORMAT_BGRx },
   { V4L2_PIX_FMT_AYUV32, GST_VIDEO_FORMAT_AYUV },
   { V4L2_PIX_FMT_VUYA32, GST_VIDEO_FORMAT_VUYA },
+  /* The M formats: the same planes, one buffer each; multiplanar nodes
+   * only (V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE). */
+  { V4L2_PIX_FMT_NV12M, GST_VIDEO_FORMAT_NV12, 2 },
+  { V4L2_PIX_FMT_NV21M, GST_VIDEO_FORMAT_NV21, 2 },
+  { V4L2_PIX_FMT_NV16M, GST_VIDEO_FORMAT_NV16, 2 },
+  { V4L2_PIX_FMT_NV61M, GST_VIDEO_FORMAT_NV61, 2 },
+  { V4L2_PIX_FMT_YUV420M, GST_VIDEO_FORMAT_I420, 3 },
+  { V4L2_PIX_FMT_YVU420M, GST_VIDEO_FORMAT_YV12, 3 },
+  { V4L2_PIX_FMT_YUV422M, GST_VIDEO_FORMAT_Y42B, 3 },
+  { V4L2_PIX_FMT_YUV444M, GST_VIDEO_FORMAT_Y444, 3 },
 };
+
+/* More than one buffer per frame (NV12M, YUV420M ...): exists on
+ * multiplanar nodes only. */
+static gboolean
+fourcc_is_multibuffer (guint32 fourcc)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (raw_formats); i++)
+    if (raw_formats[i].fourcc == fourcc)
+      return raw_formats[i].buffers > 1;
+  return FALSE;
+}
 
 static const struct {
   guint32 fourcc;
@@ -404,10 +428,11 @@ struct _NegcamProbe {
   GPtrArray *formats; /* ProbeFormat of entries, in ENUM_FMT order */
   GHashTable *rates; /* (fourcc<<32|w<<16|h) -> GValue framerate */
   struct v4l2_format def_fmt;
+  struct v4l2_pix_format def_pix; /* def_fmt, single-planar */
   struct v4l2_fract def_interval;
   gboolean can_set_rate;
   gboolean size_lookup; /* presence by ENUM_FRAMESIZES allowed */
-  guint32 type; /* the queue probed: V4L2_BUF_TYPE_VIDEO_CAPTURE/OUTPUT */
+  guint32 type; /* the queue probed: VIDEO_CAPTURE(_MPLANE) or OUTPUT */
 };
 
 static void
@@ -452,6 +477,7 @@ negcam_probe_new_for_type (NegcamDevice *dev, guint32 type)
   p->def_fmt.type = type;
   if (negcam_device_ioctl (dev, VIDIOC_G_FMT, &p->def_fmt) < 0)
     memset (&p->def_fmt.fmt, 0, sizeof (p->def_fmt.fmt));
+  negcam_format_get_pix (&p->def_fmt, &p->def_pix);
   if (negcam_device_ioctl (dev, VIDIOC_G_PARM, &parm) == 0) {
     p->def_interval = parm.parm.capture.timeperframe;
     p->can_set_rate =
@@ -478,10 +504,10 @@ negcam_probe_free (NegcamProbe *p)
   g_free (p);
 }
 
-const struct v4l2_format *
+const struct v4l2_pix_format *
 negcam_probe_default_format (NegcamProbe *p)
 {
-  return &p->def_fmt;
+  return &p->def_pix;
 }
 
 const struct v4l2_fract *
@@ -655,6 +681,52 @@ size_answers (NegcamProbe *p, ProbeFormat *f, GstCaps *filter)
   return TRUE;
 }
 
+/* Can a queue of the probe's type have @fourcc? The M formats (one
+ * buffer per plane) exist on multiplanar queues only. */
+static gboolean
+type_has_fourcc (NegcamProbe *p, guint32 fourcc)
+{
+  return negcam_buf_type_is_mplane (p->type) || !fourcc_is_multibuffer (fourcc);
+}
+
+/*
+ * On a multiplanar queue a format with one buffer per plane (NV12M) is
+ * preferred to its contiguous twin with the same caps (NV12), as v4l2src
+ * does: is @f such a twin of a format in @others (@n of them)?
+ */
+static gboolean
+is_shadowed (NegcamProbe *p, ProbeFormat *f, ProbeFormat **others, guint n)
+{
+  guint i;
+
+  if (!negcam_buf_type_is_mplane (p->type) || !f->base
+      || fourcc_is_multibuffer (f->fourcc))
+    return FALSE;
+  for (i = 0; i < n; i++)
+    if (others[i] != f && others[i]->base
+        && fourcc_is_multibuffer (others[i]->fourcc)
+        && gst_structure_is_equal (others[i]->base, f->base))
+      return TRUE;
+  return FALSE;
+}
+
+/* The candidates @cand (@n) with the one-buffer-per-plane formats first,
+ * so that a contiguous twin is not asked once its M format answered. */
+static void
+m_formats_first (ProbeFormat **cand, guint n)
+{
+  guint i, k = 0;
+
+  for (i = 0; i < n; i++) {
+    ProbeFormat *m = cand[i];
+
+    if (!fourcc_is_multibuffer (m->fourcc))
+      continue;
+    memmove (cand + k + 1, cand + k, (i - k) * sizeof (*cand));
+    cand[k++] = m;
+  }
+}
+
 /* At most this many fourccs are looked up one by one; a filter that
  * leaves more (plain "video/x-raw") costs one ENUM_FMT walk instead. */
 #define MAX_LOOKUP 4
@@ -681,7 +753,7 @@ static gboolean
 lookup_formats (
     NegcamProbe *p, GstCaps *filter, gboolean subset, ProbeFormat **found)
 {
-  ProbeFormat *cand[MAX_LOOKUP];
+  ProbeFormat *cand[MAX_LOOKUP], *have[MAX_LOOKUP];
   guint i, n = 0, present = 0;
   guint32 fourcc;
 
@@ -692,33 +764,32 @@ lookup_formats (
   for (i = 0; (fourcc = table_fourcc (i)); i++) {
     ProbeFormat *f = probe_format (p, fourcc);
 
-    if (!base_matches (filter, f->base, subset))
+    if (!base_matches (filter, f->base, subset) || !type_has_fourcc (p, fourcc))
       continue;
     if (n == MAX_LOOKUP)
       return FALSE;
     cand[n++] = f;
   }
+  m_formats_first (cand, n);
   for (i = 0; i < n; i++) {
+    if (is_shadowed (p, cand[i], have, present))
+      continue;
     if (cand[i]->present || size_answers (p, cand[i], filter)) {
-      present++;
-      *found = cand[i];
+      have[present++] = cand[i];
       continue;
     }
     ensure_sizes (p, cand[i]);
     if (cand[i]->sizes->len > 0) {
-      present++;
-      *found = cand[i];
+      have[present++] = cand[i];
     } else if (cand[i]->sizes_error != -EINVAL) {
       /* ENOTTY (a 2007 driver) or anything else: presence unknown. */
       p->size_lookup = cand[i]->sizes_unsupported ? FALSE : p->size_lookup;
-      *found = NULL;
       return FALSE;
     }
   }
-  if (present != 1) {
-    *found = NULL;
+  if (present != 1)
     return FALSE;
-  }
+  *found = have[0];
   return TRUE;
 }
 
@@ -756,29 +827,32 @@ set_int_range (
 static guint32
 format_field (NegcamProbe *p, ProbeFormat *f, const struct v4l2_frmsizeenum *fs)
 {
-  struct v4l2_format t = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+  struct v4l2_format t = { .type = p->type };
+  struct v4l2_pix_format pix = { 0 };
 
   if (f->field_known)
     return f->field;
   f->field_known = TRUE;
-  f->field = p->def_fmt.fmt.pix.field;
-  if (f->fourcc == p->def_fmt.fmt.pix.pixelformat)
+  f->field = p->def_pix.field;
+  if (f->fourcc == p->def_pix.pixelformat)
     return f->field;
-  t.fmt.pix.pixelformat = f->fourcc;
-  t.fmt.pix.field = V4L2_FIELD_ANY;
-  t.fmt.pix.width = p->def_fmt.fmt.pix.width;
-  t.fmt.pix.height = p->def_fmt.fmt.pix.height;
+  pix.pixelformat = f->fourcc;
+  pix.field = V4L2_FIELD_ANY;
+  pix.width = p->def_pix.width;
+  pix.height = p->def_pix.height;
   if (fs && fs->type == V4L2_FRMSIZE_TYPE_DISCRETE) {
-    t.fmt.pix.width = fs->discrete.width;
-    t.fmt.pix.height = fs->discrete.height;
+    pix.width = fs->discrete.width;
+    pix.height = fs->discrete.height;
   } else if (fs) {
-    t.fmt.pix.width = fs->stepwise.max_width;
-    t.fmt.pix.height = fs->stepwise.max_height;
+    pix.width = fs->stepwise.max_width;
+    pix.height = fs->stepwise.max_height;
   }
-  if (negcam_device_ioctl (p->dev, VIDIOC_TRY_FMT, &t) == 0
-      && t.fmt.pix.pixelformat == f->fourcc
-      && t.fmt.pix.field != V4L2_FIELD_ANY)
-    f->field = t.fmt.pix.field;
+  negcam_format_set_pix (&t, &pix);
+  if (negcam_device_ioctl (p->dev, VIDIOC_TRY_FMT, &t) == 0) {
+    negcam_format_get_pix (&t, &pix);
+    if (pix.pixelformat == f->fourcc && pix.field != V4L2_FIELD_ANY)
+      f->field = pix.field;
+  }
   return f->field;
 }
 
@@ -964,6 +1038,15 @@ append_fixed_size (NegcamProbe *p, ProbeFormat *f, GstCaps *filter,
   return TRUE;
 }
 
+/* Did ENUM_FMT list a one-buffer-per-plane twin that @f gives way to
+ * (is_shadowed)? */
+static gboolean
+enumerated_twin (NegcamProbe *p, ProbeFormat *f)
+{
+  return p->formats_known
+      && is_shadowed (p, f, (ProbeFormat **)p->formats->pdata, p->formats->len);
+}
+
 /* Append what @f offers within @filter (NULL: everything) to @caps. */
 static void
 append_format (NegcamProbe *p, ProbeFormat *f, GstCaps *filter,
@@ -971,7 +1054,7 @@ append_format (NegcamProbe *p, ProbeFormat *f, GstCaps *filter,
 {
   guint j;
 
-  if (!f->base)
+  if (!f->base || enumerated_twin (p, f))
     return;
   if (filter && !base_matches (filter, f->base, FALSE))
     return;
@@ -1055,6 +1138,7 @@ gboolean
 negcam_probe_caps_to_format (NegcamProbe *p, GstCaps *caps,
     struct v4l2_format *fmt, struct v4l2_fract *interval)
 {
+  struct v4l2_pix_format pix;
   const GstStructure *s;
   GstStructure *base;
   GstCaps *one;
@@ -1066,6 +1150,7 @@ negcam_probe_caps_to_format (NegcamProbe *p, GstCaps *caps,
   g_return_val_if_fail (gst_caps_is_fixed (caps), FALSE);
   s = gst_caps_get_structure (caps, 0);
   memset (fmt, 0, sizeof (*fmt));
+  memset (&pix, 0, sizeof (pix));
   fmt->type = p->type;
   /* Compare media type and format only. */
   base = gst_structure_copy (s);
@@ -1076,16 +1161,17 @@ negcam_probe_caps_to_format (NegcamProbe *p, GstCaps *caps,
   if (lookup_formats (p, one, TRUE, &f)) {
     /* Exactly one of the fourccs with these caps is present. */
     found = TRUE;
-    fmt->fmt.pix.pixelformat = f->fourcc;
+    pix.pixelformat = f->fourcc;
   } else {
     /* The first enumerated fourcc with the same caps wins (MJPG before
      * JPEG as the device lists them). */
     ensure_formats (p);
     for (i = 0; i < p->formats->len && !found; i++) {
       f = g_ptr_array_index (p->formats, i);
-      if (f->base && structure_contains (f->base, one)) {
+      if (f->base && !enumerated_twin (p, f)
+          && structure_contains (f->base, one)) {
         found = TRUE;
-        fmt->fmt.pix.pixelformat = f->fourcc;
+        pix.pixelformat = f->fourcc;
       }
     }
   }
@@ -1094,10 +1180,11 @@ negcam_probe_caps_to_format (NegcamProbe *p, GstCaps *caps,
     return FALSE;
   gst_structure_get_int (s, "width", &w);
   gst_structure_get_int (s, "height", &h);
-  fmt->fmt.pix.width = w;
-  fmt->fmt.pix.field = field_from_structure (s);
+  pix.width = w;
+  pix.field = field_from_structure (s);
   /* The caps give the frame height, V4L2 one field's lines. */
-  fmt->fmt.pix.height = fmt->fmt.pix.field == V4L2_FIELD_ALTERNATE ? h / 2 : h;
+  pix.height = pix.field == V4L2_FIELD_ALTERNATE ? h / 2 : h;
+  negcam_format_set_pix (fmt, &pix);
   interval->numerator = interval->denominator = 0;
   if (gst_structure_get_fraction (s, "framerate", &n, &d) && n > 0) {
     interval->numerator = d;

@@ -72,15 +72,18 @@ GstCaps *negcam_probe_caps (NegcamProbe *probe, GstCaps *filter);
 GstCaps *negcam_probe_size_caps (NegcamProbe *probe, GstCaps *filter);
 
 /*
- * Fixed caps to a v4l2_format (type, pixelformat, width, height, field)
+ * Fixed caps to a v4l2_format of the probe's type (pixelformat, width,
+ * height, field; on a multiplanar queue an M format before its contiguous
+ * twin, NV12M before NV12)
  * and the requested frame interval (0/0 if no framerate). FALSE when the
  * caps name no format this device enumerated.
  */
 gboolean negcam_probe_caps_to_format (NegcamProbe *probe, GstCaps *caps,
     struct v4l2_format *fmt, struct v4l2_fract *interval);
 
-/* The device's format and interval at open (G_FMT, G_PARM). */
-const struct v4l2_format *negcam_probe_default_format (NegcamProbe *probe);
+/* The device's format (single-planar view, negcam_format_get_pix) and
+ * interval at open (G_FMT, G_PARM). */
+const struct v4l2_pix_format *negcam_probe_default_format (NegcamProbe *probe);
 const struct v4l2_fract *negcam_probe_default_interval (NegcamProbe *probe);
 /* G_PARM reported V4L2_CAP_TIMEPERFRAME: S_PARM can set the rate. */
 gboolean negcam_probe_can_set_rate (NegcamProbe *probe);

@@ -132,6 +132,114 @@ negcam_fourcc_to_string (guint32 f, gchar s[5])
   return negcam_fourcc_str (f, s);
 }
 
+gboolean
+negcam_buf_type_is_mplane (guint32 type)
+{
+  return type == V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE
+      || type == V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE;
+}
+
+guint32
+negcam_capture_type (guint32 device_caps)
+{
+  if (device_caps & V4L2_CAP_VIDEO_CAPTURE)
+    return V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  if (device_caps & V4L2_CAP_VIDEO_CAPTURE_MPLANE)
+    return V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE;
+  return 0;
+}
+
+/* The fields v4l2_pix_format and v4l2_pix_format_mplane share. */
+#define NEGCAM_PIX_COMMON(X) \
+  X (width) X (height) X (pixelformat) X (field) X (colorspace) \
+  X (ycbcr_enc) X (quantization) X (xfer_func)
+#define NEGCAM_FROM_MP(name) pix->name = mp->name;
+#define NEGCAM_TO_MP(name) mp->name = pix->name;
+
+void
+negcam_format_get_pix (const struct v4l2_format *f, struct v4l2_pix_format *pix)
+{
+  const struct v4l2_pix_format_mplane *mp = &f->fmt.pix_mp;
+  guint i;
+
+  if (!negcam_buf_type_is_mplane (f->type)) {
+    *pix = f->fmt.pix;
+    return;
+  }
+  memset (pix, 0, sizeof (*pix));
+  NEGCAM_PIX_COMMON (NEGCAM_FROM_MP)
+  pix->bytesperline = mp->plane_fmt[0].bytesperline;
+  for (i = 0; i < MIN (mp->num_planes, VIDEO_MAX_PLANES); i++)
+    pix->sizeimage += mp->plane_fmt[i].sizeimage;
+}
+
+void
+negcam_format_set_pix (struct v4l2_format *f, const struct v4l2_pix_format *pix)
+{
+  struct v4l2_pix_format_mplane *mp = &f->fmt.pix_mp;
+
+  if (!negcam_buf_type_is_mplane (f->type)) {
+    f->fmt.pix = *pix;
+    return;
+  }
+  memset (mp, 0, sizeof (*mp));
+  NEGCAM_PIX_COMMON (NEGCAM_TO_MP)
+  mp->num_planes = 1;
+  mp->plane_fmt[0].bytesperline = pix->bytesperline;
+  mp->plane_fmt[0].sizeimage = pix->sizeimage;
+}
+
+guint
+negcam_format_n_planes (const struct v4l2_format *f)
+{
+  if (!negcam_buf_type_is_mplane (f->type))
+    return 1;
+  return CLAMP (f->fmt.pix_mp.num_planes, 1, VIDEO_MAX_PLANES);
+}
+
+guint32
+negcam_format_plane_stride (const struct v4l2_format *f, guint i)
+{
+  if (!negcam_buf_type_is_mplane (f->type))
+    return i == 0 ? f->fmt.pix.bytesperline : 0;
+  return i < VIDEO_MAX_PLANES ? f->fmt.pix_mp.plane_fmt[i].bytesperline : 0;
+}
+
+guint32
+negcam_format_plane_size (const struct v4l2_format *f, guint i)
+{
+  if (!negcam_buf_type_is_mplane (f->type))
+    return i == 0 ? f->fmt.pix.sizeimage : 0;
+  return i < VIDEO_MAX_PLANES ? f->fmt.pix_mp.plane_fmt[i].sizeimage : 0;
+}
+
+void
+negcam_buffer_init (struct v4l2_buffer *v, guint32 type, guint32 memory,
+    struct v4l2_plane *planes, guint n_planes)
+{
+  memset (v, 0, sizeof (*v));
+  v->type = type;
+  v->memory = memory;
+  if (negcam_buf_type_is_mplane (type)) {
+    memset (planes, 0, n_planes * sizeof (*planes));
+    v->m.planes = planes;
+    v->length = n_planes;
+  }
+}
+
+guint32
+negcam_buffer_bytesused (const struct v4l2_buffer *v)
+{
+  guint32 n = 0;
+  guint i;
+
+  if (!negcam_buf_type_is_mplane (v->type))
+    return v->bytesused;
+  for (i = 0; i < v->length && v->m.planes; i++)
+    n += v->m.planes[i].bytesused;
+  return n;
+}
+
 /* The answer of an enumeration (ENUM_FMT, ENUM_FRAMESIZES,
  * ENUM_FRAMEINTERVALS), for the log. */
 static gchar *
@@ -189,14 +297,17 @@ describe (unsigned long request, gconstpointer arg)
     case VIDIOC_TRY_FMT:
     case VIDIOC_S_FMT: {
       const struct v4l2_format *f = arg;
-      const gchar *field = negcam_field_name (f->fmt.pix.field);
+      struct v4l2_pix_format pix;
+      const gchar *field;
 
-      negcam_fourcc_to_string (f->fmt.pix.pixelformat, a);
+      negcam_format_get_pix (f, &pix);
+      field = negcam_field_name (pix.field);
+      negcam_fourcc_to_string (pix.pixelformat, a);
       return g_strdup_printf ("%s %ux%u field %s bytesperline %u sizeimage %u "
-                              "colorspace %u/%u/%u/%u",
-          a, f->fmt.pix.width, f->fmt.pix.height, field ? field : "any",
-          f->fmt.pix.bytesperline, f->fmt.pix.sizeimage, f->fmt.pix.colorspace,
-          f->fmt.pix.ycbcr_enc, f->fmt.pix.quantization, f->fmt.pix.xfer_func);
+                              "colorspace %u/%u/%u/%u planes %u",
+          a, pix.width, pix.height, field ? field : "any", pix.bytesperline,
+          pix.sizeimage, pix.colorspace, pix.ycbcr_enc, pix.quantization,
+          pix.xfer_func, negcam_format_n_planes (f));
     }
     case VIDIOC_G_PARM:
     case VIDIOC_S_PARM: {
@@ -227,7 +338,7 @@ describe (unsigned long request, gconstpointer arg)
     case VIDIOC_DQBUF: {
       const struct v4l2_buffer *v = arg;
       return g_strdup_printf ("index %u sequence %u bytesused %u", v->index,
-          v->sequence, v->bytesused);
+          v->sequence, negcam_buffer_bytesused (v));
     }
     case VIDIOC_QUERYCAP: {
       const struct v4l2_capability *c = arg;

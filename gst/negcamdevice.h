@@ -115,6 +115,37 @@ gint negcam_device_capture_into (
     NegcamDevice *dev, gpointer dst, guint32 size, struct v4l2_buffer *v);
 void negcam_device_set_flushing (NegcamDevice *dev, gboolean flushing);
 
+/*
+ * Single- and multiplanar formats and buffers (V4L2_BUF_TYPE_VIDEO_CAPTURE
+ * or _MPLANE, chosen once per device): the element speaks one vocabulary,
+ * the single-planar v4l2_pix_format, and these translate at the request.
+ */
+/* TRUE for the _MPLANE buffer types (fmt.pix_mp, v4l2_buffer.m.planes). */
+gboolean negcam_buf_type_is_mplane (guint32 type);
+/* The capture type a node with QUERYCAP @device_caps is driven with:
+ * single-planar when it has it, else multiplanar; 0 when neither. */
+guint32 negcam_capture_type (guint32 device_caps);
+/* @f as a single-planar format: for pix_mp its size, fourcc, field and
+ * colorimetry, plane 0's bytesperline and the planes' sizeimage summed. */
+void negcam_format_get_pix (
+    const struct v4l2_format *f, struct v4l2_pix_format *pix);
+/* Fill @f (its type set) from @pix, to ask TRY/S_FMT: for pix_mp one
+ * plane with @pix's bytesperline and sizeimage (the driver gives the
+ * fourcc's planes in its answer). */
+void negcam_format_set_pix (
+    struct v4l2_format *f, const struct v4l2_pix_format *pix);
+/* Memory planes (buffers per frame) of @f: pix_mp.num_planes, else 1. */
+guint negcam_format_n_planes (const struct v4l2_format *f);
+/* Plane @i's bytesperline and sizeimage in @f (plane 0: pix's). */
+guint32 negcam_format_plane_stride (const struct v4l2_format *f, guint i);
+guint32 negcam_format_plane_size (const struct v4l2_format *f, guint i);
+/* Prepare @v for a request on a queue of @type with @memory; for a
+ * multiplanar queue @planes (@n_planes of them) becomes v->m.planes. */
+void negcam_buffer_init (struct v4l2_buffer *v, guint32 type, guint32 memory,
+    struct v4l2_plane *planes, guint n_planes);
+/* Bytes the driver filled: v->bytesused, or the planes' summed. */
+guint32 negcam_buffer_bytesused (const struct v4l2_buffer *v);
+
 /* Registers the negcamsrc debug category (idempotent). */
 void negcam_device_debug_init (void);
 

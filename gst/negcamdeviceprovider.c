@@ -251,7 +251,7 @@ describe (NegcamDevice *dev, const gchar *path, const gchar *profile,
   NegcamProbe *probe;
   GstCaps *caps;
   gchar *display;
-  guint32 flags;
+  guint32 flags, capture;
   gboolean output;
   gint ret;
 
@@ -265,16 +265,18 @@ describe (NegcamDevice *dev, const gchar *path, const gchar *profile,
   }
   flags = (cap.capabilities & V4L2_CAP_DEVICE_CAPS) ? cap.device_caps
                                                     : cap.capabilities;
-  output = !(flags & V4L2_CAP_VIDEO_CAPTURE) && (flags & V4L2_CAP_VIDEO_OUTPUT);
-  if (!(flags & V4L2_CAP_VIDEO_CAPTURE) && !output) {
+  /* capture, single- or multiplanar (negcamsrc drives both), else output */
+  capture = negcam_capture_type (flags);
+  output = !capture && (flags & V4L2_CAP_VIDEO_OUTPUT);
+  if (!capture && !output) {
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
         "%s: not a video capture or output device (device caps 0x%08x)",
         negcam_device_get_description (dev), flags);
     return NULL;
   }
 
-  probe = negcam_probe_new_for_type (dev,
-      output ? V4L2_BUF_TYPE_VIDEO_OUTPUT : V4L2_BUF_TYPE_VIDEO_CAPTURE);
+  probe = negcam_probe_new_for_type (
+      dev, output ? V4L2_BUF_TYPE_VIDEO_OUTPUT : capture);
   caps = negcam_probe_caps (probe, NULL);
   negcam_probe_free (probe);
   if (gst_caps_is_empty (caps)) {

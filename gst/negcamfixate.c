@@ -178,9 +178,9 @@ caps_like (GstStructure *s, GstCaps *caps, guint i)
 static GstCaps *
 default_mode (NegcamProbe *probe)
 {
-  const struct v4l2_format *def = negcam_probe_default_format (probe);
+  const struct v4l2_pix_format *def = negcam_probe_default_format (probe);
   GstCaps *caps = negcam_caps_from_format (
-      &def->fmt.pix, negcam_probe_default_interval (probe));
+      def, negcam_probe_default_interval (probe));
 
   if (caps)
     gst_structure_remove_field (

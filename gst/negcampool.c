@@ -35,11 +35,13 @@ struct _NegcamPool {
   GstBufferPool parent;
 
   NegcamDevice *dev;
-  struct v4l2_pix_format pix;
+  struct v4l2_format fmt; /* as S_FMT answered; its type is the queue's */
+  struct v4l2_pix_format pix; /* fmt, single-planar (negcam_format_get_pix) */
+  guint n_planes; /* memory planes: a GstMemory each per buffer */
   GstVideoInfo dev_info; /* device layout */
   gboolean is_video;
   gboolean needs_meta;
-  guint32 type; /* V4L2_BUF_TYPE_VIDEO_CAPTURE, or OUTPUT for negcamsink */
+  guint32 type; /* VIDEO_CAPTURE(_MPLANE), or OUTPUT for negcamsink */
   GWeakRef owner; /* output: the element that reports device loss */
 
   NegcamPoolMemory memory;
@@ -79,14 +81,39 @@ mapping_free (gpointer data)
   g_free (m);
 }
 
-void
-negcam_video_info_apply_format (
-    GstVideoInfo *info, const struct v4l2_pix_format *pix)
+/* One buffer per plane (NV12M, YUV420M): video plane i is memory plane i,
+ * laid out one after the other (the GstMemory of each, in order). */
+static void
+apply_planes (GstVideoInfo *info, const struct v4l2_format *fmt)
 {
-  const GstVideoFormatInfo *fi = info->finfo;
-  guint i, bpl = pix->bytesperline, ppl;
+  guint i, n = negcam_format_n_planes (fmt);
   gsize offset = 0;
 
+  if (n != GST_VIDEO_INFO_N_PLANES (info))
+    return;
+  for (i = 0; i < n; i++) {
+    info->stride[i] = negcam_format_plane_stride (fmt, i);
+    info->offset[i] = offset;
+    offset += negcam_format_plane_size (fmt, i);
+  }
+  info->size = offset;
+}
+
+void
+negcam_video_info_apply_format (
+    GstVideoInfo *info, const struct v4l2_format *fmt)
+{
+  const GstVideoFormatInfo *fi = info->finfo;
+  struct v4l2_pix_format view, *pix = &view;
+  guint i, bpl, ppl;
+  gsize offset = 0;
+
+  if (negcam_format_n_planes (fmt) > 1) {
+    apply_planes (info, fmt);
+    return;
+  }
+  negcam_format_get_pix (fmt, pix);
+  bpl = pix->bytesperline;
   if (bpl == 0 || GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, 0) <= 0)
     return;
   ppl = bpl / GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, 0);
@@ -113,7 +140,7 @@ negcam_video_info_apply_format (
 }
 
 NegcamPool *
-negcam_pool_new (NegcamDevice *dev, const struct v4l2_pix_format *pix,
+negcam_pool_new (NegcamDevice *dev, const struct v4l2_format *fmt,
     const GstVideoInfo *info)
 {
   NegcamPool *pool = g_object_new (NEGCAM_TYPE_POOL, NULL);
@@ -121,11 +148,17 @@ negcam_pool_new (NegcamDevice *dev, const struct v4l2_pix_format *pix,
 
   gst_object_ref_sink (pool);
   pool->dev = negcam_device_ref (dev);
-  pool->pix = *pix;
+  pool->fmt = *fmt;
+  pool->type = fmt->type;
+  pool->n_planes = negcam_format_n_planes (fmt);
+  negcam_format_get_pix (fmt, &pool->pix);
   if (info) {
     pool->is_video = TRUE;
     pool->dev_info = *info;
-    negcam_video_info_apply_format (&pool->dev_info, pix);
+    negcam_video_info_apply_format (&pool->dev_info, fmt);
+    /* buffers of several memories are mapped plane by plane through
+     * their GstVideoMeta (else gst_buffer_map would merge them: a copy) */
+    pool->needs_meta = pool->n_planes > 1;
     for (i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++)
       if (pool->dev_info.stride[i] != info->stride[i]
           || pool->dev_info.offset[i] != info->offset[i])
@@ -222,7 +255,8 @@ negcam_pool_get_queued (NegcamPool *pool)
 static gint
 queue_buffer (NegcamPool *pool, guint index)
 {
-  struct v4l2_buffer v = { 0 };
+  struct v4l2_plane planes[VIDEO_MAX_PLANES];
+  struct v4l2_buffer v;
   gint ret;
 
   /* Capture buffers wait in the device for frames (at start, on
@@ -231,9 +265,9 @@ queue_buffer (NegcamPool *pool, guint index)
   if (pool->type == V4L2_BUF_TYPE_VIDEO_OUTPUT)
     return 0;
 
+  negcam_buffer_init (
+      &v, pool->type, V4L2_MEMORY_MMAP, planes, pool->n_planes);
   v.index = index;
-  v.type = pool->type;
-  v.memory = V4L2_MEMORY_MMAP;
   ret = negcam_device_ioctl (pool->dev, VIDIOC_QBUF, &v);
   if (ret == 0)
     pool->in_device[index] = TRUE;
@@ -253,56 +287,96 @@ free_all (NegcamPool *pool)
   pool->count = 0;
 }
 
-/* Wrap device buffer @index (QUERYBUF, then EXPBUF or mmap) as
- * pool->bufs[index]. Call with the lock held. */
-static gboolean
-wrap_buffer (NegcamPool *pool, guint index)
+/* Memory plane @plane of device buffer @index, as QUERYBUF described it
+ * in @v: its exported dma-buf or its mapping, @size bytes of its length
+ * in use. NULL on failure. Call with the lock held. */
+static GstMemory *
+wrap_plane (NegcamPool *pool, guint index, guint plane, guint32 offset,
+    guint32 length, gsize size)
 {
-  struct v4l2_buffer v = { 0 };
-  GstMemory *mem = NULL;
-  GstBuffer *buf;
-
-  v.index = index;
-  v.type = pool->type;
-  v.memory = V4L2_MEMORY_MMAP;
-  if (negcam_device_ioctl (pool->dev, VIDIOC_QUERYBUF, &v) < 0)
-    return FALSE;
+  GstMemory *mem;
 
   if (pool->dmabuf_alloc) {
     struct v4l2_exportbuffer e = { 0 };
 
     e.type = pool->type;
     e.index = index;
+    e.plane = plane;
     e.flags = O_CLOEXEC | O_RDWR;
     if (negcam_device_ioctl (pool->dev, VIDIOC_EXPBUF, &e) < 0)
-      return FALSE;
+      return NULL;
     /* The allocator owns the fd from here (closed with the memory); the
      * mapping is made once and kept. */
     mem = gst_dmabuf_allocator_alloc_with_flags (
-        pool->dmabuf_alloc, e.fd, v.length, GST_FD_MEMORY_FLAG_KEEP_MAPPED);
+        pool->dmabuf_alloc, e.fd, length, GST_FD_MEMORY_FLAG_KEEP_MAPPED);
     if (!mem) {
       close (e.fd);
-      return FALSE;
+      return NULL;
     }
     GST_MINI_OBJECT_FLAG_SET (mem, GST_MEMORY_FLAG_NO_SHARE);
   } else {
     Mapping *m = g_new0 (Mapping, 1);
 
-    m->addr = negcam_device_mmap (pool->dev, v.m.offset, v.length);
+    m->addr = negcam_device_mmap (pool->dev, offset, length);
     if (!m->addr) {
       g_free (m);
-      return FALSE;
+      return NULL;
     }
     m->dev = negcam_device_ref (pool->dev);
-    m->length = v.length;
+    m->length = length;
     /* NO_SHARE: the memory goes back to the device when this buffer
      * returns to the pool, so nobody may keep a sub-buffer of it beyond
      * the buffer's life (GstAdapter, copy_region): they get a copy. */
-    mem = gst_memory_new_wrapped (GST_MEMORY_FLAG_NO_SHARE, m->addr, v.length,
-        0, v.length, m, mapping_free);
+    mem = gst_memory_new_wrapped (GST_MEMORY_FLAG_NO_SHARE, m->addr, length,
+        0, length, m, mapping_free);
   }
-  buf = gst_buffer_new ();
-  gst_buffer_append_memory (buf, mem);
+  gst_memory_resize (mem, 0, MIN (size, length));
+  return mem;
+}
+
+/* Device buffer @index's memories (QUERYBUF, then EXPBUF or mmap per
+ * plane) in @buf. A single memory spans the whole buffer; with one buffer
+ * per plane each memory holds its plane's sizeimage, so that the planes
+ * follow each other as pool->dev_info lays them out. */
+static gboolean
+wrap_memories (NegcamPool *pool, guint index, GstBuffer *buf)
+{
+  struct v4l2_plane planes[VIDEO_MAX_PLANES];
+  struct v4l2_buffer v;
+  gboolean mp = negcam_buf_type_is_mplane (pool->type);
+  guint i;
+
+  negcam_buffer_init (
+      &v, pool->type, V4L2_MEMORY_MMAP, planes, pool->n_planes);
+  v.index = index;
+  if (negcam_device_ioctl (pool->dev, VIDIOC_QUERYBUF, &v) < 0
+      || (mp && v.length != pool->n_planes))
+    return FALSE;
+  for (i = 0; i < pool->n_planes; i++) {
+    guint32 offset = mp ? planes[i].m.mem_offset : v.m.offset;
+    guint32 length = mp ? planes[i].length : v.length;
+    gsize size = pool->n_planes > 1 ? negcam_format_plane_size (&pool->fmt, i)
+                                    : length;
+    GstMemory *mem = wrap_plane (pool, index, i, offset, length, size);
+
+    if (!mem)
+      return FALSE;
+    gst_buffer_append_memory (buf, mem);
+  }
+  return TRUE;
+}
+
+/* Wrap device buffer @index as pool->bufs[index], with its GstVideoMeta
+ * when one is needed or welcome. Call with the lock held. */
+static gboolean
+wrap_buffer (NegcamPool *pool, guint index)
+{
+  GstBuffer *buf = gst_buffer_new ();
+
+  if (!wrap_memories (pool, index, buf)) {
+    gst_buffer_unref (buf);
+    return FALSE;
+  }
   if (pool->is_video && (pool->needs_meta || pool->video_meta)) {
     /* With interlace-mode=alternate the meta's height is the frame's, as
      * in the caps (gst_video_frame_map() insists); the TOP/BOTTOM_FIELD
@@ -479,8 +553,7 @@ grow (NegcamPool *pool)
     return;
   c.count = 1;
   c.memory = V4L2_MEMORY_MMAP;
-  c.format.type = pool->type;
-  c.format.fmt.pix = pool->pix;
+  c.format = pool->fmt;
   ret = negcam_device_ioctl (pool->dev, VIDIOC_CREATE_BUFS, &c);
   if (ret < 0 || c.count == 0) {
     GST_INFO_OBJECT (pool, "%s cannot grow the queue (CREATE_BUFS: %s)",
@@ -585,6 +658,38 @@ set_field_flags (NegcamPool *pool, GstBuffer *buf, guint32 field)
         negcam_device_get_description (pool->dev), field);
 }
 
+/*
+ * The bytes of frame @v in @buf: raw video fills sizeimage, a compressed
+ * frame its bytesused. On a multiplanar queue each memory is cut to its
+ * plane's data, which begins at the plane's data_offset (vivid puts 128
+ * bytes before its single-plane formats' pictures), and a GstVideoMeta of
+ * several memories follows the cut. Returns the buffer's size.
+ */
+static gsize
+captured_size (NegcamPool *pool, GstBuffer *buf, const struct v4l2_buffer *v)
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buf);
+  gsize total = 0, off, end, cur, max;
+  guint i;
+
+  if (!negcam_buf_type_is_mplane (pool->type))
+    return pool->is_video ? pool->pix.sizeimage : v->bytesused;
+  for (i = 0; i < pool->n_planes; i++) {
+    GstMemory *mem = gst_buffer_peek_memory (buf, i);
+
+    gst_memory_get_sizes (mem, &cur, &max);
+    end = pool->is_video ? negcam_format_plane_size (&pool->fmt, i)
+                         : v->m.planes[i].bytesused;
+    end = MIN (end, max);
+    off = MIN (v->m.planes[i].data_offset, end);
+    gst_memory_resize (mem, (gssize)off - (gssize)cur, end - off);
+    if (meta && pool->n_planes > 1 && i < meta->n_planes)
+      meta->offset[i] = total;
+    total += end - off;
+  }
+  return total;
+}
+
 static GstFlowReturn acquire_output (
     NegcamPool *pool, GstBuffer **buffer, GstBufferPoolAcquireParams *params);
 
@@ -593,7 +698,8 @@ negcam_pool_acquire_buffer (GstBufferPool *bpool, GstBuffer **buffer,
     GstBufferPoolAcquireParams *params)
 {
   NegcamPool *pool = NEGCAM_POOL (bpool);
-  struct v4l2_buffer v = { 0 };
+  struct v4l2_plane planes[VIDEO_MAX_PLANES];
+  struct v4l2_buffer v;
   GstBuffer *buf;
   gint ret;
 
@@ -602,8 +708,8 @@ negcam_pool_acquire_buffer (GstBufferPool *bpool, GstBuffer **buffer,
   if (pool->type == V4L2_BUF_TYPE_VIDEO_OUTPUT)
     return acquire_output (pool, buffer, params);
 
-  v.type = pool->type;
-  v.memory = V4L2_MEMORY_MMAP;
+  negcam_buffer_init (
+      &v, pool->type, V4L2_MEMORY_MMAP, planes, pool->n_planes);
   g_mutex_lock (&pool->lock);
   if (!pool->queueing) {
     g_mutex_unlock (&pool->lock);
@@ -630,8 +736,7 @@ negcam_pool_acquire_buffer (GstBufferPool *bpool, GstBuffer **buffer,
     grow (pool);
   g_mutex_unlock (&pool->lock);
 
-  negcam_buffer_set_capture (
-      buf, pool->is_video ? pool->pix.sizeimage : v.bytesused, &v);
+  negcam_buffer_set_capture (buf, captured_size (pool, buf, &v), &v);
   /* Driver timestamp and flags, for the element (see negcam_pool_*). */
   pool->last_flags = v.flags;
   pool->last_timestamp = v.timestamp;
@@ -670,9 +775,11 @@ NegcamPool *
 negcam_pool_new_output (GstElement *owner, NegcamDevice *dev,
     const struct v4l2_pix_format *pix, const GstVideoInfo *info)
 {
-  NegcamPool *pool = negcam_pool_new (dev, pix, info);
+  struct v4l2_format fmt = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT };
+  NegcamPool *pool;
 
-  pool->type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+  fmt.fmt.pix = *pix;
+  pool = negcam_pool_new (dev, &fmt, info);
   g_weak_ref_set (&pool->owner, owner);
   return pool;
 }

@@ -51,12 +51,15 @@ typedef enum {
 } NegcamPoolMemory;
 
 /*
- * @pix: the format set with S_FMT. @info: GStreamer's layout of the same
- * caps (NULL for compressed formats); when the device's strides differ,
- * buffers carry a GstVideoMeta describing the device layout.
+ * @fmt: the format S_FMT answered; its type is the queue's
+ * (V4L2_BUF_TYPE_VIDEO_CAPTURE or _MPLANE; with one buffer per plane,
+ * NV12M, each buffer holds a GstMemory per plane). @info: GStreamer's
+ * layout of the same caps (NULL for compressed formats); when the
+ * device's layout differs, or a buffer has several memories, buffers
+ * carry a GstVideoMeta describing the device layout.
  */
 NegcamPool *negcam_pool_new (NegcamDevice *dev,
-    const struct v4l2_pix_format *pix, const GstVideoInfo *info);
+    const struct v4l2_format *fmt, const GstVideoInfo *info);
 
 /*
  * A pool of the device's output buffers (negcamsink): they start empty
@@ -133,9 +136,12 @@ guint negcam_pool_get_count (NegcamPool *pool);
 /* Buffers currently queued in the device (frames it could capture). */
 guint negcam_pool_get_queued (NegcamPool *pool);
 
-/* Compute the device layout of @pix into @info (which holds the caps). */
+/* Compute the device layout of @fmt into @info (which holds the caps):
+ * one buffer per plane (NV12M) puts plane i after plane i-1's sizeimage
+ * with its own bytesperline; otherwise the planes follow plane 0's
+ * bytesperline. */
 void negcam_video_info_apply_format (
-    GstVideoInfo *info, const struct v4l2_pix_format *pix);
+    GstVideoInfo *info, const struct v4l2_format *fmt);
 
 G_END_DECLS
 

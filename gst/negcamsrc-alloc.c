@@ -39,7 +39,7 @@ void
 gst_negcam_src_release_device (GstNegcamSrc *src)
 {
   struct v4l2_requestbuffers req = { 0 };
-  gint type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  gint type = src->buf_type;
 
   gst_clear_object (&src->down_pool);
   if (!src->dev)
@@ -53,7 +53,7 @@ gst_negcam_src_release_device (GstNegcamSrc *src)
   if (src->pool) {
     /* Buffers downstream still holds stay mapped (orphaned) until it
      * drops them; the pool itself is deactivated by GstBaseSrc. */
-    req.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    req.type = src->buf_type;
     req.memory = V4L2_MEMORY_MMAP;
     req.count = 0;
     negcam_device_ioctl (src->dev, VIDIOC_REQBUFS, &req);
@@ -92,7 +92,7 @@ gst_negcam_src_can_draw_downstream (GstNegcamSrc *src)
 {
   return negcam_device_can_capture_into (src->dev) && !src->need_copy
       && !negcam_pool_needs_video_meta (src->pool)
-      && src->fmt.fmt.pix.field != V4L2_FIELD_ALTERNATE;
+      && src->pix.field != V4L2_FIELD_ALTERNATE;
 }
 
 /* Configure downstream's pool @pool for our caps, as videotestsrc does:
@@ -108,7 +108,7 @@ gst_negcam_src_configure_down_pool (
   if (gst_buffer_pool_is_active (pool)) {
     gst_buffer_pool_config_get_params (config, NULL, &cur_size, NULL, NULL);
     gst_structure_free (config);
-    return cur_size >= src->fmt.fmt.pix.sizeimage;
+    return cur_size >= src->pix.sizeimage;
   }
   gst_buffer_pool_config_set_params (config, src->configured, size, min, max);
   if (gst_buffer_pool_set_config (pool, config))
@@ -139,7 +139,7 @@ gst_negcam_src_take_down_pool (GstNegcamSrc *src, GstQuery *query)
   gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
   if (!pool)
     return FALSE;
-  size = MAX (size, src->fmt.fmt.pix.sizeimage);
+  size = MAX (size, src->pix.sizeimage);
   if (!gst_negcam_src_configure_down_pool (src, pool, size, min, max)) {
     GST_INFO_OBJECT (src,
         "downstream's pool %" GST_PTR_FORMAT " does not "
@@ -191,7 +191,7 @@ gst_negcam_src_start_pool (
 {
   GstStructure *config;
   NegcamPool *pool = negcam_pool_new (
-      src->dev, &src->fmt.fmt.pix, src->is_video ? &src->info : NULL);
+      src->dev, &src->fmt, src->is_video ? &src->info : NULL);
 
   gst_negcam_src_set_pool (src, pool);
   gst_object_unref (pool);
@@ -203,7 +203,7 @@ gst_negcam_src_start_pool (
   src->pool_created = 0;
   config = gst_buffer_pool_get_config (GST_BUFFER_POOL (src->pool));
   gst_buffer_pool_config_set_params (
-      config, src->configured, src->fmt.fmt.pix.sizeimage, count, count);
+      config, src->configured, src->pix.sizeimage, count, count);
   if (meta_ok)
     gst_buffer_pool_config_add_option (
         config, GST_BUFFER_POOL_OPTION_VIDEO_META);
@@ -255,9 +255,9 @@ gst_negcam_src_decide_allocation (GstBaseSrc *bsrc, GstQuery *query)
     return TRUE;
   if (gst_query_get_n_allocation_pools (query) > 0)
     gst_query_set_nth_allocation_pool (query, 0, GST_BUFFER_POOL (src->pool),
-        src->fmt.fmt.pix.sizeimage, count, count);
+        src->pix.sizeimage, count, count);
   else
     gst_query_add_allocation_pool (query, GST_BUFFER_POOL (src->pool),
-        src->fmt.fmt.pix.sizeimage, count, count);
+        src->pix.sizeimage, count, count);
   return TRUE;
 }

@@ -80,7 +80,7 @@ gst_negcam_src_open (GstNegcamSrc *src)
   }
 
   if (negcam_device_ioctl (dev, VIDIOC_QUERYCAP, &cap) < 0
-      || !(cap.device_caps & V4L2_CAP_VIDEO_CAPTURE)) {
+      || !negcam_capture_type (cap.device_caps)) {
     GST_ELEMENT_ERROR (src, RESOURCE, SETTINGS,
         ("%s is not a video capture device", negcam_device_get_description (dev)), (NULL));
     negcam_device_unref (dev);
@@ -91,8 +91,10 @@ gst_negcam_src_open (GstNegcamSrc *src)
     GST_INFO_OBJECT (src, "device has no test pattern control");
 
   g_mutex_lock (&src->probe_lock);
+  /* single-planar when the node has it, else multiplanar: decided once */
+  src->buf_type = negcam_capture_type (cap.device_caps);
   src->dev = dev;
-  src->probe = negcam_probe_new (dev);
+  src->probe = negcam_probe_new_for_type (dev, src->buf_type);
   /* A filter that fixes the format is probed with ENUM_FRAMESIZES of its
    * fourcc alone (EINVAL: the device lacks it), without ENUM_FMT, unless
    * that answer could include formats ENUM_FMT does not list: an output

@@ -29,7 +29,7 @@
 static GstFlowReturn
 gst_negcam_src_stream_on (GstNegcamSrc *src, gboolean live)
 {
-  gint type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+  gint type = src->buf_type;
   gint err;
 
   if (src->streaming)
@@ -68,7 +68,7 @@ gst_negcam_src_fits_buffer (GstNegcamSrc *src, GstBuffer *buf)
   guint i;
 
   gst_buffer_get_sizes (buf, NULL, &maxsize);
-  if (maxsize < src->fmt.fmt.pix.sizeimage)
+  if (maxsize < src->pix.sizeimage)
     return FALSE;
   if (!meta)
     return TRUE;
@@ -114,7 +114,7 @@ gst_negcam_src_draw_downstream (GstNegcamSrc *src, GstBuffer **out)
     return err == -ENODEV ? NEGCAM_FLOW_GONE : GST_FLOW_ERROR;
   }
   negcam_buffer_set_capture (
-      buf, src->is_video ? src->fmt.fmt.pix.sizeimage : v.bytesused, &v);
+      buf, src->is_video ? src->pix.sizeimage : v.bytesused, &v);
   *out = buf;
   return GST_FLOW_OK;
 }
@@ -210,8 +210,8 @@ gst_negcam_src_next_frame (GstNegcamSrc *src, gboolean live, GstBuffer **buf)
   }
   GST_ELEMENT_ERROR (src, STREAM, FAILED,
       ("%s delivers only broken frames for %s %ux%u", negcam_device_get_description (src->dev),
-          negcam_fourcc_to_string (src->fmt.fmt.pix.pixelformat, fcc),
-          src->fmt.fmt.pix.width, src->fmt.fmt.pix.height),
+          negcam_fourcc_to_string (src->pix.pixelformat, fcc),
+          src->pix.width, src->pix.height),
       ("V4L2_BUF_FLAG_ERROR on %u frames in a row", src->broken));
   return GST_FLOW_ERROR;
 }
@@ -226,7 +226,7 @@ gst_negcam_src_copy_frame (GstNegcamSrc *src, GstBuffer *buf, guint32 seq)
   GstBuffer *copy = gst_buffer_new_allocate (NULL, src->info.size, NULL);
   guint64 copies;
 
-  negcam_video_info_apply_format (&dev_info, &src->fmt.fmt.pix);
+  negcam_video_info_apply_format (&dev_info, &src->fmt);
   if (gst_video_frame_map (&in, &dev_info, buf, GST_MAP_READ)) {
     if (gst_video_frame_map (&out, &src->info, copy, GST_MAP_WRITE)) {
       gst_video_frame_copy (&out, &in);

@@ -82,7 +82,8 @@ static GstCaps *
 gst_negcam_src_configure (GstNegcamSrc *src, struct v4l2_format *fmt,
     const struct v4l2_fract *want, struct v4l2_fract *got, gint *err)
 {
-  struct v4l2_streamparm parm = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+  struct v4l2_streamparm parm = { .type = src->buf_type };
+  struct v4l2_pix_format pix;
   gboolean have;
   gint ret;
 
@@ -99,13 +100,14 @@ gst_negcam_src_configure (GstNegcamSrc *src, struct v4l2_format *fmt,
   if (want->numerator && negcam_probe_can_set_rate (src->probe)
       && !(have && same_interval (&parm.parm.capture.timeperframe, want))) {
     memset (&parm, 0, sizeof (parm));
-    parm.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    parm.type = src->buf_type;
     parm.parm.capture.timeperframe = *want;
     *got = *want;
     if (negcam_device_ioctl (src->dev, VIDIOC_S_PARM, &parm) == 0)
       *got = parm.parm.capture.timeperframe;
   }
-  return negcam_caps_from_format (&fmt->fmt.pix, got);
+  negcam_format_get_pix (fmt, &pix);
+  return negcam_caps_from_format (&pix, got);
 }
 
 static void
@@ -118,16 +120,16 @@ gst_negcam_src_post_negotiated (
   gchar *capsstr = gst_caps_to_string (caps);
   gint i;
 
-  negcam_fourcc_to_string (src->fmt.fmt.pix.pixelformat, fcc);
+  negcam_fourcc_to_string (src->pix.pixelformat, fcc);
   g_string_append_printf (summary, "%s %ux%u at %u/%u fps in %u requests (",
-      fcc, src->fmt.fmt.pix.width, src->fmt.fmt.pix.height,
+      fcc, src->pix.width, src->pix.height,
       src->interval.denominator, src->interval.numerator, requests);
   s = gst_structure_new ("negcam-negotiated", "caps", GST_TYPE_CAPS, caps,
-      "fourcc", G_TYPE_STRING, fcc, "width", G_TYPE_UINT,
-      src->fmt.fmt.pix.width, "height", G_TYPE_UINT, src->fmt.fmt.pix.height,
-      "field", G_TYPE_UINT, src->fmt.fmt.pix.field, "bytesperline", G_TYPE_UINT,
-      src->fmt.fmt.pix.bytesperline, "sizeimage", G_TYPE_UINT,
-      src->fmt.fmt.pix.sizeimage, "interval", GST_TYPE_FRACTION,
+      "fourcc", G_TYPE_STRING, fcc, "width", G_TYPE_UINT, src->pix.width,
+      "height", G_TYPE_UINT, src->pix.height, "field", G_TYPE_UINT,
+      src->pix.field, "bytesperline", G_TYPE_UINT, src->pix.bytesperline,
+      "sizeimage", G_TYPE_UINT, src->pix.sizeimage, "planes", G_TYPE_UINT,
+      negcam_format_n_planes (&src->fmt), "interval", GST_TYPE_FRACTION,
       (gint)src->interval.numerator, (gint)src->interval.denominator,
       "framerate", GST_TYPE_FRACTION, (gint)src->interval.denominator,
       (gint)src->interval.numerator, "requests", G_TYPE_UINT, requests,
@@ -298,10 +300,13 @@ static gboolean
 negotiation_try (GstNegcamSrc *src, Negotiation *n)
 {
   struct v4l2_format tried = n->fmt;
-  struct v4l2_pix_format *pix = &n->fmt.fmt.pix;
+  struct v4l2_pix_format asked, pix;
   g_autoptr (GstCaps) answer = NULL;
   gchar fcc[5];
   gint ret = negcam_device_ioctl (src->dev, VIDIOC_TRY_FMT, &tried);
+
+  negcam_format_get_pix (&n->fmt, &asked);
+  negcam_format_get_pix (&tried, &pix);
 
   if (ret == -ENOTTY)
     return TRUE; /* a device without TRY_FMT: S_FMT tells */
@@ -311,26 +316,25 @@ negotiation_try (GstNegcamSrc *src, Negotiation *n)
     return negotiation_fail (n,
         gst_info_strdup_printf ("%s refused the format %s %ux%u %s: %s",
             negcam_device_get_description (src->dev),
-            negcam_fourcc_to_string (pix->pixelformat, fcc), pix->width,
-            pix->height, negcam_field_words (pix->field), g_strerror (-ret)),
+            negcam_fourcc_to_string (asked.pixelformat, fcc), asked.width,
+            asked.height, negcam_field_words (asked.field), g_strerror (-ret)),
         gst_info_strdup_printf ("asked for %" GST_PTR_FORMAT, n->fixed));
-  if (tried.fmt.pix.field == V4L2_FIELD_TOP
-      || tried.fmt.pix.field == V4L2_FIELD_BOTTOM)
+  if (pix.field == V4L2_FIELD_TOP || pix.field == V4L2_FIELD_BOTTOM)
     return negotiation_fail (n,
         gst_info_strdup_printf (
             "%s delivers only the %s field of each frame "
             "(V4L2_FIELD_%s), which GStreamer has no caps for",
-            negcam_device_get_description (src->dev), negcam_field_words (tried.fmt.pix.field),
-            tried.fmt.pix.field == V4L2_FIELD_TOP ? "TOP" : "BOTTOM"),
+            negcam_device_get_description (src->dev),
+            negcam_field_words (pix.field),
+            pix.field == V4L2_FIELD_TOP ? "TOP" : "BOTTOM"),
         gst_info_strdup_printf ("asked for %" GST_PTR_FORMAT, n->fixed));
-  answer = negcam_caps_from_format (&tried.fmt.pix, &n->want);
+  answer = negcam_caps_from_format (&pix, &n->want);
   if (!answer)
     return negotiation_fail (n, NULL,
         gst_info_strdup_printf (
             "device answered %s %ux%u %s, which has no caps",
-            negcam_fourcc_to_string (tried.fmt.pix.pixelformat, fcc),
-            tried.fmt.pix.width, tried.fmt.pix.height,
-            negcam_field_words (tried.fmt.pix.field)));
+            negcam_fourcc_to_string (pix.pixelformat, fcc), pix.width,
+            pix.height, negcam_field_words (pix.field)));
   gst_structure_remove_field (
       gst_caps_get_structure (answer, 0), "colorimetry");
   return negotiation_follow (src, n, answer);
@@ -355,12 +359,13 @@ negotiation_choose_and_try (GstNegcamSrc *src, Negotiation *n)
 static gboolean
 negotiation_unchanged (GstNegcamSrc *src, Negotiation *n)
 {
-  const struct v4l2_pix_format *a = &src->fmt.fmt.pix, *b = &n->fmt.fmt.pix;
+  struct v4l2_pix_format b;
 
   if (!src->configured || !src->pool)
     return FALSE;
-  return a->pixelformat == b->pixelformat && a->width == b->width
-      && a->height == b->height && a->field == b->field
+  negcam_format_get_pix (&n->fmt, &b);
+  return src->pix.pixelformat == b.pixelformat && src->pix.width == b.width
+      && src->pix.height == b.height && src->pix.field == b.field
       && n->want.numerator == src->asked.numerator
       && n->want.denominator == src->asked.denominator;
 }
@@ -398,6 +403,7 @@ negotiation_apply (GstNegcamSrc *src, Negotiation *n)
             n->final, n->peer));
   }
   src->fmt = n->fmt;
+  negcam_format_get_pix (&src->fmt, &src->pix);
   src->interval = n->got;
   src->asked = n->want;
   src->is_video = gst_structure_has_name (

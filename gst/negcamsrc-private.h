@@ -72,13 +72,18 @@ struct _GstNegcamSrc {
    * Lock order: probe_lock before the object lock, never the other way
    * round. */
   NegcamDevice *dev;
+  /* V4L2_BUF_TYPE_VIDEO_CAPTURE or _MPLANE, chosen at open from QUERYCAP
+   * (negcam_capture_type) and set before dev; every format, buffer and
+   * stream request of the element names it. */
+  guint32 buf_type;
   gchar *card;
   GMutex probe_lock;
   NegcamProbe *probe;
 
   /* Negotiated state, streaming thread only. */
   GstCaps *configured;
-  struct v4l2_format fmt; /* as asked of S_FMT */
+  struct v4l2_format fmt; /* as S_FMT answered, of type buf_type */
+  struct v4l2_pix_format pix; /* fmt, single-planar (negcam_format_get_pix) */
   struct v4l2_fract interval; /* as S_PARM gave it */
   struct v4l2_fract asked; /* as asked of S_PARM (0/0: none) */
   GstVideoInfo info;

@@ -25,7 +25,7 @@
 static guint
 buffers_per_frame (GstNegcamSrc *src)
 {
-  return src->fmt.fmt.pix.field == V4L2_FIELD_ALTERNATE ? 2 : 1;
+  return src->pix.field == V4L2_FIELD_ALTERNATE ? 2 : 1;
 }
 
 /* How long one buffer lasts: the negotiated frame interval, a field's

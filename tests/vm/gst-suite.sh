@@ -19,6 +19,7 @@
 #     first structure), v4l2src noted; image/jpeg (nothing matches) costs
 #     at most a fifth of v4l2src's ioctls.
 #   negcamsink on vivid's video output node (tests/vm/sink-suite.sh).
+#   negcamsrc on vivid's multiplanar node (tests/vm/mplane-suite.sh).
 
 GST_TEST=$NEGCAM_BUILD/tests/gst/test_negcamsrc_device
 GST_SLOW_FRAMES=${NEGCAM_GST_SLOW_FRAMES:-30}
@@ -274,6 +275,8 @@ suite_gst() {
 	fi
 	# negcamsink on vivid's video output node (tests/vm/sink-suite.sh)
 	suite_sink_checks
+	# negcamsrc on vivid's multiplanar node (tests/vm/mplane-suite.sh)
+	suite_mplane_checks
 	while IFS= read -r line; do SUMMARY+=("gst: $line"); done < "$GST_NUMBERS"
 	suite_end
 }

@@ -193,7 +193,7 @@ fi
 
 CMDLINE=
 case "$1" in
-quick|full|vivid|negcam|kmod|loop|provider|profiles|shelf|gst|sink|peer|storm|pipewire|uvc|gadget)
+quick|full|vivid|negcam|kmod|loop|provider|profiles|shelf|gst|sink|mplane|peer|storm|pipewire|uvc|gadget)
 	suite=$1; shift
 	CMDLINE="bash tests/vm/suites.sh $suite $*"
 	# Settings the suites read, forwarded into the VM.
@@ -210,6 +210,7 @@ quick|full|vivid|negcam|kmod|loop|provider|profiles|shelf|gst|sink|peer|storm|pi
 	negcam) : "${TIMEOUT:=$((1500 * SLOW))}" ;;
 	kmod) : "${TIMEOUT:=$((900 * SLOW))}" ;;
 	sink) : "${TIMEOUT:=$((1200 * SLOW))}" ;;
+	mplane) : "${TIMEOUT:=$((1200 * SLOW))}" ;;
 	gst) : "${TIMEOUT:=$((1500 * SLOW))}" ;;
 	shelf) : "${TIMEOUT:=$((3600 * SLOW))}" ;;
 	loop) : "${TIMEOUT:=$((1500 * SLOW))}" ;;

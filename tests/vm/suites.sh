@@ -12,6 +12,7 @@
 #          usbip-vudc (tests/vm/gadget-suite.sh)
 #   storm [vivid|all]  the concurrent ioctl storm (tests/vm/storm-suite.sh)
 #   shelf  every shelf camera on negcam.ko: listing, v4l2-compliance -s
+#   mplane negcamsrc on vivid's multiplanar node (tests/vm/mplane-suite.sh)
 #   pipewire  the desktop's camera stack: udevd, pipewire, wireplumber
 #   peer [v4l2loopback|negcam|akvcam...]  loopback cases on v4l2loopback,
 #          a negcam loop and akvcam, side by side (default: all three; alone:
@@ -37,6 +38,8 @@ VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 . "$VM_DIR/gst-suite.sh"
 # shellcheck source=tests/vm/sink-suite.sh
 . "$VM_DIR/sink-suite.sh"
+# shellcheck source=tests/vm/mplane-suite.sh
+. "$VM_DIR/mplane-suite.sh"
 # shellcheck source=tests/vm/peer-suite.sh
 . "$VM_DIR/peer-suite.sh"
 # shellcheck source=tests/vm/pipewire-suite.sh
@@ -187,6 +190,14 @@ sink)
 	while IFS= read -r line; do SUMMARY+=("sink: $line"); done < "$GST_NUMBERS"
 	suite_end
 	;;
+mplane)
+	# negcamsrc on vivid's multiplanar node alone (tests/vm/mplane-suite.sh)
+	suite_begin mplane
+	GST_NUMBERS=$LOGDIR/gst-numbers.txt
+	: > "$GST_NUMBERS"
+	suite_mplane_checks
+	suite_end
+	;;
 negcam)
 	# negcam.ko alone (quick settings), vivid loaded only as DMABUF exporter.
 	modprobe vivid n_devs=1 node_types=0x1 && VIVID=$(wait_node vivid)
@@ -206,7 +217,7 @@ pipewire)
 	# the desktop's camera stack on negcam.ko (tests/vm/pipewire-suite.sh)
 	suite_pipewire
 	;;
-*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, loop, gst, sink, profiles, shelf, provider, peer, storm, pipewire, uvc, gadget)" >&2; exit 2 ;;
+*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, loop, gst, sink, mplane, profiles, shelf, provider, peer, storm, pipewire, uvc, gadget)" >&2; exit 2 ;;
 esac
 
 echo
