@@ -79,8 +79,9 @@ mkdir -p "$tmp/root/debs"
 cp "$debs"/negcam-dkms_*.deb "$debs"/gstreamer1.0-negcam_*.deb "$debs"/negcam-tools_*.deb "$tmp/root/debs/"
 
 echo "== apt install the kernel headers, then ./negcam-dkms ./gstreamer1.0-negcam ./negcam-tools"
-step "apt-get install linux-headers-amd64 gstreamer1.0-tools man-db" "$tmp/root/debs/apt.log" in_root \
-	"apt-get update -q >/dev/null && apt-get install -y -q linux-headers-amd64 gstreamer1.0-tools man-db >>/debs/apt.log 2>&1"
+step "apt-get install linux-image-amd64 linux-headers-amd64 and the user's packages" "$tmp/root/debs/apt.log" in_root \
+	"apt-get update -q >/dev/null && apt-get install -y -q linux-image-amd64 linux-headers-amd64 \
+	gstreamer1.0-tools gstreamer1.0-plugins-good man-db udev v4l-utils >>/debs/apt.log 2>&1"
 step "apt install ./*.deb (dependencies by apt)" "$tmp/root/debs/apt.log" in_root \
 	"cd /debs && apt-get install -y -q ./negcam-dkms_*.deb ./gstreamer1.0-negcam_*.deb ./negcam-tools_*.deb >>/debs/apt.log 2>&1"
 grep -E "^(Building for|Building initial|Installing|negcam.ko)" "$tmp/root/debs/apt.log" | sed 's/^/   /'
