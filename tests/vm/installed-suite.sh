@@ -57,11 +57,12 @@ udevd_start() {
 		udevadm trigger --action=add && settle
 }
 
-# list_has PATTERN SECONDS: `negcam-ctl loop list` matches PATTERN in time.
+# list_has PATTERN SECONDS: a line of `negcam-ctl loop list` matches
+# PATTERN in time; LIST_LINE is that line.
 list_has() {
 	local _
 	for _ in $(seq $(($2 * 2))); do
-		"$CTL" loop list 2>&1 | grep -Eq "$1" && return 0
+		LIST_LINE=$("$CTL" loop list 2>&1 | grep -E "$1") && return 0
 		sleep 0.5
 	done
 	return 1
@@ -77,7 +78,7 @@ white_frame() {
 
 # stream_meeting: producer, a consumer through the stable name, loop list.
 stream_meeting() {
-	local prod cons f=/tmp/meeting.yuv n=60 line
+	local prod cons f=/tmp/meeting.yuv n=120
 	gst-launch-1.0 -q videotestsrc is-live=true pattern=white ! \
 		video/x-raw,format=YUY2,width=$W,height=$H,framerate=30/1 ! \
 		negcamconvertsink device="$BYID-Meeting-output" > "$(logname producer)" 2>&1 &
@@ -91,8 +92,7 @@ stream_meeting() {
 		--stream-mmap --stream-count=$n --stream-to="$f" > "$(logname consumer)" 2>&1 &
 	cons=$!
 	if list_has '"Meeting".*producer live, 1 consumer streaming' 60; then
-		line=$("$CTL" loop list | grep '"Meeting"')
-		pass "negcam-ctl loop list while the consumer reads: $line"
+		pass "negcam-ctl loop list while the consumer reads: $LIST_LINE"
 	else
 		fail "loop list never showed the producer live and 1 consumer: $("$CTL" loop list 2>&1 | tr '\n' ' ')"
 	fi
