@@ -48,6 +48,9 @@ check "the packaged dkms.conf is at version $version" \
 for f in $(make -s --no-print-directory -C "$root/kmod" print-engine-sources); do
 	has_file "$src/engine/$f" "$dkms_deb"
 done
+# negcamconvertsink's chain: videorate, videoconvert, videoscale (base) and jpegenc (good).
+check "gstreamer1.0-negcam recommends the base and good plugins" sh -c \
+	"dpkg-deb -f '$gst_deb' Recommends | grep -w gstreamer1.0-plugins-base | grep -qw gstreamer1.0-plugins-good"
 check "negcam-dkms depends on dkms" sh -c "dpkg-deb -f '$dkms_deb' Depends | grep -qw dkms"
 ex=/usr/share/doc/negcam-dkms/examples
 has_file "$ex/modprobe-negcam.conf" "$dkms_deb"
