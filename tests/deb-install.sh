@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
 # tests/deb-install.sh [DEB_DIR]: the packages built and installed on
-# pristine Debian 12 roots (root only; about 15 to 30 minutes and 500 MB of
+# pristine Debian 12 roots (root only; about 10 to 30 minutes and 500 MB of
 # downloads: not in `make test`, run by `make test-deb-install` and CI).
 # debootstrap --variant=minbase bookworm into a temporary directory, with
 # this machine's apt sources. In a copy of it plus make, git and
