@@ -4,7 +4,8 @@
 # tests/deb-suite.sh: the Debian packages. `make deb` (dpkg-buildpackage
 # -us -uc -b in a clean copy, then lintian) into a temporary DEB_DIR; then
 # each package's contents: the plugin in GStreamer's plugin directory, the
-# tools, the preload library and their man pages, the DKMS tree with every
+# tools, the preload library and their man pages, the udev rule, the
+# example modprobe.d and modules-load.d files, the DKMS tree with every
 # file of engine/sources.mk and dkms.conf at meson.build's version, dkms in
 # negcam-dkms's Depends and its postinst; lintian without an error; the
 # packaged plugin and tools run from the unpacked packages, and the
@@ -47,7 +48,25 @@ check "the packaged dkms.conf is at version $version" \
 for f in $(make -s --no-print-directory -C "$root/kmod" print-engine-sources); do
 	has_file "$src/engine/$f" "$dkms_deb"
 done
+# negcamconvertsink's chain: videorate, videoconvert, videoscale (base) and jpegenc (good).
+check "gstreamer1.0-negcam recommends the base and good plugins" sh -c \
+	"dpkg-deb -f '$gst_deb' Recommends | grep -w gstreamer1.0-plugins-base | grep -qw gstreamer1.0-plugins-good"
 check "negcam-dkms depends on dkms" sh -c "dpkg-deb -f '$dkms_deb' Depends | grep -qw dkms"
+ex=/usr/share/doc/negcam-dkms/examples
+has_file "$ex/modprobe-negcam.conf" "$dkms_deb"
+has_file "$ex/modules-load-negcam.conf" "$dkms_deb"
+# Every parameter the example modprobe.d file sets is one negcam.ko has.
+params=$(sed -n 's/^options negcam //p' "$tmp/root$ex/modprobe-negcam.conf" 2>/dev/null |
+	grep -o '[a-z_]*=' | sort -u | tr -d =)
+for p in $params; do
+	check "modprobe-negcam.conf's $p= is a negcam.ko parameter" \
+		grep -Eq "module_param(_array)?\($p," "$root"/kmod/*.c
+done
+check "modprobe-negcam.conf sets parameters" test -n "$params"
+check "modules-load-negcam.conf names negcam" grep -qx negcam "$tmp/root$ex/modules-load-negcam.conf"
+has_file /lib/udev/rules.d/60-negcam.rules "$tools_deb"
+check "the packaged udev rule runs the installed negcam-ctl" \
+	contains "$tmp/root/lib/udev/rules.d/60-negcam.rules" 'IMPORT{program}="/usr/bin/negcam-ctl loop udev %k"'
 dpkg-deb -e "$dkms_deb" "$tmp/dkms-control"
 check "negcam-dkms's postinst runs dkms (dh_dkms)" grep -q dkms "$tmp/dkms-control/postinst"
 

@@ -14,8 +14,12 @@ export HOME=/tmp LANG=C.UTF-8 TERM=${TERM:-linux}
 export NEGCAM_TREE=$negcam_tree NEGCAM_RUN=$negcam_run NEGCAM_IN_VM=1
 export NEGCAM_BUILD=$negcam_build
 case "$NEGCAM_BUILD" in /*) ;; *) NEGCAM_BUILD=$NEGCAM_TREE/$NEGCAM_BUILD ;; esac
-# The registry lives in the rw tree so later runs skip the (slow) plugin scan.
+# The registry lives in the rw tree so later runs skip the (slow) plugin scan;
+# another root (run.sh --root) has other plugins: a fresh one in /tmp.
 export GST_REGISTRY=$NEGCAM_TREE/tests/vm/out/gst-registry-guest.bin
+if [ -n "${negcam_vmroot:-}" ]; then
+	export NEGCAM_VM_ROOT=$negcam_vmroot GST_REGISTRY=/tmp/gst-registry.bin
+fi
 export XDG_RUNTIME_DIR=/run/user0
 mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 

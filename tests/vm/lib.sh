@@ -109,6 +109,31 @@ check() {
 	return $rc
 }
 
+# byid_links WHAT present|gone LABEL [CAPTURES]: a negcam loop's udev links
+# /dev/v4l/by-id/negcam-LABEL-output and -capture0.. (CAPTURES, default 1)
+# are all there, or none is, within 10 s (udevadm settle between looks).
+byid_links() {
+	local what=$1 state=$2 label=$3 want=$((${4:-1} + 1)) have _ k
+	for _ in $(seq 20); do
+		udevadm settle -t 30
+		have=0
+		[ -L "/dev/v4l/by-id/negcam-$label-output" ] && have=$((have + 1))
+		for k in $(seq 0 $((want - 2))); do
+			[ -L "/dev/v4l/by-id/negcam-$label-capture$k" ] && have=$((have + 1))
+		done
+		[ "$state" = present ] && [ "$have" = "$want" ] && break
+		[ "$state" = gone ] && [ "$have" = 0 ] && break
+		sleep 0.5
+	done
+	if [ "$state" = present ] && [ "$have" = "$want" ]; then
+		pass "$what: $(ls -l /dev/v4l/by-id/ | grep -o "negcam-$label-.*" | tr '\n' ' ')"
+	elif [ "$state" = gone ] && [ "$have" = 0 ]; then
+		pass "$what"
+	else
+		fail "$what: /dev/v4l/by-id has: $(ls /dev/v4l/by-id 2>&1 | tr '\n' ' ')"
+	fi
+}
+
 # The node whose card name is $1.
 node_by_card() {
 	local n

@@ -5,7 +5,9 @@
 # `tests/vm/run.sh pipewire`, and run by `quick`): systemd-udevd, a D-Bus
 # session, pipewire and wireplumber as a desktop starts them (udevd and
 # udevadm with SYSTEMD_IGNORE_CHROOT=1: the VM's 9p root looks like a
-# chroot to systemd; WirePlumber's bluetooth monitor off: no logind), then
+# chroot to systemd; WirePlumber's bluetooth monitor off: no logind; the
+# build tree's udev rule, data/udev/60-negcam.rules running the build's
+# negcam-ctl, in /run/udev/rules.d), then
 #   pw_listed      negcam.ko's capture device and a loop's capture nodes are
 #                  Video/Source nodes with media.role Camera before any
 #                  producer runs, and the loop's output node is none;
@@ -13,7 +15,9 @@
 #                  producer's frames (negcamsrc pattern=solid through
 #                  negcamconvertsink), told apart by vm-stamp --split;
 #   pw_hotplug     a loop made by `negcam-ctl loop add` while PipeWire runs
-#                  appears, and goes with `negcam-ctl loop remove`;
+#                  appears, and goes with `negcam-ctl loop remove`; udev's
+#                  /dev/v4l/by-id/negcam-LABEL-* links too (and the insmod
+#                  loop's, from `udevadm trigger`);
 #   pw_peer        v4l2loopback (Debian's, exclusive_caps=1, added before its
 #                  producer) through the same steps: its outcomes are notes.
 # docs/loopback.md ("PipeWire") has the recipe and the comparison.
@@ -29,6 +33,9 @@ pw_start() {
 	mkdir -p /run/udev "$XDG_CONFIG_HOME/wireplumber/bluetooth.lua.d"
 	# sorted before 90-enable-all.lua, which starts the monitor
 	echo 'bluez_monitor.enabled = false' > "$XDG_CONFIG_HOME/wireplumber/bluetooth.lua.d/51-negcam-off.lua"
+	mkdir -p /run/udev/rules.d
+	sed "s|@NEGCAM_CTL@|$NEGCAM_BUILD/ctl/negcam-ctl|" "$NEGCAM_TREE/data/udev/60-negcam.rules" \
+		> /run/udev/rules.d/60-negcam.rules || return 1
 	/lib/systemd/systemd-udevd --daemon || return 1
 	udevadm trigger --action=add && udevadm settle -t 30
 	dbus-daemon --session --fork --print-address=3 3> /tmp/pw-dbus.addr || return 1
@@ -152,7 +159,9 @@ pw_hotplug() {
 	else
 		fail "pipewire: the added loop's capture node '$cap' never appeared: $(pw_nodes | tr '\n' ' ')"
 	fi
+	byid_links "udev: the added loop's /dev/v4l/by-id/negcam-PW_Hot-output and -capture0" present PW_Hot
 	"$NEGCAM_BUILD/ctl/negcam-ctl" loop remove "PW Hot" >> "$log" 2>&1
+	byid_links "udev: negcam-PW_Hot-* gone after loop remove" gone PW_Hot
 	if [ -n "$cap" ] && pw_wait_source "$cap" 60 gone; then
 		pass "pipewire: the removed loop's source node goes ($cap)"
 	else
@@ -194,6 +203,8 @@ suite_pipewire() {
 	fi
 	if pw_start; then
 		pass "pipewire: udevd, D-Bus, pipewire and wireplumber up, a Video/Source listed"
+		byid_links "udev: the insmod loop's /dev/v4l/by-id/negcam-PWCam-output, -capture0, -capture1" \
+			present PWCam 2
 		pw_listed
 		out=$(node_by_card "PWCam (output)") cap0=$(node_by_card "PWCam")
 		pw_frames "$out" "$cap0" "pipewire negcam loop"

@@ -14,6 +14,7 @@
 #   tests/vm/run.sh shell                           interactive shell (needs a tty)
 #   tests/vm/run.sh --kernel debug ...              any of these on the debug kernel
 #   tests/vm/run.sh --kernel debug detect           prove the harness sees its detectors
+#   tests/vm/run.sh --root DIR ...                  any of these with DIR as the guest's root
 # SCRIPT paths are relative to the checkout (or absolute under it); the
 # command runs as root in the checkout's top directory, with a writable /tmp.
 # Exit status: the command's; 124 on timeout; 125 harness error; if the
@@ -25,6 +26,15 @@
 # its own modules, negcam.ko built against it (tests/vm/out/kmod-RELEASE/, the
 # suites get it as NEGCAM_KO), the suites' default timeouts times
 # NEGCAM_VM_SLOW (default 4 there) and 2048 MiB. --kernel default: Debian's.
+#
+# --root DIR (or NEGCAM_VM_ROOT=DIR): the guest's root is DIR, a Debian
+# root such as tests/deb-install.sh installs, not the host's, read-only
+# all the same, and the kernel is DIR's own: the newest V with
+# DIR/boot/vmlinuz-V and DIR/lib/modules/V/kernel (NEGCAM_VM_KVER to
+# choose), its modules DIR's. The checkout is mounted at its own path in
+# DIR (run.sh makes that directory in DIR); no v4l2loopback is built; the
+# GStreamer registry is a fresh one in the guest's /tmp. Not with --kernel
+# debug.
 #
 # Environment: NEGCAM_BUILD (meson build dir, default build), NEGCAM_VM_MEM
 # (MiB, default 1536), NEGCAM_VM_SMP (default 2), NEGCAM_VM_KVER (kernel
@@ -59,10 +69,30 @@ pick_kver() {
 	echo "$best"
 }
 
-# select_kernel default|debug: sets KVER, MODDIR, KDIR and KERNEL (the debug
-# kernel's bzImage; empty: unpack Debian's bzImage, see kernel_image).
+# pick_root_kver DIR: the newest V with DIR/boot/vmlinuz-V and its modules.
+pick_root_kver() {
+	local v best=
+	for v in $(ls "$1/boot/" 2>/dev/null | sed -n 's/^vmlinuz-//p' | sort -V); do
+		[ -d "$1/lib/modules/$v/kernel" ] && best=$v
+	done
+	echo "$best"
+}
+
+# select_kernel default|debug|root: sets KVER, MODDIR, KDIR, VMLINUZ, KERNEL
+# (the debug kernel's bzImage; empty: unpack VMLINUZ, see kernel_image),
+# KCACHE (where kernel_image unpacks it) and INITRD_NAME.
 select_kernel() {
+	KCACHE= INITRD_NAME=
 	case "$1" in
+	root)
+		KVER=${NEGCAM_VM_KVER:-$(pick_root_kver "$VM_ROOT")}
+		[ -n "$KVER" ] || die "no kernel in $VM_ROOT: no boot/vmlinuz-V with lib/modules/V/kernel (install linux-image-amd64 there)"
+		MODDIR=$VM_ROOT/lib/modules/$KVER KDIR= KERNEL= VMLINUZ=$VM_ROOT/boot/vmlinuz-$KVER
+		[ -f "$VMLINUZ" ] || die "no $VMLINUZ"
+		# Named by content: another root's kernel of the same release may differ.
+		KCACHE=$OUT/kernel-$KVER-$(sha256sum "$VMLINUZ" | cut -c1-12)
+		INITRD_NAME=initramfs-$KVER-root-$(printf '%s' "$VM_ROOT" | sha256sum | cut -c1-12)
+		return ;;
 	default)
 		KVER=${NEGCAM_VM_KVER:-$(pick_kver)}
 		[ -n "$KVER" ] || die "no kernel with both /boot/vmlinuz-V and /lib/modules/V/build"
@@ -83,9 +113,10 @@ select_kernel() {
 # qemu boots it through its PVH entry point, skipping the in-guest
 # decompression that costs ~6 s under TCG.
 kernel_image() {
-	local vmlinux="$OUT/kernel-$KVER/vmlinux"
+	local kcache=${KCACHE:-$OUT/kernel-$KVER}
+	local vmlinux="$kcache/vmlinux"
 	if [ ! -s "$vmlinux" ] || [ "$VMLINUZ" -nt "$vmlinux" ]; then
-		mkdir -p "$OUT/kernel-$KVER"
+		mkdir -p "$kcache"
 		python3 - "$VMLINUZ" "$vmlinux.tmp" <<'EOF' || { rm -f "$vmlinux.tmp"; return 1; }
 import lzma, gzip, sys, zlib
 data = open(sys.argv[1], 'rb').read()
@@ -135,7 +166,7 @@ module_order() {
 }
 
 initramfs() {
-	local img="$OUT/initramfs-$KVER.cpio.gz" stamp key mods
+	local img="$OUT/${INITRD_NAME:-initramfs-$KVER}.cpio.gz" stamp key mods
 	mods=$(module_order) || return 1
 	key=$( { cat "$VM_DIR/init"; ls -l --time-style=+%s "$(command -v busybox)";
 		echo "$mods"; echo "$KVER"; } | sha256sum | cut -d' ' -f1)
@@ -176,13 +207,25 @@ while [ $# -gt 0 ]; do
 	--timeout=*) TIMEOUT=${1#*=}; shift ;;
 	--kernel) VM_KERNEL=$2; shift 2 ;;
 	--kernel=*) VM_KERNEL=${1#*=}; shift ;;
+	--root) NEGCAM_VM_ROOT=$2; shift 2 ;;
+	--root=*) NEGCAM_VM_ROOT=${1#*=}; shift ;;
 	-h|--help) usage 0 ;;
 	*) break ;;
 	esac
 done
 [ $# -gt 0 ] || usage
 VM_KERNEL=${VM_KERNEL:-${NEGCAM_VM_KERNEL:-default}}
-select_kernel "$VM_KERNEL"
+VM_ROOT=/
+if [ -n "${NEGCAM_VM_ROOT:-}" ]; then
+	[ "$VM_KERNEL" = default ] || die "--root: only with the root's own kernel, not --kernel $VM_KERNEL"
+	[ -d "$NEGCAM_VM_ROOT/usr/bin" ] || die "--root: '$NEGCAM_VM_ROOT' is no root directory (no usr/bin)"
+	VM_ROOT=$(cd "$NEGCAM_VM_ROOT" && pwd -P)
+	# The checkout's mount point, which init cannot make in a read-only root.
+	mkdir -p "$VM_ROOT$TREE" || die "--root: cannot make $VM_ROOT$TREE"
+	select_kernel root
+else
+	select_kernel "$VM_KERNEL"
+fi
 if [ "$VM_KERNEL" = debug ]; then
 	SLOW=${NEGCAM_VM_SLOW:-4}
 	: "${MEM:=2048}"
@@ -259,8 +302,10 @@ if [ -x "$VM_DIR/build-helpers.sh" ] || [ -f "$VM_DIR/build-helpers.sh" ]; then
 fi
 # The loopback peer (Debian's v4l2loopback, built for $KVER into out/): the
 # peer suite compares against it and reports SKIP when it is missing.
-NEGCAM_VM_KDIR=$KDIR bash "$VM_DIR/v4l2loopback.sh" "$KVER" > /dev/null ||
-	echo "run.sh: v4l2loopback.ko not built; the peer comparison will be skipped" >&2
+if [ -n "$KDIR" ]; then
+	NEGCAM_VM_KDIR=$KDIR bash "$VM_DIR/v4l2loopback.sh" "$KVER" > /dev/null ||
+		echo "run.sh: v4l2loopback.ko not built; the peer comparison will be skipped" >&2
+fi
 
 RUN_ID=$(date +%Y%m%d-%H%M%S)-$$
 RUN="$OUT/runs/$RUN_ID"
@@ -284,6 +329,7 @@ ls -1d "$OUT/runs/"*/ 2>/dev/null | head -n -20 | xargs -r rm -rf
 APPEND="console=ttyS0 loglevel=5 panic=-1 tsc=reliable log_buf_len=16M"
 APPEND="$APPEND negcam_tree=$TREE negcam_run=$RUN negcam_build=${NEGCAM_BUILD:-build} negcam_timeout=$TIMEOUT"
 [ "$INTERACTIVE" = 1 ] && APPEND="$APPEND negcam_interactive=1"
+[ "$VM_ROOT" = / ] || APPEND="$APPEND negcam_vmroot=$VM_ROOT"
 # Every KASAN report, not only the first; the modules' directory for init.
 [ "$VM_KERNEL" = debug ] && APPEND="$APPEND kasan_multi_shot negcam_moddir=$MODDIR"
 # -cpu max offers 5-level paging; the KASAN kernel under TCG then floods
@@ -295,7 +341,7 @@ CPU=max
 QEMU=(qemu-system-x86_64 -accel tcg -cpu "$CPU" -m "$MEM" -smp "$SMP"
 	-nographic -no-reboot -nodefaults -serial mon:stdio
 	-kernel "$KERNEL" -initrd "$INITRD" -append "$APPEND"
-	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
+	-virtfs "local,path=$VM_ROOT,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 	-virtfs "local,path=$TREE,mount_tag=tree,security_model=none,multidevs=remap")
 
 # The guest's init says "NEGCAM-VM: booted kernel ..." once it runs.
@@ -346,7 +392,9 @@ run_qemu() {
 	fi
 }
 
-echo "run.sh: kernel $KVER ($VM_KERNEL), ${MEM} MiB, $SMP CPUs, timeout ${TIMEOUT}s, run $RUN" >&2
+ROOT_NOTE=
+[ "$VM_ROOT" = / ] || ROOT_NOTE=", root $VM_ROOT"
+echo "run.sh: kernel $KVER ($VM_KERNEL$ROOT_NOTE), ${MEM} MiB, $SMP CPUs, timeout ${TIMEOUT}s, run $RUN" >&2
 start=$(date +%s.%N)
 if [ "$INTERACTIVE" = 1 ]; then
 	"${QEMU[@]}"
