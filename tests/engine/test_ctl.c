@@ -1580,7 +1580,7 @@ static void test_cameras(void)
 	}
 }
 
-/* Multiplanar capture (a codec, an ISP): single-planar capture formats, with a warning. */
+/* Multiplanar capture (a codec, an ISP): a multiplanar profile; a mixed listing warns. */
 static void test_import_mplane(void)
 {
 	static const char mp[] =
@@ -1596,14 +1596,24 @@ static void test_import_mplane(void)
 	struct run r = run_ctlv(mp, (const char *const[]){ "--import", "-", NULL });
 
 	CHECK_EQ(r.status, 0, "multiplanar capture imports (%s)", r.err);
-	CHECK(strstr(r.err, "multiplanar formats become single-planar") != NULL,
-	      "multiplanar: warned: %s", r.err);
+	CHECK(strstr(r.out, "\nmultiplanar\n") != NULL, "multiplanar: the profile says so:\n%s",
+	      r.out);
+	CHECK(!strstr(r.err, "planar"), "multiplanar alone: no warning on planes: %s", r.err);
 	CHECK(strstr(r.out, "format NV12\n  size 32x32-1920x1920 step 2x2 fps 30") &&
 	      strstr(r.out, "format GREY\n  size 2x2-4096x4096 fps 30") &&
 	      strstr(r.out, "format H264\n  size 1920x1080 fps 30000/1001\n") &&
 	      !strstr(r.out, " output"), "multiplanar: capture formats, ranges, NTSC:\n%s", r.out);
 	CHECK(strstr(r.err, "flag 'meta-line-based'") != NULL,
 	      "a recent v4l-utils flag is known and dropped with a warning: %s", r.err);
+	run_free(&r);
+	r = run_ctlv("ioctl: VIDIOC_ENUM_FMT\n\tType: Video Capture\n\n"
+		     "\t[0]: 'NV12' (Y/UV 4:2:0)\n\t\tSize: Discrete 64x48\n\n"
+		     "ioctl: VIDIOC_ENUM_FMT\n\tType: Video Output Multiplanar\n\n"
+		     "\t[0]: 'NV12' (Y/UV 4:2:0)\n\t\tSize: Discrete 64x48\n",
+		     (const char *const[]){ "--import", "-", NULL });
+	CHECK(r.status == 0 && strstr(r.out, "\nmultiplanar\n") &&
+	      strstr(r.err, "<stdin>:8: warning: single-planar and multiplanar sections"),
+	      "mixed planes: multiplanar, with a warning at the line (%d): %s", r.status, r.err);
 	run_free(&r);
 }
 
