@@ -503,6 +503,13 @@ static void get_fmt(struct ctl *c, __u32 type)
 		ctl_print_fmt(c, &f);
 }
 
+/* The profile's buffer type for the queue of @type (multiplanar or not). */
+static __u32 queue_type(const struct ctl *c, __u32 type)
+{
+	return negcam_engine_buf_type(c->engine.profile,
+				      type == V4L2_BUF_TYPE_VIDEO_OUTPUT ? NC_OUTPUT : NC_CAPTURE);
+}
+
 /* The fourcc at ENUM_FMT @index, 0 when there is none. */
 static __u32 fourcc_at_index(struct ctl *c, __u32 type, __u32 index)
 {
@@ -519,7 +526,8 @@ static void try_or_set_fmt(struct ctl *c, const struct fmt_req *r, __u32 type, b
 {
 	unsigned long request = set ? VIDIOC_S_FMT : VIDIOC_TRY_FMT;
 	struct v4l2_format f, asked;
-	struct v4l2_pix_format *pix = &f.fmt.pix;
+	struct v4l2_pix_format sp, *pix = &f.fmt.pix;
+	bool mp = type != V4L2_BUF_TYPE_VIDEO_CAPTURE && type != V4L2_BUF_TYPE_VIDEO_OUTPUT;
 	int ret;
 
 	memset(&f, 0, sizeof(f));
@@ -527,6 +535,10 @@ static void try_or_set_fmt(struct ctl *c, const struct fmt_req *r, __u32 type, b
 	pix->priv = V4L2_PIX_FMT_PRIV_MAGIC;
 	if (do_ioctl(c, VIDIOC_G_FMT, &f))
 		return;
+	if (mp) { /* edit the single-planar view, send the multiplanar request */
+		negcam_pix_from_mp(&sp, &f.fmt.pix_mp);
+		pix = &sp;
+	}
 	if (r->set & FMT_WIDTH)
 		pix->width = r->width;
 	if (r->set & FMT_HEIGHT)
@@ -536,7 +548,7 @@ static void try_or_set_fmt(struct ctl *c, const struct fmt_req *r, __u32 type, b
 		if (!pix->pixelformat) {
 			fprintf(stderr, "%s: pixelformat index %u: no such format "
 				"(see --list-formats%s)\n", prog, r->pixfmt,
-				type == V4L2_BUF_TYPE_VIDEO_OUTPUT ? "-out" : "");
+				V4L2_TYPE_IS_OUTPUT(type) ? "-out" : "");
 			fail(c);
 			return;
 		}
@@ -569,6 +581,8 @@ static void try_or_set_fmt(struct ctl *c, const struct fmt_req *r, __u32 type, b
 		pix->flags |= V4L2_PIX_FMT_FLAG_SET_CSC;
 		pix->xfer_func = r->xfer;
 	}
+	if (mp)
+		negcam_pix_to_mp(pix, &f.fmt.pix_mp);
 	asked = f;
 	ret = ctl_ioctl(c, request, &f);
 	if (ret) {
@@ -583,7 +597,7 @@ static void get_parm(struct ctl *c)
 	struct v4l2_streamparm p;
 
 	memset(&p, 0, sizeof(p));
-	p.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	p.type = queue_type(c, V4L2_BUF_TYPE_VIDEO_CAPTURE);
 	if (!do_ioctl(c, VIDIOC_G_PARM, &p))
 		ctl_print_parm(&p);
 }
@@ -595,7 +609,7 @@ static void set_parm(struct ctl *c, double fps)
 
 	/* v4l2-ctl's arithmetic: 1000 / (fps * 1000), truncated. */
 	memset(&p, 0, sizeof(p));
-	p.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	p.type = queue_type(c, V4L2_BUF_TYPE_VIDEO_CAPTURE);
 	tf->numerator = 1000;
 	tf->denominator = (__u32)(fps * tf->numerator);
 	if (do_ioctl(c, VIDIOC_S_PARM, &p))
@@ -626,7 +640,8 @@ static void list_frameintervals(struct ctl *c, const struct fmt_req *r)
 	memset(&fi, 0, sizeof(fi));
 	fi.pixel_format = r->pixfmt;
 	if (r->set & FMT_PIXFMT_INDEX) {
-		fi.pixel_format = fourcc_at_index(c, V4L2_BUF_TYPE_VIDEO_CAPTURE, r->pixfmt);
+		fi.pixel_format = fourcc_at_index(c, queue_type(c, V4L2_BUF_TYPE_VIDEO_CAPTURE),
+						  r->pixfmt);
 		if (!fi.pixel_format) {
 			fprintf(stderr, "%s: pixelformat index %u: no such format\n", prog,
 				r->pixfmt);
@@ -790,11 +805,13 @@ static void run(struct ctl *c, const struct action *a, const char *import_name)
 		break;
 	case OPT_LIST_FORMATS:
 	case OPT_LIST_FORMATS_EXT:
-		ctl_list_formats(c, V4L2_BUF_TYPE_VIDEO_CAPTURE, a->opt == OPT_LIST_FORMATS_EXT);
+		ctl_list_formats(c, queue_type(c, V4L2_BUF_TYPE_VIDEO_CAPTURE),
+				 a->opt == OPT_LIST_FORMATS_EXT);
 		break;
 	case OPT_LIST_FORMATS_OUT:
 	case OPT_LIST_FORMATS_OUT_EXT:
-		ctl_list_formats(c, V4L2_BUF_TYPE_VIDEO_OUTPUT, a->opt == OPT_LIST_FORMATS_OUT_EXT);
+		ctl_list_formats(c, queue_type(c, V4L2_BUF_TYPE_VIDEO_OUTPUT),
+				 a->opt == OPT_LIST_FORMATS_OUT_EXT);
 		break;
 	case OPT_LIST_FRAMESIZES:
 		list_framesizes(c, a->fourcc);
@@ -804,13 +821,13 @@ static void run(struct ctl *c, const struct action *a, const char *import_name)
 		break;
 	case OPT_GET_FMT:
 	case OPT_GET_FMT_OUT:
-		get_fmt(c, a->type);
+		get_fmt(c, queue_type(c, a->type));
 		break;
 	case OPT_TRY_FMT:
 	case OPT_TRY_FMT_OUT:
 	case OPT_SET_FMT:
 	case OPT_SET_FMT_OUT:
-		try_or_set_fmt(c, &a->fmt, a->type,
+		try_or_set_fmt(c, &a->fmt, queue_type(c, a->type),
 			       a->opt == OPT_SET_FMT || a->opt == OPT_SET_FMT_OUT);
 		break;
 	case OPT_GET_PARM:
