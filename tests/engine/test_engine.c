@@ -1788,15 +1788,14 @@ static const char mp_text[] =
 	"format RGB3 output\n size 640x480 fps 30\n";
 static struct negcam_profile mp_prof, sp_prof;
 
+/* mkfmt()'s request on the multiplanar capture queue. */
 static struct v4l2_format mkfmt_mp(__u32 fourcc, __u32 w, __u32 h)
 {
-	struct v4l2_format f;
+	struct v4l2_format f = mkfmt(CAP, fourcc, w, h, V4L2_FIELD_ANY);
+	struct v4l2_pix_format pix = f.fmt.pix;
 
-	memset(&f, 0, sizeof(f));
 	f.type = CAP_MP;
-	f.fmt.pix_mp.pixelformat = fourcc;
-	f.fmt.pix_mp.width = w;
-	f.fmt.pix_mp.height = h;
+	negcam_pix_to_mp(&pix, &f.fmt.pix_mp);
 	return f;
 }
 
