@@ -453,6 +453,9 @@ void ctl_print_fmt(struct ctl *c, const struct v4l2_format *f)
 	printf("\tField             : %s\n", ctl_field_name(pix->field));
 	if (is_mp) {
 		printf("\tNumber of planes  : %u\n", mp->num_planes);
+		printf("\tFlags             : ");
+		ctl_print_flags(mp->flags, pix_flags);
+		printf("\n");
 	} else {
 		printf("\tBytes per Line    : %u\n", pix->bytesperline);
 		printf("\tSize Image        : %u\n", pix->sizeimage);
@@ -476,7 +479,7 @@ void ctl_print_fmt(struct ctl *c, const struct v4l2_format *f)
 			       V4L2_MAP_QUANTIZATION_DEFAULT(is_rgb_or_hsv(pix->pixelformat),
 							     colsp, enc), buf));
 	printf("\n");
-	if (pix->priv == V4L2_PIX_FMT_PRIV_MAGIC) {
+	if (!is_mp && pix->priv == V4L2_PIX_FMT_PRIV_MAGIC) {
 		printf("\tFlags             : ");
 		ctl_print_flags(pix->flags, pix_flags);
 		printf("\n");

@@ -403,7 +403,8 @@ static void load_profile(struct ctl *c, const char *spec)
 	negcam_engine_init(&c->engine, c->profile);
 	/* read() as negcam.ko and negcam-run's nodes have it: QUERYCAP says
 	 * V4L2_CAP_READWRITE, G_PARM its read buffers */
-	c->engine.readbuffers = NC_VB_READ_BUFFERS;
+	/* as negcam.ko and negcam-run: a multiplanar node has no read() */
+	c->engine.readbuffers = c->profile->multiplanar ? 0 : NC_VB_READ_BUFFERS;
 }
 
 static const struct negcam_format *profile_format(const struct negcam_profile *p,
@@ -597,7 +598,7 @@ static void get_parm(struct ctl *c)
 	struct v4l2_streamparm p;
 
 	memset(&p, 0, sizeof(p));
-	p.type = queue_type(c, V4L2_BUF_TYPE_VIDEO_CAPTURE);
+	p.type = V4L2_BUF_TYPE_VIDEO_CAPTURE; /* as v4l2-ctl 1.22, multiplanar or not */
 	if (!do_ioctl(c, VIDIOC_G_PARM, &p))
 		ctl_print_parm(&p);
 }
@@ -609,7 +610,7 @@ static void set_parm(struct ctl *c, double fps)
 
 	/* v4l2-ctl's arithmetic: 1000 / (fps * 1000), truncated. */
 	memset(&p, 0, sizeof(p));
-	p.type = queue_type(c, V4L2_BUF_TYPE_VIDEO_CAPTURE);
+	p.type = V4L2_BUF_TYPE_VIDEO_CAPTURE; /* as v4l2-ctl 1.22, multiplanar or not */
 	tf->numerator = 1000;
 	tf->denominator = (__u32)(fps * tf->numerator);
 	if (do_ioctl(c, VIDIOC_S_PARM, &p))

@@ -43,6 +43,9 @@ for p in "$SRC/tests/gst/output.profile" "$SRC/tests/gst/output-only.profile"; d
 done
 check "--all lists the controls (not an empty comparison)" \
 	contains "$T/c" "test_pattern 0x009f0903 (menu)   : min=0 max=2 default=0 value=0 (Colour Bars)"
+for o in --list-formats-ext --all --get-fmt-video; do # a multiplanar node
+	same_as_ctl "$SRC/tests/run/profiles/multiplanar.profile" $o
+done
 
 timeout 30 "$RUN" --profile vga -- v4l2-ctl -d /dev/video0 -D >"$T/d" 2>&1
 check "v4l2-ctl -D shows the card" contains "$T/d" "Card type        : Negcam VGA"
