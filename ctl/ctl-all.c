@@ -177,8 +177,10 @@ void ctl_all(struct ctl *c)
 	if (!device_ioctl(c, VIDIOC_G_PRIORITY, &prio))
 		printf("Priority: %u\n", prio);
 	print_input(c);
-	print_fmt(c, V4L2_BUF_TYPE_VIDEO_CAPTURE);
-	print_fmt(c, V4L2_BUF_TYPE_VIDEO_OUTPUT);
+	/* the profile's format types (_MPLANE for a multiplanar profile); the
+	 * rate with the single-planar types, as v4l2-ctl 1.22 asks it */
+	print_fmt(c, negcam_engine_buf_type(c->engine.profile, NC_CAPTURE));
+	print_fmt(c, negcam_engine_buf_type(c->engine.profile, NC_OUTPUT));
 	print_parm(c, V4L2_BUF_TYPE_VIDEO_CAPTURE);
 	print_parm(c, V4L2_BUF_TYPE_VIDEO_OUTPUT);
 	print_ctrls(c);

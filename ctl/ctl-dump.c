@@ -765,6 +765,7 @@ static char *dump_text(struct dump *d, const char *name, const struct v4l2_capab
 	unsigned int i;
 
 	ctl_build_init(&b, name);
+	b.p->multiplanar = d->mplane[NC_CAPTURE] || d->mplane[NC_OUTPUT];
 	snprintf(b.p->card, sizeof(b.p->card), "%.31s", (const char *)cap->card);
 	for (i = 0; b.p->card[i]; i++)
 		if (b.p->card[i] == '"' || (unsigned char)b.p->card[i] < ' ')
@@ -835,10 +836,10 @@ int ctl_dump(const char *path, FILE *out, const char *name, bool drop_unknown)
 		if (!(caps & (sp | mp)))
 			continue;
 		d.mplane[q] = !(caps & sp);
-		if (d.mplane[q])
-			dump_warn(&d, "%s formats are multiplanar: written as single-planar ones "
-				  "(negcam devices are single-planar)",
-				  q == NC_CAPTURE ? "capture" : "output");
+		if (q == NC_OUTPUT && d.mplane[NC_OUTPUT] != d.mplane[NC_CAPTURE] &&
+		    (caps & (V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_VIDEO_CAPTURE_MPLANE)))
+			dump_warn(&d, "one queue single-planar, the other multiplanar: a "
+				  "profile's queues are one or the other, so both are multiplanar");
 		enum_formats(&d, q, drop_unknown);
 	}
 	if (!d.errors && !d.nformats)

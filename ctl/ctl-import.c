@@ -67,7 +67,8 @@ struct imp {
 	unsigned int line;  /* current input line */
 	int queue;          /* current section, -1: skipped type */
 	bool skip;          /* the current format was refused: its sizes go with it */
-	bool mplane;        /* a multiplanar section was seen */
+	bool mplane;        /* a multiplanar section was seen: the profile is multiplanar */
+	bool splane;        /* a single-planar one was */
 	bool prefixed;      /* a dump tool's line prefix was stripped (said once) */
 	unsigned int cur;   /* the format sizes go to (a repeated fourcc: the first) */
 	unsigned int errors, warnings;
@@ -673,13 +674,14 @@ static void parse_type(struct imp *im, const char *type)
 		im->queue = -1;
 		return;
 	}
-	if (strstr(type, "Multiplanar") && !im->mplane) {
+	/* A profile's queues are all single-planar or all multiplanar. */
+	if (strstr(type, "Multiplanar") ? im->splane : im->mplane)
+		imp_warn(im, im->line, "single-planar and multiplanar sections: a "
+			 "profile's queues are one or the other, so all are multiplanar");
+	if (strstr(type, "Multiplanar"))
 		im->mplane = true;
-		imp_warn(im, im->line, "multiplanar formats become single-planar ones: negcam "
-			 "devices are single-planar, so this camera lists them as '%s' and an "
-			 "application asking for the _MPLANE buffer type finds none", strstr(type,
-			 "Capture") ? "Video Capture" : "Video Output");
-	}
+	else
+		im->splane = true;
 }
 
 /* The layout before v4l-utils 1.16: Index / Type / Pixel Format / Name lines. */
@@ -955,6 +957,7 @@ static void generate(struct imp *im, struct ctl_build *b)
 			some_ivals |= f->sizes[j].nivals > 0;
 		}
 	}
+	b->p->multiplanar = im->mplane;
 	if (!some_sizes)
 		b->p->quirks |= NC_QUIRK_NO_ENUM_FRAMESIZES;
 	if (some_discrete && !some_ivals)

@@ -416,22 +416,50 @@ static void print_fmt_name(struct ctl *c, __u32 type, __u32 fourcc)
 	}
 }
 
+/* A multiplanar format's own lines, as v4l2-ctl prints them: the planes come last. */
+static void print_mp_planes(const struct v4l2_pix_format_mplane *mp)
+{
+	unsigned int i;
+
+	for (i = 0; i < mp->num_planes && i < VIDEO_MAX_PLANES; i++) {
+		printf("\tPlane %u           :\n", i);
+		printf("\t   Bytes per Line : %u\n", mp->plane_fmt[i].bytesperline);
+		printf("\t   Size Image     : %u\n", mp->plane_fmt[i].sizeimage);
+	}
+}
+
 void ctl_print_fmt(struct ctl *c, const struct v4l2_format *f)
 {
-	const struct v4l2_pix_format *pix = &f->fmt.pix;
-	__u32 colsp = pix->colorspace, enc = pix->ycbcr_enc;
+	const struct v4l2_pix_format_mplane *mp = &f->fmt.pix_mp;
+	bool is_mp = f->type == V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE ||
+		     f->type == V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE;
+	struct v4l2_pix_format view, *pix = &view;
+	__u32 colsp, enc;
 	char buf[32], fcc[8];
 
 	printf("Format %s:\n", ctl_buftype_name(f->type, buf));
-	if (f->type != V4L2_BUF_TYPE_VIDEO_CAPTURE && f->type != V4L2_BUF_TYPE_VIDEO_OUTPUT)
+	if (f->type != V4L2_BUF_TYPE_VIDEO_CAPTURE && f->type != V4L2_BUF_TYPE_VIDEO_OUTPUT &&
+	    !is_mp)
 		return;
+	if (is_mp)
+		negcam_pix_from_mp(&view, mp);
+	else
+		view = f->fmt.pix;
+	colsp = pix->colorspace, enc = pix->ycbcr_enc;
 	printf("\tWidth/Height      : %u/%u\n", pix->width, pix->height);
 	printf("\tPixel Format      : '%s'", ctl_fcc(pix->pixelformat, fcc));
 	print_fmt_name(c, f->type, pix->pixelformat);
 	printf("\n");
 	printf("\tField             : %s\n", ctl_field_name(pix->field));
-	printf("\tBytes per Line    : %u\n", pix->bytesperline);
-	printf("\tSize Image        : %u\n", pix->sizeimage);
+	if (is_mp) {
+		printf("\tNumber of planes  : %u\n", mp->num_planes);
+		printf("\tFlags             : ");
+		ctl_print_flags(mp->flags, pix_flags);
+		printf("\n");
+	} else {
+		printf("\tBytes per Line    : %u\n", pix->bytesperline);
+		printf("\tSize Image        : %u\n", pix->sizeimage);
+	}
 	printf("\tColorspace        : %s\n", name_of(colorspace_names, colsp, buf));
 	printf("\tTransfer Function : %s", name_of(xfer_names, pix->xfer_func, buf));
 	if (pix->xfer_func == V4L2_XFER_FUNC_DEFAULT)
@@ -451,11 +479,13 @@ void ctl_print_fmt(struct ctl *c, const struct v4l2_format *f)
 			       V4L2_MAP_QUANTIZATION_DEFAULT(is_rgb_or_hsv(pix->pixelformat),
 							     colsp, enc), buf));
 	printf("\n");
-	if (pix->priv == V4L2_PIX_FMT_PRIV_MAGIC) {
+	if (!is_mp && pix->priv == V4L2_PIX_FMT_PRIV_MAGIC) {
 		printf("\tFlags             : ");
 		ctl_print_flags(pix->flags, pix_flags);
 		printf("\n");
 	}
+	if (is_mp)
+		print_mp_planes(mp);
 }
 
 void ctl_print_parm(const struct v4l2_streamparm *p)

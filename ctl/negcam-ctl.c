@@ -403,7 +403,8 @@ static void load_profile(struct ctl *c, const char *spec)
 	negcam_engine_init(&c->engine, c->profile);
 	/* read() as negcam.ko and negcam-run's nodes have it: QUERYCAP says
 	 * V4L2_CAP_READWRITE, G_PARM its read buffers */
-	c->engine.readbuffers = NC_VB_READ_BUFFERS;
+	/* as negcam.ko and negcam-run: a multiplanar node has no read() */
+	c->engine.readbuffers = c->profile->multiplanar ? 0 : NC_VB_READ_BUFFERS;
 }
 
 static const struct negcam_format *profile_format(const struct negcam_profile *p,
@@ -503,6 +504,13 @@ static void get_fmt(struct ctl *c, __u32 type)
 		ctl_print_fmt(c, &f);
 }
 
+/* The profile's buffer type for the queue of @type (multiplanar or not). */
+static __u32 queue_type(const struct ctl *c, __u32 type)
+{
+	return negcam_engine_buf_type(c->engine.profile,
+				      type == V4L2_BUF_TYPE_VIDEO_OUTPUT ? NC_OUTPUT : NC_CAPTURE);
+}
+
 /* The fourcc at ENUM_FMT @index, 0 when there is none. */
 static __u32 fourcc_at_index(struct ctl *c, __u32 type, __u32 index)
 {
@@ -519,7 +527,8 @@ static void try_or_set_fmt(struct ctl *c, const struct fmt_req *r, __u32 type, b
 {
 	unsigned long request = set ? VIDIOC_S_FMT : VIDIOC_TRY_FMT;
 	struct v4l2_format f, asked;
-	struct v4l2_pix_format *pix = &f.fmt.pix;
+	struct v4l2_pix_format sp, *pix = &f.fmt.pix;
+	bool mp = type != V4L2_BUF_TYPE_VIDEO_CAPTURE && type != V4L2_BUF_TYPE_VIDEO_OUTPUT;
 	int ret;
 
 	memset(&f, 0, sizeof(f));
@@ -527,6 +536,10 @@ static void try_or_set_fmt(struct ctl *c, const struct fmt_req *r, __u32 type, b
 	pix->priv = V4L2_PIX_FMT_PRIV_MAGIC;
 	if (do_ioctl(c, VIDIOC_G_FMT, &f))
 		return;
+	if (mp) { /* edit the single-planar view, send the multiplanar request */
+		negcam_pix_from_mp(&sp, &f.fmt.pix_mp);
+		pix = &sp;
+	}
 	if (r->set & FMT_WIDTH)
 		pix->width = r->width;
 	if (r->set & FMT_HEIGHT)
@@ -536,7 +549,7 @@ static void try_or_set_fmt(struct ctl *c, const struct fmt_req *r, __u32 type, b
 		if (!pix->pixelformat) {
 			fprintf(stderr, "%s: pixelformat index %u: no such format "
 				"(see --list-formats%s)\n", prog, r->pixfmt,
-				type == V4L2_BUF_TYPE_VIDEO_OUTPUT ? "-out" : "");
+				V4L2_TYPE_IS_OUTPUT(type) ? "-out" : "");
 			fail(c);
 			return;
 		}
@@ -569,6 +582,8 @@ static void try_or_set_fmt(struct ctl *c, const struct fmt_req *r, __u32 type, b
 		pix->flags |= V4L2_PIX_FMT_FLAG_SET_CSC;
 		pix->xfer_func = r->xfer;
 	}
+	if (mp)
+		negcam_pix_to_mp(pix, &f.fmt.pix_mp);
 	asked = f;
 	ret = ctl_ioctl(c, request, &f);
 	if (ret) {
@@ -583,7 +598,7 @@ static void get_parm(struct ctl *c)
 	struct v4l2_streamparm p;
 
 	memset(&p, 0, sizeof(p));
-	p.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	p.type = V4L2_BUF_TYPE_VIDEO_CAPTURE; /* as v4l2-ctl 1.22, multiplanar or not */
 	if (!do_ioctl(c, VIDIOC_G_PARM, &p))
 		ctl_print_parm(&p);
 }
@@ -595,7 +610,7 @@ static void set_parm(struct ctl *c, double fps)
 
 	/* v4l2-ctl's arithmetic: 1000 / (fps * 1000), truncated. */
 	memset(&p, 0, sizeof(p));
-	p.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	p.type = V4L2_BUF_TYPE_VIDEO_CAPTURE; /* as v4l2-ctl 1.22, multiplanar or not */
 	tf->numerator = 1000;
 	tf->denominator = (__u32)(fps * tf->numerator);
 	if (do_ioctl(c, VIDIOC_S_PARM, &p))
@@ -626,7 +641,8 @@ static void list_frameintervals(struct ctl *c, const struct fmt_req *r)
 	memset(&fi, 0, sizeof(fi));
 	fi.pixel_format = r->pixfmt;
 	if (r->set & FMT_PIXFMT_INDEX) {
-		fi.pixel_format = fourcc_at_index(c, V4L2_BUF_TYPE_VIDEO_CAPTURE, r->pixfmt);
+		fi.pixel_format = fourcc_at_index(c, queue_type(c, V4L2_BUF_TYPE_VIDEO_CAPTURE),
+						  r->pixfmt);
 		if (!fi.pixel_format) {
 			fprintf(stderr, "%s: pixelformat index %u: no such format\n", prog,
 				r->pixfmt);
@@ -790,11 +806,13 @@ static void run(struct ctl *c, const struct action *a, const char *import_name)
 		break;
 	case OPT_LIST_FORMATS:
 	case OPT_LIST_FORMATS_EXT:
-		ctl_list_formats(c, V4L2_BUF_TYPE_VIDEO_CAPTURE, a->opt == OPT_LIST_FORMATS_EXT);
+		ctl_list_formats(c, queue_type(c, V4L2_BUF_TYPE_VIDEO_CAPTURE),
+				 a->opt == OPT_LIST_FORMATS_EXT);
 		break;
 	case OPT_LIST_FORMATS_OUT:
 	case OPT_LIST_FORMATS_OUT_EXT:
-		ctl_list_formats(c, V4L2_BUF_TYPE_VIDEO_OUTPUT, a->opt == OPT_LIST_FORMATS_OUT_EXT);
+		ctl_list_formats(c, queue_type(c, V4L2_BUF_TYPE_VIDEO_OUTPUT),
+				 a->opt == OPT_LIST_FORMATS_OUT_EXT);
 		break;
 	case OPT_LIST_FRAMESIZES:
 		list_framesizes(c, a->fourcc);
@@ -804,13 +822,13 @@ static void run(struct ctl *c, const struct action *a, const char *import_name)
 		break;
 	case OPT_GET_FMT:
 	case OPT_GET_FMT_OUT:
-		get_fmt(c, a->type);
+		get_fmt(c, queue_type(c, a->type));
 		break;
 	case OPT_TRY_FMT:
 	case OPT_TRY_FMT_OUT:
 	case OPT_SET_FMT:
 	case OPT_SET_FMT_OUT:
-		try_or_set_fmt(c, &a->fmt, a->type,
+		try_or_set_fmt(c, &a->fmt, queue_type(c, a->type),
 			       a->opt == OPT_SET_FMT || a->opt == OPT_SET_FMT_OUT);
 		break;
 	case OPT_GET_PARM:

@@ -75,12 +75,41 @@ static const struct negcam_format *nc_default_format(const struct negcam_profile
 	return f ? f : nc_format_at(p, q, 0);
 }
 
-/* Queue index of @buf_type when the profile has formats there, else -1. */
+static bool nc_type_mp(__u32 buf_type)
+{
+	return buf_type == V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE ||
+	       buf_type == V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE;
+}
+
+/* The queue of a single-planar or multiplanar video type, else -1. */
+static int nc_queue_any(__u32 buf_type)
+{
+	if (buf_type == V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE)
+		return NC_CAPTURE;
+	if (buf_type == V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE)
+		return NC_OUTPUT;
+	return negcam_queue_of(buf_type);
+}
+
+__u32 negcam_engine_buf_type(const struct negcam_profile *p, int q)
+{
+	bool mp = p && p->multiplanar;
+
+	if (q == NC_OUTPUT)
+		return mp ? V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE : V4L2_BUF_TYPE_VIDEO_OUTPUT;
+	return mp ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE : V4L2_BUF_TYPE_VIDEO_CAPTURE;
+}
+
+/*
+ * Queue index of @buf_type when it is the type of the profile's planes
+ * (single- or multiplanar) and the profile has formats there, else -1.
+ */
 static int nc_queue(const struct negcam_engine *e, __u32 buf_type)
 {
-	int q = negcam_queue_of(buf_type);
+	int q = nc_queue_any(buf_type);
 
-	if (q < 0 || !nc_format_at(e->profile, q, 0))
+	if (q < 0 || negcam_engine_buf_type(e->profile, q) != buf_type ||
+	    !nc_format_at(e->profile, q, 0))
 		return -1;
 	return q;
 }
@@ -628,7 +657,7 @@ struct v4l2_fract negcam_engine_interval(const struct negcam_engine *e, int q)
 
 void negcam_engine_set_busy(struct negcam_engine *e, __u32 buf_type, bool busy)
 {
-	int q = negcam_queue_of(buf_type);
+	int q = nc_queue_any(buf_type);
 
 	if (q < 0)
 		return;
@@ -657,12 +686,13 @@ int negcam_engine_querycap(const struct negcam_engine *e, const struct negcam_id
 {
 	const struct negcam_profile *p = e->profile;
 	const char *card = p && p->card[0] ? p->card : p && p->name[0] ? p->name : NC_DRIVER_NAME;
+	bool mp = p && p->multiplanar;
 	__u32 caps = V4L2_CAP_STREAMING;
 
-	if (nc_queue(e, V4L2_BUF_TYPE_VIDEO_CAPTURE) >= 0)
-		caps |= V4L2_CAP_VIDEO_CAPTURE;
-	if (nc_queue(e, V4L2_BUF_TYPE_VIDEO_OUTPUT) >= 0)
-		caps |= V4L2_CAP_VIDEO_OUTPUT;
+	if (nc_format_at(p, NC_CAPTURE, 0))
+		caps |= mp ? V4L2_CAP_VIDEO_CAPTURE_MPLANE : V4L2_CAP_VIDEO_CAPTURE;
+	if (nc_format_at(p, NC_OUTPUT, 0))
+		caps |= mp ? V4L2_CAP_VIDEO_OUTPUT_MPLANE : V4L2_CAP_VIDEO_OUTPUT;
 	if (e->readbuffers)
 		caps |= V4L2_CAP_READWRITE;
 	memset(cap, 0, sizeof(*cap));
@@ -706,6 +736,49 @@ int negcam_engine_enum_fmt(const struct negcam_engine *e, struct v4l2_fmtdesc *f
 	return 0;
 }
 
+/* ---- multiplanar formats: the engine's single-planar one, in planes ---- */
+
+/* The fields both format structs have, under the same names. */
+#define NC_COMMON_FIELDS(X) \
+	X(width) X(height) X(pixelformat) X(field) X(colorspace) X(ycbcr_enc) \
+	X(quantization) X(xfer_func) X(flags)
+#define NC_TO_SP(name) sp->name = mp->name;
+#define NC_TO_MP(name) mp->name = (__typeof__(mp->name))sp->name;
+
+void negcam_pix_from_mp(struct v4l2_pix_format *sp, const struct v4l2_pix_format_mplane *mp)
+{
+	memset(sp, 0, sizeof(*sp));
+	NC_COMMON_FIELDS(NC_TO_SP)
+	sp->bytesperline = mp->num_planes ? mp->plane_fmt[0].bytesperline : 0;
+	sp->priv = V4L2_PIX_FMT_PRIV_MAGIC;
+}
+
+unsigned int negcam_pix_planes(const struct v4l2_pix_format *pix, bool multiplanar,
+			       struct negcam_plane_size p[NC_MAX_PLANES])
+{
+	if (!multiplanar) {
+		p[0].bytesperline = pix->bytesperline;
+		p[0].sizeimage = pix->sizeimage;
+		return 1;
+	}
+	return negcam_fourcc_planes(negcam_fourcc_info_of(pix->pixelformat), pix->bytesperline,
+				    pix->height, pix->sizeimage, p);
+}
+
+void negcam_pix_to_mp(const struct v4l2_pix_format *sp, struct v4l2_pix_format_mplane *mp)
+{
+	struct negcam_plane_size p[NC_MAX_PLANES];
+	unsigned int i;
+
+	memset(mp, 0, sizeof(*mp));
+	NC_COMMON_FIELDS(NC_TO_MP)
+	mp->num_planes = (__u8)negcam_pix_planes(sp, true, p);
+	for (i = 0; i < mp->num_planes; i++) {
+		mp->plane_fmt[i].bytesperline = p[i].bytesperline;
+		mp->plane_fmt[i].sizeimage = p[i].sizeimage;
+	}
+}
+
 int negcam_engine_g_fmt(const struct negcam_engine *e, struct v4l2_format *f)
 {
 	int q = nc_queue(e, f->type);
@@ -713,6 +786,10 @@ int negcam_engine_g_fmt(const struct negcam_engine *e, struct v4l2_format *f)
 
 	if (q < 0)
 		return -EINVAL;
+	if (nc_type_mp(f->type)) {
+		negcam_pix_to_mp(&e->fmt[q], &f->fmt.pix_mp);
+		return 0;
+	}
 	priv = f->fmt.pix.priv;
 	f->fmt.pix = e->fmt[q];
 	f->fmt.pix.priv = priv;
@@ -735,6 +812,16 @@ int negcam_engine_try_fmt(const struct negcam_engine *e, struct v4l2_format *f)
 	q = nc_queue(e, f->type);
 	if (q < 0)
 		return -EINVAL;
+	if (nc_type_mp(f->type)) {
+		struct v4l2_pix_format pix;
+		int ret;
+
+		negcam_pix_from_mp(&pix, &f->fmt.pix_mp);
+		ret = nc_adjust(e->profile, q, &pix, &pix, &s);
+		if (!ret)
+			negcam_pix_to_mp(&pix, &f->fmt.pix_mp);
+		return ret;
+	}
 	return nc_adjust(e->profile, q, &f->fmt.pix, &f->fmt.pix, &s);
 }
 
@@ -744,14 +831,20 @@ int negcam_engine_s_fmt(struct negcam_engine *e, struct v4l2_format *f)
 	struct v4l2_pix_format pix;
 	struct v4l2_fract ival;
 	int q = nc_queue(e, f->type);
+	bool mp = nc_type_mp(f->type);
 	int ret;
 
 	if (q < 0)
 		return -EINVAL;
-	ret = nc_adjust(e->profile, q, &f->fmt.pix, &pix, &s);
+	if (mp)
+		negcam_pix_from_mp(&pix, &f->fmt.pix_mp);
+	ret = nc_adjust(e->profile, q, mp ? &pix : &f->fmt.pix, &pix, &s);
 	if (ret)
 		return ret;
-	f->fmt.pix = pix;
+	if (mp)
+		negcam_pix_to_mp(&pix, &f->fmt.pix_mp);
+	else
+		f->fmt.pix = pix;
 	if (e->busy & (1u << q))
 		return -EBUSY;
 	ival = nc_snap_interval(e->profile, s, e->interval[q], e->interval[q]);
@@ -898,11 +991,33 @@ int negcam_engine_s_parm(struct negcam_engine *e, struct v4l2_streamparm *p)
 /* ------------------------------------------------------------------ */
 /* The ioctl-shaped entry point                                       */
 
+/* Zero a struct after one of its fields, as the core's INFO_FL_CLEAR. */
+#define NC_CLEAR_AFTER(p, field)                                              \
+	memset((__u8 *)(p) + offsetof(__typeof__(*(p)), field) +              \
+		       sizeof((p)->field), 0,                                  \
+	       sizeof(*(p)) - offsetof(__typeof__(*(p)), field) - sizeof((p)->field))
+
+/* What the kernel core does to a multiplanar request (v4l_s_fmt, v4l_try_fmt). */
+static void nc_sanitize_mp(struct v4l2_format *f)
+{
+	struct v4l2_pix_format_mplane *mp = &f->fmt.pix_mp;
+	unsigned int i;
+
+	if (mp->num_planes > VIDEO_MAX_PLANES)
+		mp->num_planes = VIDEO_MAX_PLANES;
+	NC_CLEAR_AFTER(mp, xfer_func);
+	memset((__u8 *)&f->fmt + sizeof(*mp), 0, sizeof(f->fmt) - sizeof(*mp));
+	for (i = 0; i < mp->num_planes; i++)
+		NC_CLEAR_AFTER(&mp->plane_fmt[i], bytesperline);
+}
+
 /* What the kernel core does around the format ops (v4l_sanitize_format). */
 static void nc_sanitize_format(struct v4l2_format *f)
 {
 	size_t off = offsetof(struct v4l2_pix_format, priv) + sizeof(f->fmt.pix.priv);
 
+	if (nc_type_mp(f->type))
+		nc_sanitize_mp(f);
 	if (f->type != V4L2_BUF_TYPE_VIDEO_CAPTURE && f->type != V4L2_BUF_TYPE_VIDEO_OUTPUT)
 		return;
 	/* old applications leave the extended fields uninitialised */
@@ -922,26 +1037,22 @@ static int nc_ioctl_fmt(struct negcam_engine *e, unsigned long request,
 
 	if (request == VIDIOC_TRY_FMT && nc_no_try_fmt(e))
 		return -ENOTTY;
-	if (negcam_queue_of(f->type) < 0)
+	if (nc_queue_any(f->type) < 0)
 		return -EINVAL;
 	if (request == VIDIOC_G_FMT) {
 		memset(&f->fmt, 0, sizeof(f->fmt));
-		f->fmt.pix.priv = V4L2_PIX_FMT_PRIV_MAGIC;
+		if (!nc_type_mp(f->type))
+			f->fmt.pix.priv = V4L2_PIX_FMT_PRIV_MAGIC;
 		ret = negcam_engine_g_fmt(e, f);
 	} else {
 		nc_sanitize_format(f);
 		ret = request == VIDIOC_S_FMT ? negcam_engine_s_fmt(e, f) :
 						negcam_engine_try_fmt(e, f);
 	}
-	f->fmt.pix.priv = V4L2_PIX_FMT_PRIV_MAGIC;
+	if (!nc_type_mp(f->type))
+		f->fmt.pix.priv = V4L2_PIX_FMT_PRIV_MAGIC;
 	return ret;
 }
-
-/* Zero a struct after one of its fields, as the core's INFO_FL_CLEAR. */
-#define NC_CLEAR_AFTER(p, field)                                              \
-	memset((__u8 *)(p) + offsetof(__typeof__(*(p)), field) +              \
-		       sizeof((p)->field), 0,                                  \
-	       sizeof(*(p)) - offsetof(__typeof__(*(p)), field) - sizeof((p)->field))
 
 static int nc_ioctl_parm(struct negcam_engine *e, unsigned long request,
 			 struct v4l2_streamparm *p)
@@ -950,7 +1061,7 @@ static int nc_ioctl_parm(struct negcam_engine *e, unsigned long request,
 		NC_CLEAR_AFTER(p, type);
 		return negcam_engine_g_parm(e, p);
 	}
-	if (p->type == V4L2_BUF_TYPE_VIDEO_OUTPUT) {
+	if (nc_queue_any(p->type) == NC_OUTPUT) {
 		memset(p->parm.output.reserved, 0, sizeof(p->parm.output.reserved));
 		p->parm.output.extendedmode = 0;
 		p->parm.output.outputmode &= V4L2_MODE_HIGHQUALITY;

@@ -15,6 +15,7 @@
 #define NEGCAM_ENGINE_H
 
 #include "compat.h"
+#include "formats.h"
 #include "profile.h"
 
 struct negcam_engine {
@@ -43,6 +44,33 @@ void negcam_engine_set_busy(struct negcam_engine *e, __u32 buf_type, bool busy);
 
 /* The depth of the caller's read() queue, for G_PARM and QUERYCAP; 0 without read(). */
 void negcam_engine_set_readbuffers(struct negcam_engine *e, __u32 n);
+
+/*
+ * The buffer type of queue @q (enum negcam_queue) under @p: the
+ * single-planar V4L2_BUF_TYPE_VIDEO_CAPTURE / _OUTPUT, or their _MPLANE
+ * types when the profile says 'multiplanar'. The engine answers only the
+ * profile's own types; the others are EINVAL.
+ */
+__u32 negcam_engine_buf_type(const struct negcam_profile *p, int q);
+
+/*
+ * The memory planes of a frame of @pix (a complete format, as
+ * negcam_engine_fmt() gives it): one of its bytesperline and sizeimage on
+ * a single-planar queue; on a multiplanar one (@multiplanar) one plane,
+ * or an 'M' format's two or three, each its own buffer
+ * (negcam_fourcc_planes()). Returns the count written to @p.
+ */
+unsigned int negcam_pix_planes(const struct v4l2_pix_format *pix, bool multiplanar,
+			       struct negcam_plane_size p[NC_MAX_PLANES]);
+
+/*
+ * A multiplanar request as the single-planar one it asks for: the common
+ * fields, plane 0's bytesperline, priv the extended-fields magic.
+ */
+void negcam_pix_from_mp(struct v4l2_pix_format *sp, const struct v4l2_pix_format_mplane *mp);
+
+/* @sp (a complete format) as a multiplanar queue's G_FMT answers it. */
+void negcam_pix_to_mp(const struct v4l2_pix_format *sp, struct v4l2_pix_format_mplane *mp);
 
 /* The current format and frame interval of queue @q (enum negcam_queue). */
 const struct v4l2_pix_format *negcam_engine_fmt(const struct negcam_engine *e, int q);
@@ -86,7 +114,7 @@ int negcam_engine_s_parm(struct negcam_engine *e, struct v4l2_streamparm *p);
  * struct. Handles QUERYCAP, ENUM_FMT, G/TRY/S_FMT, ENUM_FRAMESIZES,
  * ENUM_FRAMEINTERVALS, G/S_PARM; anything else is -ENOTTY. Like the
  * kernel core, it clears the reserved fields and sets
- * fmt.pix.priv = V4L2_PIX_FMT_PRIV_MAGIC on format answers.
+ * fmt.pix.priv = V4L2_PIX_FMT_PRIV_MAGIC on single-planar format answers.
  */
 int negcam_engine_ioctl(struct negcam_engine *e, unsigned long request, void *arg);
 

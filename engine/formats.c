@@ -12,6 +12,9 @@
 #define SP(fcc, d, bpp, hs, vs) { fcc, d, NC_LAYOUT_SEMIPLANAR, NC_COLOR_YUV, bpp, hs, vs }
 #define PL(fcc, d, hs, vs) { fcc, d, NC_LAYOUT_PLANAR, NC_COLOR_YUV, 8, hs, vs }
 #define BY(fcc, d, bpp, hs) { fcc, d, NC_LAYOUT_BAYER, NC_COLOR_BAYER, bpp, hs, 2 }
+/* The 'M' variants: the same, one buffer per plane on a multiplanar queue. */
+#define SPM(fcc, d, bpp, hs, vs) { fcc, d, NC_LAYOUT_SEMIPLANAR, NC_COLOR_YUV, bpp, hs, vs, 2 }
+#define PLM(fcc, d, hs, vs) { fcc, d, NC_LAYOUT_PLANAR, NC_COLOR_YUV, 8, hs, vs, 3 }
 #define CO(fcc, d, col) { fcc, d, NC_LAYOUT_COMPRESSED, col, 0, 1, 1 }
 
 static const struct negcam_fourcc_info negcam_fourccs[] = {
@@ -47,14 +50,14 @@ static const struct negcam_fourcc_info negcam_fourccs[] = {
 	SP(V4L2_PIX_FMT_M420, "YUV 4:2:0 (M420)", 8, 2, 2),
 	/*
 	 * The multiplanar 'M' variants: each plane in its own buffer on a
-	 * multiplanar device. A negcam device is single-planar, so a profile
-	 * that lists one serves it with the planes one after the other in one
-	 * buffer: the same bytes, the sizes of the contiguous form.
+	 * multiplanar queue (negcam_fourcc_planes()). On a single-planar one
+	 * the planes follow one another in one buffer: the same bytes, the
+	 * sizes of the contiguous form.
 	 */
-	SP(V4L2_PIX_FMT_NV12M, "Y/UV 4:2:0 (N-C)", 8, 2, 2),
-	SP(V4L2_PIX_FMT_NV21M, "Y/VU 4:2:0 (N-C)", 8, 2, 2),
-	SP(V4L2_PIX_FMT_NV16M, "Y/UV 4:2:2 (N-C)", 8, 2, 1),
-	SP(V4L2_PIX_FMT_NV61M, "Y/VU 4:2:2 (N-C)", 8, 2, 1),
+	SPM(V4L2_PIX_FMT_NV12M, "Y/UV 4:2:0 (N-C)", 8, 2, 2),
+	SPM(V4L2_PIX_FMT_NV21M, "Y/VU 4:2:0 (N-C)", 8, 2, 2),
+	SPM(V4L2_PIX_FMT_NV16M, "Y/UV 4:2:2 (N-C)", 8, 2, 1),
+	SPM(V4L2_PIX_FMT_NV61M, "Y/VU 4:2:2 (N-C)", 8, 2, 1),
 
 	/* Planar YUV: luma plane, then two chroma planes */
 	PL(V4L2_PIX_FMT_YUV420, "Planar YUV 4:2:0", 2, 2),
@@ -63,12 +66,12 @@ static const struct negcam_fourcc_info negcam_fourccs[] = {
 	PL(V4L2_PIX_FMT_YUV411P, "Planar YUV 4:1:1", 4, 1),
 	PL(V4L2_PIX_FMT_YUV410, "Planar YUV 4:1:0", 4, 4),
 	PL(V4L2_PIX_FMT_YVU410, "Planar YVU 4:1:0", 4, 4),
-	PL(V4L2_PIX_FMT_YUV420M, "Planar YUV 4:2:0 (N-C)", 2, 2),
-	PL(V4L2_PIX_FMT_YVU420M, "Planar YVU 4:2:0 (N-C)", 2, 2),
-	PL(V4L2_PIX_FMT_YUV422M, "Planar YUV 4:2:2 (N-C)", 2, 1),
-	PL(V4L2_PIX_FMT_YVU422M, "Planar YVU 4:2:2 (N-C)", 2, 1),
-	PL(V4L2_PIX_FMT_YUV444M, "Planar YUV 4:4:4 (N-C)", 1, 1),
-	PL(V4L2_PIX_FMT_YVU444M, "Planar YVU 4:4:4 (N-C)", 1, 1),
+	PLM(V4L2_PIX_FMT_YUV420M, "Planar YUV 4:2:0 (N-C)", 2, 2),
+	PLM(V4L2_PIX_FMT_YVU420M, "Planar YVU 4:2:0 (N-C)", 2, 2),
+	PLM(V4L2_PIX_FMT_YUV422M, "Planar YUV 4:2:2 (N-C)", 2, 1),
+	PLM(V4L2_PIX_FMT_YVU422M, "Planar YVU 4:2:2 (N-C)", 2, 1),
+	PLM(V4L2_PIX_FMT_YUV444M, "Planar YUV 4:4:4 (N-C)", 1, 1),
+	PLM(V4L2_PIX_FMT_YVU444M, "Planar YVU 4:4:4 (N-C)", 1, 1),
 
 	/* Greyscale */
 	PK(V4L2_PIX_FMT_GREY, "8-bit Greyscale", NC_COLOR_GREY, 8, 1),
@@ -325,11 +328,53 @@ static __u64 nc_h264_bound(__u32 width, __u32 height)
 	return pcm > generic ? pcm : generic;
 }
 
+/*
+ * The chroma planes of a (semi-)planar format whose luma stride is @bpl:
+ * their count (0 for other layouts), stride and lines.
+ */
+static unsigned int nc_chroma(const struct negcam_fourcc_info *fi, __u64 bpl, __u32 height,
+			      __u64 *cbpl, __u64 *clines)
+{
+	*clines = nc_div_round_up(height, fi->vsub);
+	if (fi->layout == NC_LAYOUT_SEMIPLANAR) {
+		/* One interleaved plane: two chroma samples per hsub luma */
+		*cbpl = nc_div_round_up(bpl * 2, fi->hsub);
+		return 1;
+	}
+	if (fi->layout == NC_LAYOUT_PLANAR) {
+		*cbpl = nc_div_round_up(bpl, fi->hsub);
+		return 2;
+	}
+	*cbpl = 0;
+	return 0;
+}
+
+unsigned int negcam_fourcc_planes(const struct negcam_fourcc_info *fi, __u32 bytesperline,
+				  __u32 height, __u32 sizeimage,
+				  struct negcam_plane_size p[NC_MAX_PLANES])
+{
+	__u64 cbpl, clines;
+	unsigned int n, i;
+
+	p[0].bytesperline = bytesperline;
+	p[0].sizeimage = sizeimage;
+	if (!fi->mplanes)
+		return 1;
+	n = nc_chroma(fi, bytesperline, height, &cbpl, &clines);
+	p[0].sizeimage = nc_saturate_u32((__u64)bytesperline * height);
+	for (i = 1; i <= n; i++) {
+		p[i].bytesperline = nc_saturate_u32(cbpl);
+		p[i].sizeimage = nc_saturate_u32(cbpl * clines);
+	}
+	return n + 1;
+}
+
 void negcam_fourcc_sizes(const struct negcam_fourcc_info *fi, __u32 width,
 			 __u32 height, __u32 align, __u32 *bytesperline,
 			 __u32 *sizeimage)
 {
 	__u64 bpl, size, cbpl, clines;
+	unsigned int nchroma;
 
 	if (fi->layout == NC_LAYOUT_COMPRESSED || fi->layout == NC_LAYOUT_OPAQUE) {
 		*bytesperline = 0;
@@ -339,16 +384,8 @@ void negcam_fourcc_sizes(const struct negcam_fourcc_info *fi, __u32 width,
 		return;
 	}
 	bpl = nc_round_up(nc_div_round_up((__u64)width * fi->bpp, 8), align);
-	size = bpl * height;
-	clines = nc_div_round_up(height, fi->vsub);
-	if (fi->layout == NC_LAYOUT_SEMIPLANAR) {
-		/* One interleaved plane: two chroma samples per hsub luma */
-		cbpl = nc_div_round_up(bpl * 2, fi->hsub);
-		size += cbpl * clines;
-	} else if (fi->layout == NC_LAYOUT_PLANAR) {
-		cbpl = nc_div_round_up(bpl, fi->hsub);
-		size += 2 * cbpl * clines;
-	}
+	nchroma = nc_chroma(fi, bpl, height, &cbpl, &clines);
+	size = bpl * height + nchroma * cbpl * clines;
 	*bytesperline = nc_saturate_u32(bpl);
 	*sizeimage = nc_saturate_u32(size);
 }

@@ -35,6 +35,7 @@ struct negcam_fourcc_info {
 	__u8 bpp;                /* packed/bayer: bits per pixel; (semi)planar: bits per luma sample (8 or 16) */
 	__u8 hsub;               /* chroma subsampling: width must be a multiple of hsub */
 	__u8 vsub;               /* height must be a multiple of vsub */
+	__u8 mplanes;            /* an 'M' variant: its planes in as many buffers; 0: one buffer */
 };
 
 /* NULL when the fourcc is not in the table. */
@@ -65,6 +66,26 @@ const struct negcam_fourcc_info *negcam_fourcc_at(unsigned int i);
 void negcam_fourcc_sizes(const struct negcam_fourcc_info *fi, __u32 width,
 			 __u32 height, __u32 align, __u32 *bytesperline,
 			 __u32 *sizeimage);
+
+/* The most buffers a frame takes: an 'M' planar format's three. */
+#define NC_MAX_PLANES 3
+
+/* One memory plane of a frame: its own buffer on a multiplanar queue. */
+struct negcam_plane_size {
+	__u32 bytesperline;
+	__u32 sizeimage;
+};
+
+/*
+ * How a frame of @height lines, luma stride @bytesperline and @sizeimage
+ * bytes in all (negcam_fourcc_sizes()' answers) lies in memory on a
+ * multiplanar queue: one plane of those sizes, or for an 'M' variant
+ * (NV12M...: fi->mplanes) its planes one buffer each, each sized as it
+ * is in the contiguous form. Returns the number of planes written to @p.
+ */
+unsigned int negcam_fourcc_planes(const struct negcam_fourcc_info *fi, __u32 bytesperline,
+				  __u32 height, __u32 sizeimage,
+				  struct negcam_plane_size p[NC_MAX_PLANES]);
 
 /* Default colorimetry for a format class: all four fields explicit. */
 void negcam_fourcc_colorimetry(const struct negcam_fourcc_info *fi,

@@ -553,9 +553,52 @@ static __u64 nc_planes(const struct negcam_fourcc_info *fi,
 /* NC_MAX_DIM (profile.h): no profile names more, far below JPEG's 65535. */
 #define NC_MAX_STRIDE (1u << 24)
 
+/*
+ * Point the @np planes at their memory: one after the other in @dst[0],
+ * or (@nbufs > 1, an 'M' format on a multiplanar queue) each in its own
+ * buffer. Returns the bytes of the whole image, or a negative errno.
+ */
+static long nc_place_planes(struct nc_plane *p, unsigned int np, void *const dst[],
+			    const __u32 dst_size[], unsigned int nbufs, __u32 used[])
+{
+	__u64 off = 0, n;
+	unsigned int i;
+
+	if (nbufs != 1 && nbufs != np)
+		return -EINVAL;
+	for (i = 0; i < np; i++) {
+		n = (__u64)p[i].bpl * p[i].rows;
+		if (nbufs > 1) {
+			if (!dst[i] || n > dst_size[i])
+				return dst[i] ? -ENOSPC : -EINVAL;
+			p[i].base = dst[i];
+			used[i] = (__u32)n;
+		} else {
+			p[i].base = (__u8 *)dst[0] + off;
+		}
+		off += n;
+	}
+	if (nbufs == 1 && off > dst_size[0])
+		return -ENOSPC;
+	if (nbufs == 1)
+		used[0] = (__u32)off;
+	return (long)off;
+}
+
 long negcam_framegen_draw_at(const struct v4l2_pix_format *fmt, __u32 pattern,
 			     __u32 frame, __u64 scene_ns, __u32 prev,
 			     __u64 prev_scene_ns, void *dst, __u32 dst_size)
+{
+	__u32 used;
+
+	return negcam_framegen_draw_planes(fmt, pattern, frame, scene_ns, prev, prev_scene_ns,
+					   &dst, &dst_size, 1, &used);
+}
+
+long negcam_framegen_draw_planes(const struct v4l2_pix_format *fmt, __u32 pattern,
+				 __u32 frame, __u64 scene_ns, __u32 prev,
+				 __u64 prev_scene_ns, void *const dst[],
+				 const __u32 dst_size[], unsigned int nbufs, __u32 used[])
 {
 	const struct negcam_fourcc_info *fi;
 	const struct nc_drawfmt *df;
@@ -563,9 +606,9 @@ long negcam_framegen_draw_at(const struct v4l2_pix_format *fmt, __u32 pattern,
 	struct nc_plane p[3];
 	unsigned int np, i;
 	__u32 lines, bpl, minsize;
-	__u64 size, off;
+	long size;
 
-	if (!fmt || !dst || pattern >= NC_PATTERN_COUNT)
+	if (!fmt || !dst || !dst[0] || !nbufs || pattern >= NC_PATTERN_COUNT)
 		return -EINVAL;
 	fi = negcam_fourcc_lookup(fmt->pixelformat);
 	df = nc_drawfmt_find(fmt->pixelformat);
@@ -577,16 +620,16 @@ long negcam_framegen_draw_at(const struct v4l2_pix_format *fmt, __u32 pattern,
 	    fmt->width % fi->hsub || lines % fi->vsub)
 		return -EINVAL;
 
-	if (df->kind == NC_DRAW_JPEG) {
+	if (df->kind == NC_DRAW_JPEG || df->kind == NC_DRAW_H264) {
+		if (nbufs != 1)
+			return -EINVAL;
+		/* H.264: limited range, the very samples of the YU12 path */
 		nc_scene_init(&s, fmt->width, lines, pattern, frame, scene_ns,
-			      true);
-		return nc_jpeg_encode(&s, dst, dst_size);
-	}
-	if (df->kind == NC_DRAW_H264) {
-		/* limited range, the very samples of the YU12 path */
-		nc_scene_init(&s, fmt->width, lines, pattern, frame, scene_ns,
-			      false);
-		return nc_h264_encode(&s, dst, dst_size);
+			      df->kind == NC_DRAW_JPEG);
+		size = df->kind == NC_DRAW_JPEG ? nc_jpeg_encode(&s, dst[0], dst_size[0]) :
+						  nc_h264_encode(&s, dst[0], dst_size[0]);
+		used[0] = size < 0 ? 0 : (__u32)size;
+		return size;
 	}
 
 	/* 0 means the minimal stride; a shorter one cannot hold a line. */
@@ -596,13 +639,12 @@ long negcam_framegen_draw_at(const struct v4l2_pix_format *fmt, __u32 pattern,
 			return -EINVAL;
 		bpl = fmt->bytesperline;
 	}
-	size = nc_planes(fi, df, lines, bpl, p, &np);
-	if (size > dst_size)
-		return -ENOSPC;
-	for (off = 0, i = 0; i < np; i++) {
-		p[i].base = (__u8 *)dst + off;
-		off += (__u64)p[i].bpl * p[i].rows;
-	}
+	nc_planes(fi, df, lines, bpl, p, &np);
+	if (nbufs > 1 && fi->mplanes != nbufs)
+		return -EINVAL; /* only an 'M' format has a buffer per plane */
+	size = nc_place_planes(p, np, dst, dst_size, nbufs, used);
+	if (size < 0)
+		return size;
 	/* the hue encoding follows the format (SET_CSC may have chosen 256) */
 	p[0].hue_scale = fmt->hsv_enc == V4L2_HSV_ENC_256 ? 256 : 180;
 
@@ -616,7 +658,7 @@ long negcam_framegen_draw_at(const struct v4l2_pix_format *fmt, __u32 pattern,
 		for (i = 0; i < np; i++)
 			nc_update_plane(&s, &old, &p[i]);
 	}
-	return (long)size;
+	return size;
 }
 
 long negcam_framegen_draw(const struct v4l2_pix_format *fmt, __u32 pattern,

@@ -50,6 +50,20 @@ long negcam_framegen_draw_at(const struct v4l2_pix_format *fmt, __u32 pattern,
 			     __u64 prev_scene_ns, void *dst, __u32 dst_size);
 
 /*
+ * negcam_framegen_draw_at() into the @nbufs buffers of a multiplanar
+ * queue's frame: @dst[i] of @dst_size[i] bytes, as many as
+ * negcam_pix_planes() counts for @fmt (engine.h): one, which holds the
+ * whole frame, or an 'M' format's two or three, one plane each (NV12M:
+ * luma, then CbCr). @used[i] gets the bytes written to buffer i. Returns
+ * the bytes of all, or a negative errno (-EINVAL for a count the format
+ * does not have, -ENOSPC when a buffer is too small).
+ */
+long negcam_framegen_draw_planes(const struct v4l2_pix_format *fmt, __u32 pattern,
+				 __u32 frame, __u64 scene_ns, __u32 prev,
+				 __u64 prev_scene_ns, void *const dst[],
+				 const __u32 dst_size[], unsigned int nbufs, __u32 used[]);
+
+/*
  * negcam_framegen_draw_at() with the scene at @frame ticks: the picture
  * depends on the frame number alone (tests, benchmarks).
  */

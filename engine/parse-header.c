@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * The profile header, the lines before the first 'format': the keywords
- * name, card, usb-id, adjust, quirks and default. A 'default' line is checked
+ * name, card, usb-id, adjust, quirks, multiplanar and default. A 'default' line is checked
  * only after the last line, once all formats are known
  * (nc_finish_header(), which also gives the card its default name).
  */
@@ -110,6 +110,14 @@ int nc_kw_adjust(struct nc_parser *p, const struct nc_keyword *kw,
 		return ret;
 	p->out->adjust = v;
 	return nc_expect_end(p, "the size adjustment");
+}
+
+/* 'multiplanar': the device's queues are the _MPLANE buffer types. */
+int nc_kw_multiplanar(struct nc_parser *p, const struct nc_keyword *kw,
+		      const struct nc_tok *kwt)
+{
+	p->out->multiplanar = 1;
+	return nc_expect_end(p, "'multiplanar' (it takes no value)");
 }
 
 int nc_kw_quirks(struct nc_parser *p, const struct nc_keyword *kw,

@@ -23,6 +23,7 @@ static const struct nc_keyword nc_keywords[] = {
 	{ "usb-id", NC_PLACE_HEADER, nc_kw_usb_id, 0 },
 	{ "adjust", NC_PLACE_HEADER, nc_kw_adjust, NC_HDR_ADJUST },
 	{ "quirks", NC_PLACE_HEADER, nc_kw_quirks, NC_HDR_QUIRKS },
+	{ "multiplanar", NC_PLACE_HEADER, nc_kw_multiplanar, NC_HDR_MULTIPLANAR },
 	{ "default", NC_PLACE_HEADER, nc_kw_default, 0 },
 	NC_SETTING("field", NC_SET_FIELD, nc_set_fields,
 		   "field names after 'field', as in 'field none' or 'field interlaced seq-tb'"),

@@ -145,6 +145,8 @@ static int w_header(struct nc_out *o, const struct negcam_profile *p)
 		}
 		nc_sb_char(&o->sb, '\n');
 	}
+	if (p->multiplanar)
+		nc_sb_str(&o->sb, "multiplanar\n");
 	return 0;
 }
 

@@ -92,6 +92,12 @@ struct negcam_profile {
 	__u16 usb_vendor, usb_product; /* 'usb-id' (negcam-uvc); 0:0 when not given */
 	__u32 quirks; /* enum negcam_quirk bits */
 	__u32 adjust; /* enum negcam_adjust */
+	/*
+	 * 1: the queues are V4L2's multiplanar ones (V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE,
+	 * _OUTPUT_MPLANE, struct v4l2_pix_format_mplane); the formats' buf_type stays
+	 * the single-planar one, which names the queue (negcam_engine_buf_type()).
+	 */
+	__u32 multiplanar;
 	struct negcam_default def[NC_NQUEUES];
 	__u16 nformats, nsizes, nintervals;
 	struct negcam_format formats[NC_MAX_FORMATS];

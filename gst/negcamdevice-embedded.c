@@ -517,8 +517,12 @@ load_profile (const gchar *name, GError **error)
   struct negcam_profile *p = g_malloc0 (sizeof (*p));
   gchar msg[1024];
 
-  if (negcam_profile_load (name ? name : "webcam", p, msg, sizeof (msg)) == 0)
+  if (negcam_profile_load (name ? name : "webcam", p, msg, sizeof (msg)) == 0) {
+    /* The embedded device is single-planar, a multiplanar profile's
+     * formats included: its frames are one GstBuffer each. */
+    p->multiplanar = 0;
     return p;
+  }
   g_set_error_literal (
       error, NEGCAM_DEVICE_ERROR, NEGCAM_DEVICE_ERROR_PROFILE, msg);
   g_free (p);

@@ -155,6 +155,12 @@ static int negcam_loop_profile(struct negcam_loop *loop, const char *name)
 		pr_err("loop %u: profile '%s': %s\n", loop->index, name, why);
 		return ret;
 	}
+	if (p->multiplanar) { /* a loop's nodes are single-planar */
+		pr_err("loop %u: profile '%s' is multiplanar: loops are single-planar\n",
+		       loop->index, name);
+		kvfree(p);
+		return -EINVAL;
+	}
 	ret = negcam_loop_offer_output(loop, p, name);
 	if (!ret && !b) {
 		loop->narrow = kvzalloc(sizeof(*loop->narrow), GFP_KERNEL);

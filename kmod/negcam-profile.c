@@ -130,6 +130,8 @@ int negcam_apply_profile_text(struct negcam_dev *dev, const char *text,
 		swap(dev->profile_text, copy);
 		dev->profile_len = len;
 		dev->fmt_gen++;
+		/* single- or multiplanar as the new profile; the queue is idle */
+		negcam_vid_follow_profile(dev);
 		/* Copies: once unlocked, another swap may free the profile. */
 		strscpy(name, dev->profile->name, sizeof(name));
 		strscpy(card, dev->profile->card, sizeof(card));

@@ -89,28 +89,35 @@ static int negcam_draw(struct negcam_buffer *buf,
 		       u32 pattern, u32 gen)
 {
 	struct vb2_buffer *vb = &buf->vb.vb2_buf;
-	void *vaddr = vb2_plane_vaddr(vb, 0);
+	void *vaddr[NC_MAX_PLANES];
+	u32 size[NC_MAX_PLANES], used[NC_MAX_PLANES] = { 0 };
+	unsigned int n = vb->num_planes, i;
 	u32 prev = NC_FRAME_NONE;
-	long used;
+	long ret;
 
-	if (!vaddr)
-		return -EFAULT;
+	/* an 'M' format on a multiplanar queue: a buffer per plane */
+	if (!n || n > NC_MAX_PLANES)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		vaddr[i] = vb2_plane_vaddr(vb, i);
+		size[i] = vb2_plane_size(vb, i);
+		if (!vaddr[i])
+			return -EFAULT;
+	}
 	if (vb->memory == VB2_MEMORY_MMAP && buf->last_pattern == pattern &&
 	    buf->last_gen == gen)
 		prev = buf->last_frame;
 	buf->last_frame = NC_FRAME_NONE;
-	used = negcam_framegen_draw_at(fmt, pattern, frame, ts, prev,
-				       buf->last_scene_ns, vaddr,
-				       vb2_plane_size(vb, 0));
-	if (used < 0) {
-		vb2_set_plane_payload(vb, 0, 0);
-		return used;
-	}
+	ret = negcam_framegen_draw_planes(fmt, pattern, frame, ts, prev,
+					  buf->last_scene_ns, vaddr, size, n, used);
+	for (i = 0; i < n; i++)
+		vb2_set_plane_payload(vb, i, ret < 0 ? 0 : used[i]);
+	if (ret < 0)
+		return ret;
 	buf->last_frame = frame;
 	buf->last_scene_ns = ts;
 	buf->last_pattern = pattern;
 	buf->last_gen = gen;
-	vb2_set_plane_payload(vb, 0, used);
 	return 0;
 }
 

@@ -87,6 +87,11 @@ static const struct v4l2_ioctl_ops negcam_vid_cap_ioctl_ops = {
 	.vidioc_g_fmt_vid_cap = negcam_vid_g_fmt,
 	.vidioc_try_fmt_vid_cap = negcam_try_fmt_vid_cap,
 	.vidioc_s_fmt_vid_cap = negcam_s_fmt_vid_cap,
+	/* a multiplanar profile's node (negcam_vid_follow_profile()); the engine
+	 * answers EINVAL for the type the profile does not have */
+	.vidioc_g_fmt_vid_cap_mplane = negcam_vid_g_fmt,
+	.vidioc_try_fmt_vid_cap_mplane = negcam_try_fmt_vid_cap,
+	.vidioc_s_fmt_vid_cap_mplane = negcam_s_fmt_vid_cap,
 	.vidioc_enum_framesizes = negcam_vid_enum_framesizes,
 	.vidioc_enum_frameintervals = negcam_vid_enum_frameintervals,
 	.vidioc_g_parm = negcam_g_parm_vid_cap,

@@ -148,29 +148,49 @@ int negcam_vid_s_parm(struct file *file, struct v4l2_streamparm *p)
 
 /* ---- videobuf2 ---- */
 
+/*
+ * The memory planes of a frame of the current format on @vq: one, or on a
+ * multiplanar queue an 'M' format's two or three (negcam_pix_planes()).
+ */
+static unsigned int negcam_vid_planes(struct negcam_dev *dev, struct vb2_queue *vq,
+				      struct negcam_plane_size p[NC_MAX_PLANES])
+{
+	return negcam_pix_planes(negcam_engine_fmt(&dev->engine, dev->qi),
+				 vq->is_multiplanar, p);
+}
+
 /* A queue of at least @min buffers, each holding a frame of the format. */
 int negcam_vid_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 			   unsigned int *nplanes, unsigned int sizes[],
 			   unsigned int min)
 {
 	struct negcam_dev *dev = vb2_get_drv_priv(vq);
-	unsigned int size = negcam_engine_fmt(&dev->engine, dev->qi)->sizeimage;
+	struct negcam_plane_size p[NC_MAX_PLANES];
+	unsigned int n = negcam_vid_planes(dev, vq, p), i;
 
-	if (!size)
-		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (!p[i].sizeimage)
+			return -EINVAL;
 	/*
-	 * CREATE_BUFS: any size that holds a frame of the current format, up
+	 * CREATE_BUFS: any size that holds a plane of the current format, up
 	 * to twice that or NEGCAM_CREATE_MAX: an absurd size (the storm asked
 	 * 2 GiB) would only make vmalloc fail with a stack dump in the log.
 	 */
-	if (*nplanes)
-		return *nplanes != 1 || sizes[0] < size ||
-		       sizes[0] > max_t(unsigned long, 2UL * size, NEGCAM_CREATE_MAX) ?
-		       -EINVAL : 0;
+	if (*nplanes) {
+		if (*nplanes != n)
+			return -EINVAL;
+		for (i = 0; i < n; i++)
+			if (sizes[i] < p[i].sizeimage ||
+			    sizes[i] > max_t(unsigned long, 2UL * p[i].sizeimage,
+					     NEGCAM_CREATE_MAX))
+				return -EINVAL;
+		return 0;
+	}
 	if (vq->num_buffers + *nbuffers < min)
 		*nbuffers = min - vq->num_buffers;
-	*nplanes = 1;
-	sizes[0] = size;
+	*nplanes = n;
+	for (i = 0; i < n; i++)
+		sizes[i] = p[i].sizeimage;
 	return 0;
 }
 
@@ -182,14 +202,18 @@ int negcam_vid_buf_init(struct vb2_buffer *vb)
 	return 0;
 }
 
-/* A buffer must hold a frame of the format. */
+/* A buffer must hold a frame of the format, each plane its own. */
 int negcam_vid_buf_prepare(struct vb2_buffer *vb)
 {
 	struct negcam_dev *dev = vb2_get_drv_priv(vb->vb2_queue);
+	struct negcam_plane_size p[NC_MAX_PLANES];
+	unsigned int n = negcam_vid_planes(dev, vb->vb2_queue, p), i;
 
-	if (vb2_plane_size(vb, 0) <
-	    negcam_engine_fmt(&dev->engine, dev->qi)->sizeimage)
+	if (vb->num_planes != n)
 		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (vb2_plane_size(vb, i) < p[i].sizeimage)
+			return -EINVAL;
 	return 0;
 }
 
@@ -211,13 +235,37 @@ static int negcam_ctrls_init(struct negcam_dev *dev,
 
 /* ---- registration ---- */
 
+/*
+ * A device's capture node is single-planar or multiplanar as its profile
+ * is (a loop's nodes are always single-planar): the queue's type, its
+ * read() and the node's caps follow the profile, at registration and
+ * whenever a profile is swapped in (the queue is idle then: the engine
+ * refuses a swap while it is busy, and the caller holds dev->vlock). A
+ * multiplanar node has no read(): vb2 reads single-plane buffers only,
+ * and the multiplanar drivers of SoC cameras offer none either.
+ */
+void negcam_vid_follow_profile(struct negcam_dev *dev)
+{
+	const struct negcam_vid_kind *kind = dev->qi == NC_OUTPUT ?
+		&negcam_vid_out_kind : &negcam_vid_cap_kind;
+	bool mp = dev->engine.profile && dev->engine.profile->multiplanar &&
+		  dev->qi == NC_CAPTURE;
+	struct vb2_queue *q = &dev->queue;
+
+	q->type = mp ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE : kind->buf_type;
+	q->is_multiplanar = mp;
+	q->io_modes = VB2_MMAP | VB2_USERPTR | VB2_DMABUF | (mp ? 0 : kind->io_mode);
+	dev->vdev.device_caps = V4L2_CAP_STREAMING |
+		(mp ? V4L2_CAP_VIDEO_CAPTURE_MPLANE : kind->caps | V4L2_CAP_READWRITE);
+	negcam_engine_set_readbuffers(&dev->engine, mp ? 0 : NEGCAM_READ_BUFFERS);
+}
+
 static int negcam_queue_init(struct negcam_dev *dev,
 			     const struct negcam_vid_kind *kind)
 {
 	struct vb2_queue *q = &dev->queue;
 
-	q->type = kind->buf_type;
-	q->io_modes = VB2_MMAP | VB2_USERPTR | VB2_DMABUF | kind->io_mode;
+	negcam_vid_follow_profile(dev); /* the type and I/O modes */
 	q->drv_priv = dev;
 	q->buf_struct_size = sizeof(struct negcam_buffer);
 	q->ops = kind->qops;
@@ -255,8 +303,7 @@ int negcam_vid_register(struct negcam_dev *dev)
 	vdev->lock = dev->vlock;
 	/* Each node names its own direction only (browsers require it). */
 	vdev->vfl_dir = kind->vfl_dir;
-	vdev->device_caps = kind->caps | V4L2_CAP_STREAMING |
-			    V4L2_CAP_READWRITE;
+	negcam_vid_follow_profile(dev); /* the caps */
 	video_set_drvdata(vdev, dev);
 
 	ret = video_register_device(vdev, VFL_TYPE_VIDEO, -1);

@@ -286,6 +286,7 @@ int negcam_apply_builtin(struct negcam_dev *dev, const char *name,
 /* negcam-vid.c */
 int negcam_vid_register(struct negcam_dev *dev);
 void negcam_vid_unregister(struct negcam_dev *dev);
+void negcam_vid_follow_profile(struct negcam_dev *dev);
 void negcam_vid_free(struct negcam_dev *dev);
 
 /* A node's format changed under it: V4L2_EVENT_SOURCE_CHANGE, if registered. */

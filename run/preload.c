@@ -147,8 +147,11 @@ int nc_node_load(struct nc_node *n)
 		n->profile = NULL;
 		return -errno;
 	}
+	if (nc_mplane)
+		n->profile->multiplanar = 1;
 	negcam_engine_init(&n->engine, n->profile);
-	n->engine.readbuffers = NC_VB_READ_BUFFERS;
+	/* a multiplanar queue has no read(), as on negcam.ko */
+	n->engine.readbuffers = n->profile->multiplanar ? 0 : NC_VB_READ_BUFFERS;
 	nc_vbq_init(&n->vbq, &nc_lock, &n->engine, n->evfd);
 	return 0;
 }
@@ -441,8 +444,7 @@ static int node_ioctl(struct nc_node *n, struct nc_file *f, unsigned long reques
 		if (n->vbq.owner && n->vbq.owner != f && request == VIDIOC_S_FMT)
 			return -EBUSY;
 	}
-	ret = nc_mplane ? nc_mplane_ioctl(&n->engine, request, arg)
-			: negcam_engine_ioctl(&n->engine, request, arg);
+	ret = negcam_engine_ioctl(&n->engine, request, arg);
 	if (!ret && request == VIDIOC_S_PARM && n->vbq.streaming) {
 		n->vbq.resync = true; /* from the next frame on */
 		pthread_cond_broadcast(&n->vbq.tick_cond);

@@ -80,10 +80,8 @@ void nc_fd_detach(int fd);
 /* The highest priority an open file holds. */
 __u32 nc_max_priority(const struct nc_node *n);
 
-/* NEGCAM_RUN_MPLANE=1 (read by nc_config()): multiplanar nodes. */
+/* NEGCAM_RUN_MPLANE=1 (read by nc_config()): every node's profile made multiplanar. */
 extern bool nc_mplane;
-/* The engine's answer as a multiplanar capture device gives it (mplane.c). */
-int nc_mplane_ioctl(struct negcam_engine *e, unsigned long request, void *arg);
 
 /* Controls, inputs and priorities: -ENOTTY when @request is none of them. */
 int nc_controls_ioctl(struct nc_node *n, struct nc_file *f, unsigned long request, void *arg);

@@ -128,11 +128,10 @@ static void record_changed(struct nc_record *r, bool now)
 static void record_format(struct nc_record *r, enum nc_rec_stage stage)
 {
 	const struct negcam_engine *e = &nc_nodes[r->node].engine;
-	struct v4l2_format f = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE};
-	struct v4l2_streamparm p = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE};
+	__u32 type = negcam_engine_buf_type(e->profile, NC_CAPTURE);
+	struct v4l2_streamparm p = {.type = type};
 
-	if (!negcam_engine_g_fmt(e, &f))
-		r->pix = f.fmt.pix;
+	r->pix = *negcam_engine_fmt(e, NC_CAPTURE); /* single-planar view, either kind */
 	if (!negcam_engine_g_parm(e, &p))
 		r->interval = p.parm.capture.timeperframe;
 	if (stage > r->stage)

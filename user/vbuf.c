@@ -98,13 +98,15 @@ static uint32_t field_of(const struct nc_vbq *q, uint32_t count)
  * under the device lock (STREAMOFF waits for q->drawing to drop to 0).
  * The generator's byte count, or < 0 when it cannot draw the format. */
 static long draw_unlocked(struct nc_vbq *q, uint32_t frame, uint64_t ts, uint32_t prev,
-			  uint64_t prev_scene, void *dst, uint32_t size)
+			  uint64_t prev_scene, void *const dst[], const uint32_t size[],
+			  unsigned int n, uint32_t used_by_plane[])
 {
 	long used;
 
 	q->drawing++;
 	pthread_mutex_unlock(q->lock);
-	used = negcam_framegen_draw_at(&q->fmt, q->pattern, frame, ts, prev, prev_scene, dst, size);
+	used = negcam_framegen_draw_planes(&q->fmt, q->pattern, frame, ts, prev, prev_scene, dst,
+					   size, n, used_by_plane);
 	pthread_mutex_lock(q->lock);
 	q->drawing--;
 	pthread_cond_broadcast(&q->done_cond);
@@ -126,6 +128,9 @@ static void deliver(struct nc_vbq *q, uint32_t count, uint64_t ts)
 {
 	uint32_t frame = frame_of(q, count);
 	struct nc_vb *b = oldest(q, NC_VB_QUEUED);
+	void *dst[NC_MAX_PLANES];
+	uint32_t size[NC_MAX_PLANES], used_by[NC_MAX_PLANES] = {0};
+	unsigned int i;
 	long used;
 
 	if (!b) {
@@ -133,12 +138,17 @@ static void deliver(struct nc_vbq *q, uint32_t count, uint64_t ts)
 		return;
 	}
 	b->state = NC_VB_ACTIVE;
-	used = draw_unlocked(q, frame, ts, b->prev, b->prev_scene, b->data, b->length);
+	for (i = 0; i < b->nplanes; i++) {
+		dst[i] = b->p[i].data;
+		size[i] = b->p[i].length;
+	}
+	used = draw_unlocked(q, frame, ts, b->prev, b->prev_scene, dst, size, b->nplanes, used_by);
 	b->prev = used < 0 ? NC_FRAME_NONE : frame;
 	b->prev_scene = ts;
 	if (!q->streaming || b->state != NC_VB_ACTIVE)
 		return; /* STREAMOFF returns it to the application */
-	b->bytesused = used < 0 ? 0 : (uint32_t)used;
+	for (i = 0; i < b->nplanes; i++)
+		b->p[i].bytesused = used < 0 ? 0 : used_by[i];
 	b->error = used < 0;
 	b->sequence = frame;
 	b->field = field_of(q, count);
@@ -151,13 +161,13 @@ static void deliver(struct nc_vbq *q, uint32_t count, uint64_t ts)
 int nc_vbq_capture_into(struct nc_vbq *q, void *dst, uint32_t size, struct v4l2_buffer *v)
 {
 	uint64_t ts = mono_ns();
-	uint32_t count;
+	uint32_t count, used_by;
 	long used;
 
 	if (!q->on_demand || !q->streaming)
 		return -EINVAL;
 	count = q->count++;
-	used = draw_unlocked(q, frame_of(q, count), ts, NC_FRAME_NONE, 0, dst, size);
+	used = draw_unlocked(q, frame_of(q, count), ts, NC_FRAME_NONE, 0, &dst, &size, 1, &used_by);
 	memset(v, 0, sizeof(*v));
 	v->type = CAPTURE;
 	v->bytesused = used < 0 ? 0 : (uint32_t)used;
@@ -203,16 +213,13 @@ static void *pace(void *data)
 
 static int stream_on(struct nc_vbq *q)
 {
-	struct v4l2_format f = {.type = CAPTURE};
-
 	if (q->streaming)
 		return 0;
 	if (!q->nbufs)
 		return -EINVAL;
 	while (q->thread_alive) /* a STREAMOFF in another thread is joining */
 		pthread_cond_wait(&q->done_cond, q->lock);
-	negcam_engine_ioctl(q->engine, VIDIOC_G_FMT, &f);
-	q->fmt = f.fmt.pix;
+	q->fmt = *negcam_engine_fmt(q->engine, NC_CAPTURE); /* G_FMT's, either kind */
 	q->count = 0;
 	q->streaming = true;
 	q->resync = false;
@@ -251,14 +258,23 @@ static void stream_off(struct nc_vbq *q)
 
 /* ---- buffers ---- */
 
+/* The first @n planes of @b: an application's mapping keeps the memory. */
+static void free_planes(struct nc_vb *b, unsigned int n)
+{
+	unsigned int j;
+
+	for (j = 0; j < n; j++) {
+		munmap(b->p[j].data, b->p[j].length);
+		close(b->p[j].memfd);
+	}
+}
+
 static void free_bufs(struct nc_vbq *q)
 {
 	unsigned int i;
 
-	for (i = 0; i < q->nbufs; i++) {
-		munmap(q->bufs[i].data, q->bufs[i].length);
-		close(q->bufs[i].memfd); /* an application's mapping keeps the memory */
-	}
+	for (i = 0; i < q->nbufs; i++)
+		free_planes(&q->bufs[i], q->bufs[i].nplanes);
 	q->nbufs = 0;
 	q->owner = NULL;
 	q->reading = false;
@@ -278,51 +294,109 @@ int nc_vb_memfd(size_t size)
 	return fd;
 }
 
-static int add_bufs(struct nc_vbq *q, unsigned int count, uint32_t size)
+/* Plane @p of @size bytes at mmap offset @offset; 0 or -ENOMEM. */
+static int add_plane(struct nc_vb_plane *p, uint32_t size, uint32_t offset)
 {
-	unsigned int i;
+	p->memfd = nc_vb_memfd(size);
+	if (p->memfd < 0)
+		return -ENOMEM;
+	p->data = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, p->memfd, 0);
+	if (p->data == MAP_FAILED) {
+		close(p->memfd);
+		return -ENOMEM;
+	}
+	p->length = size;
+	p->offset = offset;
+	return 0;
+}
+
+/* @count buffers of @n planes of @size[] bytes each. */
+static int add_bufs(struct nc_vbq *q, unsigned int count, const uint32_t *size, unsigned int n)
+{
+	unsigned int i, j;
 
 	for (i = 0; i < count && q->nbufs < NC_VB_MAX; i++) {
 		struct nc_vb *b = &q->bufs[q->nbufs];
 		const struct nc_vb *prev = q->nbufs ? b - 1 : NULL;
+		const struct nc_vb_plane *last = prev ? &prev->p[prev->nplanes - 1] : NULL;
+		uint32_t offset = last ? last->offset + PAGE_ALIGN(last->length) : 0;
 
 		memset(b, 0, sizeof(*b));
-		b->memfd = nc_vb_memfd(size);
-		if (b->memfd < 0)
-			return -ENOMEM;
-		if ((b->data = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, b->memfd, 0)) ==
-		    MAP_FAILED) {
-			close(b->memfd);
+		for (j = 0; j < n; j++, b->nplanes++) {
+			if (add_plane(&b->p[j], size[j], offset))
+				break;
+			offset += PAGE_ALIGN(size[j]);
+		}
+		if (j < n) {
+			free_planes(b, j);
 			return -ENOMEM;
 		}
-		b->length = size;
 		b->prev = NC_FRAME_NONE;
-		b->offset = prev ? prev->offset + PAGE_ALIGN(prev->length) : 0;
 		q->nbufs++;
 	}
 	negcam_engine_set_busy(q->engine, CAPTURE, q->nbufs > 0);
 	return i ? 0 : -ENOMEM;
 }
 
-static uint32_t cur_sizeimage(struct nc_vbq *q)
+/* The queue's buffer type: the multiplanar one for a multiplanar profile. */
+static uint32_t qtype(const struct nc_vbq *q)
 {
-	struct v4l2_format f = {.type = CAPTURE};
+	return negcam_engine_buf_type(q->engine->profile, NC_CAPTURE);
+}
 
-	negcam_engine_ioctl(q->engine, VIDIOC_G_FMT, &f);
-	return f.fmt.pix.sizeimage;
+static bool qmp(const struct nc_vbq *q)
+{
+	return qtype(q) != CAPTURE;
+}
+
+/* The planes' sizes of a frame of the current format; their count. */
+static unsigned int cur_planes(struct nc_vbq *q, uint32_t size[NC_MAX_PLANES])
+{
+	struct negcam_plane_size p[NC_MAX_PLANES];
+	unsigned int n = negcam_pix_planes(negcam_engine_fmt(q->engine, NC_CAPTURE), qmp(q), p), i;
+
+	for (i = 0; i < n; i++)
+		size[i] = p[i].sizeimage;
+	return n;
+}
+
+/* A multiplanar v4l2_buffer must bring room for @b's planes (vb2's __verify_planes_array). */
+static bool planes_fit(const struct nc_vbq *q, const struct nc_vb *b, const struct v4l2_buffer *v)
+{
+	return !qmp(q) || (v->m.planes && v->length >= b->nplanes && v->length <= VIDEO_MAX_PLANES);
+}
+
+/* A multiplanar buffer's planes, into the application's array. */
+static void fill_planes(const struct nc_vb *b, struct v4l2_plane *planes)
+{
+	unsigned int i;
+
+	for (i = 0; i < b->nplanes; i++) {
+		memset(&planes[i], 0, sizeof(planes[i]));
+		planes[i].bytesused = b->p[i].bytesused;
+		planes[i].length = b->p[i].length;
+		planes[i].m.mem_offset = b->p[i].offset;
+	}
 }
 
 static void fill(const struct nc_vbq *q, unsigned int i, struct v4l2_buffer *v)
 {
 	const struct nc_vb *b = &q->bufs[i];
+	struct v4l2_plane *planes = v->m.planes; /* checked by planes_fit() */
 
 	memset(v, 0, sizeof(*v));
 	v->index = i;
-	v->type = CAPTURE;
+	v->type = qtype(q);
 	v->memory = V4L2_MEMORY_MMAP;
-	v->length = b->length;
-	v->m.offset = b->offset;
-	v->bytesused = b->bytesused;
+	if (qmp(q)) {
+		v->length = b->nplanes;
+		v->m.planes = planes;
+		fill_planes(b, planes);
+	} else {
+		v->length = b->p[0].length;
+		v->m.offset = b->p[0].offset;
+		v->bytesused = b->p[0].bytesused;
+	}
 	v->sequence = b->sequence;
 	v->field = b->field ? b->field : V4L2_FIELD_NONE;
 	set_stamp(v, b->ts_ns, b->error);
@@ -341,40 +415,62 @@ static int reqbufs(struct nc_vbq *q, const void *file, struct v4l2_requestbuffer
 	r->capabilities = BUF_CAPS;
 	r->flags = 0; /* no cache hints: every buffer is coherent */
 	memset(r->reserved, 0, sizeof(r->reserved));
-	if (r->type != CAPTURE || r->memory != V4L2_MEMORY_MMAP)
+	uint32_t size[NC_MAX_PLANES];
+	unsigned int n;
+
+	if (r->type != qtype(q) || r->memory != V4L2_MEMORY_MMAP)
 		return -EINVAL;
 	if (q->streaming || q->reading)
 		return -EBUSY;
 	free_bufs(q);
 	if (r->count == 0)
 		return 0;
-	if (add_bufs(q, r->count < q->min_buffers ? q->min_buffers : r->count,
-		     cur_sizeimage(q)))
+	n = cur_planes(q, size);
+	if (add_bufs(q, r->count < q->min_buffers ? q->min_buffers : r->count, size, n))
 		return -ENOMEM;
 	q->owner = file;
 	r->count = q->nbufs;
 	return 0;
 }
 
+/* CREATE_BUFS' sizes, each at least the current format's plane: their count, else 0. */
+static unsigned int create_sizes(struct nc_vbq *q, const struct v4l2_format *f,
+				 uint32_t size[NC_MAX_PLANES])
+{
+	uint32_t cur[NC_MAX_PLANES];
+	unsigned int n = cur_planes(q, cur), i;
+
+	if (qmp(q) && f->fmt.pix_mp.num_planes != n)
+		return 0;
+	for (i = 0; i < n; i++) {
+		size[i] = qmp(q) ? f->fmt.pix_mp.plane_fmt[i].sizeimage : f->fmt.pix.sizeimage;
+		if (size[i] < cur[i])
+			return 0;
+	}
+	return n;
+}
+
 static int create_bufs(struct nc_vbq *q, const void *file, struct v4l2_create_buffers *c)
 {
-	uint32_t size = c->format.fmt.pix.sizeimage;
+	uint32_t size[NC_MAX_PLANES];
+	unsigned int n;
 
 	c->capabilities = BUF_CAPS;
 	c->flags = 0;
 	memset(c->reserved, 0, sizeof(c->reserved));
 	c->index = q->nbufs;
-	if (c->format.type != CAPTURE || c->memory != V4L2_MEMORY_MMAP)
+	if (c->format.type != qtype(q) || c->memory != V4L2_MEMORY_MMAP)
 		return -EINVAL;
 	if (c->count == 0)
 		return 0;
-	if (size < cur_sizeimage(q))
+	n = create_sizes(q, &c->format, size);
+	if (!n)
 		return -EINVAL;
 	if (q->nbufs + c->count > NC_VB_MAX)
 		c->count = NC_VB_MAX - q->nbufs;
 	if (!c->count)
 		return -ENOBUFS;
-	if (add_bufs(q, c->count, size))
+	if (add_bufs(q, c->count, size, n))
 		return -ENOMEM;
 	q->owner = file;
 	return 0;
@@ -385,10 +481,11 @@ static int qdq(struct nc_vbq *q, bool nonblock, unsigned long request, struct v4
 {
 	struct nc_vb *b;
 
-	if (v->type != CAPTURE || v->memory != V4L2_MEMORY_MMAP)
+	if (v->type != qtype(q) || v->memory != V4L2_MEMORY_MMAP)
 		return -EINVAL;
 	if (request != VIDIOC_DQBUF) {
-		if (v->index >= q->nbufs || q->bufs[v->index].state != NC_VB_DEQUEUED)
+		if (v->index >= q->nbufs || q->bufs[v->index].state != NC_VB_DEQUEUED ||
+		    !planes_fit(q, &q->bufs[v->index], v))
 			return -EINVAL;
 		b = &q->bufs[v->index];
 		if (request == VIDIOC_PREPARE_BUF && b->prepared)
@@ -412,6 +509,8 @@ static int qdq(struct nc_vbq *q, bool nonblock, unsigned long request, struct v4
 			return -EAGAIN;
 		pthread_cond_wait(&q->done_cond, q->lock);
 	}
+	if (!planes_fit(q, b, v))
+		return -EINVAL;
 	b->state = NC_VB_DEQUEUED;
 	b->prepared = false;
 	count_done(q, -1);
@@ -421,10 +520,11 @@ static int qdq(struct nc_vbq *q, bool nonblock, unsigned long request, struct v4
 
 static int expbuf(struct nc_vbq *q, struct v4l2_exportbuffer *e)
 {
-	if (e->type != CAPTURE || e->index >= q->nbufs || e->plane ||
+	if (e->type != qtype(q) || e->index >= q->nbufs || e->plane >= q->bufs[e->index].nplanes ||
 	    (e->flags & ~(__u32)(O_CLOEXEC | O_ACCMODE)))
 		return -EINVAL;
-	e->fd = fcntl(q->bufs[e->index].memfd, e->flags & O_CLOEXEC ? F_DUPFD_CLOEXEC : F_DUPFD, 0);
+	e->fd = fcntl(q->bufs[e->index].p[e->plane].memfd,
+		      e->flags & O_CLOEXEC ? F_DUPFD_CLOEXEC : F_DUPFD, 0);
 	return e->fd < 0 ? -errno : 0;
 }
 
@@ -437,7 +537,7 @@ int nc_vbq_ioctl(struct nc_vbq *q, const void *file, bool nonblock, unsigned lon
 	case VIDIOC_QUERYBUF: {
 		struct v4l2_buffer *v = arg;
 
-		if (v->type != CAPTURE || v->index >= q->nbufs)
+		if (v->type != qtype(q) || v->index >= q->nbufs || !planes_fit(q, &q->bufs[v->index], v))
 			return -EINVAL;
 		fill(q, v->index, v);
 		return 0;
@@ -454,7 +554,7 @@ int nc_vbq_ioctl(struct nc_vbq *q, const void *file, bool nonblock, unsigned lon
 		return other ? -EBUSY : expbuf(q, arg);
 	case VIDIOC_STREAMON:
 	case VIDIOC_STREAMOFF:
-		if (*(__u32 *)arg != CAPTURE)
+		if (*(__u32 *)arg != qtype(q))
 			return -EINVAL;
 		if (other || q->reading)
 			return -EBUSY;
@@ -469,14 +569,17 @@ int nc_vbq_ioctl(struct nc_vbq *q, const void *file, bool nonblock, unsigned lon
 long nc_vbq_read(struct nc_vbq *q, const void *file, bool nonblock, void *dst, size_t count)
 {
 	struct v4l2_buffer v = {.type = CAPTURE, .memory = V4L2_MEMORY_MMAP};
+	uint32_t size[NC_MAX_PLANES];
 	unsigned int i;
 	size_t n;
 	int ret;
 
+	if (qmp(q))
+		return -EINVAL; /* a multiplanar queue has no read() */
 	if (!q->reading) {
 		if (q->nbufs || (q->owner && q->owner != file))
 			return -EBUSY;
-		if (add_bufs(q, NC_VB_READ_BUFFERS, cur_sizeimage(q)))
+		if (add_bufs(q, NC_VB_READ_BUFFERS, size, cur_planes(q, size)))
 			return -ENOMEM;
 		for (i = 0; i < q->nbufs; i++) {
 			q->bufs[i].state = NC_VB_QUEUED;
@@ -492,7 +595,7 @@ long nc_vbq_read(struct nc_vbq *q, const void *file, bool nonblock, void *dst, s
 	if ((ret = qdq(q, nonblock, VIDIOC_DQBUF, &v)))
 		return ret;
 	n = count < v.bytesused ? count : v.bytesused;
-	memcpy(dst, q->bufs[v.index].data, n);
+	memcpy(dst, q->bufs[v.index].p[0].data, n);
 	q->bufs[v.index].state = NC_VB_QUEUED; /* one frame per read(): the rest is dropped */
 	q->bufs[v.index].order = ++q->order;
 	return (long)n;
@@ -502,9 +605,13 @@ int nc_vbq_mmap_fd(const struct nc_vbq *q, uint64_t offset, size_t len)
 {
 	unsigned int i;
 
+	unsigned int j;
+
 	for (i = 0; i < q->nbufs; i++)
-		if (q->bufs[i].offset == offset && len && len <= PAGE_ALIGN(q->bufs[i].length))
-			return q->bufs[i].memfd;
+		for (j = 0; j < q->bufs[i].nplanes; j++)
+			if (q->bufs[i].p[j].offset == offset && len &&
+			    len <= PAGE_ALIGN(q->bufs[i].p[j].length))
+				return q->bufs[i].p[j].memfd;
 	return -EINVAL;
 }
 

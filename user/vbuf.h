@@ -25,6 +25,11 @@
  * V4L2_FIELD_ALTERNATE: one field per slot, TOP then BOTTOM, both with the
  * frame's sequence and picture.
  *
+ * A multiplanar profile (negcam_engine_buf_type() is _MPLANE) makes it a
+ * multiplanar queue: the buffer ioctls take that type and struct
+ * v4l2_plane arrays, an 'M' format's buffers have a memfd per plane (each
+ * its own mmap offset), and there is no read(), as on negcam.ko.
+ *
  * Locking: every function is called with *lock (the device mutex) held;
  * the pacing thread takes it too; frames are drawn with it released.
  * @done_cond is signalled on every change a waiter may want (a buffer
@@ -47,11 +52,18 @@
 
 enum nc_vb_state { NC_VB_DEQUEUED, NC_VB_QUEUED, NC_VB_ACTIVE, NC_VB_DONE };
 
-struct nc_vb {
+/* A buffer's memory: one plane, or on a multiplanar queue an 'M' format's two or three. */
+struct nc_vb_plane {
 	int memfd;
 	void *data; /* the model's own mapping, for drawing */
 	uint32_t offset; /* the mmap cookie, page aligned as vb2's */
-	uint32_t length, bytesused, sequence, field, prev;
+	uint32_t length, bytesused;
+};
+
+struct nc_vb {
+	struct nc_vb_plane p[NC_MAX_PLANES];
+	unsigned int nplanes;
+	uint32_t sequence, field, prev;
 	uint64_t prev_scene, ts_ns, order;
 	enum nc_vb_state state;
 	bool prepared, error;

@@ -154,6 +154,7 @@ static int setup(struct nc_uvc_dev *dev, struct negcam_profile *p, const char *s
 		fprintf(stderr, "negcam-uvc: %s\n", msg);
 		return 1;
 	}
+	p->multiplanar = 0; /* UVC has no multiplanar formats: uvcvideo's node is single-planar */
 	int err = nc_uvc_dev_init(dev, p, NULL, send_all, fd);
 	const char *w = dev->desc.warnings, *nl;
 

@@ -10,6 +10,7 @@
 # defaults of docs/profiles.md (add colorspace, field, default, adjust).
 name ipu6-isys-mplane-nosizes
 quirks no-enum-framesizes
+multiplanar
 
 format "Y10 "
   size 640x480 fps 30          # placeholder

@@ -9,6 +9,7 @@
 # the default format or how the driver adjusts sizes: they keep the
 # defaults of docs/profiles.md (add colorspace, field, default, adjust).
 name rkisp-mainpath-btt
+multiplanar
 
 format UYVY
   size 32x16-800x600 step 8x8 fps 30          # placeholder

@@ -10,6 +10,7 @@
 # defaults of docs/profiles.md (add colorspace, field, default, adjust).
 name rkisp-rawwr0-max0-prefixed
 quirks no-enum-framesizes
+multiplanar
 
 format RGGB
   size 640x480 fps 30          # placeholder

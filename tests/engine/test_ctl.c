@@ -1292,8 +1292,9 @@ static struct run dump_node(const char *so, const char *profile, const char *con
 	return dump_node_env(so, profile, false, extra);
 }
 
-static void same_answers(const char *what, const char *builtin, const char *dumped,
-			 const char *const *args)
+/* @builtin's answers, or (@builtin "-") those of the profile text @text. */
+static void same_answers_as(const char *what, const char *builtin, const char *text,
+			    const char *dumped, const char *const *args)
 {
 	const char *a1[16] = { "--profile", builtin }, *a2[16] = { "--profile", "-" };
 	unsigned int n;
@@ -1305,7 +1306,7 @@ static void same_answers(const char *what, const char *builtin, const char *dump
 		snprintf(label + strlen(label), sizeof(label) - strlen(label), " %s", args[n]);
 	}
 	a1[2 + n] = a2[2 + n] = NULL;
-	r1 = run_ctlv(NULL, a1);
+	r1 = run_ctlv(text, a1);
 	r2 = run_ctlv(dumped, a2);
 	CHECK_EQ(r2.status, r1.status, "%s:%s: same exit status (%s)", what, label, r2.err);
 	CHECK(!strcmp(r1.out, r2.out), "%s:%s: the dumped profile answers as the built-in",
@@ -1316,11 +1317,30 @@ static void same_answers(const char *what, const char *builtin, const char *dump
 	run_free(&r2);
 }
 
+static void same_answers(const char *what, const char *builtin, const char *dumped,
+			 const char *const *args)
+{
+	same_answers_as(what, builtin, NULL, dumped, args);
+}
+
+/* Built-in @b's text made multiplanar: 'multiplanar' before its first format. */
+static char *multiplanar_text(const struct negcam_builtin *b)
+{
+	const char *fmt = strstr(b->text, "\nformat ");
+	size_t head = fmt ? (size_t)(fmt - b->text) + 1 : 0;
+	char *t = malloc(strlen(b->text) + 16);
+
+	if (t)
+		sprintf(t, "%.*smultiplanar\n%s", (int)head, b->text, b->text + head);
+	return t;
+}
+
 static void test_dump_builtin(const char *so, const struct negcam_builtin *b,
 			      const struct negcam_profile *p)
 {
 	char what[96];
 	struct run d = dump_node(so, b->name, (const char *const[]){ "--name", b->name, NULL });
+	char *mp;
 
 	snprintf(what, sizeof(what), "dump %s", b->name);
 	CHECK_EQ(d.status, 0, "%s: exit status (stderr: %s)", what, d.err);
@@ -1361,15 +1381,18 @@ static void test_dump_builtin(const char *so, const struct negcam_builtin *b,
 	snprintf(what, sizeof(what), "dump %s (multiplanar)", b->name);
 	d = dump_node_env(so, b->name, true, (const char *const[]){ "--name", b->name, NULL });
 	CHECK_EQ(d.status, 0, "%s: exit status (stderr: %s)", what, d.err);
-	CHECK(strstr(d.err, "capture formats are multiplanar: written as single-planar") != NULL,
-	      "%s: warned: %s", what, d.err);
-	if (d.status == 0) {
-		same_answers(what, b->name, d.out, (const char *const[]){ "--list-formats-ext", NULL });
-		same_answers(what, b->name, d.out, (const char *const[]){ "--get-fmt-video",
-									  "--get-parm", NULL });
-		same_answers(what, b->name, d.out,
-			     (const char *const[]){ "--try-fmt-video", "field=interlaced", NULL });
+	CHECK(strstr(d.out, "\nmultiplanar\n") && !strstr(d.err, "planar"),
+	      "%s: the profile says multiplanar, no warning: %s", what, d.err);
+	mp = multiplanar_text(b);
+	if (d.status == 0 && mp) {
+		same_answers_as(what, "-", mp, d.out, (const char *const[]){ "--list-formats-ext",
+									     NULL });
+		same_answers_as(what, "-", mp, d.out, (const char *const[]){ "--get-fmt-video",
+									     "--get-parm", NULL });
+		same_answers_as(what, "-", mp, d.out,
+				(const char *const[]){ "--try-fmt-video", "field=interlaced", NULL });
 	}
+	free(mp);
 	run_free(&d);
 }
 
@@ -1580,7 +1603,7 @@ static void test_cameras(void)
 	}
 }
 
-/* Multiplanar capture (a codec, an ISP): single-planar capture formats, with a warning. */
+/* Multiplanar capture (a codec, an ISP): a multiplanar profile; a mixed listing warns. */
 static void test_import_mplane(void)
 {
 	static const char mp[] =
@@ -1596,14 +1619,24 @@ static void test_import_mplane(void)
 	struct run r = run_ctlv(mp, (const char *const[]){ "--import", "-", NULL });
 
 	CHECK_EQ(r.status, 0, "multiplanar capture imports (%s)", r.err);
-	CHECK(strstr(r.err, "multiplanar formats become single-planar") != NULL,
-	      "multiplanar: warned: %s", r.err);
+	CHECK(strstr(r.out, "\nmultiplanar\n") != NULL, "multiplanar: the profile says so:\n%s",
+	      r.out);
+	CHECK(!strstr(r.err, "planar"), "multiplanar alone: no warning on planes: %s", r.err);
 	CHECK(strstr(r.out, "format NV12\n  size 32x32-1920x1920 step 2x2 fps 30") &&
 	      strstr(r.out, "format GREY\n  size 2x2-4096x4096 fps 30") &&
 	      strstr(r.out, "format H264\n  size 1920x1080 fps 30000/1001\n") &&
 	      !strstr(r.out, " output"), "multiplanar: capture formats, ranges, NTSC:\n%s", r.out);
 	CHECK(strstr(r.err, "flag 'meta-line-based'") != NULL,
 	      "a recent v4l-utils flag is known and dropped with a warning: %s", r.err);
+	run_free(&r);
+	r = run_ctlv("ioctl: VIDIOC_ENUM_FMT\n\tType: Video Capture\n\n"
+		     "\t[0]: 'NV12' (Y/UV 4:2:0)\n\t\tSize: Discrete 64x48\n\n"
+		     "ioctl: VIDIOC_ENUM_FMT\n\tType: Video Output Multiplanar\n\n"
+		     "\t[0]: 'NV12' (Y/UV 4:2:0)\n\t\tSize: Discrete 64x48\n",
+		     (const char *const[]){ "--import", "-", NULL });
+	CHECK(r.status == 0 && strstr(r.out, "\nmultiplanar\n") &&
+	      strstr(r.err, "<stdin>:8: warning: single-planar and multiplanar sections"),
+	      "mixed planes: multiplanar, with a warning at the line (%d): %s", r.status, r.err);
 	run_free(&r);
 }
 

@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "engine.h"
+#include "framegen.h"
 #include "formats.h"
 #include "profile.h"
 
@@ -1774,8 +1775,163 @@ static void test_csc(void)
 		  V4L2_QUANTIZATION_LIM_RANGE, V4L2_XFER_FUNC_SRGB, "no PRIV_MAGIC");
 }
 
+/* ---- multiplanar profiles ---- */
+
+#define CAP_MP V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE
+
+static const char mp_text[] =
+	"name mp\nmultiplanar\n"
+	"format NV12\n size 640x480 fps 30\n size 320x240 fps 30\n"
+	"format NM12\n size 640x480 fps 30\n size 320x240 fps 30\n"
+	"format YM12\n size 32x16-800x600 step 8x8 fps 30\n"
+	"format MJPG\n size 640x480 fps 30\n"
+	"format RGB3 output\n size 640x480 fps 30\n";
+static struct negcam_profile mp_prof, sp_prof;
+
+/* mkfmt()'s request on the multiplanar capture queue. */
+static struct v4l2_format mkfmt_mp(__u32 fourcc, __u32 w, __u32 h)
+{
+	struct v4l2_format f = mkfmt(CAP, fourcc, w, h, V4L2_FIELD_ANY);
+	struct v4l2_pix_format pix = f.fmt.pix;
+
+	f.type = CAP_MP;
+	negcam_pix_to_mp(&pix, &f.fmt.pix_mp);
+	return f;
+}
+
+static bool planes_are(const struct v4l2_pix_format_mplane *mp, unsigned int n,
+		       const __u32 *bpl_size)
+{
+	unsigned int i;
+
+	if (mp->num_planes != n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (mp->plane_fmt[i].bytesperline != bpl_size[2 * i] ||
+		    mp->plane_fmt[i].sizeimage != bpl_size[2 * i + 1])
+			return false;
+	return true;
+}
+
+/* QUERYCAP, ENUM_FMT, G_PARM: the multiplanar types only. */
+static void mp_types(void)
+{
+	struct v4l2_capability cap;
+	struct v4l2_fmtdesc fd = { .type = CAP };
+	struct v4l2_streamparm parm = { .type = CAP };
+
+	CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_QUERYCAP, &cap), 0, "mp: QUERYCAP");
+	CHECK((cap.device_caps & V4L2_CAP_VIDEO_CAPTURE_MPLANE) &&
+	      (cap.device_caps & V4L2_CAP_VIDEO_OUTPUT_MPLANE) &&
+	      !(cap.device_caps & (V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_VIDEO_OUTPUT)),
+	      "mp: device caps are the multiplanar ones (0x%x)", cap.device_caps);
+	CHECK_EQ(negcam_engine_buf_type(&mp_prof, NC_CAPTURE), CAP_MP, "mp: capture type");
+	CHECK_EQ(negcam_engine_buf_type(&sp_prof, NC_OUTPUT), OUT, "sp: output type");
+	CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_ENUM_FMT, &fd), -EINVAL, "mp: no sp formats");
+	fd.type = CAP_MP;
+	fd.index = 1;
+	CHECK(!negcam_engine_ioctl(&eng, VIDIOC_ENUM_FMT, &fd) &&
+	      fd.pixelformat == V4L2_PIX_FMT_NV12M, "mp: ENUM_FMT lists the profile's formats");
+	CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_G_PARM, &parm), -EINVAL, "mp: no sp G_PARM");
+	parm.type = CAP_MP;
+	CHECK(!negcam_engine_ioctl(&eng, VIDIOC_G_PARM, &parm) &&
+	      parm.parm.capture.timeperframe.denominator == 30, "mp: G_PARM");
+	parm.type = V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE;
+	CHECK(!negcam_engine_ioctl(&eng, VIDIOC_G_PARM, &parm), "mp: output G_PARM");
+}
+
+/* G/TRY/S_FMT: planes per format, the same corrections as single-planar. */
+static void mp_formats(void)
+{
+	static const __u32 nv12[] = { 640, 460800 }, nm12[] = { 640, 307200, 640, 153600 },
+			   ym12[] = { 648, 311040, 324, 77760, 324, 77760 };
+	static const __u32 asks[][3] = {
+		{ V4L2_PIX_FMT_NV12, 700, 500 }, { V4L2_PIX_FMT_NV12M, 330, 250 },
+		{ V4L2_PIX_FMT_YUV420M, 650, 481 }, { V4L2_PIX_FMT_YUYV, 1, 1 },
+		{ V4L2_PIX_FMT_MJPEG, 640, 480 }, { V4L2_PIX_FMT_YUV420M, 9999, 9999 },
+	};
+	struct negcam_engine sp;
+	struct v4l2_format f = mkfmt_mp(0, 0, 0), s;
+	unsigned int i;
+
+	CHECK(!negcam_engine_ioctl(&eng, VIDIOC_G_FMT, &f) &&
+	      planes_are(&f.fmt.pix_mp, 1, nv12), "mp: G_FMT NV12 has one plane");
+	f = mkfmt_mp(V4L2_PIX_FMT_NV12M, 641, 481);
+	CHECK(!negcam_engine_ioctl(&eng, VIDIOC_TRY_FMT, &f) &&
+	      planes_are(&f.fmt.pix_mp, 2, nm12), "mp: NM12 has two planes");
+	f = mkfmt_mp(V4L2_PIX_FMT_YUV420M, 650, 481);
+	f.fmt.pix_mp.num_planes = 200; /* the core clamps it */
+	f.fmt.pix_mp.plane_fmt[0].reserved[0] = 7;
+	CHECK(!negcam_engine_ioctl(&eng, VIDIOC_S_FMT, &f) && f.fmt.pix_mp.width == 648 &&
+	      planes_are(&f.fmt.pix_mp, 3, ym12) && !f.fmt.pix_mp.plane_fmt[0].reserved[0],
+	      "mp: YM12 has three planes, snapped to the step (%ux%u)", f.fmt.pix_mp.width,
+	      f.fmt.pix_mp.height);
+	s = mkfmt_mp(0, 0, 0);
+	CHECK(!negcam_engine_ioctl(&eng, VIDIOC_G_FMT, &s) && !memcmp(&s, &f, sizeof(s)),
+	      "mp: G_FMT answers what S_FMT set");
+	f = mkfmt(CAP, V4L2_PIX_FMT_NV12, 640, 480, V4L2_FIELD_ANY);
+	CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_S_FMT, &f), -EINVAL, "mp: no sp S_FMT");
+	negcam_engine_set_busy(&eng, CAP_MP, true);
+	f = mkfmt_mp(V4L2_PIX_FMT_NV12, 640, 480);
+	CHECK_EQ(negcam_engine_ioctl(&eng, VIDIOC_S_FMT, &f), -EBUSY, "mp: busy S_FMT");
+	negcam_engine_set_busy(&eng, CAP_MP, false);
+	/* the single-planar twin corrects every request alike */
+	negcam_engine_init(&sp, &sp_prof);
+	for (i = 0; i < NC_ARRAY_SIZE(asks); i++) {
+		struct v4l2_pix_format pix;
+
+		f = mkfmt_mp(asks[i][0], asks[i][1], asks[i][2]);
+		s = mkfmt(CAP, asks[i][0], asks[i][1], asks[i][2], V4L2_FIELD_ANY);
+		CHECK(!negcam_engine_ioctl(&eng, VIDIOC_TRY_FMT, &f) &&
+		      !negcam_engine_ioctl(&sp, VIDIOC_TRY_FMT, &s), "mp: TRY %u", i);
+		negcam_pix_from_mp(&pix, &f.fmt.pix_mp);
+		pix.sizeimage = s.fmt.pix.sizeimage; /* the planes' sum, checked above */
+		CHECK(!memcmp(&pix, &s.fmt.pix, sizeof(pix)), "mp: TRY %u as single-planar", i);
+	}
+}
+
+/* The generator writes an 'M' format's planes into their own buffers. */
+static void mp_framegen(void)
+{
+	static __u8 whole[460800], y[307200], uv[153600];
+	struct v4l2_pix_format pix = { .width = 640, .height = 480,
+				       .pixelformat = V4L2_PIX_FMT_NV12M, .bytesperline = 640,
+				       .sizeimage = 460800 };
+	void *bufs[2] = { y, uv };
+	__u32 sizes[2] = { sizeof(y), sizeof(uv) }, used[2] = { 0, 0 };
+
+	CHECK_EQ(negcam_framegen_draw(&pix, 0, 5, NC_FRAME_NONE, whole, sizeof(whole)),
+		 460800, "NM12 drawn whole");
+	CHECK_EQ(negcam_framegen_draw_planes(&pix, 0, 5, 5 * NC_SCENE_TICK_NS, NC_FRAME_NONE, 0,
+					     bufs, sizes, 2, used), 460800, "NM12 drawn in planes");
+	CHECK(used[0] == 307200 && used[1] == 153600 && !memcmp(whole, y, sizeof(y)) &&
+	      !memcmp(whole + sizeof(y), uv, sizeof(uv)), "NM12 planes are the contiguous bytes");
+	sizes[1] = 1000;
+	CHECK_EQ(negcam_framegen_draw_planes(&pix, 0, 5, 0, NC_FRAME_NONE, 0, bufs, sizes, 2,
+					     used), -ENOSPC, "NM12: short chroma buffer");
+	pix.pixelformat = V4L2_PIX_FMT_NV12;
+	CHECK_EQ(negcam_framegen_draw_planes(&pix, 0, 5, 0, NC_FRAME_NONE, 0, bufs, sizes, 2,
+					     used), -EINVAL, "NV12 has no buffer per plane");
+}
+
+static void test_multiplanar(void)
+{
+	struct negcam_parse_error err;
+
+	CHECK(!negcam_profile_parse(&mp_prof, mp_text, sizeof(mp_text) - 1, &err),
+	      "mp profile: %s", err.message);
+	/* its single-planar twin */
+	memcpy(&sp_prof, &mp_prof, sizeof(sp_prof));
+	sp_prof.multiplanar = 0;
+	negcam_engine_init(&eng, &mp_prof);
+	mp_types();
+	mp_formats();
+	mp_framegen();
+}
+
 int main(void)
 {
+	test_multiplanar();
 	test_fourcc_table();
 	test_adjust_down_vs_nearest();
 	test_stepwise_rounding();

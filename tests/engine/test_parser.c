@@ -1099,8 +1099,23 @@ static void test_usb_id(void)
 	}
 }
 
+/* 'multiplanar': a header keyword without value, off unless given. */
+static void test_multiplanar(void)
+{
+	static const char text[] = "name m\nmultiplanar\nformat NM12\n size 640x480 fps 30\n";
+
+	CHECK(!parse_str(&prof, text), "multiplanar profile parses");
+	CHECK_EQ(prof.multiplanar, 1, "'multiplanar' sets the profile multiplanar");
+	CHECK(!parse_str(&prof, "name m\nformat NM12\n size 640x480 fps 30\n"),
+	      "the same without the line parses");
+	CHECK_EQ(prof.multiplanar, 0, "without 'multiplanar' the profile is single-planar");
+	CHECK(!parse_str(&prof, "name m\nmultiplanar  # ISP\nformat NV12\n size 64x48 fps 30\n") &&
+	      prof.multiplanar, "a comment after the keyword");
+}
+
 int main(void)
 {
+	test_multiplanar();
 	test_builtins();
 	test_example();
 	test_bad_files();

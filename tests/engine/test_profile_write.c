@@ -145,6 +145,24 @@ static const char *test_note(const void *ctx, unsigned int format, int size)
  * the parser, a shared field list and colorimetry come first, discrete
  * intervals as rates, the caller's header and notes.
  */
+/* 'multiplanar' is written back, in both forms, and read back the same. */
+static void test_multiplanar(void)
+{
+	static const char text[] = "name m\nmultiplanar\nformat NM12\n  size 640x480 fps 30\n";
+	const struct negcam_write_opts opts = { NC_WRITE_MINIMAL };
+	char out[512];
+
+	round_trip("multiplanar", text, sizeof(text) - 1);
+	CHECK(a.multiplanar == 1, "multiplanar parsed");
+	CHECK(negcam_profile_write(&a, NULL, out, sizeof(out)) > 0 &&
+	      strstr(out, "\nmultiplanar\n"), "canonical form says multiplanar:\n%s", out);
+	CHECK(negcam_profile_write(&a, &opts, out, sizeof(out)) > 0 &&
+	      strstr(out, "\nmultiplanar\n"), "minimal form says multiplanar:\n%s", out);
+	a.multiplanar = 0;
+	CHECK(negcam_profile_write(&a, &opts, out, sizeof(out)) > 0 &&
+	      !strstr(out, "multiplanar"), "single-planar: no multiplanar line:\n%s", out);
+}
+
 static void test_minimal(void)
 {
 	static const char want[] =
@@ -229,6 +247,7 @@ static void test_minimal(void)
 int main(void)
 {
 	test_minimal();
+	test_multiplanar();
 	test_builtins();
 	test_files();
 	test_field_list_override();

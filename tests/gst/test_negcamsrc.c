@@ -692,6 +692,22 @@ GST_START_TEST (test_request_count_webcam)
 
 GST_END_TEST;
 
+/* A multiplanar profile (a SoC camera's) opens and streams on the
+ * embedded device, which is single-planar (its YUYV: negcamsrc maps no
+ * M format). */
+GST_START_TEST (test_multiplanar_profile)
+{
+  Outcome o;
+
+  run_pipeline (NEGCAM_SOURCE_ROOT "/tests/run/profiles/multiplanar.profile",
+      "video/x-raw,format=YUY2", "device", 2, &o);
+  fail_unless (o.error == NULL, "multiplanar profile: %s",
+      o.error ? o.error->message : "");
+  outcome_clear (&o);
+}
+
+GST_END_TEST;
+
 static GstElement *
 ready_src (const gchar * profile)
 {
@@ -2965,6 +2981,7 @@ negcamsrc_suite (void)
   /* what opening and probing cost: lazy, cached, filtered */
   tc = negcamsrc_tcase (s, "probe");
   tcase_add_test (tc, test_request_count_webcam);
+  tcase_add_test (tc, test_multiplanar_profile);
   tcase_add_test (tc, test_probe_lazy_and_cached);
   tcase_add_test (tc, test_probe_uses_filter);
   tcase_add_test (tc, test_probe_lookup_same_caps);

@@ -226,10 +226,61 @@ static void test_on_demand(void)
 	pthread_mutex_unlock(&lock);
 }
 
+/* A multiplanar profile's queue: a memfd per plane of NM12, plane arrays, no read(). */
+static void test_multiplanar(void)
+{
+	static struct negcam_engine e;
+	static const char text[] = "name mp\nmultiplanar\nformat NM12\n  size 64x48 fps 30\n";
+	__u32 type = V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE;
+	struct v4l2_requestbuffers r = {.count = 1, .type = type, .memory = V4L2_MEMORY_MMAP};
+	struct v4l2_plane planes[VIDEO_MAX_PLANES];
+	struct v4l2_exportbuffer x = {.type = type, .plane = 1};
+	struct v4l2_buffer b = {.type = type, .memory = V4L2_MEMORY_MMAP};
+	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	struct nc_vbq q;
+	char byte;
+
+	CHECK_EQ(load(temp_file(text, sizeof(text) - 1)), 0, "mp: %s", msg);
+	negcam_engine_init(&e, &prof);
+	nc_vbq_init(&q, &lock, &e, -1);
+	q.on_demand = true;
+	q.min_buffers = 1;
+	pthread_mutex_lock(&lock);
+	r.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	CHECK_EQ(vioctl(&q, VIDIOC_REQBUFS, &r), -EINVAL, "mp: no single-planar REQBUFS");
+	r.type = type;
+	CHECK_EQ(vioctl(&q, VIDIOC_REQBUFS, &r), 0, "mp: REQBUFS");
+	CHECK_EQ(vioctl(&q, VIDIOC_QUERYBUF, &b), -EINVAL, "mp: QUERYBUF without planes");
+	b.m.planes = planes, b.length = 1;
+	CHECK_EQ(vioctl(&q, VIDIOC_QUERYBUF, &b), -EINVAL, "mp: QUERYBUF with room for one plane");
+	b.length = VIDEO_MAX_PLANES;
+	CHECK(!vioctl(&q, VIDIOC_QUERYBUF, &b) && b.length == 2 && b.m.planes == planes &&
+	      planes[0].length == 64 * 48 && planes[1].length == 64 * 24 &&
+	      planes[1].m.mem_offset == 4096, "mp: NM12 has two planes (%u: %u, %u at %u)",
+	      b.length, planes[0].length, planes[1].length, planes[1].m.mem_offset);
+	CHECK(nc_vbq_mmap_fd(&q, 4096, 64 * 24) >= 0 && nc_vbq_mmap_fd(&q, 8192, 1) < 0,
+	      "mp: each plane maps at its own offset");
+	CHECK(!vioctl(&q, VIDIOC_EXPBUF, &x) && x.fd >= 0, "mp: EXPBUF of plane 1");
+	if (x.fd >= 0)
+		close(x.fd);
+	CHECK_EQ(vioctl(&q, VIDIOC_QBUF, &b), 0, "mp: QBUF");
+	CHECK_EQ(vioctl(&q, VIDIOC_STREAMON, &type), 0, "mp: STREAMON");
+	memset(planes, 0, sizeof(planes));
+	b.length = VIDEO_MAX_PLANES;
+	CHECK(!vioctl(&q, VIDIOC_DQBUF, &b) && !(b.flags & V4L2_BUF_FLAG_ERROR) &&
+	      planes[0].bytesused == 64 * 48 && planes[1].bytesused == 64 * 24,
+	      "mp: DQBUF: both planes drawn (%u, %u)", planes[0].bytesused, planes[1].bytesused);
+	CHECK_EQ(nc_vbq_read(&q, &q, true, &byte, 1), -EINVAL, "mp: no read()");
+	CHECK_EQ(vioctl(&q, VIDIOC_STREAMOFF, &type), 0, "mp: STREAMOFF");
+	nc_vbq_release(&q, &q);
+	pthread_mutex_unlock(&lock);
+}
+
 int main(void)
 {
 	test_reader();
 	test_loader();
 	test_on_demand();
+	test_multiplanar();
 	return check_done("test_user");
 }

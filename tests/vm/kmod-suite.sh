@@ -189,6 +189,67 @@ test_field_alternate() {
 	esac
 }
 
+# --- a multiplanar profile: a VIDEO_CAPTURE_MPLANE node ---------------------
+# The node follows the profile (negcam_vid_follow_profile): caps, queue type,
+# and one buffer per plane for the M formats; back to single-planar after.
+# ffmpeg's v4l2 input has no multiplanar support: it reads the node through
+# libv4l2's mplane plugin (v4l2convert.so), as applications without it do.
+# Compliance runs on YM12 and YUYV: v4l-utils 1.22.1 expects NM12's
+# description as 'Y/CbCr 4:2:0 (N-C)', Linux 6.1 says 'Y/UV 4:2:0 (N-C)'
+# (the NV12 skew of compliance_check, tests/vm/lib.sh), so NM12 joins after.
+MP_PROFILE='name mp
+multiplanar
+default YM12
+format YM12
+  size 320x240 fps 30
+format YUYV
+  size 320x240 fps 30'
+MP_NM12='format NM12
+  size 320x240 fps 30'
+V4L2CONVERT=/usr/lib/x86_64-linux-gnu/libv4l/v4l2convert.so
+mp_caps() {
+	v4l2-ctl -d $DEV -D | sed -n '/Device Caps/,$p' | grep -E 'Video Capture|Read/Write' |
+		sed 's/^[[:space:]]*//' | tr '\n' ,
+}
+test_multiplanar() {
+	local log planes
+	printf '%s\n' "$MP_PROFILE" > /tmp/mp.profile
+	cat /tmp/mp.profile > $CFS/profile # one write(2): configfs applies each
+	expect "mplane: status" "$(cat $CFS/status)" "ok: profile mp"
+	expect "mplane: device caps" "$(mp_caps)" "Video Capture Multiplanar,"
+	log=$(logname mplane-compliance)
+	compliance_retry "mplane: v4l2-compliance -s" "$log" 600 -d $DEV -s
+	compliance_check "mplane: v4l2-compliance -s (YM12, three planes)" "$log"
+	printf '%s\n%s\n' "$MP_PROFILE" "$MP_NM12" > /tmp/mp.profile
+	cat /tmp/mp.profile > $CFS/profile
+	planes=$(v4l2-ctl -d $DEV --set-fmt-video=pixelformat=NM12 --get-fmt-video |
+		awk '/Number of planes/ { n = $NF } /Size Image/ { s = s " " $NF } END { print n s }')
+	expect "mplane: NM12 has two planes" "$planes" "2 76800 38400"
+	v4l2-ctl -d $DEV --stream-mmap=4 --stream-count=3 --stream-to=/tmp/nm12.raw
+	expect "mplane: 3 NM12 frames streamed, both planes" "$(stat -c %s /tmp/nm12.raw 2>/dev/null)" "$((3 * 115200))"
+	if gst-launch-1.0 -q v4l2src device=$DEV num-buffers=10 ! video/x-raw,format=I420 ! fakesink; then
+		pass "mplane: v4l2src streams YM12 (I420, three planes)"
+	else
+		fail "mplane: v4l2src YM12"
+	fi
+	if gst-launch-1.0 -q v4l2src device=$DEV num-buffers=10 ! video/x-raw,format=NV12 ! fakesink; then
+		pass "mplane: v4l2src streams NM12 (NV12, two planes)"
+	else
+		fail "mplane: v4l2src NM12"
+	fi
+	# the plugin opens the node only when its current format has one plane
+	v4l2-ctl -d $DEV --set-fmt-video=pixelformat=YUYV
+	if LD_PRELOAD=$V4L2CONVERT ffmpeg -nostdin -hide_banner -loglevel error -f v4l2 \
+		-input_format yuyv422 -video_size 320x240 -i $DEV -frames 10 -f rawvideo -y /tmp/mp.yuv &&
+	   [ "$(stat -c %s /tmp/mp.yuv)" = $((10 * 320 * 240 * 2)) ]; then
+		pass "mplane: ffmpeg (through libv4l2) streams 10 frames"
+	else
+		fail "mplane: ffmpeg through libv4l2"
+	fi
+	echo vga > $CFS/builtin
+	expect "mplane: single-planar again with a single-planar profile" "$(mp_caps)" "Video Capture,Read/Write,"
+}
+
 # --- test pattern ---------------------------------------------------------------
 test_pattern_control() {
 	echo vga > $CFS/builtin
@@ -233,6 +294,7 @@ test_pacing
 test_s_parm_pacing
 test_drops
 test_field_alternate
+test_multiplanar
 test_pattern_control
 test_unplug_idle
 suite_end

@@ -102,7 +102,7 @@ check() {
 		pass "$name ($(secs_since "$t0")s)"
 	else
 		[ $rc = 124 ] && echo "  timed out after ${to}s"
-		tr '\r' '\n' < "$log" | sed -E 's/[[:space:]]*Video (Capture|Output)( MPlane)?: Frame #[0-9]+( \([a-z]+\))?//g' |
+		tr '\r' '\n' < "$log" | sed -E 's/[[:space:]]*Video (Capture|Output)( MPlane| Multiplanar)?: Frame #[0-9]+( \([a-z]+\))?//g' |
 			grep -v '^[[:space:]]*$' | tail -n 15 | sed 's/^/  | /'
 		fail "$name (exit $rc, log $log)"
 	fi
@@ -190,7 +190,7 @@ compliance_check() {
 	clean=$LOGDIR/$(basename "$log" .log).clean
 	# Drop the streaming progress ("Video Capture: Frame #012 (select)"),
 	# which shares lines with the warn: and fail: messages.
-	tr '\r' '\n' < "$log" | sed -E 's/[[:space:]]*Video (Capture|Output)( MPlane)?: Frame #[0-9]+( \([a-z]+\))?//g' |
+	tr '\r' '\n' < "$log" | sed -E 's/[[:space:]]*Video (Capture|Output)( MPlane| Multiplanar)?: Frame #[0-9]+( \([a-z]+\))?//g' |
 		grep -v '^[[:space:]]*$' > "$clean"
 	total=$(grep -E '^Total for .* device' "$clean" | tail -n1)
 	if [ -z "$total" ]; then
@@ -259,7 +259,7 @@ compliance_check() {
 # judged separately (compliance_check).
 compliance_seq_only() {
 	local clean warns other
-	clean=$(tr '\r' '\n' < "$1" | sed -E 's/[[:space:]]*Video (Capture|Output)( MPlane)?: Frame #[0-9]+( \([a-z]+\))?//g')
+	clean=$(tr '\r' '\n' < "$1" | sed -E 's/[[:space:]]*Video (Capture|Output)( MPlane| Multiplanar)?: Frame #[0-9]+( \([a-z]+\))?//g')
 	warns=$(printf '%s\n' "$clean" | grep -cE '^[[:space:]]*warn: ')
 	other=$(printf '%s\n' "$clean" | grep -E '^[[:space:]]*warn: ' |
 		grep -vcE 'got sequence number|data from max bytesused [0-9]+\+[0-9]+ to length [0-9]+ was touched')
