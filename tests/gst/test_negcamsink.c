@@ -543,6 +543,26 @@ free_pipeline (GstElement *pipe, GstElement *bin, GstElement *sink)
   gst_object_unref (pipe);
 }
 
+/* The device (a consumer) asks @fourcc WxH, compressed, before the
+ * source starts: the bin's encoding stage for it goes in, the sink gets
+ * its media type at that size, and all @frames of the source reach it. */
+static void
+run_encoded (GstElement *pipe, GstElement *bin, GstElement *sink,
+    guint32 fourcc, guint w, guint h, guint frames)
+{
+  const gchar *media = fourcc == V4L2_PIX_FMT_H264 ? "video/x-h264" : "image/jpeg";
+  gchar *enc = NULL;
+
+  source_change (sink, fourcc, w, h);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  run_to_eos (pipe);
+  assert_sink_format (sink, media, fourcc, w, h);
+  g_object_get (bin, "encoding", &enc, NULL);
+  fail_unless_equals_string (enc, fourcc == V4L2_PIX_FMT_H264 ? "h264" : "jpeg");
+  fail_unless_equals_int (stat_u64 (sink, "frames"), frames);
+  g_free (enc);
+}
+
 /* negcamconvertsink: the device (a consumer) wants MJPG 1280x720 while
  * the source makes 160x120 I420: jpegenc is put in and the size scaled. */
 GST_START_TEST (test_convert_bin_mjpeg)
@@ -551,16 +571,8 @@ GST_START_TEST (test_convert_bin_mjpeg)
       "videotestsrc num-buffers=20 ! video/x-raw,format=I420,width=160,"
       "height=120 ! negcamconvertsink name=bin",
       &bin, &sink);
-  gchar *enc = NULL;
 
-  source_change (sink, V4L2_PIX_FMT_MJPEG, 1280, 720);
-  gst_element_set_state (pipe, GST_STATE_PLAYING);
-  run_to_eos (pipe);
-  assert_sink_format (sink, "image/jpeg", V4L2_PIX_FMT_MJPEG, 1280, 720);
-  g_object_get (bin, "encoding", &enc, NULL);
-  fail_unless_equals_string (enc, "jpeg");
-  fail_unless_equals_int (stat_u64 (sink, "frames"), 20);
-  g_free (enc);
+  run_encoded (pipe, bin, sink, V4L2_PIX_FMT_MJPEG, 1280, 720, 20);
   free_pipeline (pipe, bin, sink);
 }
 GST_END_TEST;
@@ -704,18 +716,11 @@ GST_START_TEST (test_convert_bin_h264)
       "height=240 ! negcamconvertsink name=bin", &bin, &sink);
   GstPad *pad = gst_element_get_static_pad (sink, "sink");
   GByteArray *stream = g_byte_array_new ();
-  gchar *enc = NULL;
   guint8 rgb[3];
 
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, keep_stream, stream,
       NULL);
-  source_change (sink, V4L2_PIX_FMT_H264, 640, 480);
-  gst_element_set_state (pipe, GST_STATE_PLAYING);
-  run_to_eos (pipe);
-  assert_sink_format (sink, "video/x-h264", V4L2_PIX_FMT_H264, 640, 480);
-  g_object_get (bin, "encoding", &enc, NULL);
-  fail_unless_equals_string (enc, "h264");
-  fail_unless_equals_int (stat_u64 (sink, "frames"), 10);
+  run_encoded (pipe, bin, sink, V4L2_PIX_FMT_H264, 640, 480, 10);
   /* Annex B: a start code first, the sequence parameter set before the
    * first IDR picture */
   fail_unless (stream->len > 5 && !memcmp (stream->data, "\0\0\0\1", 4));
@@ -726,7 +731,6 @@ GST_START_TEST (test_convert_bin_h264)
       "h264parse ! openh264dec", 640, 480, rgb);
   fail_unless (rgb[0] <= 12 && rgb[1] >= 176 && rgb[1] <= 206 && rgb[2] <= 12,
       "green (0,192,0) decoded as (%u,%u,%u)", rgb[0], rgb[1], rgb[2]);
-  g_free (enc);
   gst_object_unref (pad);
   free_pipeline (pipe, bin, sink);
 }
