@@ -8,7 +8,7 @@
 #   apps    Cheese under Xvfb takes a photo through the device provider
 #   run     negcam-run/libnegcam-preload.so with v4l2-ctl, ffmpeg, v4l2src,
 #           v4l2-compliance and a threads/fork/dup/poll program (no module)
-#   fuzz    the libFuzzer harnesses, 20 s each (tests/fuzz/run.sh quick)
+#   fuzz    the libFuzzer harnesses, 12 s each (tests/fuzz/run.sh quick)
 #   vm      negcam.ko and vivid in qemu (tests/vm/run.sh quick; full with
 #           NEGCAM_FULL=1): v4l2-compliance -s/-f, v4l2src, v4l2-ctl, ffmpeg,
 #           negcamsrc on the kernel backend, tests/vm/kmod-suite.sh; then

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
 # tests/fuzz/run.sh [quick|long]
-#   quick: each fuzzer for 20 s (make test)
+#   quick: each fuzzer for 12 s (make test)
 #   long:  fuzz_parser, fuzz_ioctl, fuzz_roundtrip (the profile writer
 #          read back by the parser) and fuzz_uvc (negcam-uvc's device core
 #          on a USB/IP stream) for 10 million executions each,
@@ -26,7 +26,7 @@ build=${NEGCAM_FUZZ_BUILD:-$root/build-fuzz}
 # 13 s of wall time, so long runs allow 60 s (NEGCAM_FUZZ_TIMEOUT).
 unit_timeout=${NEGCAM_FUZZ_TIMEOUT:-10}
 case $mode in
-quick) limit="-max_total_time=${NEGCAM_FUZZ_SECONDS:-20}"; import_limit=$limit ;;
+quick) limit="-max_total_time=${NEGCAM_FUZZ_SECONDS:-12}"; import_limit=$limit ;;
 long) limit="-runs=${NEGCAM_FUZZ_RUNS:-10000000}"
 	unit_timeout=${NEGCAM_FUZZ_TIMEOUT:-60}
 	import_limit="-runs=${NEGCAM_FUZZ_IMPORT_RUNS:-1000000}" ;;
