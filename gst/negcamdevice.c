@@ -149,13 +149,9 @@ negcam_capture_type (guint32 device_caps)
   return 0;
 }
 
-/* The fields v4l2_pix_format and v4l2_pix_format_mplane share. */
-#define NEGCAM_PIX_COMMON(X) \
-  X (width) X (height) X (pixelformat) X (field) X (colorspace) \
-  X (ycbcr_enc) X (quantization) X (xfer_func)
-#define NEGCAM_FROM_MP(name) pix->name = mp->name;
-#define NEGCAM_TO_MP(name) mp->name = pix->name;
-
+/* The single-planar view of @f: the engine's mapping of the shared fields
+ * (negcam_pix_from_mp), with sizeimage the sum of the planes the driver
+ * answered. */
 void
 negcam_format_get_pix (const struct v4l2_format *f, struct v4l2_pix_format *pix)
 {
@@ -166,13 +162,14 @@ negcam_format_get_pix (const struct v4l2_format *f, struct v4l2_pix_format *pix)
     *pix = f->fmt.pix;
     return;
   }
-  memset (pix, 0, sizeof (*pix));
-  NEGCAM_PIX_COMMON (NEGCAM_FROM_MP)
-  pix->bytesperline = mp->plane_fmt[0].bytesperline;
+  negcam_pix_from_mp (pix, mp);
   for (i = 0; i < MIN (mp->num_planes, VIDEO_MAX_PLANES); i++)
     pix->sizeimage += mp->plane_fmt[i].sizeimage;
 }
 
+/* A request in @f's buffer type: the engine's mapping (negcam_pix_to_mp),
+ * then one plane holding @pix's line and image sizes; the driver answers
+ * the planes its format has. */
 void
 negcam_format_set_pix (struct v4l2_format *f, const struct v4l2_pix_format *pix)
 {
@@ -182,8 +179,8 @@ negcam_format_set_pix (struct v4l2_format *f, const struct v4l2_pix_format *pix)
     f->fmt.pix = *pix;
     return;
   }
-  memset (mp, 0, sizeof (*mp));
-  NEGCAM_PIX_COMMON (NEGCAM_TO_MP)
+  negcam_pix_to_mp (pix, mp);
+  memset (mp->plane_fmt, 0, sizeof (mp->plane_fmt));
   mp->num_planes = 1;
   mp->plane_fmt[0].bytesperline = pix->bytesperline;
   mp->plane_fmt[0].sizeimage = pix->sizeimage;
