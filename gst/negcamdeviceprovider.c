@@ -39,7 +39,7 @@
  *    is negcamsink; nodes only when asked (NEGCAM_PROVIDER_NODES=1 or
  *    "nodes = yes" in provider.conf), see "One listing per node".
  * Both are asked VIDIOC_QUERYCAP through the device interface
- * (negcamdevice.h) and their caps come from NegcamProbe (negcamcaps.c), the
+ * (negcamdevice.h) and their caps come from NegcamFormatCache (negcamcaps.c), the
  * very enumeration negcamsrc uses, so a listed device offers exactly the
  * caps the element would. create_element() gives a negcamsrc with device=
  * or profile= set.
@@ -84,7 +84,7 @@
 #include "negcamdeviceprovider.h"
 #include "negcamsrc.h"
 #include "negcamsink.h"
-#include "negcamcaps.h"
+#include "negcamformatcache.h"
 #include "negcamdevice.h"
 #include "profile.h"
 
@@ -248,7 +248,7 @@ describe (NegcamDevice *dev, const gchar *path, const gchar *profile,
   struct v4l2_capability cap;
   GstNegcamSrcDevice *device;
   GstStructure *props;
-  NegcamProbe *probe;
+  NegcamFormatCache *probe;
   GstCaps *caps;
   gchar *display;
   guint32 flags, capture;
@@ -275,10 +275,10 @@ describe (NegcamDevice *dev, const gchar *path, const gchar *profile,
     return NULL;
   }
 
-  probe = negcam_probe_new_for_type (
+  probe = negcam_format_cache_new_for_type (
       dev, output ? V4L2_BUF_TYPE_VIDEO_OUTPUT : capture);
-  caps = negcam_probe_caps (probe, NULL);
-  negcam_probe_free (probe);
+  caps = negcam_format_cache_caps (probe, NULL);
+  negcam_format_cache_free (probe);
   if (gst_caps_is_empty (caps)) {
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
         "%s: enumerates no format negcam can map", negcam_device_get_description (dev));

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * V4L2 formats <-> GstCaps, and the lazy enumeration cache. See
- * negcamcaps.h and docs/negcamsrc.md ("How caps are probed").
+ * NegcamFormatCache: what a device enumerates, asked lazily and kept.
+ * See negcamformatcache.h and docs/negcamsrc.md ("How caps are probed").
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -10,404 +10,12 @@
 #include <errno.h>
 #include <string.h>
 
-#include "negcamcaps.h"
+#include "negcamformatcache.h"
 #include "profile.h"
 
 GST_DEBUG_CATEGORY_EXTERN (negcamsrc_debug);
 #define GST_CAT_DEFAULT negcamsrc_debug
 
-#define NEGCAM_MAX_DIM 16384
-
-/* V4L2 fourcc -> GStreamer raw format. V4L2 and GStreamer name several
- * formats differently (YUYV is YUY2, YU12 is I420, GREY is GRAY8, the
- * RGB32 family is named by component order in memory in GStreamer). */
-static const struct {
-  guint32 fourcc;
-  GstVideoFormat format;
-  guint buffers; /* memory planes, for the M formats; 0: one */
-} raw_formats[] = {
-  { V4L2_PIX_FMT_YUYV, GST_VIDEO_FORMAT_YUY2 },
-  { V4L2_PIX_FMT_YVYU, GST_VIDEO_FORMAT_YVYU },
-  { V4L2_PIX_FMT_UYVY, GST_VIDEO_FORMAT_UYVY },
-  { V4L2_PIX_FMT_VYUY, GST_VIDEO_FORMAT_VYUY },
-  { V4L2_PIX_FMT_NV12, GST_VIDEO_FORMAT_NV12 },
-  { V4L2_PIX_FMT_NV21, GST_VIDEO_FORMAT_NV21 },
-  { V4L2_PIX_FMT_NV16, GST_VIDEO_FORMAT_NV16 },
-  { V4L2_PIX_FMT_NV61, GST_VIDEO_FORMAT_NV61 },
-  { V4L2_PIX_FMT_NV24, GST_VIDEO_FORMAT_NV24 },
-  { V4L2_PIX_FMT_P010, GST_VIDEO_FORMAT_P010_10LE },
-  { V4L2_PIX_FMT_YUV420, GST_VIDEO_FORMAT_I420 },
-  { V4L2_PIX_FMT_YVU420, GST_VIDEO_FORMAT_YV12 },
-  { V4L2_PIX_FMT_YUV422P, GST_VIDEO_FORMAT_Y42B },
-  { V4L2_PIX_FMT_YUV411P, GST_VIDEO_FORMAT_Y41B },
-  { V4L2_PIX_FMT_YUV410, GST_VIDEO_FORMAT_YUV9 },
-  { V4L2_PIX_FMT_YVU410, GST_VIDEO_FORMAT_YVU9 },
-  { V4L2_PIX_FMT_GREY, GST_VIDEO_FORMAT_GRAY8 },
-  { V4L2_PIX_FMT_Y16, GST_VIDEO_FORMAT_GRAY16_LE },
-  { V4L2_PIX_FMT_Y16_BE, GST_VIDEO_FORMAT_GRAY16_BE },
-  { V4L2_PIX_FMT_RGB565, GST_VIDEO_FORMAT_RGB16 },
-  { V4L2_PIX_FMT_RGB555, GST_VIDEO_FORMAT_RGB15 },
-  { V4L2_PIX_FMT_RGB24, GST_VIDEO_FORMAT_RGB },
-  { V4L2_PIX_FMT_BGR24, GST_VIDEO_FORMAT_BGR },
-  { V4L2_PIX_FMT_XBGR32, GST_VIDEO_FORMAT_BGRx },
-  { V4L2_PIX_FMT_ABGR32, GST_VIDEO_FORMAT_BGRA },
-  { V4L2_PIX_FMT_XRGB32, GST_VIDEO_FORMAT_xRGB },
-  { V4L2_PIX_FMT_ARGB32, GST_VIDEO_FORMAT_ARGB },
-  { V4L2_PIX_FMT_RGBX32, GST_VIDEO_FORMAT_RGBx },
-  { V4L2_PIX_FMT_RGBA32, GST_VIDEO_FORMAT_RGBA },
-  { V4L2_PIX_FMT_BGRX32, GST_VIDEO_FORMAT_xBGR },
-  { V4L2_PIX_FMT_BGRA32, GST_VIDEO_FORMAT_ABGR },
-  { V4L2_PIX_FMT_RGB32,
-      GST_VIDEO_FORMAT_xRGB }, /* deprecated, ambiguous alpha */
-  { V4L2_PIX_FMT_BGR32, GST_VIDEO_FORMAT_BGRx },
-  { V4L2_PIX_FMT_AYUV32, GST_VIDEO_FORMAT_AYUV },
-  { V4L2_PIX_FMT_VUYA32, GST_VIDEO_FORMAT_VUYA },
-  /* The M formats: the same planes, one buffer each; multiplanar nodes
-   * only (V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE). */
-  { V4L2_PIX_FMT_NV12M, GST_VIDEO_FORMAT_NV12, 2 },
-  { V4L2_PIX_FMT_NV21M, GST_VIDEO_FORMAT_NV21, 2 },
-  { V4L2_PIX_FMT_NV16M, GST_VIDEO_FORMAT_NV16, 2 },
-  { V4L2_PIX_FMT_NV61M, GST_VIDEO_FORMAT_NV61, 2 },
-  { V4L2_PIX_FMT_YUV420M, GST_VIDEO_FORMAT_I420, 3 },
-  { V4L2_PIX_FMT_YVU420M, GST_VIDEO_FORMAT_YV12, 3 },
-  { V4L2_PIX_FMT_YUV422M, GST_VIDEO_FORMAT_Y42B, 3 },
-  { V4L2_PIX_FMT_YUV444M, GST_VIDEO_FORMAT_Y444, 3 },
-};
-
-/* More than one buffer per frame (NV12M, YUV420M ...): exists on
- * multiplanar nodes only. */
-static gboolean
-fourcc_is_multibuffer (guint32 fourcc)
-{
-  guint i;
-
-  for (i = 0; i < G_N_ELEMENTS (raw_formats); i++)
-    if (raw_formats[i].fourcc == fourcc)
-      return raw_formats[i].buffers > 1;
-  return FALSE;
-}
-
-static const struct {
-  guint32 fourcc;
-  const gchar *format;
-} bayer_formats[] = {
-  { V4L2_PIX_FMT_SBGGR8, "bggr" },
-  { V4L2_PIX_FMT_SGBRG8, "gbrg" },
-  { V4L2_PIX_FMT_SGRBG8, "grbg" },
-  { V4L2_PIX_FMT_SRGGB8, "rggb" },
-};
-
-GstStructure *
-negcam_fourcc_to_structure (guint32 fourcc)
-{
-  guint i;
-
-  for (i = 0; i < G_N_ELEMENTS (raw_formats); i++)
-    if (raw_formats[i].fourcc == fourcc)
-      return gst_structure_new ("video/x-raw", "format", G_TYPE_STRING,
-          gst_video_format_to_string (raw_formats[i].format), NULL);
-  for (i = 0; i < G_N_ELEMENTS (bayer_formats); i++)
-    if (bayer_formats[i].fourcc == fourcc)
-      return gst_structure_new ("video/x-bayer", "format", G_TYPE_STRING,
-          bayer_formats[i].format, NULL);
-  switch (fourcc) {
-    case V4L2_PIX_FMT_MJPEG:
-    case V4L2_PIX_FMT_JPEG:
-      /* One whole JPEG per buffer: decoders need not parse (jpegdec then
-       * takes the buffer as is instead of through an adapter). */
-      return gst_structure_new (
-          "image/jpeg", "parsed", G_TYPE_BOOLEAN, TRUE, NULL);
-    case V4L2_PIX_FMT_H264:
-      return gst_structure_new ("video/x-h264", "stream-format", G_TYPE_STRING,
-          "byte-stream", "alignment", G_TYPE_STRING, "au", NULL);
-    default:
-      return NULL;
-  }
-}
-
-/* ------------------------------------------------------------------ */
-/* Caps features                                                       */
-
-/* GStreamer carries V4L2_FIELD_ALTERNATE (one field per buffer) as
- * interlace-mode=alternate, which exists only under the caps feature
- * format:Interlaced: elements that do not know the mode then never get
- * it by accident. */
-static gboolean
-is_alternate (const GstStructure *s)
-{
-  return !g_strcmp0 (
-      gst_structure_get_string (s, "interlace-mode"), "alternate");
-}
-
-/* Append @s (taken) to @caps with the caps features its interlace-mode
- * needs. */
-static void
-append_structure (GstCaps *caps, GstStructure *s)
-{
-  gst_caps_append_structure_full (caps, s,
-      is_alternate (s)
-          ? gst_caps_features_new (GST_CAPS_FEATURE_FORMAT_INTERLACED, NULL)
-          : NULL);
-}
-
-/* @s (taken) as caps of its own. */
-static GstCaps *
-structure_caps (GstStructure *s)
-{
-  GstCaps *caps = gst_caps_new_empty ();
-
-  append_structure (caps, s);
-  return caps;
-}
-
-GstCaps *
-negcam_caps_template (void)
-{
-  GstCaps *caps = gst_caps_new_empty ();
-  GValue list = G_VALUE_INIT, v = G_VALUE_INIT;
-  GstStructure *s;
-  guint i;
-
-  g_value_init (&list, GST_TYPE_LIST);
-  g_value_init (&v, G_TYPE_STRING);
-  for (i = 0; i < G_N_ELEMENTS (raw_formats); i++) {
-    const gchar *name = gst_video_format_to_string (raw_formats[i].format);
-    gboolean dup = FALSE;
-    guint j;
-
-    for (j = 0; j < gst_value_list_get_size (&list); j++)
-      dup |= !g_strcmp0 (
-          g_value_get_string (gst_value_list_get_value (&list, j)), name);
-    if (dup)
-      continue;
-    g_value_set_string (&v, name);
-    gst_value_list_append_value (&list, &v);
-  }
-  s = gst_structure_new_empty ("video/x-raw");
-  gst_structure_take_value (s, "format", &list);
-  gst_caps_append_structure (caps, s);
-  /* The same formats one field per buffer (V4L2_FIELD_ALTERNATE). */
-  s = gst_structure_copy (s);
-  gst_structure_set (s, "interlace-mode", G_TYPE_STRING, "alternate", NULL);
-  append_structure (caps, s);
-
-  g_value_init (&list, GST_TYPE_LIST);
-  for (i = 0; i < G_N_ELEMENTS (bayer_formats); i++) {
-    g_value_set_string (&v, bayer_formats[i].format);
-    gst_value_list_append_value (&list, &v);
-  }
-  g_value_unset (&v);
-  s = gst_structure_new_empty ("video/x-bayer");
-  gst_structure_take_value (s, "format", &list);
-  gst_caps_append_structure (caps, s);
-  gst_caps_append_structure (
-      caps, negcam_fourcc_to_structure (V4L2_PIX_FMT_MJPEG));
-  gst_caps_append_structure (
-      caps, negcam_fourcc_to_structure (V4L2_PIX_FMT_H264));
-
-  for (i = 0; i < gst_caps_get_size (caps); i++)
-    gst_structure_set (gst_caps_get_structure (caps, i), "width",
-        GST_TYPE_INT_RANGE, 1, NEGCAM_MAX_DIM, "height", GST_TYPE_INT_RANGE, 1,
-        NEGCAM_MAX_DIM, "framerate", GST_TYPE_FRACTION_RANGE, 0, 1, G_MAXINT, 1,
-        NULL);
-  return caps;
-}
-
-/* ------------------------------------------------------------------ */
-/* Field and colorimetry                                               */
-
-static void
-set_interlace (GstStructure *s, guint32 field)
-{
-  switch (field) {
-    case V4L2_FIELD_NONE:
-      gst_structure_set (
-          s, "interlace-mode", G_TYPE_STRING, "progressive", NULL);
-      break;
-    case V4L2_FIELD_INTERLACED:
-      gst_structure_set (
-          s, "interlace-mode", G_TYPE_STRING, "interleaved", NULL);
-      break;
-    case V4L2_FIELD_INTERLACED_TB:
-      gst_structure_set (s, "interlace-mode", G_TYPE_STRING, "interleaved",
-          "field-order", G_TYPE_STRING, "top-field-first", NULL);
-      break;
-    case V4L2_FIELD_INTERLACED_BT:
-      gst_structure_set (s, "interlace-mode", G_TYPE_STRING, "interleaved",
-          "field-order", G_TYPE_STRING, "bottom-field-first", NULL);
-      break;
-    case V4L2_FIELD_ALTERNATE:
-      /* One field per buffer; the caps height stays the frame's (see
-       * negcam_caps_from_format) and the caps need format:Interlaced
-       * (append_structure). */
-      gst_structure_set (s, "interlace-mode", G_TYPE_STRING, "alternate", NULL);
-      break;
-    default:
-      /* SEQ_TB/SEQ_BT/TOP/BOTTOM have no GStreamer equivalent: leave the
-       * field out, the device picks. */
-      break;
-  }
-}
-
-const gchar *
-negcam_field_words (guint32 field)
-{
-  const gchar *name = negcam_field_name (field);
-
-  if (field == V4L2_FIELD_NONE)
-    return "progressive";
-  if (field == V4L2_FIELD_ANY)
-    return "any field";
-  return name ? name : "unknown field";
-}
-
-static guint32
-field_from_structure (const GstStructure *s)
-{
-  const gchar *mode = gst_structure_get_string (s, "interlace-mode");
-  const gchar *order = gst_structure_get_string (s, "field-order");
-
-  if (!mode)
-    return V4L2_FIELD_ANY;
-  if (!strcmp (mode, "progressive"))
-    return V4L2_FIELD_NONE;
-  if (!strcmp (mode, "interleaved")) {
-    if (order && !strcmp (order, "top-field-first"))
-      return V4L2_FIELD_INTERLACED_TB;
-    if (order && !strcmp (order, "bottom-field-first"))
-      return V4L2_FIELD_INTERLACED_BT;
-    return V4L2_FIELD_INTERLACED;
-  }
-  if (!strcmp (mode, "alternate"))
-    return V4L2_FIELD_ALTERNATE;
-  return V4L2_FIELD_ANY;
-}
-
-/* GStreamer's primaries for a V4L2 colorspace. */
-static GstVideoColorPrimaries
-primaries_of (guint32 cs)
-{
-  switch (cs) {
-    case V4L2_COLORSPACE_SMPTE170M:
-      return GST_VIDEO_COLOR_PRIMARIES_SMPTE170M;
-    case V4L2_COLORSPACE_470_SYSTEM_M:
-      return GST_VIDEO_COLOR_PRIMARIES_BT470M;
-    case V4L2_COLORSPACE_470_SYSTEM_BG:
-      return GST_VIDEO_COLOR_PRIMARIES_BT470BG;
-    case V4L2_COLORSPACE_SMPTE240M:
-      return GST_VIDEO_COLOR_PRIMARIES_SMPTE240M;
-    case V4L2_COLORSPACE_BT2020:
-      return GST_VIDEO_COLOR_PRIMARIES_BT2020;
-    case V4L2_COLORSPACE_OPRGB:
-      return GST_VIDEO_COLOR_PRIMARIES_ADOBERGB;
-    case V4L2_COLORSPACE_DCI_P3:
-      return GST_VIDEO_COLOR_PRIMARIES_SMPTERP431;
-    default: /* REC709, SRGB, JPEG */
-      return GST_VIDEO_COLOR_PRIMARIES_BT709;
-  }
-}
-
-/* GStreamer's transfer function for a V4L2 one. */
-static GstVideoTransferFunction
-transfer_of (guint32 xfer)
-{
-  switch (xfer) {
-    case V4L2_XFER_FUNC_SRGB:
-      return GST_VIDEO_TRANSFER_SRGB;
-    case V4L2_XFER_FUNC_OPRGB:
-      return GST_VIDEO_TRANSFER_ADOBERGB;
-    case V4L2_XFER_FUNC_SMPTE240M:
-      return GST_VIDEO_TRANSFER_SMPTE240M;
-    case V4L2_XFER_FUNC_NONE:
-      return GST_VIDEO_TRANSFER_GAMMA10;
-    case V4L2_XFER_FUNC_SMPTE2084:
-      return GST_VIDEO_TRANSFER_SMPTE2084;
-    default:
-      return GST_VIDEO_TRANSFER_BT709;
-  }
-}
-
-static gboolean
-colorimetry_from_format (
-    const struct v4l2_pix_format *pix, gboolean rgb, GstVideoColorimetry *c)
-{
-  guint32 cs = pix->colorspace, enc = pix->ycbcr_enc;
-  guint32 quant = pix->quantization, xfer = pix->xfer_func;
-
-  if (cs == V4L2_COLORSPACE_DEFAULT || cs == V4L2_COLORSPACE_RAW)
-    return FALSE;
-  if (enc == V4L2_YCBCR_ENC_DEFAULT)
-    enc = V4L2_MAP_YCBCR_ENC_DEFAULT (cs);
-  if (quant == V4L2_QUANTIZATION_DEFAULT)
-    quant = V4L2_MAP_QUANTIZATION_DEFAULT (rgb, cs, enc);
-  if (xfer == V4L2_XFER_FUNC_DEFAULT)
-    xfer = V4L2_MAP_XFER_FUNC_DEFAULT (cs);
-
-  c->primaries = primaries_of (cs);
-  switch (enc) {
-    case V4L2_YCBCR_ENC_709:
-    case V4L2_YCBCR_ENC_XV709:
-      c->matrix = GST_VIDEO_COLOR_MATRIX_BT709;
-      break;
-    case V4L2_YCBCR_ENC_BT2020:
-    case V4L2_YCBCR_ENC_BT2020_CONST_LUM:
-      c->matrix = GST_VIDEO_COLOR_MATRIX_BT2020;
-      break;
-    case V4L2_YCBCR_ENC_SMPTE240M:
-      c->matrix = GST_VIDEO_COLOR_MATRIX_SMPTE240M;
-      break;
-    default:
-      c->matrix = GST_VIDEO_COLOR_MATRIX_BT601;
-      break;
-  }
-  c->range = quant == V4L2_QUANTIZATION_FULL_RANGE
-      ? GST_VIDEO_COLOR_RANGE_0_255
-      : GST_VIDEO_COLOR_RANGE_16_235;
-  c->transfer = transfer_of (xfer);
-  if (rgb) {
-    c->matrix = GST_VIDEO_COLOR_MATRIX_RGB;
-    c->range = GST_VIDEO_COLOR_RANGE_0_255;
-  }
-  return TRUE;
-}
-
-GstCaps *
-negcam_caps_from_format (
-    const struct v4l2_pix_format *pix, const struct v4l2_fract *interval)
-{
-  GstStructure *s = negcam_fourcc_to_structure (pix->pixelformat);
-
-  if (!s)
-    return NULL;
-  gst_structure_set (s, "width", G_TYPE_INT, (gint)pix->width, "height",
-      G_TYPE_INT, (gint)pix->height, NULL);
-  if (interval && interval->numerator && interval->denominator)
-    gst_structure_set (s, "framerate", GST_TYPE_FRACTION,
-        (gint)interval->denominator, (gint)interval->numerator, NULL);
-  if (gst_structure_has_name (s, "video/x-raw")) {
-    GstVideoFormat vf =
-        gst_video_format_from_string (gst_structure_get_string (s, "format"));
-    const GstVideoFormatInfo *info = gst_video_format_get_info (vf);
-    GstVideoColorimetry c;
-
-    set_interlace (s, pix->field);
-    /* V4L2 counts the lines of one field for ALTERNATE, GStreamer's caps
-     * the frame's. */
-    if (pix->field == V4L2_FIELD_ALTERNATE)
-      gst_structure_set (s, "height", G_TYPE_INT, (gint)pix->height * 2, NULL);
-    if (colorimetry_from_format (pix, GST_VIDEO_FORMAT_INFO_IS_RGB (info), &c)
-        && !GST_VIDEO_FORMAT_INFO_IS_GRAY (info)) {
-      gchar *str = gst_video_colorimetry_to_string (&c);
-      if (str)
-        gst_structure_set (s, "colorimetry", G_TYPE_STRING, str, NULL);
-      g_free (str);
-    }
-  }
-  return structure_caps (s);
-}
-
-/* ------------------------------------------------------------------ */
-/* The probe cache                                                     */
 
 typedef struct {
   guint32 fourcc;
@@ -419,13 +27,13 @@ typedef struct {
   GArray *sizes; /* struct v4l2_frmsizeenum */
   gboolean field_known;
   guint32 field; /* enum v4l2_field this format delivers */
-} ProbeFormat;
+} CachedFormat;
 
-struct _NegcamProbe {
+struct _NegcamFormatCache {
   NegcamDevice *dev;
   gboolean formats_known;
-  GPtrArray *entries; /* ProbeFormat, owned: every fourcc asked about */
-  GPtrArray *formats; /* ProbeFormat of entries, in ENUM_FMT order */
+  GPtrArray *entries; /* CachedFormat, owned: every fourcc asked about */
+  GPtrArray *formats; /* CachedFormat of entries, in ENUM_FMT order */
   GHashTable *rates; /* (fourcc<<32|w<<16|h) -> GValue framerate */
   struct v4l2_format def_fmt;
   struct v4l2_pix_format def_pix; /* def_fmt, single-planar */
@@ -443,9 +51,9 @@ free_rate (gpointer v)
 }
 
 static void
-probe_format_free (gpointer data)
+cached_format_free (gpointer data)
 {
-  ProbeFormat *f = data;
+  CachedFormat *f = data;
 
   if (f->base)
     gst_structure_free (f->base);
@@ -454,23 +62,23 @@ probe_format_free (gpointer data)
   g_free (f);
 }
 
-NegcamProbe *
-negcam_probe_new (NegcamDevice *dev)
+NegcamFormatCache *
+negcam_format_cache_new (NegcamDevice *dev)
 {
-  return negcam_probe_new_for_type (dev, V4L2_BUF_TYPE_VIDEO_CAPTURE);
+  return negcam_format_cache_new_for_type (dev, V4L2_BUF_TYPE_VIDEO_CAPTURE);
 }
 
-NegcamProbe *
-negcam_probe_new_for_type (NegcamDevice *dev, guint32 type)
+NegcamFormatCache *
+negcam_format_cache_new_for_type (NegcamDevice *dev, guint32 type)
 {
-  NegcamProbe *p = g_new0 (NegcamProbe, 1);
+  NegcamFormatCache *p = g_new0 (NegcamFormatCache, 1);
   /* capture and output parm share their layout (capability,
    * timeperframe): parm.capture reads both. */
   struct v4l2_streamparm parm = { .type = type };
 
   p->dev = negcam_device_ref (dev);
   p->type = type;
-  p->entries = g_ptr_array_new_with_free_func (probe_format_free);
+  p->entries = g_ptr_array_new_with_free_func (cached_format_free);
   p->formats = g_ptr_array_new ();
   p->rates =
       g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, free_rate);
@@ -487,13 +95,13 @@ negcam_probe_new_for_type (NegcamDevice *dev, guint32 type)
 }
 
 void
-negcam_probe_set_size_lookup (NegcamProbe *p, gboolean allow)
+negcam_format_cache_set_size_lookup (NegcamFormatCache *p, gboolean allow)
 {
   p->size_lookup = allow;
 }
 
 void
-negcam_probe_free (NegcamProbe *p)
+negcam_format_cache_free (NegcamFormatCache *p)
 {
   if (!p)
     return;
@@ -505,28 +113,28 @@ negcam_probe_free (NegcamProbe *p)
 }
 
 const struct v4l2_pix_format *
-negcam_probe_default_format (NegcamProbe *p)
+negcam_format_cache_default_format (NegcamFormatCache *p)
 {
   return &p->def_pix;
 }
 
 const struct v4l2_fract *
-negcam_probe_default_interval (NegcamProbe *p)
+negcam_format_cache_default_interval (NegcamFormatCache *p)
 {
   return &p->def_interval;
 }
 
 gboolean
-negcam_probe_can_set_rate (NegcamProbe *p)
+negcam_format_cache_can_set_rate (NegcamFormatCache *p)
 {
   return p->can_set_rate;
 }
 
 /* The cache entry of @fourcc, made on first use (no request). */
-static ProbeFormat *
-probe_format (NegcamProbe *p, guint32 fourcc)
+static CachedFormat *
+cached_format (NegcamFormatCache *p, guint32 fourcc)
 {
-  ProbeFormat *f;
+  CachedFormat *f;
   guint i;
 
   for (i = 0; i < p->entries->len; i++) {
@@ -534,7 +142,7 @@ probe_format (NegcamProbe *p, guint32 fourcc)
     if (f->fourcc == fourcc)
       return f;
   }
-  f = g_new0 (ProbeFormat, 1);
+  f = g_new0 (CachedFormat, 1);
   f->fourcc = fourcc;
   f->base = negcam_fourcc_to_structure (fourcc);
   g_ptr_array_add (p->entries, f);
@@ -542,7 +150,7 @@ probe_format (NegcamProbe *p, guint32 fourcc)
 }
 
 static void
-ensure_formats (NegcamProbe *p)
+ensure_formats (NegcamFormatCache *p)
 {
   struct v4l2_fmtdesc d;
   guint i;
@@ -550,7 +158,7 @@ ensure_formats (NegcamProbe *p)
   if (p->formats_known)
     return;
   for (i = 0; i < 256; i++) {
-    ProbeFormat *f;
+    CachedFormat *f;
 
     memset (&d, 0, sizeof (d));
     d.index = i;
@@ -559,7 +167,7 @@ ensure_formats (NegcamProbe *p)
       break;
     /* Only the fourcc is kept: the caps follow from it (the compressed
      * flag and the description add nothing the table does not know). */
-    f = probe_format (p, d.pixelformat);
+    f = cached_format (p, d.pixelformat);
     if (!f->base) {
       gchar s[5];
       GST_INFO ("%s: format %s has no GStreamer caps, ignored",
@@ -571,7 +179,7 @@ ensure_formats (NegcamProbe *p)
 }
 
 static void
-ensure_sizes (NegcamProbe *p, ProbeFormat *f)
+ensure_sizes (NegcamFormatCache *p, CachedFormat *f)
 {
   struct v4l2_frmsizeenum fs;
   guint i;
@@ -620,25 +228,8 @@ base_matches (GstCaps *filter, const GstStructure *base, gboolean subset)
   return subset;
 }
 
-/* Every fourcc with caps, in table order. */
-static guint32
-table_fourcc (guint i)
-{
-  static const guint32 more[] = { V4L2_PIX_FMT_MJPEG, V4L2_PIX_FMT_JPEG,
-    V4L2_PIX_FMT_H264
-  };
-
-  if (i < G_N_ELEMENTS (raw_formats))
-    return raw_formats[i].fourcc;
-  i -= G_N_ELEMENTS (raw_formats);
-  if (i < G_N_ELEMENTS (bayer_formats))
-    return bayer_formats[i].fourcc;
-  i -= G_N_ELEMENTS (bayer_formats);
-  return i < G_N_ELEMENTS (more) ? more[i] : 0;
-}
-
 static const GValue *rates_at (
-    NegcamProbe *p, ProbeFormat *f, guint32 w, guint32 h);
+    NegcamFormatCache *p, CachedFormat *f, guint32 w, guint32 h);
 static gboolean fixed_int (GstCaps *filter, const gchar *field, guint32 *out);
 
 /* Did ENUM_FRAMEINTERVALS answer at least one interval (rates_at's "any
@@ -664,10 +255,10 @@ rates_answered (const GValue *v)
  * device) and the intervals otherwise, so an answer proves both; no
  * answer proves nothing (a driver without interval enumeration), and the
  * caller walks the sizes as before. Only where the fourcc lookup is
- * allowed (negcam_probe_set_size_lookup). Marks @f present.
+ * allowed (negcam_format_cache_set_size_lookup). Marks @f present.
  */
 static gboolean
-size_answers (NegcamProbe *p, ProbeFormat *f, GstCaps *filter)
+size_answers (NegcamFormatCache *p, CachedFormat *f, GstCaps *filter)
 {
   guint32 w, h;
 
@@ -681,12 +272,12 @@ size_answers (NegcamProbe *p, ProbeFormat *f, GstCaps *filter)
   return TRUE;
 }
 
-/* Can a queue of the probe's type have @fourcc? The M formats (one
+/* Can a queue of the format cache's type have @fourcc? The M formats (one
  * buffer per plane) exist on multiplanar queues only. */
 static gboolean
-type_has_fourcc (NegcamProbe *p, guint32 fourcc)
+type_has_fourcc (NegcamFormatCache *p, guint32 fourcc)
 {
-  return negcam_buf_type_is_mplane (p->type) || !fourcc_is_multibuffer (fourcc);
+  return negcam_buf_type_is_mplane (p->type) || !negcam_fourcc_is_multibuffer (fourcc);
 }
 
 /*
@@ -695,16 +286,16 @@ type_has_fourcc (NegcamProbe *p, guint32 fourcc)
  * does: is @f such a twin of a format in @others (@n of them)?
  */
 static gboolean
-is_shadowed (NegcamProbe *p, ProbeFormat *f, ProbeFormat **others, guint n)
+is_shadowed (NegcamFormatCache *p, CachedFormat *f, CachedFormat **others, guint n)
 {
   guint i;
 
   if (!negcam_buf_type_is_mplane (p->type) || !f->base
-      || fourcc_is_multibuffer (f->fourcc))
+      || negcam_fourcc_is_multibuffer (f->fourcc))
     return FALSE;
   for (i = 0; i < n; i++)
     if (others[i] != f && others[i]->base
-        && fourcc_is_multibuffer (others[i]->fourcc)
+        && negcam_fourcc_is_multibuffer (others[i]->fourcc)
         && gst_structure_is_equal (others[i]->base, f->base))
       return TRUE;
   return FALSE;
@@ -713,14 +304,14 @@ is_shadowed (NegcamProbe *p, ProbeFormat *f, ProbeFormat **others, guint n)
 /* The candidates @cand (@n) with the one-buffer-per-plane formats first,
  * so that a contiguous twin is not asked once its M format answered. */
 static void
-m_formats_first (ProbeFormat **cand, guint n)
+m_formats_first (CachedFormat **cand, guint n)
 {
   guint i, k = 0;
 
   for (i = 0; i < n; i++) {
-    ProbeFormat *m = cand[i];
+    CachedFormat *m = cand[i];
 
-    if (!fourcc_is_multibuffer (m->fourcc))
+    if (!negcam_fourcc_is_multibuffer (m->fourcc))
       continue;
     memmove (cand + k + 1, cand + k, (i - k) * sizeof (*cand));
     cand[k++] = m;
@@ -751,9 +342,9 @@ m_formats_first (ProbeFormat **cand, guint n)
  */
 static gboolean
 lookup_formats (
-    NegcamProbe *p, GstCaps *filter, gboolean subset, ProbeFormat **found)
+    NegcamFormatCache *p, GstCaps *filter, gboolean subset, CachedFormat **found)
 {
-  ProbeFormat *cand[MAX_LOOKUP], *have[MAX_LOOKUP];
+  CachedFormat *cand[MAX_LOOKUP], *have[MAX_LOOKUP];
   guint i, n = 0, present = 0;
   guint32 fourcc;
 
@@ -761,8 +352,8 @@ lookup_formats (
   if (!p->size_lookup || p->formats_known || !filter
       || gst_caps_is_any (filter))
     return FALSE;
-  for (i = 0; (fourcc = table_fourcc (i)); i++) {
-    ProbeFormat *f = probe_format (p, fourcc);
+  for (i = 0; (fourcc = negcam_fourcc_by_index (i)); i++) {
+    CachedFormat *f = cached_format (p, fourcc);
 
     if (!base_matches (filter, f->base, subset) || !type_has_fourcc (p, fourcc))
       continue;
@@ -825,7 +416,7 @@ set_int_range (
  * that refuses the TRY keeps the default's field.
  */
 static guint32
-format_field (NegcamProbe *p, ProbeFormat *f, const struct v4l2_frmsizeenum *fs)
+format_field (NegcamFormatCache *p, CachedFormat *f, const struct v4l2_frmsizeenum *fs)
 {
   struct v4l2_format t = { .type = p->type };
   struct v4l2_pix_format pix = { 0 };
@@ -859,7 +450,7 @@ format_field (NegcamProbe *p, ProbeFormat *f, const struct v4l2_frmsizeenum *fs)
 /* The structure for one frame size entry, without framerate. */
 static GstStructure *
 size_structure (
-    NegcamProbe *p, ProbeFormat *f, const struct v4l2_frmsizeenum *fs)
+    NegcamFormatCache *p, CachedFormat *f, const struct v4l2_frmsizeenum *fs)
 {
   GstStructure *s = gst_structure_copy (f->base);
 
@@ -877,7 +468,7 @@ size_structure (
         fs->type == V4L2_FRMSIZE_TYPE_STEPWISE ? fs->stepwise.step_height : 1);
   }
   if (gst_structure_has_name (s, "video/x-raw"))
-    set_interlace (s, format_field (p, f, fs));
+    negcam_structure_set_interlace (s, format_field (p, f, fs));
   return s;
 }
 
@@ -895,7 +486,7 @@ fps_den (const struct v4l2_fract *iv)
 
 /* ENUM_FRAMEINTERVALS at @w x @h, as a framerate GValue; cached. */
 static const GValue *
-rates_at (NegcamProbe *p, ProbeFormat *f, guint32 w, guint32 h)
+rates_at (NegcamFormatCache *p, CachedFormat *f, guint32 w, guint32 h)
 {
   /* Unsigned: a fourcc with bit 31 set (V4L2's big-endian flag, Y16-BE)
    * must not overflow a signed shift. */
@@ -993,19 +584,19 @@ structure_contains (const GstStructure *s, GstCaps *sub)
   return ret;
 }
 
-static GstCaps *probe_caps_full (
-    NegcamProbe *p, GstCaps *filter, gboolean with_rates);
+static GstCaps *cache_caps_full (
+    NegcamFormatCache *p, GstCaps *filter, gboolean with_rates);
 
 GstCaps *
-negcam_probe_caps (NegcamProbe *p, GstCaps *filter)
+negcam_format_cache_caps (NegcamFormatCache *p, GstCaps *filter)
 {
-  return probe_caps_full (p, filter, TRUE);
+  return cache_caps_full (p, filter, TRUE);
 }
 
 GstCaps *
-negcam_probe_size_caps (NegcamProbe *p, GstCaps *filter)
+negcam_format_cache_size_caps (NegcamFormatCache *p, GstCaps *filter)
 {
-  return probe_caps_full (p, filter, FALSE);
+  return cache_caps_full (p, filter, FALSE);
 }
 
 /*
@@ -1016,7 +607,7 @@ negcam_probe_size_caps (NegcamProbe *p, GstCaps *filter)
  * to the walk too (the caps height is the frame's, V4L2's the field's).
  */
 static gboolean
-append_fixed_size (NegcamProbe *p, ProbeFormat *f, GstCaps *filter,
+append_fixed_size (NegcamFormatCache *p, CachedFormat *f, GstCaps *filter,
     gboolean with_rates, GstCaps *caps)
 {
   struct v4l2_frmsizeenum fs = { .type = V4L2_FRMSIZE_TYPE_DISCRETE };
@@ -1027,29 +618,29 @@ append_fixed_size (NegcamProbe *p, ProbeFormat *f, GstCaps *filter,
   fixed_int (filter, "width", &fs.discrete.width);
   fixed_int (filter, "height", &fs.discrete.height);
   s = size_structure (p, f, &fs);
-  if (is_alternate (s)) {
+  if (negcam_structure_is_alternate (s)) {
     gst_structure_free (s);
     return FALSE;
   }
   if (with_rates)
     gst_structure_set_value (s, "framerate",
         rates_at (p, f, fs.discrete.width, fs.discrete.height));
-  append_structure (caps, s);
+  negcam_caps_append_structure (caps, s);
   return TRUE;
 }
 
 /* Did ENUM_FMT list a one-buffer-per-plane twin that @f gives way to
  * (is_shadowed)? */
 static gboolean
-enumerated_twin (NegcamProbe *p, ProbeFormat *f)
+enumerated_twin (NegcamFormatCache *p, CachedFormat *f)
 {
   return p->formats_known
-      && is_shadowed (p, f, (ProbeFormat **)p->formats->pdata, p->formats->len);
+      && is_shadowed (p, f, (CachedFormat **)p->formats->pdata, p->formats->len);
 }
 
 /* Append what @f offers within @filter (NULL: everything) to @caps. */
 static void
-append_format (NegcamProbe *p, ProbeFormat *f, GstCaps *filter,
+append_format (NegcamFormatCache *p, CachedFormat *f, GstCaps *filter,
     gboolean with_rates, GstCaps *caps)
 {
   guint j;
@@ -1070,13 +661,13 @@ append_format (NegcamProbe *p, ProbeFormat *f, GstCaps *filter,
     g_value_init (&any, GST_TYPE_FRACTION_RANGE);
     gst_value_set_fraction_range_full (&any, 0, 1, G_MAXINT, 1);
     gst_structure_take_value (s, "framerate", &any);
-    append_structure (caps, s);
+    negcam_caps_append_structure (caps, s);
     return;
   }
   for (j = 0; j < f->sizes->len; j++) {
     const struct v4l2_frmsizeenum *fs =
         &g_array_index (f->sizes, struct v4l2_frmsizeenum, j);
-    GstCaps *one = structure_caps (size_structure (p, f, fs));
+    GstCaps *one = negcam_caps_new_structure (size_structure (p, f, fs));
     guint32 w, h;
 
     if (filter && !gst_caps_can_intersect (filter, one)) {
@@ -1107,10 +698,10 @@ append_format (NegcamProbe *p, ProbeFormat *f, GstCaps *filter,
 }
 
 static GstCaps *
-probe_caps_full (NegcamProbe *p, GstCaps *filter, gboolean with_rates)
+cache_caps_full (NegcamFormatCache *p, GstCaps *filter, gboolean with_rates)
 {
   GstCaps *caps = gst_caps_new_empty ();
-  ProbeFormat *found;
+  CachedFormat *found;
   guint i;
 
   if (filter && gst_caps_is_any (filter))
@@ -1135,14 +726,14 @@ probe_caps_full (NegcamProbe *p, GstCaps *filter, gboolean with_rates)
 }
 
 gboolean
-negcam_probe_caps_to_format (NegcamProbe *p, GstCaps *caps,
+negcam_format_cache_caps_to_format (NegcamFormatCache *p, GstCaps *caps,
     struct v4l2_format *fmt, struct v4l2_fract *interval)
 {
   struct v4l2_pix_format pix;
   const GstStructure *s;
   GstStructure *base;
   GstCaps *one;
-  ProbeFormat *f;
+  CachedFormat *f;
   guint i;
   gint w = 0, h = 0, n = 0, d = 0;
   gboolean found = FALSE;
@@ -1181,7 +772,7 @@ negcam_probe_caps_to_format (NegcamProbe *p, GstCaps *caps,
   gst_structure_get_int (s, "width", &w);
   gst_structure_get_int (s, "height", &h);
   pix.width = w;
-  pix.field = field_from_structure (s);
+  pix.field = negcam_structure_get_field (s);
   /* The caps give the frame height, V4L2 one field's lines. */
   pix.height = pix.field == V4L2_FIELD_ALTERNATE ? h / 2 : h;
   negcam_format_set_pix (fmt, &pix);

@@ -33,8 +33,8 @@
 /*
  * negcamsink: a video sink for V4L2 output queues. See docs/negcamsink.md.
  *
- * - Caps come from the output queue through negcamsrc's probe
- *   (negcam_probe_new_for_type with V4L2_BUF_TYPE_VIDEO_OUTPUT), the
+ * - Caps come from the output queue through the format cache
+ *   (negcam_format_cache_new_for_type with V4L2_BUF_TYPE_VIDEO_OUTPUT), the
  *   device's current (or wanted) format first.
  * - set_caps: TRY_FMT, refusal naming the field the device changed, then
  *   STREAMOFF, REQBUFS(0), S_FMT, S_PARM and a new pool of device buffers.
@@ -48,7 +48,7 @@
  *
  * Locking: the object lock covers the properties, the counters and
  * sink->pool (read by "stats" from any thread); dev_lock covers sink->dev
- * and sink->probe (caps queries come from any thread). Neither is held
+ * and sink->cache (caps queries come from any thread). Neither is held
  * while posting a message or pushing an event.
  */
 #ifdef HAVE_CONFIG_H
@@ -61,7 +61,7 @@
 #include <gst/video/video.h>
 
 #include "negcamsink.h"
-#include "negcamcaps.h"
+#include "negcamformatcache.h"
 #include "negcamdevice.h"
 #include "negcamfixate.h"
 #include "negcampool.h"
@@ -101,7 +101,7 @@ struct _GstNegcamSink {
   /* dev_lock */
   GMutex dev_lock;
   NegcamDevice *dev;
-  NegcamProbe *probe;
+  NegcamFormatCache *cache;
   gboolean events; /* SOURCE_CHANGE subscribed */
 
   /* streaming thread */
@@ -228,7 +228,7 @@ gst_negcam_sink_open (GstNegcamSink *sink)
 
   g_mutex_lock (&sink->dev_lock);
   sink->dev = dev;
-  sink->probe = negcam_probe_new_for_type (dev, OUTPUT);
+  sink->cache = negcam_format_cache_new_for_type (dev, OUTPUT);
   g_mutex_unlock (&sink->dev_lock);
   GST_OBJECT_LOCK (sink);
   g_free (sink->card);
@@ -241,7 +241,7 @@ static void
 gst_negcam_sink_close (GstNegcamSink *sink)
 {
   g_mutex_lock (&sink->dev_lock);
-  g_clear_pointer (&sink->probe, negcam_probe_free);
+  g_clear_pointer (&sink->cache, negcam_format_cache_free);
   g_clear_pointer (&sink->dev, negcam_device_unref);
   g_mutex_unlock (&sink->dev_lock);
   GST_OBJECT_LOCK (sink);
@@ -304,12 +304,12 @@ gst_negcam_sink_get_caps (GstBaseSink *bsink, GstCaps *filter)
   GstCaps *all, *wanted, *caps;
 
   g_mutex_lock (&sink->dev_lock);
-  if (!sink->probe) {
+  if (!sink->cache) {
     g_mutex_unlock (&sink->dev_lock);
     caps = gst_pad_get_pad_template_caps (GST_BASE_SINK_PAD (bsink));
     goto filter;
   }
-  all = negcam_probe_caps (sink->probe, NULL);
+  all = negcam_format_cache_caps (sink->cache, NULL);
   wanted = gst_negcam_sink_wanted_caps (sink);
   g_mutex_unlock (&sink->dev_lock);
   caps = wanted
@@ -395,7 +395,7 @@ gst_negcam_sink_try (GstNegcamSink *sink, GstCaps *caps,
   gint ret;
 
   /* With the fields producers leave out (image/jpeg's parsed) filled in
-   * from ours, so the probe recognises the format. */
+   * from ours, so the format cache recognises the format. */
   ours = gst_negcam_sink_get_caps (GST_BASE_SINK (sink), NULL);
   full = gst_caps_intersect (caps, ours);
   gst_caps_unref (ours);
@@ -403,7 +403,7 @@ gst_negcam_sink_try (GstNegcamSink *sink, GstCaps *caps,
   if (known) {
     full = gst_caps_fixate (full);
     g_mutex_lock (&sink->dev_lock);
-    known = negcam_probe_caps_to_format (sink->probe, full, fmt, interval);
+    known = negcam_format_cache_caps_to_format (sink->cache, full, fmt, interval);
     g_mutex_unlock (&sink->dev_lock);
   }
   gst_caps_unref (full);

@@ -40,7 +40,7 @@
  *
  * Locking: properties and statistics are read and written under the
  * object lock; the pattern is applied to the device and the request
- * counts are read under probe_lock, after the object lock is released.
+ * counts are read under cache_lock, after the object lock is released.
  * unlock() takes the object lock to unschedule the clock wait.
  */
 #ifdef HAVE_CONFIG_H
@@ -272,12 +272,12 @@ gst_negcam_src_stats (GstNegcamSrc *src)
       gst_object_unref (pool);
     }
   }
-  g_mutex_lock (&src->probe_lock);
+  g_mutex_lock (&src->cache_lock);
   if (src->dev)
     gst_structure_set (s, "requests", G_TYPE_UINT,
         negcam_device_count_total (src->dev), "negotiation-requests",
         G_TYPE_UINT, negcam_device_count_negotiation (src->dev), NULL);
-  g_mutex_unlock (&src->probe_lock);
+  g_mutex_unlock (&src->cache_lock);
   return s;
 }
 
@@ -374,10 +374,10 @@ gst_negcam_src_set_property (
       src->pattern = g_value_get_enum (value);
       ctrl.value = src->pattern;
       GST_OBJECT_UNLOCK (src);
-      g_mutex_lock (&src->probe_lock);
+      g_mutex_lock (&src->cache_lock);
       if (src->dev)
         negcam_device_ioctl (src->dev, VIDIOC_S_CTRL, &ctrl);
-      g_mutex_unlock (&src->probe_lock);
+      g_mutex_unlock (&src->cache_lock);
       break;
     }
     case PROP_PREFER:
@@ -486,7 +486,7 @@ gst_negcam_src_finalize (GObject *object)
   g_clear_pointer (&src->clock_id, gst_clock_id_unref);
   g_free (src->profile);
   g_free (src->device);
-  g_mutex_clear (&src->probe_lock);
+  g_mutex_clear (&src->cache_lock);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -504,7 +504,7 @@ gst_negcam_src_init (GstNegcamSrc *src)
   src->reference_caps = gst_caps_new_empty_simple (NEGCAM_REFERENCE_CAPS);
   src->next_time = GST_CLOCK_TIME_NONE;
   src->first_ts = GST_CLOCK_TIME_NONE;
-  g_mutex_init (&src->probe_lock);
+  g_mutex_init (&src->cache_lock);
   gst_base_src_set_format (GST_BASE_SRC (src), GST_FORMAT_TIME);
   gst_base_src_set_live (GST_BASE_SRC (src), DEFAULT_IS_LIVE);
 }

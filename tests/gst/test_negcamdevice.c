@@ -13,7 +13,7 @@
 #include <gst/check/gstcheck.h>
 
 #include "negcamdevice-backend.h"
-#include "negcamcaps.h"
+#include "negcamformatcache.h"
 #include "framegen.h"
 
 static NegcamDevice *
@@ -291,7 +291,7 @@ static const NegcamDeviceOps einval_sizes_ops = {
 };
 
 /* The ENUM_FRAMESIZES lookup must not take that EINVAL for "absent": the
- * probe confirms with ENUM_FMT and offers the format at any size, exactly
+ * cache confirms with ENUM_FMT and offers the format at any size, exactly
  * as without the lookup. */
 GST_START_TEST (test_probe_lookup_einval_sizes)
 {
@@ -303,7 +303,7 @@ GST_START_TEST (test_probe_lookup_einval_sizes)
 
   for (i = 0; i < G_N_ELEMENTS (filters); i++) {
     NegcamDevice *dev = g_new0 (NegcamDevice, 1);
-    NegcamProbe *a, *b;
+    NegcamFormatCache *a, *b;
     GstCaps *filter = gst_caps_from_string (filters[i]), *ca, *cb, *fixed;
     struct v4l2_format fmt;
     struct v4l2_fract iv;
@@ -312,11 +312,11 @@ GST_START_TEST (test_probe_lookup_einval_sizes)
     dev->ops = &einval_sizes_ops;
     dev->description = g_strdup ("einval-sizes webcam");
     dev->backend = open_ok ("webcam");
-    a = negcam_probe_new (dev);
-    b = negcam_probe_new (dev);
-    negcam_probe_set_size_lookup (a, TRUE);
-    ca = negcam_probe_caps (a, filter);
-    cb = negcam_probe_caps (b, filter);
+    a = negcam_format_cache_new (dev);
+    b = negcam_format_cache_new (dev);
+    negcam_format_cache_set_size_lookup (a, TRUE);
+    ca = negcam_format_cache_caps (a, filter);
+    cb = negcam_format_cache_caps (b, filter);
     /* A fixed size asks its intervals first, and they answer: the
      * lookup then offers that size at its real rates, within what the
      * full path offers (any size, any rate). */
@@ -329,7 +329,7 @@ GST_START_TEST (test_probe_lookup_einval_sizes)
     if (i < 3) {
       fail_if (gst_caps_is_empty (ca), "%s: nothing offered", filters[i]);
       fixed = gst_caps_fixate (gst_caps_ref (ca));
-      fail_unless (negcam_probe_caps_to_format (a, fixed, &fmt, &iv));
+      fail_unless (negcam_format_cache_caps_to_format (a, fixed, &fmt, &iv));
       fail_unless_equals_int (fmt.fmt.pix.pixelformat,
           i < 2 ? V4L2_PIX_FMT_YUYV : V4L2_PIX_FMT_MJPEG);
       gst_caps_unref (fixed);
@@ -339,8 +339,8 @@ GST_START_TEST (test_probe_lookup_einval_sizes)
     gst_caps_unref (ca);
     gst_caps_unref (cb);
     gst_caps_unref (filter);
-    negcam_probe_free (a);
-    negcam_probe_free (b);
+    negcam_format_cache_free (a);
+    negcam_format_cache_free (b);
     negcam_device_unref (dev);
   }
 }
