@@ -34,6 +34,20 @@ negcam_device_debug_init (void)
   }
 }
 
+GstFlowReturn
+negcam_device_post_lost (NegcamDevice *dev, GstElement *element,
+    const gchar *card, const gchar *what)
+{
+  gchar *named = card ? g_strdup_printf (" (\"%s\")", card) : g_strdup ("");
+
+  GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
+      ("Device %s%s disappeared: it was unplugged or its driver removed",
+          negcam_device_get_description (dev), named),
+      ("%s: ENODEV", what));
+  g_free (named);
+  return GST_FLOW_ERROR;
+}
+
 NegcamDevice *
 negcam_device_open (const gchar *path, const gchar *profile, GError **error)
 {

@@ -792,10 +792,8 @@ output_device_lost (NegcamPool *pool)
   GstElement *owner = g_weak_ref_get (&pool->owner);
 
   if (owner) {
-    GST_ELEMENT_ERROR (owner, RESOURCE, NOT_FOUND,
-        ("Device %s disappeared: it was unplugged or its driver removed",
-            negcam_device_get_description (pool->dev)),
-        ("waiting for a free output buffer: ENODEV"));
+    negcam_device_post_lost (
+        pool->dev, owner, NULL, "waiting for a free output buffer");
     gst_object_unref (owner);
   }
   return NEGCAM_FLOW_GONE;

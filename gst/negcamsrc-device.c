@@ -132,16 +132,13 @@ gst_negcam_src_close (GstNegcamSrc *src)
 GstFlowReturn
 gst_negcam_src_device_lost (GstNegcamSrc *src, const gchar *what)
 {
+  GstFlowReturn ret;
   gchar *card;
 
   GST_OBJECT_LOCK (src);
   card = g_strdup (src->card ? src->card : "");
   GST_OBJECT_UNLOCK (src);
-  GST_ELEMENT_ERROR (src, RESOURCE, NOT_FOUND,
-      ("Device %s (\"%s\") disappeared: it was unplugged or its driver "
-       "removed",
-          negcam_device_get_description (src->dev), card),
-      ("%s: ENODEV", what));
+  ret = negcam_device_post_lost (src->dev, GST_ELEMENT (src), card, what);
   g_free (card);
-  return GST_FLOW_ERROR;
+  return ret;
 }
