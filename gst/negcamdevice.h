@@ -152,7 +152,8 @@ void negcam_buffer_init (struct v4l2_buffer *v, guint32 type, guint32 memory,
 /* Bytes the driver filled: v->bytesused, or the planes' summed. */
 guint32 negcam_buffer_bytesused (const struct v4l2_buffer *v);
 
-/* Registers the negcamsrc debug category (idempotent). */
+/* Registers the "negcamdevice" debug category: every request and its
+ * answer, the format cache, the pools (idempotent). */
 void negcam_device_debug_init (void);
 
 /* Request counters. */

@@ -13,8 +13,8 @@
 #include "negcamformatcache.h"
 #include "profile.h"
 
-GST_DEBUG_CATEGORY_EXTERN (negcamsrc_debug);
-#define GST_CAT_DEFAULT negcamsrc_debug
+GST_DEBUG_CATEGORY_EXTERN (negcamdevice_debug);
+#define GST_CAT_DEFAULT negcamdevice_debug
 
 
 typedef struct {

@@ -19,7 +19,7 @@
 
 #include "negcampool-private.h"
 
-#define GST_CAT_DEFAULT negcamsrc_debug
+#define GST_CAT_DEFAULT negcamdevice_debug
 
 static GstFlowReturn acquire_output (
     NegcamPool *pool, GstBuffer **buffer, GstBufferPoolAcquireParams *params);

@@ -23,7 +23,7 @@
 
 G_BEGIN_DECLS
 
-GST_DEBUG_CATEGORY_EXTERN (negcamsrc_debug);
+GST_DEBUG_CATEGORY_EXTERN (negcamdevice_debug);
 
 #define NEGCAM_POOL_MAX 32
 

@@ -20,7 +20,7 @@
 
 #include "negcampool-private.h"
 
-#define GST_CAT_DEFAULT negcamsrc_debug
+#define GST_CAT_DEFAULT negcamdevice_debug
 
 G_DEFINE_TYPE (NegcamPool, negcam_pool, GST_TYPE_BUFFER_POOL);
 

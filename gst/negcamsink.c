@@ -58,6 +58,7 @@
 #include <gst/video/video.h>
 
 #include "negcamsink-private.h"
+#include "negcamiomode.h"
 
 GST_DEBUG_CATEGORY (negcamsink_debug);
 #define GST_CAT_DEFAULT negcamsink_debug
@@ -85,29 +86,6 @@ enum {
 G_DEFINE_TYPE (GstNegcamSink, gst_negcam_sink, GST_TYPE_BASE_SINK);
 GST_ELEMENT_REGISTER_DEFINE (
     negcamsink, "negcamsink", GST_RANK_NONE, GST_TYPE_NEGCAM_SINK);
-
-#define GST_TYPE_NEGCAM_SINK_IO_MODE (gst_negcam_sink_io_mode_get_type ())
-static GType
-gst_negcam_sink_io_mode_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    { NEGCAM_POOL_MEMORY_MMAP, "Output buffers mmap()ed from the device",
-        "mmap" },
-    { NEGCAM_POOL_MEMORY_AUTO,
-        "Output buffers exported as dma-bufs when the device can, else mmap",
-        "auto" },
-    { NEGCAM_POOL_MEMORY_DMABUF,
-        "Output buffers exported as dma-bufs, error when EXPBUF fails",
-        "dmabuf" },
-    { 0, NULL, NULL }
-  };
-
-  if (g_once_init_enter (&type))
-    g_once_init_leave (
-        &type, g_enum_register_static ("GstNegcamSinkIoMode", values));
-  return type;
-}
 
 /* ------------------------------------------------------------------ */
 /* Device open/close (NULL <-> READY)                                  */

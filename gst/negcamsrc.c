@@ -50,8 +50,10 @@
 #include <string.h>
 
 #include "negcamsrc-private.h"
+#include "negcamiomode.h"
 #include "profile.h"
 
+GST_DEBUG_CATEGORY (negcamsrc_debug);
 #define GST_CAT_DEFAULT negcamsrc_debug
 
 #define DEFAULT_PROFILE "webcam"
@@ -111,27 +113,6 @@ gst_negcam_prefer_get_type (void)
   if (g_once_init_enter (&type))
     g_once_init_leave (
         &type, g_enum_register_static ("GstNegcamPrefer", values));
-  return type;
-}
-
-#define GST_TYPE_NEGCAM_IO_MODE (gst_negcam_io_mode_get_type ())
-static GType
-gst_negcam_io_mode_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    { NEGCAM_POOL_MEMORY_AUTO,
-        "dma-buf (EXPBUF) when the device exports, else MMAP", "auto" },
-    { NEGCAM_POOL_MEMORY_MMAP, "The device's mmap()ed buffers", "mmap" },
-    { NEGCAM_POOL_MEMORY_DMABUF,
-        "Exported dma-bufs only (error when the device cannot EXPBUF)",
-        "dmabuf" },
-    { 0, NULL, NULL }
-  };
-
-  if (g_once_init_enter (&type))
-    g_once_init_leave (
-        &type, g_enum_register_static ("GstNegcamIOMode", values));
   return type;
 }
 
@@ -648,6 +629,9 @@ gst_negcam_src_class_init (GstNegcamSrcClass *klass)
   GstCaps *templ;
 
   negcam_device_debug_init ();
+  GST_DEBUG_CATEGORY_INIT (negcamsrc_debug, "negcamsrc", 0,
+      "negcamsrc: negotiation, allocation and timing (device requests: "
+      "negcamdevice)");
 
   gobject_class->set_property = gst_negcam_src_set_property;
   gobject_class->get_property = gst_negcam_src_get_property;

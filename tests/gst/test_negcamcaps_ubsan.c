@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The format cache's rates keys on fourcc, width and height. A fourcc with
+ * The format cache keys its rates on fourcc, width and height. A fourcc with
  * bit 31 set (V4L2's big-endian flag: Y16-BE) once overflowed a signed
  * shift; meson builds gst/negcamformatcache.c into this test with UBSan and
  * -fno-sanitize-recover, so that overflow aborts it. The caps must carry
