@@ -30,6 +30,14 @@
  * v4l2_plane arrays, an 'M' format's buffers have a memfd per plane (each
  * its own mmap offset), and there is no read(), as on negcam.ko.
  *
+ * An output queue (@dir NC_OUTPUT, set after nc_vbq_init, with
+ * @on_demand; single-planar: negcamsink's embedded device): the
+ * application writes. QBUF takes the buffer's bytesused (0: the whole
+ * buffer) and timestamp; the device consumes a queued buffer at once:
+ * DQBUF returns the oldest queued one with the next sequence number and
+ * QBUF's timestamp (V4L2_BUF_FLAG_TIMESTAMP_COPY), EAGAIN with none
+ * queued. No read(), no frames drawn.
+ *
  * Locking: every function is called with *lock (the device mutex) held;
  * the pacing thread takes it too; frames are drawn with it released.
  * @done_cond is signalled on every change a waiter may want (a buffer
@@ -81,6 +89,8 @@ struct nc_vbq {
 	bool resync; /* S_PARM while streaming */
 	bool on_demand; /* no pacing thread: DQBUF captures (see above) */
 	unsigned int min_buffers; /* REQBUFS allocates at least this many */
+	int dir; /* NC_CAPTURE (nc_vbq_init's), or NC_OUTPUT: see above */
+	uint32_t offset_base; /* the first mmap offset: two queues on one device */
 	unsigned int drawing; /* deliveries drawing with the lock released */
 	pthread_t thread;
 	struct v4l2_pix_format fmt; /* the stream's format, fixed at STREAMON */
