@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
- * The one user-space model of a videobuf2 MMAP capture queue, shared by
- * libnegcam-preload.so (run/) and negcamsrc's embedded device
- * (gst/negcamdevice-embedded.c): REQBUFS, CREATE_BUFS, QUERYBUF,
+ * The one user-space model of a videobuf2 MMAP queue, shared by
+ * libnegcam-preload.so (run/) and the embedded device of negcamsrc and
+ * negcamsink (gst/negcamdevice-embedded.c: its capture queue and its
+ * output queue, below): REQBUFS, CREATE_BUFS, QUERYBUF,
  * PREPARE_BUF, QBUF, DQBUF, EXPBUF (the buffer's memfd stands in for a
  * dma-buf), STREAMON/STREAMOFF and read(). Buffers are memfds, so an
  * application's mapping is a real shared mapping (read-only or
