@@ -70,9 +70,9 @@ GST_START_TEST (test_rates_key_bit31)
 GST_END_TEST;
 
 static Suite *
-negcamcaps_ubsan_suite (void)
+negcamformatcache_ubsan_suite (void)
 {
-  Suite *s = suite_create ("negcamcaps-ubsan");
+  Suite *s = suite_create ("negcamformatcache-ubsan");
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
@@ -80,4 +80,4 @@ negcamcaps_ubsan_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (negcamcaps_ubsan);
+GST_CHECK_MAIN (negcamformatcache_ubsan);
