@@ -123,8 +123,7 @@ guint32
 negcam_fourcc_by_index (guint i)
 {
   static const guint32 more[] = { V4L2_PIX_FMT_MJPEG, V4L2_PIX_FMT_JPEG,
-    V4L2_PIX_FMT_H264
-  };
+    V4L2_PIX_FMT_H264 };
 
   if (i < G_N_ELEMENTS (raw_formats))
     return raw_formats[i].fourcc;

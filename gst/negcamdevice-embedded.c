@@ -297,7 +297,8 @@ emb_wait (NegcamDevice *dev, gint64 timeout_us)
       ret = -EINTR;
       break;
     }
-    if (emb->out.events > 0 || (emb->outq.streaming && nc_vbq_ready (&emb->outq))) {
+    if (emb->out.events > 0
+        || (emb->outq.streaming && nc_vbq_ready (&emb->outq))) {
       ret = 1; /* an event (POLLPRI) or a written buffer done (POLLOUT) */
       break;
     }

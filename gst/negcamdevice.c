@@ -377,7 +377,8 @@ negcam_device_ioctl (NegcamDevice *dev, unsigned long request, gpointer arg)
   }
 
   /* QBUF/DQBUF are per frame: log them one level lower. */
-  if (gst_debug_category_get_threshold (negcamdevice_debug) >= GST_LEVEL_DEBUG) {
+  if (gst_debug_category_get_threshold (negcamdevice_debug)
+      >= GST_LEVEL_DEBUG) {
     GstDebugLevel level = (request == VIDIOC_QBUF || request == VIDIOC_DQBUF)
         ? GST_LEVEL_LOG
         : GST_LEVEL_DEBUG;

@@ -75,8 +75,8 @@ gboolean negcam_device_is_gone (NegcamDevice *dev);
 /* The one "device disappeared" error of every element: posted on
  * @element, naming the device and its @card (NULL: not named), with
  * "@what: ENODEV" as debug text. Returns GST_FLOW_ERROR. */
-GstFlowReturn negcam_device_post_lost (NegcamDevice *dev,
-    GstElement *element, const gchar *card, const gchar *what);
+GstFlowReturn negcam_device_post_lost (NegcamDevice *dev, GstElement *element,
+    const gchar *card, const gchar *what);
 /* "embedded profile webcam", "/dev/video0": for messages. */
 const gchar *negcam_device_get_description (NegcamDevice *dev);
 /* TRUE when the device paces frames itself (a real device): then the

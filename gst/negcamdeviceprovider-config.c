@@ -27,8 +27,8 @@ add_entries (GPtrArray *list, gchar **items)
   for (i = 0; items[i]; i++) {
     gchar *item = g_strstrip (items[i]);
 
-    if (*item && !g_ptr_array_find_with_equal_func (list, item, g_str_equal,
-            NULL))
+    if (*item
+        && !g_ptr_array_find_with_equal_func (list, item, g_str_equal, NULL))
       g_ptr_array_add (list, g_strdup (item));
   }
 }

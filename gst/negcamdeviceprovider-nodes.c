@@ -35,7 +35,7 @@ compare_node_names (gconstpointer a, gconstpointer b)
   const gchar *x = *(const gchar *const *)a, *y = *(const gchar *const *)b;
 
   return (gint)(strtoul (x + 5, NULL, 10) > strtoul (y + 5, NULL, 10))
-         - (gint)(strtoul (x + 5, NULL, 10) < strtoul (y + 5, NULL, 10));
+      - (gint)(strtoul (x + 5, NULL, 10) < strtoul (y + 5, NULL, 10));
 }
 
 /* The node paths of @dir, in number order. */
@@ -62,8 +62,8 @@ negcam_list_video_nodes (const gchar *dir)
   g_dir_close (d);
   g_ptr_array_sort (names, compare_node_names);
   for (i = 0; i < names->len; i++)
-    g_ptr_array_add (paths,
-        g_build_filename (dir, (const gchar *)names->pdata[i], NULL));
+    g_ptr_array_add (
+        paths, g_build_filename (dir, (const gchar *)names->pdata[i], NULL));
   g_ptr_array_unref (names);
   return paths;
 }

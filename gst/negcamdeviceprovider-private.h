@@ -18,10 +18,9 @@
 G_BEGIN_DECLS
 
 /* What the user asked this provider to list. */
-typedef struct
-{
+typedef struct {
   GPtrArray *profiles; /* built-in names and profile files */
-  gboolean nodes;      /* the V4L2 nodes too (v4l2deviceprovider hidden) */
+  gboolean nodes; /* the V4L2 nodes too (v4l2deviceprovider hidden) */
 } ProviderConfig;
 
 /* Read the configuration into @conf (@conf->profiles: the caller

@@ -157,7 +157,8 @@ describe_profiles (GPtrArray *profiles)
   guint i;
 
   for (i = 0; i < profiles->len; i++) {
-    GstDevice *device = negcam_listed_device_describe_profile (profiles->pdata[i]);
+    GstDevice *device =
+        negcam_listed_device_describe_profile (profiles->pdata[i]);
 
     if (device)
       list = g_list_append (list, device);
@@ -183,7 +184,8 @@ gst_negcam_device_provider_probe (GstDeviceProvider *provider)
                      : g_ptr_array_new_with_free_func (g_free);
   for (i = 0; i < paths->len; i++) {
     GError *err = NULL;
-    GstDevice *device = negcam_listed_device_describe_node (paths->pdata[i], &err);
+    GstDevice *device =
+        negcam_listed_device_describe_node (paths->pdata[i], &err);
 
     if (device)
       list = g_list_append (list, device);

@@ -178,7 +178,8 @@ caps_like (GstStructure *s, GstCaps *caps, guint i)
 static GstCaps *
 default_mode (NegcamFormatCache *cache)
 {
-  const struct v4l2_pix_format *def = negcam_format_cache_default_format (cache);
+  const struct v4l2_pix_format *def =
+      negcam_format_cache_default_format (cache);
   GstCaps *caps = negcam_caps_from_format (
       def, negcam_format_cache_default_interval (cache));
 
@@ -456,7 +457,8 @@ aim_within_filter (Ranking *r, GstCaps *filter)
  * so it needs every interval.
  */
 static GstCaps *
-candidates_within (NegcamFormatCache *cache, GstNegcamPrefer prefer, GstCaps *filter)
+candidates_within (
+    NegcamFormatCache *cache, GstNegcamPrefer prefer, GstCaps *filter)
 {
   GstCaps *sizes, *group, *ours = NULL, *below;
   gint64 *keys;

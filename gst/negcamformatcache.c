@@ -16,7 +16,6 @@
 GST_DEBUG_CATEGORY_EXTERN (negcamdevice_debug);
 #define GST_CAT_DEFAULT negcamdevice_debug
 
-
 typedef struct {
   guint32 fourcc;
   GstStructure *base; /* media type + format, or NULL */
@@ -171,7 +170,8 @@ ensure_formats (NegcamFormatCache *p)
     if (!f->base) {
       gchar s[5];
       GST_INFO ("%s: format %s has no GStreamer caps, ignored",
-          negcam_device_get_description (p->dev), negcam_fourcc_to_string (d.pixelformat, s));
+          negcam_device_get_description (p->dev),
+          negcam_fourcc_to_string (d.pixelformat, s));
     }
     g_ptr_array_add (p->formats, f);
   }
@@ -277,7 +277,8 @@ size_answers (NegcamFormatCache *p, CachedFormat *f, GstCaps *filter)
 static gboolean
 type_has_fourcc (NegcamFormatCache *p, guint32 fourcc)
 {
-  return negcam_buf_type_is_mplane (p->type) || !negcam_fourcc_is_multibuffer (fourcc);
+  return negcam_buf_type_is_mplane (p->type)
+      || !negcam_fourcc_is_multibuffer (fourcc);
 }
 
 /*
@@ -286,7 +287,8 @@ type_has_fourcc (NegcamFormatCache *p, guint32 fourcc)
  * does: is @f such a twin of a format in @others (@n of them)?
  */
 static gboolean
-is_shadowed (NegcamFormatCache *p, CachedFormat *f, CachedFormat **others, guint n)
+is_shadowed (
+    NegcamFormatCache *p, CachedFormat *f, CachedFormat **others, guint n)
 {
   guint i;
 
@@ -341,8 +343,8 @@ m_formats_first (CachedFormat **cand, guint n)
  * size" (what the full path offers for such a format).
  */
 static gboolean
-lookup_formats (
-    NegcamFormatCache *p, GstCaps *filter, gboolean subset, CachedFormat **found)
+lookup_formats (NegcamFormatCache *p, GstCaps *filter, gboolean subset,
+    CachedFormat **found)
 {
   CachedFormat *cand[MAX_LOOKUP], *have[MAX_LOOKUP];
   guint i, n = 0, present = 0;
@@ -416,7 +418,8 @@ set_int_range (
  * that refuses the TRY keeps the default's field.
  */
 static guint32
-format_field (NegcamFormatCache *p, CachedFormat *f, const struct v4l2_frmsizeenum *fs)
+format_field (
+    NegcamFormatCache *p, CachedFormat *f, const struct v4l2_frmsizeenum *fs)
 {
   struct v4l2_format t = { .type = p->type };
   struct v4l2_pix_format pix = { 0 };
@@ -623,8 +626,8 @@ append_fixed_size (NegcamFormatCache *p, CachedFormat *f, GstCaps *filter,
     return FALSE;
   }
   if (with_rates)
-    gst_structure_set_value (s, "framerate",
-        rates_at (p, f, fs.discrete.width, fs.discrete.height));
+    gst_structure_set_value (
+        s, "framerate", rates_at (p, f, fs.discrete.width, fs.discrete.height));
   negcam_caps_append_structure (caps, s);
   return TRUE;
 }
@@ -635,7 +638,8 @@ static gboolean
 enumerated_twin (NegcamFormatCache *p, CachedFormat *f)
 {
   return p->formats_known
-      && is_shadowed (p, f, (CachedFormat **)p->formats->pdata, p->formats->len);
+      && is_shadowed (
+          p, f, (CachedFormat **)p->formats->pdata, p->formats->len);
 }
 
 /* Append what @f offers within @filter (NULL: everything) to @caps. */

@@ -27,7 +27,8 @@ NegcamFormatCache *negcam_format_cache_new (NegcamDevice *dev);
  * negcam_format_cache_caps_to_format() name that queue. ENUM_FRAMESIZES and
  * ENUM_FRAMEINTERVALS carry no type: the device answers for the fourcc.
  */
-NegcamFormatCache *negcam_format_cache_new_for_type (NegcamDevice *dev, guint32 type);
+NegcamFormatCache *negcam_format_cache_new_for_type (
+    NegcamDevice *dev, guint32 type);
 void negcam_format_cache_free (NegcamFormatCache *cache);
 
 /*
@@ -39,7 +40,8 @@ void negcam_format_cache_free (NegcamFormatCache *cache);
  * emulated formats). Without ENUM_FRAMESIZES (ENOTTY) the format cache falls
  * back to ENUM_FMT by itself. Results are the same either way.
  */
-void negcam_format_cache_set_size_lookup (NegcamFormatCache *cache, gboolean allow);
+void negcam_format_cache_set_size_lookup (
+    NegcamFormatCache *cache, gboolean allow);
 
 /* What the device offers that can match @filter (NULL: everything). */
 GstCaps *negcam_format_cache_caps (NegcamFormatCache *cache, GstCaps *filter);
@@ -49,7 +51,8 @@ GstCaps *negcam_format_cache_caps (NegcamFormatCache *cache, GstCaps *filter);
  * ENUM_FRAMEINTERVALS. Lets negotiation rank sizes first and then ask
  * intervals only for the sizes it would pick.
  */
-GstCaps *negcam_format_cache_size_caps (NegcamFormatCache *cache, GstCaps *filter);
+GstCaps *negcam_format_cache_size_caps (
+    NegcamFormatCache *cache, GstCaps *filter);
 
 /*
  * Fixed caps to a v4l2_format of the format cache's type (pixelformat, width,
@@ -58,13 +61,15 @@ GstCaps *negcam_format_cache_size_caps (NegcamFormatCache *cache, GstCaps *filte
  * and the requested frame interval (0/0 if no framerate). FALSE when the
  * caps name no format this device enumerated.
  */
-gboolean negcam_format_cache_caps_to_format (NegcamFormatCache *cache, GstCaps *caps,
-    struct v4l2_format *fmt, struct v4l2_fract *interval);
+gboolean negcam_format_cache_caps_to_format (NegcamFormatCache *cache,
+    GstCaps *caps, struct v4l2_format *fmt, struct v4l2_fract *interval);
 
 /* The device's format (single-planar view, negcam_format_get_pix) and
  * interval at open (G_FMT, G_PARM). */
-const struct v4l2_pix_format *negcam_format_cache_default_format (NegcamFormatCache *cache);
-const struct v4l2_fract *negcam_format_cache_default_interval (NegcamFormatCache *cache);
+const struct v4l2_pix_format *negcam_format_cache_default_format (
+    NegcamFormatCache *cache);
+const struct v4l2_fract *negcam_format_cache_default_interval (
+    NegcamFormatCache *cache);
 /* G_PARM reported V4L2_CAP_TIMEPERFRAME: S_PARM can set the rate. */
 gboolean negcam_format_cache_can_set_rate (NegcamFormatCache *cache);
 

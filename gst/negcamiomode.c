@@ -15,7 +15,7 @@ static const struct {
   NegcamPoolMemory value;
   const gchar *nick;
   const gchar *capture; /* negcamsrc's words */
-  const gchar *output;  /* negcamsink's words */
+  const gchar *output; /* negcamsink's words */
 } io_modes[] = {
   { NEGCAM_POOL_MEMORY_AUTO, "auto",
       "dma-buf (EXPBUF) when the device exports, else MMAP",
@@ -51,7 +51,8 @@ negcam_io_mode_get_type (gboolean output)
 
   if (g_once_init_enter (&types[output ? 1 : 0])) {
     GType t = output
-        ? register_io_mode ("GstNegcamSinkIoMode", TRUE, NEGCAM_POOL_MEMORY_MMAP)
+        ? register_io_mode (
+            "GstNegcamSinkIoMode", TRUE, NEGCAM_POOL_MEMORY_MMAP)
         : register_io_mode ("GstNegcamIOMode", FALSE, NEGCAM_POOL_MEMORY_AUTO);
 
     g_once_init_leave (&types[output ? 1 : 0], t);

@@ -29,20 +29,19 @@
 GST_DEBUG_CATEGORY_EXTERN (negcamdeviceprovider_debug);
 #define GST_CAT_DEFAULT negcamdeviceprovider_debug
 
-
-struct _GstNegcamListedDevice
-{
+struct _GstNegcamListedDevice {
   GstDevice parent;
 
   /* An output-only node (V4L2_CAP_VIDEO_OUTPUT without capture: a
    * negcam.ko loop's output side, vivid's video output): a Video/Sink
    * device, caps from the output queue, element negcamsink. */
   gboolean output;
-  gchar *path;    /* V4L2 node, or NULL for an embedded profile */
+  gchar *path; /* V4L2 node, or NULL for an embedded profile */
   gchar *profile; /* built-in profile name or file, NULL for a node */
 };
 
-G_DEFINE_TYPE (GstNegcamListedDevice, gst_negcam_listed_device, GST_TYPE_DEVICE);
+G_DEFINE_TYPE (
+    GstNegcamListedDevice, gst_negcam_listed_device, GST_TYPE_DEVICE);
 
 static GstElement *
 gst_negcam_listed_device_create_element (GstDevice *device, const gchar *name)
@@ -61,8 +60,8 @@ gst_negcam_listed_device_create_element (GstDevice *device, const gchar *name)
 }
 
 static gboolean
-gst_negcam_listed_device_reconfigure_element (GstDevice *device,
-    GstElement *element)
+gst_negcam_listed_device_reconfigure_element (
+    GstDevice *device, GstElement *element)
 {
   GstNegcamListedDevice *self = GST_NEGCAM_LISTED_DEVICE (device);
 
@@ -100,13 +99,13 @@ gst_negcam_listed_device_class_init (GstNegcamListedDeviceClass *klass)
 
   gobject_class->finalize = gst_negcam_listed_device_finalize;
   device_class->create_element = gst_negcam_listed_device_create_element;
-  device_class->reconfigure_element = gst_negcam_listed_device_reconfigure_element;
+  device_class->reconfigure_element =
+      gst_negcam_listed_device_reconfigure_element;
 }
 
 static void
 gst_negcam_listed_device_init (GstNegcamListedDevice *self)
-{
-}
+{}
 
 /* The "profile" attribute negcam.ko gives its platform device, if the
  * node is one of its. */
@@ -114,8 +113,8 @@ static gchar *
 kmod_profile_of (const gchar *path)
 {
   gchar *base = g_path_get_basename (path);
-  gchar *attr = g_strdup_printf (
-      "/sys/class/video4linux/%s/device/profile", base);
+  gchar *attr =
+      g_strdup_printf ("/sys/class/video4linux/%s/device/profile", base);
   gchar *text = NULL;
 
   g_free (base);
@@ -137,22 +136,20 @@ device_properties (const struct v4l2_capability *cap, guint32 flags,
   card = g_strndup ((const gchar *)cap->card, sizeof (cap->card));
   driver = g_strndup ((const gchar *)cap->driver, sizeof (cap->driver));
   bus_info = g_strndup ((const gchar *)cap->bus_info, sizeof (cap->bus_info));
-  props = gst_structure_new ("negcamdeviceprovider",
-      "device.api", G_TYPE_STRING, path ? "v4l2" : "negcam",
-      "v4l2.device.driver", G_TYPE_STRING, driver,
-      "v4l2.device.card", G_TYPE_STRING, card,
-      "v4l2.device.bus_info", G_TYPE_STRING, bus_info,
-      "v4l2.device.version", G_TYPE_UINT, cap->version,
-      "v4l2.device.capabilities", G_TYPE_UINT, cap->capabilities,
-      "v4l2.device.device_caps", G_TYPE_UINT, flags, NULL);
+  props = gst_structure_new ("negcamdeviceprovider", "device.api",
+      G_TYPE_STRING, path ? "v4l2" : "negcam", "v4l2.device.driver",
+      G_TYPE_STRING, driver, "v4l2.device.card", G_TYPE_STRING, card,
+      "v4l2.device.bus_info", G_TYPE_STRING, bus_info, "v4l2.device.version",
+      G_TYPE_UINT, cap->version, "v4l2.device.capabilities", G_TYPE_UINT,
+      cap->capabilities, "v4l2.device.device_caps", G_TYPE_UINT, flags, NULL);
   if (path) {
-    gchar *kprofile = g_str_equal (driver, "negcam") ? kmod_profile_of (path)
-                                                    : NULL;
+    gchar *kprofile =
+        g_str_equal (driver, "negcam") ? kmod_profile_of (path) : NULL;
 
     gst_structure_set (props, "device.path", G_TYPE_STRING, path, NULL);
     if (kprofile && *kprofile)
-      gst_structure_set (props, "negcam.profile", G_TYPE_STRING, kprofile,
-          NULL);
+      gst_structure_set (
+          props, "negcam.profile", G_TYPE_STRING, kprofile, NULL);
     g_free (kprofile);
     *display = g_strdup_printf ("%s (%s)", *card ? card : driver, path);
   } else {
@@ -172,12 +169,12 @@ device_properties (const struct v4l2_capability *cap, guint32 flags,
 
 /*
  * Describe an opened device: QUERYCAP, then every format it enumerates as
- * caps (the element's format cache, unfiltered). NULL with @error when it is not
- * a video capture device or offers nothing negcamsrc can map.
+ * caps (the element's format cache, unfiltered). NULL with @error when it is
+ * not a video capture device or offers nothing negcamsrc can map.
  */
 static GstDevice *
-describe (NegcamDevice *dev, const gchar *path, const gchar *profile,
-    GError **error)
+describe (
+    NegcamDevice *dev, const gchar *path, const gchar *profile, GError **error)
 {
   struct v4l2_capability cap;
   GstNegcamListedDevice *device;
@@ -193,8 +190,8 @@ describe (NegcamDevice *dev, const gchar *path, const gchar *profile,
   ret = negcam_device_ioctl (dev, VIDIOC_QUERYCAP, &cap);
   if (ret < 0) {
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-        "%s: not a V4L2 device (VIDIOC_QUERYCAP: %s)", negcam_device_get_description (dev),
-        g_strerror (-ret));
+        "%s: not a V4L2 device (VIDIOC_QUERYCAP: %s)",
+        negcam_device_get_description (dev), g_strerror (-ret));
     return NULL;
   }
   flags = (cap.capabilities & V4L2_CAP_DEVICE_CAPS) ? cap.device_caps
@@ -215,16 +212,16 @@ describe (NegcamDevice *dev, const gchar *path, const gchar *profile,
   negcam_format_cache_free (cache);
   if (gst_caps_is_empty (caps)) {
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-        "%s: enumerates no format negcam can map", negcam_device_get_description (dev));
+        "%s: enumerates no format negcam can map",
+        negcam_device_get_description (dev));
     gst_caps_unref (caps);
     return NULL;
   }
 
   props = device_properties (&cap, flags, path, profile, &display);
-  device = g_object_new (GST_TYPE_NEGCAM_LISTED_DEVICE,
-      "display-name", display, "device-class",
-      output ? "Video/Sink" : "Video/Source",
-      "caps", caps, "properties", props, NULL);
+  device = g_object_new (GST_TYPE_NEGCAM_LISTED_DEVICE, "display-name", display,
+      "device-class", output ? "Video/Sink" : "Video/Source", "caps", caps,
+      "properties", props, NULL);
   device->output = output;
   device->path = g_strdup (path);
   device->profile = g_strdup (profile);

@@ -14,8 +14,8 @@
 G_BEGIN_DECLS
 
 #define GST_TYPE_NEGCAM_LISTED_DEVICE (gst_negcam_listed_device_get_type ())
-G_DECLARE_FINAL_TYPE (GstNegcamListedDevice, gst_negcam_listed_device,
-    GST, NEGCAM_LISTED_DEVICE, GstDevice)
+G_DECLARE_FINAL_TYPE (GstNegcamListedDevice, gst_negcam_listed_device, GST,
+    NEGCAM_LISTED_DEVICE, GstDevice)
 
 /* Open the V4L2 node @path and describe it: NULL (and why, in @error)
  * when it cannot be opened or offers no capture or output negcam can

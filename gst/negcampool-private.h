@@ -43,7 +43,7 @@ struct _NegcamPool {
   NegcamPoolMemory memory;
   gboolean grow;
   GstAllocator *dmabuf_alloc; /* non-NULL: buffers are exported dma-bufs */
-  gboolean video_meta;         /* from the config, at start */
+  gboolean video_meta; /* from the config, at start */
 
   GMutex lock;
   GstBuffer *bufs[NEGCAM_POOL_MAX];
@@ -59,8 +59,8 @@ struct _NegcamPool {
   GError *start_error; /* why the last start failed, in words */
   /* An output pool's acquire_buffer (set by negcam_pool_new_output): an
    * empty buffer to write into. NULL for a capture pool. */
-  GstFlowReturn (*acquire_output) (NegcamPool *pool, GstBuffer **buffer,
-      GstBufferPoolAcquireParams *params);
+  GstFlowReturn (*acquire_output) (
+      NegcamPool *pool, GstBuffer **buffer, GstBufferPoolAcquireParams *params);
 };
 
 /* The V4L2 memory of the pool's buffers. */
@@ -80,7 +80,6 @@ negcam_pool_count_in_device (NegcamPool *pool)
     n += pool->in_device[i];
   return n;
 }
-
 
 G_END_DECLS
 

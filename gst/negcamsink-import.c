@@ -35,8 +35,8 @@ gst_negcam_sink_queued (GstNegcamSink *sink, gint ret, guint32 used)
     return gst_negcam_sink_device_lost (sink, "QBUF");
   if (ret < 0) {
     GST_ELEMENT_ERROR (sink, RESOURCE, WRITE,
-        ("%s: cannot queue a frame: %s", negcam_device_get_description (sink->dev),
-            g_strerror (-ret)),
+        ("%s: cannot queue a frame: %s",
+            negcam_device_get_description (sink->dev), g_strerror (-ret)),
         ("QBUF/STREAMON of %u bytes", used));
     return GST_FLOW_ERROR;
   }
@@ -68,9 +68,11 @@ gst_negcam_sink_importable (
     return FALSE;
   mem = gst_buffer_peek_memory (buf, 0);
   size = gst_memory_get_sizes (mem, &offset, NULL);
-  GST_LOG_OBJECT (sink, "%s memory, offset %" G_GSIZE_FORMAT ", %" G_GSIZE_FORMAT
-      " bytes, video meta %s", mem->allocator ? mem->allocator->mem_type : "?",
-      offset, size, meta ? "yes" : "no");
+  GST_LOG_OBJECT (sink,
+      "%s memory, offset %" G_GSIZE_FORMAT ", %" G_GSIZE_FORMAT
+      " bytes, video meta %s",
+      mem->allocator ? mem->allocator->mem_type : "?", offset, size,
+      meta ? "yes" : "no");
   if (!gst_is_dmabuf_memory (mem) || offset != 0)
     return FALSE;
   if (!sink->is_video)
@@ -95,12 +97,16 @@ gst_negcam_sink_start_import (GstNegcamSink *sink, NegcamPool *pool)
     return FALSE; /* upstream's buffers or copies already use it */
   negcam_pool_set_memory (pool, NEGCAM_POOL_MEMORY_IMPORT);
   if (gst_buffer_pool_set_active (GST_BUFFER_POOL (pool), TRUE)) {
-    GST_INFO_OBJECT (sink, "%s: upstream's dma-bufs are queued as they are "
-        "(DMABUF import, no copy)", negcam_device_get_description (sink->dev));
+    GST_INFO_OBJECT (sink,
+        "%s: upstream's dma-bufs are queued as they are "
+        "(DMABUF import, no copy)",
+        negcam_device_get_description (sink->dev));
     return TRUE;
   }
-  GST_INFO_OBJECT (sink, "%s takes no dma-buf (REQBUFS with DMABUF): "
-      "frames will be copied", negcam_device_get_description (sink->dev));
+  GST_INFO_OBJECT (sink,
+      "%s takes no dma-buf (REQBUFS with DMABUF): "
+      "frames will be copied",
+      negcam_device_get_description (sink->dev));
   GST_OBJECT_LOCK (sink);
   negcam_pool_set_memory (pool, sink->io_mode);
   GST_OBJECT_UNLOCK (sink);
@@ -129,9 +135,10 @@ gst_negcam_sink_import (GstNegcamSink *sink, NegcamPool *pool, GstBuffer *buf)
 
   flow = negcam_pool_queue_import (pool, buf, used, &err);
   if (flow == GST_FLOW_ERROR && err < 0) {
-    GST_INFO_OBJECT (sink, "%s refused upstream's dma-buf (QBUF: %s): "
-        "frames will be copied", negcam_device_get_description (sink->dev),
-        g_strerror (-err));
+    GST_INFO_OBJECT (sink,
+        "%s refused upstream's dma-buf (QBUF: %s): "
+        "frames will be copied",
+        negcam_device_get_description (sink->dev), g_strerror (-err));
     sink->import_refused = TRUE;
     gst_negcam_sink_end_import (sink, pool);
     return GST_FLOW_CUSTOM_SUCCESS;
@@ -139,7 +146,8 @@ gst_negcam_sink_import (GstNegcamSink *sink, NegcamPool *pool, GstBuffer *buf)
   if (flow == GST_FLOW_ERROR)
     GST_ELEMENT_ERROR (sink, RESOURCE, WRITE,
         ("%s: waiting for the device to give a buffer back failed",
-            negcam_device_get_description (sink->dev)), (NULL));
+            negcam_device_get_description (sink->dev)),
+        (NULL));
   if (flow != GST_FLOW_OK)
     return flow;
   GST_OBJECT_LOCK (sink);

@@ -134,13 +134,15 @@ gst_negcam_sink_try (GstNegcamSink *sink, GstCaps *caps,
   if (known) {
     full = gst_caps_fixate (full);
     g_mutex_lock (&sink->dev_lock);
-    known = negcam_format_cache_caps_to_format (sink->cache, full, fmt, interval);
+    known =
+        negcam_format_cache_caps_to_format (sink->cache, full, fmt, interval);
     g_mutex_unlock (&sink->dev_lock);
   }
   gst_caps_unref (full);
   if (!known) {
     GST_ELEMENT_ERROR (sink, CORE, NEGOTIATION,
-        ("%s has no output format for these caps", negcam_device_get_description (sink->dev)),
+        ("%s has no output format for these caps",
+            negcam_device_get_description (sink->dev)),
         ("caps %" GST_PTR_FORMAT, caps));
     return FALSE;
   }
@@ -168,7 +170,8 @@ gst_negcam_sink_try (GstNegcamSink *sink, GstCaps *caps,
             answer));
   else
     GST_ELEMENT_ERROR (sink, CORE, NEGOTIATION,
-        ("%s refused the output format: %s", negcam_device_get_description (sink->dev),
+        ("%s refused the output format: %s",
+            negcam_device_get_description (sink->dev),
             ret < 0 ? g_strerror (-ret) : "its answer has no caps"),
         ("asked %" GST_PTR_FORMAT, caps));
   gst_clear_caps (&answer);
@@ -245,8 +248,8 @@ gst_negcam_sink_set_caps (GstBaseSink *bsink, GstCaps *caps)
     return gst_negcam_sink_device_lost (sink, "S_FMT") == GST_FLOW_OK;
   if (ret < 0) {
     GST_ELEMENT_ERROR (sink, CORE, NEGOTIATION,
-        ("%s refused S_FMT on its output queue: %s", negcam_device_get_description (sink->dev),
-            g_strerror (-ret)),
+        ("%s refused S_FMT on its output queue: %s",
+            negcam_device_get_description (sink->dev), g_strerror (-ret)),
         ("asked %" GST_PTR_FORMAT, caps));
     return FALSE;
   }

@@ -82,7 +82,6 @@ enum {
   PROP_DEVICE_HANDLE,
 };
 
-
 G_DEFINE_TYPE (GstNegcamSink, gst_negcam_sink, GST_TYPE_BASE_SINK);
 GST_ELEMENT_REGISTER_DEFINE (
     negcamsink, "negcamsink", GST_RANK_NONE, GST_TYPE_NEGCAM_SINK);
@@ -186,7 +185,6 @@ gst_negcam_sink_change_state (GstElement *element, GstStateChange transition)
   return ret;
 }
 
-
 /* Caps a producer sends often lack fields ours carry (interlace-mode,
  * parsed, colorimetry): accept fixed caps that intersect what the device
  * takes; set_caps checks the rest with TRY_FMT. */
@@ -206,7 +204,6 @@ gst_negcam_sink_query (GstBaseSink *bsink, GstQuery *query)
   gst_query_set_accept_caps_result (query, ok);
   return TRUE;
 }
-
 
 static GstStructure *gst_negcam_sink_stats (GstNegcamSink *sink);
 

@@ -247,7 +247,8 @@ negotiation_choose (GstNegcamSrc *src, Negotiation *n)
     return negotiation_refuse (src, n);
   }
   n->fixed = negcam_fixate (src->cache, n->prefer, n->ours);
-  if (!negcam_format_cache_caps_to_format (src->cache, n->fixed, &n->fmt, &n->want))
+  if (!negcam_format_cache_caps_to_format (
+          src->cache, n->fixed, &n->fmt, &n->want))
     return negotiation_fail (n, NULL,
         gst_info_strdup_printf (
             "caps %" GST_PTR_FORMAT " name no device format", n->fixed));
