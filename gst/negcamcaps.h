@@ -1,23 +1,23 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * V4L2 formats as GstCaps and back, and NegcamProbe: the lazily filled
- * cache of what a device enumerates (ENUM_FMT, ENUM_FRAMESIZES,
- * ENUM_FRAMEINTERVALS, and one TRY_FMT with V4L2_FIELD_ANY per raw
- * format other than the open-time one, for its field). Probing never
- * calls S_FMT; it asks only for what the caller's filter can still use
- * and remembers every answer for the life of the device (a new profile
- * means a new device, hence a new probe).
+ * The V4L2 <-> GstCaps mapping: which GStreamer media type and format a
+ * fourcc is, fixed caps for a device format (field, colorimetry) and the
+ * helpers the enumeration cache builds its caps with. Pure data and
+ * conversion: no device, no state; it needs only <linux/videodev2.h>, so
+ * an element that is no V4L2 client (negcamuvcsink) includes this alone.
+ * The cache of what a device enumerates is negcamformatcache.h.
  */
 #ifndef __NEGCAM_CAPS_H__
 #define __NEGCAM_CAPS_H__
 
 #include <gst/gst.h>
 #include <gst/video/video.h>
-#include "negcamdevice.h"
+#include <linux/videodev2.h>
 
 G_BEGIN_DECLS
 
-typedef struct _NegcamProbe NegcamProbe;
+/* The largest width or height in caps ranges. */
+#define NEGCAM_MAX_DIM 16384
 
 /* Template caps: every media type and raw format negcamsrc can map. */
 GstCaps *negcam_caps_template (void);
@@ -40,53 +40,29 @@ GstCaps *negcam_caps_from_format (
  * "interlaced-tb", ...), "unknown field" for a value V4L2 lacks. */
 const gchar *negcam_field_words (guint32 field);
 
-NegcamProbe *negcam_probe_new (NegcamDevice *dev);
-/*
- * The same for the queue of @type (V4L2_BUF_TYPE_VIDEO_OUTPUT for
- * negcamsink): ENUM_FMT, G_FMT, G_PARM and the formats made by
- * negcam_probe_caps_to_format() name that queue. ENUM_FRAMESIZES and
- * ENUM_FRAMEINTERVALS carry no type: the device answers for the fourcc.
- */
-NegcamProbe *negcam_probe_new_for_type (NegcamDevice *dev, guint32 type);
-void negcam_probe_free (NegcamProbe *probe);
+/* The @i-th fourcc that has caps, in table order (raw, Bayer, then
+ * compressed); 0 past the end. */
+guint32 negcam_fourcc_by_index (guint i);
 
-/*
- * Let the probe find a format the filter fixes (or narrows to a few
- * fourccs) with ENUM_FRAMESIZES alone, without walking ENUM_FMT: a device
- * answers EINVAL for a fourcc it lacks. Off by default; only for a node
- * whose ENUM_FRAMESIZES answers for exactly its ENUM_FMT capture formats
- * (not with an output queue on the same node, not through libv4l2's
- * emulated formats). Without ENUM_FRAMESIZES (ENOTTY) the probe falls
- * back to ENUM_FMT by itself. Results are the same either way.
- */
-void negcam_probe_set_size_lookup (NegcamProbe *probe, gboolean allow);
+/* More than one buffer per frame (NV12M, YUV420M ...): exists on
+ * multiplanar nodes only. */
+gboolean negcam_fourcc_is_multibuffer (guint32 fourcc);
 
-/* What the device offers that can match @filter (NULL: everything). */
-GstCaps *negcam_probe_caps (NegcamProbe *probe, GstCaps *filter);
+/* interlace-mode=alternate (V4L2_FIELD_ALTERNATE), which needs the caps
+ * feature format:Interlaced. */
+gboolean negcam_structure_is_alternate (const GstStructure *s);
 
-/*
- * The same without framerate: ENUM_FMT and ENUM_FRAMESIZES only, no
- * ENUM_FRAMEINTERVALS. Lets negotiation rank sizes first and then ask
- * intervals only for the sizes it would pick.
- */
-GstCaps *negcam_probe_size_caps (NegcamProbe *probe, GstCaps *filter);
+/* Append @s (taken) to @caps with the caps features its interlace-mode
+ * needs; negcam_caps_new_structure: @s (taken) as caps of its own. */
+void negcam_caps_append_structure (GstCaps *caps, GstStructure *s);
+GstCaps *negcam_caps_new_structure (GstStructure *s);
 
-/*
- * Fixed caps to a v4l2_format of the probe's type (pixelformat, width,
- * height, field; on a multiplanar queue an M format before its contiguous
- * twin, NV12M before NV12)
- * and the requested frame interval (0/0 if no framerate). FALSE when the
- * caps name no format this device enumerated.
- */
-gboolean negcam_probe_caps_to_format (NegcamProbe *probe, GstCaps *caps,
-    struct v4l2_format *fmt, struct v4l2_fract *interval);
+/* A V4L2 field as interlace-mode (and field-order); SEQ_TB, SEQ_BT, TOP
+ * and BOTTOM have no GStreamer name and leave the field out. */
+void negcam_structure_set_interlace (GstStructure *s, guint32 field);
 
-/* The device's format (single-planar view, negcam_format_get_pix) and
- * interval at open (G_FMT, G_PARM). */
-const struct v4l2_pix_format *negcam_probe_default_format (NegcamProbe *probe);
-const struct v4l2_fract *negcam_probe_default_interval (NegcamProbe *probe);
-/* G_PARM reported V4L2_CAP_TIMEPERFRAME: S_PARM can set the rate. */
-gboolean negcam_probe_can_set_rate (NegcamProbe *probe);
+/* The V4L2 field @s asks for: V4L2_FIELD_ANY without interlace-mode. */
+guint32 negcam_structure_get_field (const GstStructure *s);
 
 G_END_DECLS
 

@@ -37,8 +37,10 @@
  *   negcamsrc can fill a downstream pool's buffer with no copy.
  * - The output queue (profiles with `format FOURCC output`, negcamsink):
  *   REQBUFS/QUERYBUF/QBUF/DQBUF/STREAMON/STREAMOFF on
- *   V4L2_BUF_TYPE_VIDEO_OUTPUT. The device consumes a queued buffer at
- *   once: DQBUF returns the oldest queued one (EAGAIN with none queued).
+ *   V4L2_BUF_TYPE_VIDEO_OUTPUT, the same model of a vb2 queue
+ *   (user/vbuf.h, an NC_OUTPUT queue). The device consumes a queued
+ *   buffer at once: DQBUF returns the oldest queued one (EAGAIN with none
+ *   queued).
  *   V4L2_EVENT_SOURCE_CHANGE can be subscribed; it is raised by
  *   negcam_device_embedded_source_change(), which stands in for a
  *   consumer setting another format on the far side of a loop.
@@ -63,21 +65,15 @@
 #include "profile-load.h"
 #include "vbuf.h"
 
-#define NC_EMB_MAX_BUFFERS NC_VB_MAX
 #define NC_EMB_MIN_BUFFERS 2
 
-/* The output queue: what the application writes, consumed at once.
- * Buffers are memfds, as the capture queue's. */
+/* The output queue's offsets: far above the capture queue's (page-aligned
+ * sums of buffer lengths). */
+#define NC_EMB_OUT_OFFSET 0xc0000000u
+
+/* What the output side has beyond its queue: the consumer on the far
+ * side (negcam_device_embedded_source_change) and the frames taken. */
 typedef struct {
-  gint memfd[NC_EMB_MAX_BUFFERS];
-  guint32 length[NC_EMB_MAX_BUFFERS];
-  guint32 bytesused[NC_EMB_MAX_BUFFERS];
-  gboolean queued[NC_EMB_MAX_BUFFERS];
-  guint nbufs;
-  guint queue[NC_EMB_MAX_BUFFERS]; /* FIFO of queued indices */
-  guint qhead, qlen;
-  gboolean streaming;
-  guint32 sequence;
   guint frames; /* buffers consumed (DQBUF) */
   guint32 last_bytesused;
   gboolean wanted_set; /* a consumer's format: G_FMT answers it */
@@ -87,10 +83,6 @@ typedef struct {
   guint32 event_sequence;
 } NcEmbOut;
 
-/* Output buffers are mapped at these offsets, far above the capture
- * queue's (page-aligned sums of buffer lengths). */
-#define NC_EMB_OUT_OFFSET(i) (0xc0000000u + ((guint32)(i) << 16))
-
 typedef struct {
   /* cap.done_cond, on this lock, is signalled on every change emb_wait()
    * waits for: a buffer queued (either queue), a stream stopped, an
@@ -99,6 +91,7 @@ typedef struct {
   struct negcam_profile *profile;
   struct negcam_engine engine;
   struct nc_vbq cap; /* the capture queue, on demand (user/vbuf.h) */
+  struct nc_vbq outq; /* the output queue, the same model (NC_OUTPUT) */
   gboolean flushing;
   NcEmbOut out;
 } NcEmb;
@@ -134,137 +127,6 @@ emb_ctrl (NcEmb *emb, unsigned long request, struct v4l2_control *c)
 
 /* ------------------------------------------------------------------ */
 /* The output queue                                                    */
-
-static void
-out_free_buffers (NcEmbOut *out)
-{
-  guint i;
-
-  for (i = 0; i < out->nbufs; i++) {
-    close (out->memfd[i]); /* a mapping keeps the memory: orphaned */
-    out->memfd[i] = -1;
-    out->queued[i] = FALSE;
-  }
-  out->nbufs = 0;
-  out->qhead = out->qlen = 0;
-}
-
-static gint
-out_reqbufs (NcEmb *emb, struct v4l2_requestbuffers *r)
-{
-  NcEmbOut *out = &emb->out;
-  struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT };
-  guint i;
-
-  if (r->memory != V4L2_MEMORY_MMAP)
-    return -EINVAL;
-  if (out->streaming)
-    return -EBUSY;
-  memset (r->reserved, 0, sizeof (r->reserved));
-  r->capabilities =
-      V4L2_BUF_CAP_SUPPORTS_MMAP | V4L2_BUF_CAP_SUPPORTS_ORPHANED_BUFS;
-  out_free_buffers (out);
-  negcam_engine_set_busy (&emb->engine, V4L2_BUF_TYPE_VIDEO_OUTPUT, false);
-  if (r->count == 0)
-    return 0;
-  if (negcam_engine_g_fmt (&emb->engine, &f) < 0)
-    return -EINVAL;
-  r->count = CLAMP (r->count, NC_EMB_MIN_BUFFERS, NC_EMB_MAX_BUFFERS);
-  for (i = 0; i < r->count; i++) {
-    out->memfd[i] = nc_vb_memfd (f.fmt.pix.sizeimage);
-    out->length[i] = f.fmt.pix.sizeimage;
-    if (out->memfd[i] < 0) {
-      out->nbufs = i;
-      out_free_buffers (out);
-      return -ENOMEM;
-    }
-  }
-  out->nbufs = r->count;
-  negcam_engine_set_busy (&emb->engine, V4L2_BUF_TYPE_VIDEO_OUTPUT, true);
-  return 0;
-}
-
-static void
-out_fill_buffer (NcEmbOut *out, guint index, struct v4l2_buffer *v)
-{
-  struct timeval ts = v->timestamp;
-
-  memset (v, 0, sizeof (*v));
-  v->index = index;
-  v->type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
-  v->memory = V4L2_MEMORY_MMAP;
-  v->length = out->length[index];
-  v->m.offset = NC_EMB_OUT_OFFSET (index);
-  v->bytesused = out->bytesused[index];
-  v->field = V4L2_FIELD_NONE;
-  v->timestamp = ts;
-  v->flags = V4L2_BUF_FLAG_TIMESTAMP_COPY
-      | (out->queued[index] ? V4L2_BUF_FLAG_QUEUED : 0);
-}
-
-static gint
-out_qbuf (NcEmb *emb, struct v4l2_buffer *v)
-{
-  NcEmbOut *out = &emb->out;
-  guint32 used;
-
-  if (v->index >= out->nbufs || v->memory != V4L2_MEMORY_MMAP
-      || out->queued[v->index])
-    return -EINVAL;
-  /* bytesused 0 means the whole buffer, as videobuf2 takes it */
-  used = v->bytesused ? v->bytesused : out->length[v->index];
-  if (used > out->length[v->index])
-    return -EINVAL;
-  out->bytesused[v->index] = used;
-  out->queued[v->index] = TRUE;
-  out->queue[(out->qhead + out->qlen) % NC_EMB_MAX_BUFFERS] = v->index;
-  out->qlen++;
-  out_fill_buffer (out, v->index, v);
-  emb_wake (emb);
-  return 0;
-}
-
-static gint
-out_dqbuf (NcEmbOut *out, struct v4l2_buffer *v)
-{
-  guint index;
-
-  if (v->memory != V4L2_MEMORY_MMAP || !out->streaming)
-    return -EINVAL;
-  if (out->qlen == 0)
-    return -EAGAIN;
-  index = out->queue[out->qhead];
-  out->qhead = (out->qhead + 1) % NC_EMB_MAX_BUFFERS;
-  out->qlen--;
-  out->queued[index] = FALSE;
-  out->frames++;
-  out->last_bytesused = out->bytesused[index];
-  out_fill_buffer (out, index, v);
-  v->sequence = out->sequence++;
-  return 0;
-}
-
-static gint
-out_stream (NcEmb *emb, gboolean on)
-{
-  NcEmbOut *out = &emb->out;
-  guint i;
-
-  if (on) {
-    if (out->nbufs == 0)
-      return -EINVAL;
-    if (!out->streaming)
-      out->sequence = 0;
-    out->streaming = TRUE;
-    return 0;
-  }
-  out->streaming = FALSE;
-  for (i = 0; i < out->nbufs; i++)
-    out->queued[i] = FALSE;
-  out->qhead = out->qlen = 0;
-  emb_wake (emb);
-  return 0;
-}
 
 static gint
 out_event (NcEmb *emb, unsigned long request, gpointer arg)
@@ -328,34 +190,35 @@ request_buf_type (unsigned long request, gpointer arg)
   }
 }
 
-/* Requests on the output queue, and its events; call with the lock. */
+/* A buffer the device consumed: counted for the test's eyes. */
+static void
+out_count (NcEmb *emb, const struct v4l2_buffer *v)
+{
+  emb->out.frames++;
+  emb->out.last_bytesused = v->bytesused;
+}
+
+/* Requests on the output queue (user/vbuf.h's model, consumed at once)
+ * and its events; call with the lock. */
 static gint
 out_ioctl (NcEmb *emb, unsigned long request, gpointer arg)
 {
-  struct v4l2_buffer *v = arg;
+  gint ret;
 
   switch (request) {
-    case VIDIOC_REQBUFS:
-      return out_reqbufs (emb, arg);
-    case VIDIOC_QUERYBUF:
-      if (v->index >= emb->out.nbufs)
-        return -EINVAL;
-      out_fill_buffer (&emb->out, v->index, v);
-      return 0;
-    case VIDIOC_QBUF:
-      return out_qbuf (emb, arg);
-    case VIDIOC_DQBUF:
-      return out_dqbuf (&emb->out, arg);
-    case VIDIOC_STREAMON:
-    case VIDIOC_STREAMOFF:
-      return out_stream (emb, request == VIDIOC_STREAMON);
     case VIDIOC_SUBSCRIBE_EVENT:
     case VIDIOC_UNSUBSCRIBE_EVENT:
     case VIDIOC_DQEVENT:
       return out_event (emb, request, arg);
-    default:
+    case VIDIOC_G_FMT:
+    case VIDIOC_S_FMT:
       return out_fmt (emb, request, arg);
   }
+  ret = nc_vbq_ioctl (&emb->outq, emb, TRUE, request, arg);
+  if (ret == 0 && request == VIDIOC_DQBUF)
+    out_count (emb, arg);
+  emb_wake (emb); /* a buffer queued, a stream stopped: emb_wait() */
+  return ret;
 }
 
 static gboolean
@@ -393,15 +256,13 @@ static gpointer
 emb_mmap (NegcamDevice *dev, guint32 offset, guint32 length)
 {
   NcEmb *emb = dev->backend;
-  guint index = (offset - NC_EMB_OUT_OFFSET (0)) >> 16;
   gpointer addr = NULL;
   gint fd;
 
   pthread_mutex_lock (&emb->lock);
   fd = nc_vbq_mmap_fd (&emb->cap, offset, length);
-  if (fd < 0 && offset >= NC_EMB_OUT_OFFSET (0) && offset == NC_EMB_OUT_OFFSET (index)
-      && index < emb->out.nbufs && length <= emb->out.length[index])
-    fd = emb->out.memfd[index];
+  if (fd < 0)
+    fd = nc_vbq_mmap_fd (&emb->outq, offset, length);
   if (fd >= 0 && length > 0) {
     addr = mmap (NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (addr == MAP_FAILED)
@@ -436,11 +297,12 @@ emb_wait (NegcamDevice *dev, gint64 timeout_us)
       ret = -EINTR;
       break;
     }
-    if (emb->out.events > 0 || (emb->out.streaming && emb->out.qlen > 0)) {
+    if (emb->out.events > 0
+        || (emb->outq.streaming && nc_vbq_ready (&emb->outq))) {
       ret = 1; /* an event (POLLPRI) or a written buffer done (POLLOUT) */
       break;
     }
-    if (!emb->cap.streaming && !emb->out.streaming) {
+    if (!emb->cap.streaming && !emb->outq.streaming) {
       ret = -EPIPE;
       break;
     }
@@ -490,10 +352,12 @@ emb_close (NegcamDevice *dev)
 
   pthread_mutex_lock (&emb->lock);
   nc_vbq_release (&emb->cap, emb);
-  out_free_buffers (&emb->out);
+  nc_vbq_release (&emb->outq, emb);
   pthread_mutex_unlock (&emb->lock);
   pthread_cond_destroy (&emb->cap.done_cond);
   pthread_cond_destroy (&emb->cap.tick_cond);
+  pthread_cond_destroy (&emb->outq.done_cond);
+  pthread_cond_destroy (&emb->outq.tick_cond);
   pthread_mutex_destroy (&emb->lock);
   g_free (emb->profile);
   g_free (emb);
@@ -546,6 +410,11 @@ negcam_device_open_embedded (const gchar *profile, GError **error)
   nc_vbq_init (&emb->cap, &emb->lock, &emb->engine, -1);
   emb->cap.on_demand = TRUE;
   emb->cap.min_buffers = NC_EMB_MIN_BUFFERS;
+  nc_vbq_init (&emb->outq, &emb->lock, &emb->engine, -1);
+  emb->outq.dir = NC_OUTPUT;
+  emb->outq.on_demand = TRUE;
+  emb->outq.min_buffers = NC_EMB_MIN_BUFFERS;
+  emb->outq.offset_base = NC_EMB_OUT_OFFSET;
 
   dev = g_new0 (NegcamDevice, 1);
   dev->ops = &emb_ops;

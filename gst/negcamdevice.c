@@ -15,8 +15,8 @@
 #include "engine.h"
 #include "formats.h"
 
-GST_DEBUG_CATEGORY (negcamsrc_debug);
-#define GST_CAT_DEFAULT negcamsrc_debug
+GST_DEBUG_CATEGORY (negcamdevice_debug);
+#define GST_CAT_DEFAULT negcamdevice_debug
 
 /* clang-format off */
 G_DEFINE_QUARK (negcam-device-error-quark, negcam_device_error);
@@ -28,10 +28,26 @@ negcam_device_debug_init (void)
   static gsize done = 0;
 
   if (g_once_init_enter (&done)) {
-    GST_DEBUG_CATEGORY_INIT (negcamsrc_debug, "negcamsrc", 0,
-        "negcamsrc: every device request and its answer");
+    GST_DEBUG_CATEGORY_INIT (negcamdevice_debug, "negcamdevice", 0,
+        "negcam's device interface under negcamsrc, negcamsink and the "
+        "device provider: every device request and its answer, the format "
+        "cache, the buffer pools");
     g_once_init_leave (&done, 1);
   }
+}
+
+GstFlowReturn
+negcam_device_post_lost (NegcamDevice *dev, GstElement *element,
+    const gchar *card, const gchar *what)
+{
+  gchar *named = card ? g_strdup_printf (" (\"%s\")", card) : g_strdup ("");
+
+  GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
+      ("Device %s%s disappeared: it was unplugged or its driver removed",
+          negcam_device_get_description (dev), named),
+      ("%s: ENODEV", what));
+  g_free (named);
+  return GST_FLOW_ERROR;
 }
 
 NegcamDevice *
@@ -356,18 +372,19 @@ negcam_device_ioctl (NegcamDevice *dev, unsigned long request, gpointer arg)
   ret = dev->ops->ioctl (dev, request, arg);
   if (ret == -ENODEV && !g_atomic_int_get (&dev->gone)) {
     g_atomic_int_set (&dev->gone, 1);
-    GST_CAT_WARNING (negcamsrc_debug, "%s: device disappeared (%s: ENODEV)",
+    GST_CAT_WARNING (negcamdevice_debug, "%s: device disappeared (%s: ENODEV)",
         dev->description, negcam_ioctl_name (request));
   }
 
   /* QBUF/DQBUF are per frame: log them one level lower. */
-  if (gst_debug_category_get_threshold (negcamsrc_debug) >= GST_LEVEL_DEBUG) {
+  if (gst_debug_category_get_threshold (negcamdevice_debug)
+      >= GST_LEVEL_DEBUG) {
     GstDebugLevel level = (request == VIDIOC_QBUF || request == VIDIOC_DQBUF)
         ? GST_LEVEL_LOG
         : GST_LEVEL_DEBUG;
-    if (gst_debug_category_get_threshold (negcamsrc_debug) >= level) {
+    if (gst_debug_category_get_threshold (negcamdevice_debug) >= level) {
       gchar *what = ret == 0 ? describe (request, arg) : NULL;
-      GST_CAT_LEVEL_LOG (negcamsrc_debug, level, NULL, "%s %s: %s%s",
+      GST_CAT_LEVEL_LOG (negcamdevice_debug, level, NULL, "%s %s: %s%s",
           dev->description, negcam_ioctl_name (request),
           ret == 0 ? "ok " : g_strerror (-ret), what ? what : "");
       g_free (what);

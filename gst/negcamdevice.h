@@ -18,6 +18,7 @@
 #define __NEGCAM_DEVICE_H__
 
 #include <glib.h>
+#include <gst/gst.h>
 #include <linux/videodev2.h>
 
 G_BEGIN_DECLS
@@ -71,6 +72,11 @@ NegcamDevice *negcam_device_open_full (const gchar *path,
 
 /* TRUE once the device answered ENODEV (unplugged, module removed). */
 gboolean negcam_device_is_gone (NegcamDevice *dev);
+/* The one "device disappeared" error of every element: posted on
+ * @element, naming the device and its @card (NULL: not named), with
+ * "@what: ENODEV" as debug text. Returns GST_FLOW_ERROR. */
+GstFlowReturn negcam_device_post_lost (NegcamDevice *dev, GstElement *element,
+    const gchar *card, const gchar *what);
 /* "embedded profile webcam", "/dev/video0": for messages. */
 const gchar *negcam_device_get_description (NegcamDevice *dev);
 /* TRUE when the device paces frames itself (a real device): then the
@@ -146,7 +152,8 @@ void negcam_buffer_init (struct v4l2_buffer *v, guint32 type, guint32 memory,
 /* Bytes the driver filled: v->bytesused, or the planes' summed. */
 guint32 negcam_buffer_bytesused (const struct v4l2_buffer *v);
 
-/* Registers the negcamsrc debug category (idempotent). */
+/* Registers the "negcamdevice" debug category: every request and its
+ * answer, the format cache, the pools (idempotent). */
 void negcam_device_debug_init (void);
 
 /* Request counters. */

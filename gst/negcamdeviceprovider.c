@@ -38,11 +38,11 @@
  *    Video/Sink, whose caps come from the output queue and whose element
  *    is negcamsink; nodes only when asked (NEGCAM_PROVIDER_NODES=1 or
  *    "nodes = yes" in provider.conf), see "One listing per node".
- * Both are asked VIDIOC_QUERYCAP through the device interface
- * (negcamdevice.h) and their caps come from NegcamProbe (negcamcaps.c), the
- * very enumeration negcamsrc uses, so a listed device offers exactly the
- * caps the element would. create_element() gives a negcamsrc with device=
- * or profile= set.
+ * Both are described by negcamlisteddevice.c (QUERYCAP and the format
+ * cache, so a listed device offers exactly the caps the element would);
+ * what to list is read by negcamdeviceprovider-config.c, the nodes of the
+ * directory by negcamdeviceprovider-nodes.c. This file is the provider
+ * and its hotplug watch.
  *
  * One listing per node: v4l2deviceprovider (gst-plugins-good) lists every
  * V4L2 capture node, negcam.ko's included, for v4l2src; by default this
@@ -63,7 +63,7 @@
  * Format changes: each listed node stays open in the watch thread,
  * subscribed to V4L2_EVENT_SOURCE_CHANGE (negcam.ko sends it when its
  * profile is swapped through configfs; HDMI receivers do too); the event
- * (POLLPRI) makes the node probed again and the new GstDevice replaces the
+ * (POLLPRI) makes the node described again and the new GstDevice replaces the
  * old (gst_device_provider_device_changed: DEVICE_CHANGED on the bus).
  *
  * Rank: MARGINAL, below v4l2deviceprovider (PRIMARY).
@@ -82,357 +82,14 @@
 #include <glib-unix.h>
 
 #include "negcamdeviceprovider.h"
-#include "negcamsrc.h"
-#include "negcamsink.h"
-#include "negcamcaps.h"
+#include "negcamdeviceprovider-private.h"
+#include "negcamlisteddevice.h"
 #include "negcamdevice.h"
-#include "profile.h"
 
-GST_DEBUG_CATEGORY_STATIC (negcamdeviceprovider_debug);
+GST_DEBUG_CATEGORY (negcamdeviceprovider_debug);
 #define GST_CAT_DEFAULT negcamdeviceprovider_debug
 
 #define DEFAULT_DEVICE_DIRECTORY "/dev"
-
-/* ------------------------------------------------------------------ */
-/* GstNegcamSrcDevice                                                  */
-
-struct _GstNegcamSrcDevice
-{
-  GstDevice parent;
-
-  /* An output-only node (V4L2_CAP_VIDEO_OUTPUT without capture: a
-   * negcam.ko loop's output side, vivid's video output): a Video/Sink
-   * device, caps from the output queue, element negcamsink. */
-  gboolean output;
-  gchar *path;    /* V4L2 node, or NULL for an embedded profile */
-  gchar *profile; /* built-in profile name or file, NULL for a node */
-};
-
-G_DEFINE_TYPE (GstNegcamSrcDevice, gst_negcam_src_device, GST_TYPE_DEVICE);
-
-static GstElement *
-gst_negcam_src_device_create_element (GstDevice *device, const gchar *name)
-{
-  GstNegcamSrcDevice *self = GST_NEGCAM_SRC_DEVICE (device);
-  GstElement *elem = gst_element_factory_make (
-      self->output ? "negcamsink" : "negcamsrc", name);
-
-  if (!elem)
-    return NULL;
-  if (self->path)
-    g_object_set (elem, "device", self->path, NULL);
-  else
-    g_object_set (elem, "profile", self->profile, NULL);
-  return elem;
-}
-
-static gboolean
-gst_negcam_src_device_reconfigure_element (GstDevice *device,
-    GstElement *element)
-{
-  GstNegcamSrcDevice *self = GST_NEGCAM_SRC_DEVICE (device);
-
-  if (GST_STATE (element) != GST_STATE_NULL)
-    return FALSE; /* device and profile change in NULL only */
-  if (self->output) { /* a node, for negcamsink */
-    if (GST_IS_NEGCAM_SINK (element))
-      g_object_set (element, "device", self->path, NULL);
-    return GST_IS_NEGCAM_SINK (element);
-  }
-  if (!GST_IS_NEGCAM_SRC (element))
-    return FALSE;
-  if (self->path)
-    g_object_set (element, "device", self->path, NULL);
-  else
-    g_object_set (element, "device", "", "profile", self->profile, NULL);
-  return TRUE;
-}
-
-static void
-gst_negcam_src_device_finalize (GObject *object)
-{
-  GstNegcamSrcDevice *self = GST_NEGCAM_SRC_DEVICE (object);
-
-  g_free (self->path);
-  g_free (self->profile);
-  G_OBJECT_CLASS (gst_negcam_src_device_parent_class)->finalize (object);
-}
-
-static void
-gst_negcam_src_device_class_init (GstNegcamSrcDeviceClass *klass)
-{
-  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
-  GstDeviceClass *device_class = GST_DEVICE_CLASS (klass);
-
-  gobject_class->finalize = gst_negcam_src_device_finalize;
-  device_class->create_element = gst_negcam_src_device_create_element;
-  device_class->reconfigure_element = gst_negcam_src_device_reconfigure_element;
-}
-
-static void
-gst_negcam_src_device_init (GstNegcamSrcDevice *self)
-{
-}
-
-/* The "profile" attribute negcam.ko gives its platform device, if the
- * node is one of its. */
-static gchar *
-kmod_profile_of (const gchar *path)
-{
-  gchar *base = g_path_get_basename (path);
-  gchar *attr = g_strdup_printf (
-      "/sys/class/video4linux/%s/device/profile", base);
-  gchar *text = NULL;
-
-  g_free (base);
-  if (g_file_get_contents (attr, &text, NULL, NULL))
-    g_strstrip (text);
-  g_free (attr);
-  return text;
-}
-
-/* A described device's properties (QUERYCAP's answer, where it was
- * opened) and its display name (@display, to free). */
-static GstStructure *
-device_properties (const struct v4l2_capability *cap, guint32 flags,
-    const gchar *path, const gchar *profile, gchar **display)
-{
-  GstStructure *props;
-  gchar *card, *driver, *bus_info;
-
-  card = g_strndup ((const gchar *)cap->card, sizeof (cap->card));
-  driver = g_strndup ((const gchar *)cap->driver, sizeof (cap->driver));
-  bus_info = g_strndup ((const gchar *)cap->bus_info, sizeof (cap->bus_info));
-  props = gst_structure_new ("negcamdeviceprovider",
-      "device.api", G_TYPE_STRING, path ? "v4l2" : "negcam",
-      "v4l2.device.driver", G_TYPE_STRING, driver,
-      "v4l2.device.card", G_TYPE_STRING, card,
-      "v4l2.device.bus_info", G_TYPE_STRING, bus_info,
-      "v4l2.device.version", G_TYPE_UINT, cap->version,
-      "v4l2.device.capabilities", G_TYPE_UINT, cap->capabilities,
-      "v4l2.device.device_caps", G_TYPE_UINT, flags, NULL);
-  if (path) {
-    gchar *kprofile = g_str_equal (driver, "negcam") ? kmod_profile_of (path)
-                                                    : NULL;
-
-    gst_structure_set (props, "device.path", G_TYPE_STRING, path, NULL);
-    if (kprofile && *kprofile)
-      gst_structure_set (props, "negcam.profile", G_TYPE_STRING, kprofile,
-          NULL);
-    g_free (kprofile);
-    *display = g_strdup_printf ("%s (%s)", *card ? card : driver, path);
-  } else {
-    const struct negcam_builtin *builtin = negcam_builtin_find (profile);
-
-    gst_structure_set (props, "negcam.profile", G_TYPE_STRING, profile,
-        "negcam.profile.summary", G_TYPE_STRING,
-        builtin ? builtin->summary : "profile file", NULL);
-    *display = g_strdup_printf ("%s (negcam %s %s)", *card ? card : driver,
-        builtin ? "built-in profile" : "profile file", profile);
-  }
-  g_free (card);
-  g_free (driver);
-  g_free (bus_info);
-  return props;
-}
-
-/*
- * Describe an opened device: QUERYCAP, then every format it enumerates as
- * caps (the element's probe, unfiltered). NULL with @error when it is not
- * a video capture device or offers nothing negcamsrc can map.
- */
-static GstDevice *
-describe (NegcamDevice *dev, const gchar *path, const gchar *profile,
-    GError **error)
-{
-  struct v4l2_capability cap;
-  GstNegcamSrcDevice *device;
-  GstStructure *props;
-  NegcamProbe *probe;
-  GstCaps *caps;
-  gchar *display;
-  guint32 flags, capture;
-  gboolean output;
-  gint ret;
-
-  memset (&cap, 0, sizeof (cap));
-  ret = negcam_device_ioctl (dev, VIDIOC_QUERYCAP, &cap);
-  if (ret < 0) {
-    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-        "%s: not a V4L2 device (VIDIOC_QUERYCAP: %s)", negcam_device_get_description (dev),
-        g_strerror (-ret));
-    return NULL;
-  }
-  flags = (cap.capabilities & V4L2_CAP_DEVICE_CAPS) ? cap.device_caps
-                                                    : cap.capabilities;
-  /* capture, single- or multiplanar (negcamsrc drives both), else output */
-  capture = negcam_capture_type (flags);
-  output = !capture && (flags & V4L2_CAP_VIDEO_OUTPUT);
-  if (!capture && !output) {
-    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-        "%s: not a video capture or output device (device caps 0x%08x)",
-        negcam_device_get_description (dev), flags);
-    return NULL;
-  }
-
-  probe = negcam_probe_new_for_type (
-      dev, output ? V4L2_BUF_TYPE_VIDEO_OUTPUT : capture);
-  caps = negcam_probe_caps (probe, NULL);
-  negcam_probe_free (probe);
-  if (gst_caps_is_empty (caps)) {
-    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-        "%s: enumerates no format negcam can map", negcam_device_get_description (dev));
-    gst_caps_unref (caps);
-    return NULL;
-  }
-
-  props = device_properties (&cap, flags, path, profile, &display);
-  device = g_object_new (GST_TYPE_NEGCAM_SRC_DEVICE,
-      "display-name", display, "device-class",
-      output ? "Video/Sink" : "Video/Source",
-      "caps", caps, "properties", props, NULL);
-  device->output = output;
-  device->path = g_strdup (path);
-  device->profile = g_strdup (profile);
-
-  g_free (display);
-  gst_structure_free (props);
-  gst_caps_unref (caps);
-  return GST_DEVICE (device);
-}
-
-/* A V4L2 node: NULL (and why, in @error) when it cannot be opened or is
- * not a capture device negcamsrc can use. */
-static GstDevice *
-probe_node (const gchar *path, GError **error)
-{
-  NegcamDevice *dev;
-  GstDevice *device;
-
-  dev = negcam_device_open (path, NULL, error);
-  if (!dev)
-    return NULL;
-  device = describe (dev, path, NULL, error);
-  negcam_device_unref (dev);
-  return device;
-}
-
-/* An embedded profile (built-in name or file) the user asked for. */
-static GstDevice *
-probe_profile (const gchar *profile)
-{
-  GError *err = NULL;
-  NegcamDevice *dev;
-  GstDevice *device = NULL;
-
-  dev = negcam_device_open (NULL, profile, &err);
-  if (dev) {
-    device = describe (dev, NULL, profile, &err);
-    negcam_device_unref (dev);
-  }
-  if (!device) {
-    GST_WARNING ("profile %s not listed: %s", profile, err->message);
-    g_error_free (err);
-  }
-  return device;
-}
-
-/* Add the non-empty, stripped entries of @items to @list (no duplicate). */
-static void
-add_entries (GPtrArray *list, gchar **items)
-{
-  guint i;
-
-  for (i = 0; items[i]; i++) {
-    gchar *item = g_strstrip (items[i]);
-
-    if (*item && !g_ptr_array_find_with_equal_func (list, item, g_str_equal,
-            NULL))
-      g_ptr_array_add (list, g_strdup (item));
-  }
-}
-
-/* What the user asked this provider to list. */
-typedef struct
-{
-  GPtrArray *profiles; /* built-in names and profile files */
-  gboolean nodes;      /* the V4L2 nodes too (v4l2deviceprovider hidden) */
-} ProviderConfig;
-
-static gboolean
-is_yes (const gchar *v)
-{
-  return !g_ascii_strcasecmp (v, "1") || !g_ascii_strcasecmp (v, "yes")
-      || !g_ascii_strcasecmp (v, "true");
-}
-
-/* provider.conf: one profile entry per line; "nodes = yes" (a line with
- * '=') is the one setting; '#' starts a comment. */
-static void
-read_config_file (ProviderConfig *conf, const gchar *path)
-{
-  gchar *text = NULL, **lines;
-  guint i;
-
-  if (!g_file_get_contents (path, &text, NULL, NULL))
-    return;
-  lines = g_strsplit (text, "\n", -1);
-  for (i = 0; lines[i]; i++) {
-    gchar *hash = strchr (lines[i], '#'), *eq;
-
-    if (hash)
-      *hash = '\0';
-    eq = strchr (lines[i], '=');
-    if (!eq)
-      continue;
-    *eq = '\0';
-    if (!g_strcmp0 (g_strstrip (lines[i]), "nodes"))
-      conf->nodes = is_yes (g_strstrip (eq + 1));
-    else
-      GST_WARNING ("%s: unknown setting '%s'", path, lines[i]);
-    lines[i][0] = '\0'; /* not a profile entry */
-  }
-  add_entries (conf->profiles, lines);
-  g_strfreev (lines);
-  g_free (text);
-}
-
-/*
- * The file is $XDG_CONFIG_HOME/negcam/provider.conf ("~/.config" when
- * unset), read here rather than through g_get_user_config_dir(), which
- * caches. NEGCAM_PROVIDER_PROFILES (comma separated), when set even
- * empty, replaces the file's profiles; NEGCAM_PROVIDER_NODES its nodes
- * setting. Nothing set: nothing listed.
- */
-static void
-provider_config_read (ProviderConfig *conf)
-{
-  const gchar *env = g_getenv ("NEGCAM_PROVIDER_PROFILES");
-  const gchar *nodes = g_getenv ("NEGCAM_PROVIDER_NODES");
-  const gchar *xdg = g_getenv ("XDG_CONFIG_HOME");
-  gchar *path;
-
-  conf->profiles = g_ptr_array_new_with_free_func (g_free);
-  conf->nodes = FALSE;
-  if (xdg && g_path_is_absolute (xdg))
-    path = g_build_filename (xdg, "negcam", "provider.conf", NULL);
-  else
-    path = g_build_filename (
-        g_get_home_dir (), ".config", "negcam", "provider.conf", NULL);
-  read_config_file (conf, path);
-  if (env) {
-    gchar **items = g_strsplit (env, ",", -1);
-
-    g_ptr_array_set_size (conf->profiles, 0);
-    add_entries (conf->profiles, items);
-    g_strfreev (items);
-  }
-  if (nodes)
-    conf->nodes = is_yes (nodes);
-  GST_DEBUG ("%s: %u profiles, nodes %s", path, conf->profiles->len,
-      conf->nodes ? "yes" : "no");
-  g_free (path);
-}
 
 /* One listing per node: the nodes are either v4l2deviceprovider's (for
  * v4l2src, the default) or, when the user asks, all ours (for negcamsrc)
@@ -444,59 +101,6 @@ claim_nodes (GstDeviceProvider *provider, gboolean nodes)
     gst_device_provider_hide_provider (provider, "v4l2deviceprovider");
   else
     gst_device_provider_unhide_provider (provider, "v4l2deviceprovider");
-}
-
-/* "video" followed by digits only: the V4L2 video nodes. */
-static gboolean
-is_video_node_name (const gchar *name)
-{
-  const gchar *p;
-
-  if (!g_str_has_prefix (name, "video") || !name[5])
-    return FALSE;
-  for (p = name + 5; *p; p++)
-    if (!g_ascii_isdigit (*p))
-      return FALSE;
-  return TRUE;
-}
-
-static gint
-compare_node_names (gconstpointer a, gconstpointer b)
-{
-  const gchar *x = *(const gchar *const *)a, *y = *(const gchar *const *)b;
-
-  return (gint)(strtoul (x + 5, NULL, 10) > strtoul (y + 5, NULL, 10))
-         - (gint)(strtoul (x + 5, NULL, 10) < strtoul (y + 5, NULL, 10));
-}
-
-/* The node paths of @dir, in number order. */
-static GPtrArray *
-list_nodes (const gchar *dir)
-{
-  GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
-  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
-  GError *err = NULL;
-  const gchar *name;
-  GDir *d;
-  guint i;
-
-  d = g_dir_open (dir, 0, &err);
-  if (!d) {
-    GST_INFO ("no device directory: %s", err->message);
-    g_error_free (err);
-    g_ptr_array_unref (names);
-    return paths;
-  }
-  while ((name = g_dir_read_name (d)))
-    if (is_video_node_name (name))
-      g_ptr_array_add (names, g_strdup (name));
-  g_dir_close (d);
-  g_ptr_array_sort (names, compare_node_names);
-  for (i = 0; i < names->len; i++)
-    g_ptr_array_add (paths,
-        g_build_filename (dir, (const gchar *)names->pdata[i], NULL));
-  g_ptr_array_unref (names);
-  return paths;
 }
 
 /* ------------------------------------------------------------------ */
@@ -547,13 +151,14 @@ get_device_directory (GstNegcamDeviceProvider *self)
 }
 
 static GList *
-probe_profiles (GPtrArray *profiles)
+describe_profiles (GPtrArray *profiles)
 {
   GList *list = NULL;
   guint i;
 
   for (i = 0; i < profiles->len; i++) {
-    GstDevice *device = probe_profile (profiles->pdata[i]);
+    GstDevice *device =
+        negcam_listed_device_describe_profile (profiles->pdata[i]);
 
     if (device)
       list = g_list_append (list, device);
@@ -572,14 +177,15 @@ gst_negcam_device_provider_probe (GstDeviceProvider *provider)
   gchar *dir;
   guint i;
 
-  provider_config_read (&conf);
+  negcam_provider_config_read (&conf);
   claim_nodes (provider, conf.nodes);
   dir = get_device_directory (self);
-  paths = conf.nodes ? list_nodes (dir)
+  paths = conf.nodes ? negcam_list_video_nodes (dir)
                      : g_ptr_array_new_with_free_func (g_free);
   for (i = 0; i < paths->len; i++) {
     GError *err = NULL;
-    GstDevice *device = probe_node (paths->pdata[i], &err);
+    GstDevice *device =
+        negcam_listed_device_describe_node (paths->pdata[i], &err);
 
     if (device)
       list = g_list_append (list, device);
@@ -588,7 +194,7 @@ gst_negcam_device_provider_probe (GstDeviceProvider *provider)
       g_error_free (err);
     }
   }
-  list = g_list_concat (list, probe_profiles (conf.profiles));
+  list = g_list_concat (list, describe_profiles (conf.profiles));
   g_ptr_array_unref (paths);
   g_ptr_array_unref (conf.profiles);
   g_free (dir);
@@ -622,7 +228,7 @@ node_watch_free (gpointer data)
 }
 
 /* POLLPRI: drain the events; a source change means other formats, so
- * probe the node again and replace its listing (DEVICE_CHANGED). */
+ * describe the node again and replace its listing (DEVICE_CHANGED). */
 static gboolean
 on_node_event (gint fd, GIOCondition cond, gpointer data)
 {
@@ -642,7 +248,7 @@ on_node_event (gint fd, GIOCondition cond, gpointer data)
     changed |= ev.type == V4L2_EVENT_SOURCE_CHANGE;
   if (!changed)
     return G_SOURCE_CONTINUE;
-  device = probe_node (w->path, &err);
+  device = negcam_listed_device_describe_node (w->path, &err);
   if (!device) {
     GST_INFO_OBJECT (w->self, "%s changed, not usable now: %s", w->path,
         err->message);
@@ -694,7 +300,7 @@ node_appeared (GstNegcamDeviceProvider *self, const gchar *path)
 
   if (g_hash_table_contains (self->nodes, path))
     return;
-  device = probe_node (path, &err);
+  device = negcam_listed_device_describe_node (path, &err);
   if (!device) {
     /* EACCES: udev has not set the permissions yet; its attribute
      * change will bring us back. */
@@ -736,7 +342,7 @@ on_dir_changed (GFileMonitor *monitor, GFile *file, GFile *other,
   gchar *name = g_file_get_basename (file);
   gchar *path;
 
-  if (!name || !is_video_node_name (name)) {
+  if (!name || !negcam_is_video_node_name (name)) {
     g_free (name);
     return;
   }
@@ -779,7 +385,7 @@ watch_thread (gpointer data)
         err ? err->message : "not a directory");
     g_clear_error (&err);
   }
-  paths = list_nodes (self->watch_dir);
+  paths = negcam_list_video_nodes (self->watch_dir);
   for (i = 0; i < paths->len; i++)
     node_appeared (self, paths->pdata[i]);
   g_ptr_array_unref (paths);
@@ -808,9 +414,9 @@ gst_negcam_device_provider_start (GstDeviceProvider *provider)
   ProviderConfig conf;
   GList *profiles, *l;
 
-  provider_config_read (&conf);
+  negcam_provider_config_read (&conf);
   claim_nodes (provider, conf.nodes);
-  profiles = probe_profiles (conf.profiles);
+  profiles = describe_profiles (conf.profiles);
   g_ptr_array_unref (conf.profiles);
   for (l = profiles; l; l = l->next)
     gst_device_provider_device_add (provider, l->data);
@@ -950,7 +556,7 @@ gst_negcam_device_provider_init (GstNegcamDeviceProvider *self)
 
   /* Hidden from the start: a GstDeviceMonitor reads the hidden providers
    * when it adds this one, before anything is listed or started. */
-  provider_config_read (&conf);
+  negcam_provider_config_read (&conf);
   claim_nodes (GST_DEVICE_PROVIDER (self), conf.nodes);
   g_ptr_array_unref (conf.profiles);
   self->device_directory = g_strdup (DEFAULT_DEVICE_DIRECTORY);

@@ -3,8 +3,7 @@
  * negcamdeviceprovider: lists what negcamsrc can open for GstDeviceMonitor
  * (gst-device-monitor-1.0 Video/Source): the V4L2 capture nodes of a
  * device directory (/dev), with hotplug, and the built-in profiles of the
- * embedded engine. Each is a GstNegcamSrcDevice whose create_element()
- * gives a negcamsrc with device= or profile= set.
+ * embedded engine. Each is a GstNegcamListedDevice (negcamlisteddevice.h).
  */
 #ifndef __GST_NEGCAM_DEVICE_PROVIDER_H__
 #define __GST_NEGCAM_DEVICE_PROVIDER_H__
@@ -16,10 +15,6 @@ G_BEGIN_DECLS
 #define GST_TYPE_NEGCAM_DEVICE_PROVIDER (gst_negcam_device_provider_get_type ())
 G_DECLARE_FINAL_TYPE (GstNegcamDeviceProvider, gst_negcam_device_provider,
     GST, NEGCAM_DEVICE_PROVIDER, GstDeviceProvider)
-
-#define GST_TYPE_NEGCAM_SRC_DEVICE (gst_negcam_src_device_get_type ())
-G_DECLARE_FINAL_TYPE (GstNegcamSrcDevice, gst_negcam_src_device,
-    GST, NEGCAM_SRC_DEVICE, GstDevice)
 
 GST_DEVICE_PROVIDER_REGISTER_DECLARE (negcamdeviceprovider);
 

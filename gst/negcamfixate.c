@@ -3,7 +3,7 @@
  * Choosing a format: fixation by the prefer property, the lazy ranking
  * that decides which frame intervals negotiation needs to ask for, and
  * the wording of negotiation errors. Pure functions over caps and the
- * probe cache; the caller holds whatever lock guards the probe.
+ * format cache; the caller holds whatever lock guards the format cache.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -29,10 +29,10 @@ is_raw (const GstStructure *s)
 /* The rate prefer=device aims at when its default mode is out: the
  * device's default rate (G_PARM at open), at least LIVE_MIN_FPS. */
 static void
-live_rate (NegcamProbe *probe, gint *n, gint *d)
+live_rate (NegcamFormatCache *cache, gint *n, gint *d)
 {
   const struct v4l2_fract *iv =
-      probe ? negcam_probe_default_interval (probe) : NULL;
+      cache ? negcam_format_cache_default_interval (cache) : NULL;
 
   *n = LIVE_DEFAULT_FPS, *d = 1;
   if (iv && iv->numerator && iv->denominator)
@@ -49,10 +49,10 @@ typedef struct {
 } Ranking;
 
 static void
-ranking_init (Ranking *r, NegcamProbe *probe, GstNegcamPrefer prefer)
+ranking_init (Ranking *r, NegcamFormatCache *cache, GstNegcamPrefer prefer)
 {
   r->prefer = prefer;
-  live_rate (probe, &r->live_n, &r->live_d);
+  live_rate (cache, &r->live_n, &r->live_d);
 }
 
 /* Does @rate (any framerate value) allow the live rate or more? */
@@ -176,11 +176,12 @@ caps_like (GstStructure *s, GstCaps *caps, guint i)
 /* The device's default mode (G_FMT, G_PARM at open) as caps without
  * colorimetry (probed caps have none), or NULL. */
 static GstCaps *
-default_mode (NegcamProbe *probe)
+default_mode (NegcamFormatCache *cache)
 {
-  const struct v4l2_pix_format *def = negcam_probe_default_format (probe);
+  const struct v4l2_pix_format *def =
+      negcam_format_cache_default_format (cache);
   GstCaps *caps = negcam_caps_from_format (
-      def, negcam_probe_default_interval (probe));
+      def, negcam_format_cache_default_interval (cache));
 
   if (caps)
     gst_structure_remove_field (
@@ -195,15 +196,15 @@ default_mode (NegcamProbe *probe)
  * prefer=device takes the default mode when @caps allow it.
  */
 GstCaps *
-negcam_fixate (NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *caps)
+negcam_fixate (NegcamFormatCache *cache, GstNegcamPrefer prefer, GstCaps *caps)
 {
   GstStructure *best = NULL;
   guint i, best_i = 0;
   Ranking r;
 
-  ranking_init (&r, probe, prefer);
-  if (prefer == GST_NEGCAM_PREFER_DEVICE && probe) {
-    GstCaps *defcaps = default_mode (probe);
+  ranking_init (&r, cache, prefer);
+  if (prefer == GST_NEGCAM_PREFER_DEVICE && cache) {
+    GstCaps *defcaps = default_mode (cache);
 
     if (defcaps) {
       GstStructure *d = gst_caps_get_structure (defcaps, 0);
@@ -260,7 +261,7 @@ ranked_compare (gconstpointer pa, gconstpointer pb, gpointer data)
 
 GstCaps *
 negcam_caps_by_preference (
-    NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *caps)
+    NegcamFormatCache *cache, GstNegcamPrefer prefer, GstCaps *caps)
 {
   GstCaps *defcaps = NULL, *out;
   const GstStructure *d = NULL;
@@ -270,9 +271,9 @@ negcam_caps_by_preference (
 
   if (n < 2)
     return caps;
-  ranking_init (&r, probe, prefer);
-  if (prefer == GST_NEGCAM_PREFER_DEVICE && probe
-      && (defcaps = default_mode (probe)))
+  ranking_init (&r, cache, prefer);
+  if (prefer == GST_NEGCAM_PREFER_DEVICE && cache
+      && (defcaps = default_mode (cache)))
     d = gst_caps_get_structure (defcaps, 0);
   v = g_new (Ranked, n);
   for (i = 0; i < n; i++) {
@@ -406,15 +407,15 @@ next_group (GstCaps *sizes, const gint64 *keys, gboolean *used)
 
 /* The device's default mode within @filter, with rates, or NULL. */
 static GstCaps *
-default_candidates (NegcamProbe *probe, GstCaps *filter)
+default_candidates (NegcamFormatCache *cache, GstCaps *filter)
 {
-  GstCaps *defcaps = default_mode (probe), *f, *part = NULL;
+  GstCaps *defcaps = default_mode (cache), *f, *part = NULL;
 
   if (!defcaps)
     return NULL;
   f = filter ? gst_caps_intersect (filter, defcaps) : gst_caps_ref (defcaps);
   if (!gst_caps_is_empty (f))
-    part = negcam_probe_caps (probe, f);
+    part = negcam_format_cache_caps (cache, f);
   if (part && gst_caps_is_empty (part))
     gst_clear_caps (&part);
   gst_caps_unref (f);
@@ -456,7 +457,8 @@ aim_within_filter (Ranking *r, GstCaps *filter)
  * so it needs every interval.
  */
 static GstCaps *
-candidates_within (NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *filter)
+candidates_within (
+    NegcamFormatCache *cache, GstNegcamPrefer prefer, GstCaps *filter)
 {
   GstCaps *sizes, *group, *ours = NULL, *below;
   gint64 *keys;
@@ -465,15 +467,15 @@ candidates_within (NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *filter)
   Ranking r;
 
   if (prefer == GST_NEGCAM_PREFER_FRAMERATE)
-    return negcam_probe_caps (probe, filter);
+    return negcam_format_cache_caps (cache, filter);
   if (prefer == GST_NEGCAM_PREFER_DEVICE
-      && (ours = default_candidates (probe, filter)))
+      && (ours = default_candidates (cache, filter)))
     return ours;
 
-  ranking_init (&r, probe, prefer);
+  ranking_init (&r, cache, prefer);
   aim_within_filter (&r, filter);
   below = gst_caps_new_empty ();
-  sizes = negcam_probe_size_caps (probe, filter);
+  sizes = negcam_format_cache_size_caps (cache, filter);
   n = gst_caps_get_size (sizes);
   keys = g_new0 (gint64, n);
   used = g_new0 (gboolean, n);
@@ -482,7 +484,7 @@ candidates_within (NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *filter)
   while (!ours && (group = next_group (sizes, keys, used))) {
     GstCaps *f =
         filter ? gst_caps_intersect (filter, group) : gst_caps_ref (group);
-    GstCaps *got = negcam_probe_caps (probe, f);
+    GstCaps *got = negcam_format_cache_caps (cache, f);
 
     if (prefer == GST_NEGCAM_PREFER_DEVICE && !caps_reach_live (&r, got))
       gst_caps_append (below, got);
@@ -505,18 +507,18 @@ candidates_within (NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *filter)
 
 GstCaps *
 negcam_fixate_candidates (
-    NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *peer)
+    NegcamFormatCache *cache, GstNegcamPrefer prefer, GstCaps *peer)
 {
   guint i;
 
   if (!peer)
-    return candidates_within (probe, prefer, NULL);
+    return candidates_within (cache, prefer, NULL);
   /* Downstream lists its caps by preference: the first structure any
    * mode matches decides, as v4l2src fixates from downstream's first
    * structure. */
   for (i = 0; i < gst_caps_get_size (peer); i++) {
     GstCaps *one = gst_caps_copy_nth (peer, i);
-    GstCaps *ours = candidates_within (probe, prefer, one);
+    GstCaps *ours = candidates_within (cache, prefer, one);
 
     gst_caps_unref (one);
     if (!gst_caps_is_empty (ours))

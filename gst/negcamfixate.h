@@ -7,7 +7,7 @@
 #define __NEGCAM_FIXATE_H__
 
 #include <gst/gst.h>
-#include "negcamcaps.h"
+#include "negcamformatcache.h"
 
 G_BEGIN_DECLS
 
@@ -38,11 +38,11 @@ typedef enum {
 /*
  * Fixate non-empty @caps (already within what downstream accepts) by
  * @prefer: every structure is fixated to its best point, the best of those
- * wins, ties going to enumeration order. @probe (may be NULL) gives the
+ * wins, ties going to enumeration order. @cache (may be NULL) gives the
  * device default for GST_NEGCAM_PREFER_DEVICE.
  */
 GstCaps *negcam_fixate (
-    NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *caps);
+    NegcamFormatCache *cache, GstNegcamPrefer prefer, GstCaps *caps);
 
 /*
  * @caps (taken) in the element's own order of preference, best first:
@@ -54,7 +54,7 @@ GstCaps *negcam_fixate (
  * would choose, not for the device's first-enumerated size.
  */
 GstCaps *negcam_caps_by_preference (
-    NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *caps);
+    NegcamFormatCache *cache, GstNegcamPrefer prefer, GstCaps *caps);
 
 /*
  * @caps (taken) narrowed to a caps query's @filter (NULL: all of @caps) in
@@ -72,7 +72,7 @@ GstCaps *negcam_caps_filter_first (GstCaps *caps, GstCaps *filter);
  * structure would. Empty when nothing matches any structure.
  */
 GstCaps *negcam_fixate_candidates (
-    NegcamProbe *probe, GstNegcamPrefer prefer, GstCaps *peer);
+    NegcamFormatCache *cache, GstNegcamPrefer prefer, GstCaps *peer);
 
 /* The first field in which @want and @got differ ("width"...), or NULL;
  * @asked and @offered receive the two values, serialized. */

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * negcamsrc's device, see negcamsrc-private.h: opening it on NULL->READY
- * (the profile or the node, QUERYCAP, the test pattern, the probe cache),
+ * (the profile or the node, QUERYCAP, the test pattern, the format cache),
  * closing it on READY->NULL, and the error that says it went away.
  *
- * Locking: src->dev and src->probe are set and cleared under probe_lock,
+ * Locking: src->dev and src->cache are set and cleared under cache_lock,
  * src->card under the object lock; the properties open reads are copied
  * under the object lock first. Errors are posted with no lock held.
  */
@@ -90,21 +90,21 @@ gst_negcam_src_open (GstNegcamSrc *src)
   if (negcam_device_ioctl (dev, VIDIOC_S_CTRL, &ctrl) < 0)
     GST_INFO_OBJECT (src, "device has no test pattern control");
 
-  g_mutex_lock (&src->probe_lock);
+  g_mutex_lock (&src->cache_lock);
   /* single-planar when the node has it, else multiplanar: decided once */
   src->buf_type = negcam_capture_type (cap.device_caps);
   src->dev = dev;
-  src->probe = negcam_probe_new_for_type (dev, src->buf_type);
+  src->cache = negcam_format_cache_new_for_type (dev, src->buf_type);
   /* A filter that fixes the format is probed with ENUM_FRAMESIZES of its
    * fourcc alone (EINVAL: the device lacks it), without ENUM_FMT, unless
    * that answer could include formats ENUM_FMT does not list: an output
    * queue on the same node, libv4l2's emulated formats. */
-  negcam_probe_set_size_lookup (src->probe,
+  negcam_format_cache_set_size_lookup (src->cache,
       !(cap.device_caps
           & (V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_VIDEO_OUTPUT_MPLANE
               | V4L2_CAP_VIDEO_M2M | V4L2_CAP_VIDEO_M2M_MPLANE))
           && !(flags & NEGCAM_DEVICE_OPEN_LIBV4L2));
-  g_mutex_unlock (&src->probe_lock);
+  g_mutex_unlock (&src->cache_lock);
   GST_OBJECT_LOCK (src);
   g_free (src->card);
   src->card = g_strndup ((const gchar *)cap.card, sizeof (cap.card));
@@ -117,11 +117,11 @@ gst_negcam_src_open (GstNegcamSrc *src)
 void
 gst_negcam_src_close (GstNegcamSrc *src)
 {
-  g_mutex_lock (&src->probe_lock);
-  negcam_probe_free (src->probe);
-  src->probe = NULL;
+  g_mutex_lock (&src->cache_lock);
+  negcam_format_cache_free (src->cache);
+  src->cache = NULL;
   g_clear_pointer (&src->dev, negcam_device_unref);
-  g_mutex_unlock (&src->probe_lock);
+  g_mutex_unlock (&src->cache_lock);
   GST_OBJECT_LOCK (src);
   g_clear_pointer (&src->card, g_free);
   GST_OBJECT_UNLOCK (src);
@@ -132,16 +132,13 @@ gst_negcam_src_close (GstNegcamSrc *src)
 GstFlowReturn
 gst_negcam_src_device_lost (GstNegcamSrc *src, const gchar *what)
 {
+  GstFlowReturn ret;
   gchar *card;
 
   GST_OBJECT_LOCK (src);
   card = g_strdup (src->card ? src->card : "");
   GST_OBJECT_UNLOCK (src);
-  GST_ELEMENT_ERROR (src, RESOURCE, NOT_FOUND,
-      ("Device %s (\"%s\") disappeared: it was unplugged or its driver "
-       "removed",
-          negcam_device_get_description (src->dev), card),
-      ("%s: ENODEV", what));
+  ret = negcam_device_post_lost (src->dev, GST_ELEMENT (src), card, what);
   g_free (card);
-  return GST_FLOW_ERROR;
+  return ret;
 }

@@ -7,7 +7,7 @@
  * is negcamfixate.c's; this file asks the device and applies the answer.
  *
  * Locking: caps queries, fixate and the choose and try phases hold
- * probe_lock (scoped); apply runs in the streaming thread with no lock
+ * cache_lock (scoped); apply runs in the streaming thread with no lock
  * (src->dev cannot change while streaming); report posts with no lock
  * held. The negotiation counter is under the object lock.
  */
@@ -41,26 +41,26 @@ gst_negcam_src_get_caps (GstBaseSrc *bsrc, GstCaps *filter)
   GstCaps *caps = NULL;
 
   {
-    g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&src->probe_lock);
+    g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&src->cache_lock);
 
     /* In our order of preference (docs/negcamsrc.md, "Caps order"). */
-    if (src->probe)
+    if (src->cache)
       caps = negcam_caps_by_preference (
-          src->probe, prefer, negcam_probe_caps (src->probe, filter));
+          src->cache, prefer, negcam_format_cache_caps (src->cache, filter));
   }
   if (!caps)
     caps = gst_pad_get_pad_template_caps (GST_BASE_SRC_PAD (bsrc));
   return negcam_caps_filter_first (caps, filter);
 }
 
-/* GstBaseSrc's fixate (negotiate() fixates by itself): probe_lock. */
+/* GstBaseSrc's fixate (negotiate() fixates by itself): cache_lock. */
 GstCaps *
 gst_negcam_src_fixate (GstBaseSrc *bsrc, GstCaps *caps)
 {
   GstNegcamSrc *src = GST_NEGCAM_SRC (bsrc);
   GstNegcamPrefer prefer = gst_negcam_src_get_prefer (src);
-  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&src->probe_lock);
-  GstCaps *fixed = negcam_fixate (src->probe, prefer, caps);
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&src->cache_lock);
+  GstCaps *fixed = negcam_fixate (src->cache, prefer, caps);
 
   gst_caps_unref (caps);
   return fixed;
@@ -97,7 +97,7 @@ gst_negcam_src_configure (GstNegcamSrc *src, struct v4l2_format *fmt,
   have = negcam_device_ioctl (src->dev, VIDIOC_G_PARM, &parm) == 0;
   if (have)
     *got = parm.parm.capture.timeperframe;
-  if (want->numerator && negcam_probe_can_set_rate (src->probe)
+  if (want->numerator && negcam_format_cache_can_set_rate (src->cache)
       && !(have && same_interval (&parm.parm.capture.timeperframe, want))) {
     memset (&parm, 0, sizeof (parm));
     parm.type = src->buf_type;
@@ -161,9 +161,9 @@ gst_negcam_src_post_negotiated (
 /*
  * Negotiation (gst_negcam_src_negotiate) runs in phases, each naming its
  * lock:
- *   choose  probe_lock   candidates within downstream's preferred
+ *   choose  cache_lock   candidates within downstream's preferred
  *                        structure, fixated (negcamfixate.c)
- *   try     probe_lock   TRY_FMT; re-fixate to an adjusted answer
+ *   try     cache_lock   TRY_FMT; re-fixate to an adjusted answer
  *   apply   none         S_FMT, G_PARM, S_PARM (the streaming thread owns the
  *                        device's format), checked against downstream
  *   report  none         the error, or the message and the caps
@@ -220,7 +220,7 @@ negotiation_lost (Negotiation *n, const gchar *request)
 static gboolean
 negotiation_refuse (GstNegcamSrc *src, Negotiation *n)
 {
-  g_autoptr (GstCaps) all = negcam_probe_size_caps (src->probe, NULL);
+  g_autoptr (GstCaps) all = negcam_format_cache_size_caps (src->cache, NULL);
   g_autofree gchar *brief = negcam_caps_offers_brief (all);
   g_autofree gchar *why = negcam_caps_interlace_refusal (all, n->peer);
 
@@ -234,11 +234,11 @@ negotiation_refuse (GstNegcamSrc *src, Negotiation *n)
           n->peer, all));
 }
 
-/* Phase choose, probe_lock held. */
+/* Phase choose, cache_lock held. */
 static gboolean
 negotiation_choose (GstNegcamSrc *src, Negotiation *n)
 {
-  n->ours = negcam_fixate_candidates (src->probe, n->prefer, n->peer);
+  n->ours = negcam_fixate_candidates (src->cache, n->prefer, n->peer);
   if (gst_caps_is_empty (n->ours)) {
     /* nothing enumerated because the device went away, not because
      * nothing fits? */
@@ -246,8 +246,9 @@ negotiation_choose (GstNegcamSrc *src, Negotiation *n)
       return negotiation_lost (n, "enumeration");
     return negotiation_refuse (src, n);
   }
-  n->fixed = negcam_fixate (src->probe, n->prefer, n->ours);
-  if (!negcam_probe_caps_to_format (src->probe, n->fixed, &n->fmt, &n->want))
+  n->fixed = negcam_fixate (src->cache, n->prefer, n->ours);
+  if (!negcam_format_cache_caps_to_format (
+          src->cache, n->fixed, &n->fmt, &n->want))
     return negotiation_fail (n, NULL,
         gst_info_strdup_printf (
             "caps %" GST_PTR_FORMAT " name no device format", n->fixed));
@@ -255,7 +256,7 @@ negotiation_choose (GstNegcamSrc *src, Negotiation *n)
 }
 
 /* TRY_FMT answered @tried, which differs from the choice in some field:
- * follow it when downstream accepts the answer, else refuse. probe_lock
+ * follow it when downstream accepts the answer, else refuse. cache_lock
  * held. */
 static gboolean
 negotiation_follow (GstNegcamSrc *src, Negotiation *n, GstCaps *answer)
@@ -271,7 +272,7 @@ negotiation_follow (GstNegcamSrc *src, Negotiation *n, GstCaps *answer)
   x = gst_caps_intersect (n->ours, answer);
   if (gst_caps_is_empty (x)) {
     /* The answer may lie outside the group ranked first. */
-    g_autoptr (GstCaps) all = negcam_probe_caps (src->probe, n->peer);
+    g_autoptr (GstCaps) all = negcam_format_cache_caps (src->cache, n->peer);
 
     gst_caps_unref (x);
     x = gst_caps_intersect (all, answer);
@@ -290,12 +291,12 @@ negotiation_follow (GstNegcamSrc *src, Negotiation *n, GstCaps *answer)
   GST_INFO_OBJECT (
       src, "TRY_FMT adjusted %s; re-fixating to the answer", n->adjusted);
   gst_caps_unref (n->fixed);
-  n->fixed = negcam_fixate (src->probe, n->prefer, x);
-  negcam_probe_caps_to_format (src->probe, n->fixed, &n->fmt, &n->want);
+  n->fixed = negcam_fixate (src->cache, n->prefer, x);
+  negcam_format_cache_caps_to_format (src->cache, n->fixed, &n->fmt, &n->want);
   return TRUE;
 }
 
-/* Phase try, probe_lock held: what would S_FMT make of the choice? */
+/* Phase try, cache_lock held: what would S_FMT make of the choice? */
 static gboolean
 negotiation_try (GstNegcamSrc *src, Negotiation *n)
 {
@@ -340,13 +341,13 @@ negotiation_try (GstNegcamSrc *src, Negotiation *n)
   return negotiation_follow (src, n, answer);
 }
 
-/* Phases choose and try under one scoped probe_lock. */
+/* Phases choose and try under one scoped cache_lock. */
 static gboolean
 negotiation_choose_and_try (GstNegcamSrc *src, Negotiation *n)
 {
-  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&src->probe_lock);
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&src->cache_lock);
 
-  if (!src->probe)
+  if (!src->cache)
     return negotiation_fail (n, NULL, g_strdup ("the device is not open"));
   return negotiation_choose (src, n) && negotiation_try (src, n);
 }

@@ -21,9 +21,9 @@
  *
  * Locks, as the fields below say: the object lock guards the properties,
  * the statistics, src->card, src->pool's pointer and the clock id;
- * probe_lock guards dev, probe and the probe cache; the negotiated state
+ * cache_lock guards dev and cache (the format cache); the negotiated state
  * and the frame clock belong to the streaming thread. Lock order:
- * probe_lock before the object lock. No lock of ours is held while
+ * cache_lock before the object lock. No lock of ours is held while
  * posting a message or calling another element.
  */
 #ifndef __GST_NEGCAM_SRC_PRIVATE_H__
@@ -34,7 +34,7 @@
 
 #include "negcamsrc.h"
 #include "negcamdevice.h"
-#include "negcamcaps.h"
+#include "negcamformatcache.h"
 #include "negcampool.h"
 #include "negcamfixate.h"
 
@@ -60,8 +60,8 @@ struct _GstNegcamSrc {
   gboolean libv4l2;
 
   /* The device, open from READY to NULL.
-   * probe_lock guards the pointers dev and probe (set on NULL->READY,
-   * cleared on READY->NULL) and the probe cache: caps queries (any
+   * cache_lock guards the pointers dev and cache (set on NULL->READY,
+   * cleared on READY->NULL) and the format cache: caps queries (any
    * thread), fixate and the choose/try phases of negotiation take it.
    * The streaming thread uses dev without it between start and stop: the
    * pointer cannot change then (it is cleared only after streaming
@@ -69,7 +69,7 @@ struct _GstNegcamSrc {
    * Never held while posting a message or calling another element (peer
    * caps query, set_caps): negotiation records an error and posts it
    * after unlocking. Take it scoped (g_autoptr (GMutexLocker)).
-   * Lock order: probe_lock before the object lock, never the other way
+   * Lock order: cache_lock before the object lock, never the other way
    * round. */
   NegcamDevice *dev;
   /* V4L2_BUF_TYPE_VIDEO_CAPTURE or _MPLANE, chosen at open from QUERYCAP
@@ -77,8 +77,8 @@ struct _GstNegcamSrc {
    * stream request of the element names it. */
   guint32 buf_type;
   gchar *card;
-  GMutex probe_lock;
-  NegcamProbe *probe;
+  GMutex cache_lock;
+  NegcamFormatCache *cache;
 
   /* Negotiated state, streaming thread only. */
   GstCaps *configured;

@@ -40,7 +40,7 @@
  *
  * Locking: properties and statistics are read and written under the
  * object lock; the pattern is applied to the device and the request
- * counts are read under probe_lock, after the object lock is released.
+ * counts are read under cache_lock, after the object lock is released.
  * unlock() takes the object lock to unschedule the clock wait.
  */
 #ifdef HAVE_CONFIG_H
@@ -50,8 +50,10 @@
 #include <string.h>
 
 #include "negcamsrc-private.h"
+#include "negcamiomode.h"
 #include "profile.h"
 
+GST_DEBUG_CATEGORY (negcamsrc_debug);
 #define GST_CAT_DEFAULT negcamsrc_debug
 
 #define DEFAULT_PROFILE "webcam"
@@ -111,27 +113,6 @@ gst_negcam_prefer_get_type (void)
   if (g_once_init_enter (&type))
     g_once_init_leave (
         &type, g_enum_register_static ("GstNegcamPrefer", values));
-  return type;
-}
-
-#define GST_TYPE_NEGCAM_IO_MODE (gst_negcam_io_mode_get_type ())
-static GType
-gst_negcam_io_mode_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    { NEGCAM_POOL_MEMORY_AUTO,
-        "dma-buf (EXPBUF) when the device exports, else MMAP", "auto" },
-    { NEGCAM_POOL_MEMORY_MMAP, "The device's mmap()ed buffers", "mmap" },
-    { NEGCAM_POOL_MEMORY_DMABUF,
-        "Exported dma-bufs only (error when the device cannot EXPBUF)",
-        "dmabuf" },
-    { 0, NULL, NULL }
-  };
-
-  if (g_once_init_enter (&type))
-    g_once_init_leave (
-        &type, g_enum_register_static ("GstNegcamIOMode", values));
   return type;
 }
 
@@ -272,12 +253,12 @@ gst_negcam_src_stats (GstNegcamSrc *src)
       gst_object_unref (pool);
     }
   }
-  g_mutex_lock (&src->probe_lock);
+  g_mutex_lock (&src->cache_lock);
   if (src->dev)
     gst_structure_set (s, "requests", G_TYPE_UINT,
         negcam_device_count_total (src->dev), "negotiation-requests",
         G_TYPE_UINT, negcam_device_count_negotiation (src->dev), NULL);
-  g_mutex_unlock (&src->probe_lock);
+  g_mutex_unlock (&src->cache_lock);
   return s;
 }
 
@@ -374,10 +355,10 @@ gst_negcam_src_set_property (
       src->pattern = g_value_get_enum (value);
       ctrl.value = src->pattern;
       GST_OBJECT_UNLOCK (src);
-      g_mutex_lock (&src->probe_lock);
+      g_mutex_lock (&src->cache_lock);
       if (src->dev)
         negcam_device_ioctl (src->dev, VIDIOC_S_CTRL, &ctrl);
-      g_mutex_unlock (&src->probe_lock);
+      g_mutex_unlock (&src->cache_lock);
       break;
     }
     case PROP_PREFER:
@@ -486,7 +467,7 @@ gst_negcam_src_finalize (GObject *object)
   g_clear_pointer (&src->clock_id, gst_clock_id_unref);
   g_free (src->profile);
   g_free (src->device);
-  g_mutex_clear (&src->probe_lock);
+  g_mutex_clear (&src->cache_lock);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -504,7 +485,7 @@ gst_negcam_src_init (GstNegcamSrc *src)
   src->reference_caps = gst_caps_new_empty_simple (NEGCAM_REFERENCE_CAPS);
   src->next_time = GST_CLOCK_TIME_NONE;
   src->first_ts = GST_CLOCK_TIME_NONE;
-  g_mutex_init (&src->probe_lock);
+  g_mutex_init (&src->cache_lock);
   gst_base_src_set_format (GST_BASE_SRC (src), GST_FORMAT_TIME);
   gst_base_src_set_live (GST_BASE_SRC (src), DEFAULT_IS_LIVE);
 }
@@ -648,6 +629,9 @@ gst_negcam_src_class_init (GstNegcamSrcClass *klass)
   GstCaps *templ;
 
   negcam_device_debug_init ();
+  GST_DEBUG_CATEGORY_INIT (negcamsrc_debug, "negcamsrc", 0,
+      "negcamsrc: negotiation, allocation and timing (device requests: "
+      "negcamdevice)");
 
   gobject_class->set_property = gst_negcam_src_set_property;
   gobject_class->get_property = gst_negcam_src_get_property;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
-/* The user-space vb2 capture queue with pacing (see vbuf.h). */
+/* The user-space vb2 queue: capture with pacing or on demand, and output (see vbuf.h). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -158,6 +158,20 @@ static void deliver(struct nc_vbq *q, uint32_t count, uint64_t ts)
 	count_done(q, 1);
 }
 
+/* Output, on demand: the device takes the oldest queued buffer now. */
+static void consume(struct nc_vbq *q)
+{
+	struct nc_vb *b = oldest(q, NC_VB_QUEUED);
+
+	if (!b)
+		return;
+	b->sequence = q->count++;
+	b->field = V4L2_FIELD_NONE;
+	b->order = ++q->order;
+	b->state = NC_VB_DONE;
+	count_done(q, 1);
+}
+
 int nc_vbq_capture_into(struct nc_vbq *q, void *dst, uint32_t size, struct v4l2_buffer *v)
 {
 	uint64_t ts = mono_ns();
@@ -219,7 +233,7 @@ static int stream_on(struct nc_vbq *q)
 		return -EINVAL;
 	while (q->thread_alive) /* a STREAMOFF in another thread is joining */
 		pthread_cond_wait(&q->done_cond, q->lock);
-	q->fmt = *negcam_engine_fmt(q->engine, NC_CAPTURE); /* G_FMT's, either kind */
+	q->fmt = *negcam_engine_fmt(q->engine, q->dir); /* G_FMT's, either kind */
 	q->count = 0;
 	q->streaming = true;
 	q->resync = false;
@@ -258,6 +272,12 @@ static void stream_off(struct nc_vbq *q)
 
 /* ---- buffers ---- */
 
+/* The type negcam_engine_set_busy() is told: the queue's direction. */
+static uint32_t busy_type(const struct nc_vbq *q)
+{
+	return q->dir == NC_OUTPUT ? V4L2_BUF_TYPE_VIDEO_OUTPUT : CAPTURE;
+}
+
 /* The first @n planes of @b: an application's mapping keeps the memory. */
 static void free_planes(struct nc_vb *b, unsigned int n)
 {
@@ -278,7 +298,7 @@ static void free_bufs(struct nc_vbq *q)
 	q->nbufs = 0;
 	q->owner = NULL;
 	q->reading = false;
-	negcam_engine_set_busy(q->engine, CAPTURE, false);
+	negcam_engine_set_busy(q->engine, busy_type(q), false);
 }
 
 int nc_vb_memfd(size_t size)
@@ -319,7 +339,7 @@ static int add_bufs(struct nc_vbq *q, unsigned int count, const uint32_t *size, 
 		struct nc_vb *b = &q->bufs[q->nbufs];
 		const struct nc_vb *prev = q->nbufs ? b - 1 : NULL;
 		const struct nc_vb_plane *last = prev ? &prev->p[prev->nplanes - 1] : NULL;
-		uint32_t offset = last ? last->offset + PAGE_ALIGN(last->length) : 0;
+		uint32_t offset = last ? last->offset + PAGE_ALIGN(last->length) : q->offset_base;
 
 		memset(b, 0, sizeof(*b));
 		for (j = 0; j < n; j++, b->nplanes++) {
@@ -334,26 +354,26 @@ static int add_bufs(struct nc_vbq *q, unsigned int count, const uint32_t *size, 
 		b->prev = NC_FRAME_NONE;
 		q->nbufs++;
 	}
-	negcam_engine_set_busy(q->engine, CAPTURE, q->nbufs > 0);
+	negcam_engine_set_busy(q->engine, busy_type(q), q->nbufs > 0);
 	return i ? 0 : -ENOMEM;
 }
 
 /* The queue's buffer type: the multiplanar one for a multiplanar profile. */
 static uint32_t qtype(const struct nc_vbq *q)
 {
-	return negcam_engine_buf_type(q->engine->profile, NC_CAPTURE);
+	return negcam_engine_buf_type(q->engine->profile, q->dir);
 }
 
 static bool qmp(const struct nc_vbq *q)
 {
-	return qtype(q) != CAPTURE;
+	return V4L2_TYPE_IS_MULTIPLANAR(qtype(q));
 }
 
 /* The planes' sizes of a frame of the current format; their count. */
 static unsigned int cur_planes(struct nc_vbq *q, uint32_t size[NC_MAX_PLANES])
 {
 	struct negcam_plane_size p[NC_MAX_PLANES];
-	unsigned int n = negcam_pix_planes(negcam_engine_fmt(q->engine, NC_CAPTURE), qmp(q), p), i;
+	unsigned int n = negcam_pix_planes(negcam_engine_fmt(q->engine, q->dir), qmp(q), p), i;
 
 	for (i = 0; i < n; i++)
 		size[i] = p[i].sizeimage;
@@ -400,6 +420,8 @@ static void fill(const struct nc_vbq *q, unsigned int i, struct v4l2_buffer *v)
 	v->sequence = b->sequence;
 	v->field = b->field ? b->field : V4L2_FIELD_NONE;
 	set_stamp(v, b->ts_ns, b->error);
+	if (q->dir == NC_OUTPUT) /* the application's own timestamp */
+		v->flags = V4L2_BUF_FLAG_TIMESTAMP_COPY;
 	if (b->state == NC_VB_QUEUED || b->state == NC_VB_ACTIVE)
 		v->flags |= V4L2_BUF_FLAG_QUEUED;
 	else if (b->state == NC_VB_DONE)
@@ -476,6 +498,20 @@ static int create_bufs(struct nc_vbq *q, const void *file, struct v4l2_create_bu
 	return 0;
 }
 
+/* Output QBUF: what the application wrote (bytesused 0 means the whole
+ * buffer, as videobuf2 takes it) and its timestamp; -EINVAL past the end. */
+static int take_written(struct nc_vb *b, const struct v4l2_buffer *v)
+{
+	uint32_t used = v->bytesused ? v->bytesused : b->p[0].length;
+
+	if (used > b->p[0].length)
+		return -EINVAL;
+	b->p[0].bytesused = used;
+	b->ts_ns = (uint64_t)v->timestamp.tv_sec * 1000000000ull +
+		   (uint64_t)v->timestamp.tv_usec * 1000ull;
+	return 0;
+}
+
 /* QBUF, PREPARE_BUF and DQBUF. */
 static int qdq(struct nc_vbq *q, bool nonblock, unsigned long request, struct v4l2_buffer *v)
 {
@@ -490,6 +526,8 @@ static int qdq(struct nc_vbq *q, bool nonblock, unsigned long request, struct v4
 		b = &q->bufs[v->index];
 		if (request == VIDIOC_PREPARE_BUF && b->prepared)
 			return -EINVAL; /* vb2: prepared once only */
+		if (q->dir == NC_OUTPUT && request == VIDIOC_QBUF && take_written(b, v))
+			return -EINVAL;
 		b->prepared = true;
 		if (request == VIDIOC_QBUF) {
 			b->state = NC_VB_QUEUED;
@@ -500,8 +538,12 @@ static int qdq(struct nc_vbq *q, bool nonblock, unsigned long request, struct v4
 		fill(q, v->index, v);
 		return 0;
 	}
-	if (q->on_demand && q->streaming && !oldest(q, NC_VB_DONE))
-		deliver(q, q->count++, mono_ns()); /* a frame now, or lost */
+	if (q->on_demand && q->streaming && !oldest(q, NC_VB_DONE)) {
+		if (q->dir == NC_OUTPUT)
+			consume(q); /* the oldest written buffer, if any */
+		else
+			deliver(q, q->count++, mono_ns()); /* a frame now, or lost */
+	}
 	while (!(b = oldest(q, NC_VB_DONE))) {
 		if (!q->streaming)
 			return -EINVAL;

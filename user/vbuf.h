@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
- * The one user-space model of a videobuf2 MMAP capture queue, shared by
- * libnegcam-preload.so (run/) and negcamsrc's embedded device
- * (gst/negcamdevice-embedded.c): REQBUFS, CREATE_BUFS, QUERYBUF,
+ * The one user-space model of a videobuf2 MMAP queue, shared by
+ * libnegcam-preload.so (run/) and the embedded device of negcamsrc and
+ * negcamsink (gst/negcamdevice-embedded.c: its capture queue and its
+ * output queue, below): REQBUFS, CREATE_BUFS, QUERYBUF,
  * PREPARE_BUF, QBUF, DQBUF, EXPBUF (the buffer's memfd stands in for a
  * dma-buf), STREAMON/STREAMOFF and read(). Buffers are memfds, so an
  * application's mapping is a real shared mapping (read-only or
@@ -29,6 +30,14 @@
  * multiplanar queue: the buffer ioctls take that type and struct
  * v4l2_plane arrays, an 'M' format's buffers have a memfd per plane (each
  * its own mmap offset), and there is no read(), as on negcam.ko.
+ *
+ * An output queue (@dir NC_OUTPUT, set after nc_vbq_init, with
+ * @on_demand; single-planar: negcamsink's embedded device): the
+ * application writes. QBUF takes the buffer's bytesused (0: the whole
+ * buffer) and timestamp; the device consumes a queued buffer at once:
+ * DQBUF returns the oldest queued one with the next sequence number and
+ * QBUF's timestamp (V4L2_BUF_FLAG_TIMESTAMP_COPY), EAGAIN with none
+ * queued. No read(), no frames drawn.
  *
  * Locking: every function is called with *lock (the device mutex) held;
  * the pacing thread takes it too; frames are drawn with it released.
@@ -81,6 +90,8 @@ struct nc_vbq {
 	bool resync; /* S_PARM while streaming */
 	bool on_demand; /* no pacing thread: DQBUF captures (see above) */
 	unsigned int min_buffers; /* REQBUFS allocates at least this many */
+	int dir; /* NC_CAPTURE (nc_vbq_init's), or NC_OUTPUT: see above */
+	uint32_t offset_base; /* the first mmap offset: two queues on one device */
 	unsigned int drawing; /* deliveries drawing with the lock released */
 	pthread_t thread;
 	struct v4l2_pix_format fmt; /* the stream's format, fixed at STREAMON */

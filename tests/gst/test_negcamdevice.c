@@ -9,11 +9,13 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
 #include <gst/gst.h>
 #include <gst/check/gstcheck.h>
 
 #include "negcamdevice-backend.h"
-#include "negcamcaps.h"
+#include "negcamformatcache.h"
 #include "framegen.h"
 
 static NegcamDevice *
@@ -291,7 +293,7 @@ static const NegcamDeviceOps einval_sizes_ops = {
 };
 
 /* The ENUM_FRAMESIZES lookup must not take that EINVAL for "absent": the
- * probe confirms with ENUM_FMT and offers the format at any size, exactly
+ * cache confirms with ENUM_FMT and offers the format at any size, exactly
  * as without the lookup. */
 GST_START_TEST (test_probe_lookup_einval_sizes)
 {
@@ -303,7 +305,7 @@ GST_START_TEST (test_probe_lookup_einval_sizes)
 
   for (i = 0; i < G_N_ELEMENTS (filters); i++) {
     NegcamDevice *dev = g_new0 (NegcamDevice, 1);
-    NegcamProbe *a, *b;
+    NegcamFormatCache *a, *b;
     GstCaps *filter = gst_caps_from_string (filters[i]), *ca, *cb, *fixed;
     struct v4l2_format fmt;
     struct v4l2_fract iv;
@@ -312,11 +314,11 @@ GST_START_TEST (test_probe_lookup_einval_sizes)
     dev->ops = &einval_sizes_ops;
     dev->description = g_strdup ("einval-sizes webcam");
     dev->backend = open_ok ("webcam");
-    a = negcam_probe_new (dev);
-    b = negcam_probe_new (dev);
-    negcam_probe_set_size_lookup (a, TRUE);
-    ca = negcam_probe_caps (a, filter);
-    cb = negcam_probe_caps (b, filter);
+    a = negcam_format_cache_new (dev);
+    b = negcam_format_cache_new (dev);
+    negcam_format_cache_set_size_lookup (a, TRUE);
+    ca = negcam_format_cache_caps (a, filter);
+    cb = negcam_format_cache_caps (b, filter);
     /* A fixed size asks its intervals first, and they answer: the
      * lookup then offers that size at its real rates, within what the
      * full path offers (any size, any rate). */
@@ -329,7 +331,7 @@ GST_START_TEST (test_probe_lookup_einval_sizes)
     if (i < 3) {
       fail_if (gst_caps_is_empty (ca), "%s: nothing offered", filters[i]);
       fixed = gst_caps_fixate (gst_caps_ref (ca));
-      fail_unless (negcam_probe_caps_to_format (a, fixed, &fmt, &iv));
+      fail_unless (negcam_format_cache_caps_to_format (a, fixed, &fmt, &iv));
       fail_unless_equals_int (fmt.fmt.pix.pixelformat,
           i < 2 ? V4L2_PIX_FMT_YUYV : V4L2_PIX_FMT_MJPEG);
       gst_caps_unref (fixed);
@@ -339,10 +341,114 @@ GST_START_TEST (test_probe_lookup_einval_sizes)
     gst_caps_unref (ca);
     gst_caps_unref (cb);
     gst_caps_unref (filter);
-    negcam_probe_free (a);
-    negcam_probe_free (b);
+    negcam_format_cache_free (a);
+    negcam_format_cache_free (b);
     negcam_device_unref (dev);
   }
+}
+
+GST_END_TEST;
+
+/* The output queue (negcamsink's embedded device) is user/vbuf.c's model
+ * of a vb2 queue, NC_OUTPUT: buffers the application writes, consumed at
+ * once, with its bytesused and timestamp, mapped memory orphaned by
+ * REQBUFS(0), the format busy while buffers exist. */
+static const gchar *output_profile_text = "name out\n"
+    "default GREY 320x240 fps 30\n"
+    "default YUYV output 64x48 fps 30\n"
+    "format GREY\n"
+    "  size 320x240 fps 30\n"
+    "format YUYV output\n"
+    "  size 64x48 fps 30\n"
+    "  size 32x24 fps 30\n";
+
+static gint
+out_buf (NegcamDevice * dev, unsigned long req, guint index, guint32 used,
+    struct v4l2_buffer *v)
+{
+  memset (v, 0, sizeof (*v));
+  v->index = index;
+  v->type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+  v->memory = V4L2_MEMORY_MMAP;
+  v->bytesused = used;
+  v->timestamp.tv_sec = 5;
+  v->timestamp.tv_usec = 7 + index;
+  return negcam_device_ioctl (dev, req, v);
+}
+
+GST_START_TEST (test_output_queue)
+{
+  gchar *path = NULL;
+  gint fd = g_file_open_tmp ("negcam-XXXXXX.profile", &path, NULL);
+  struct v4l2_requestbuffers r = {.count = 1,
+    .type = V4L2_BUF_TYPE_VIDEO_OUTPUT, .memory = V4L2_MEMORY_MMAP };
+  struct v4l2_format f = {.type = V4L2_BUF_TYPE_VIDEO_OUTPUT };
+  gint type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+  struct v4l2_buffer v;
+  GError *err = NULL;
+  NegcamDevice *dev;
+  guint32 last = 0, length;
+  guint8 *map;
+
+  fail_unless (fd >= 0);
+  close (fd);
+  fail_unless (g_file_set_contents (path, output_profile_text, -1, NULL));
+  dev = negcam_device_open_full (NULL, path, NEGCAM_DEVICE_OPEN_OUTPUT, &err);
+  fail_unless (dev != NULL, "%s", err ? err->message : "");
+
+  fail_unless_equals_int (negcam_device_ioctl (dev, VIDIOC_REQBUFS, &r), 0);
+  fail_unless_equals_int (r.count, 2);  /* at least two */
+  fail_unless_equals_int (out_buf (dev, VIDIOC_QUERYBUF, 1, 0, &v), 0);
+  length = v.length;
+  fail_unless_equals_int (length, 64 * 48 * 2);
+  map = negcam_device_mmap (dev, v.m.offset, v.length);
+  fail_unless (map != NULL);
+  memset (map, 0x5a, length);
+
+  /* not streaming: nothing consumed */
+  fail_unless_equals_int (out_buf (dev, VIDIOC_DQBUF, 0, 0, &v), -EINVAL);
+  fail_unless_equals_int (out_buf (dev, VIDIOC_QBUF, 1, length + 1, &v),
+      -EINVAL);
+  fail_unless_equals_int (out_buf (dev, VIDIOC_QBUF, 0, 100, &v), 0);
+  fail_unless (v.flags & V4L2_BUF_FLAG_QUEUED);
+  fail_unless_equals_int (out_buf (dev, VIDIOC_QBUF, 0, 100, &v), -EINVAL);
+  fail_unless_equals_int (out_buf (dev, VIDIOC_QBUF, 1, 0, &v), 0);
+  fail_unless_equals_int (negcam_device_ioctl (dev, VIDIOC_STREAMON, &type),
+      0);
+
+  /* consumed in order, with what was written and when (QBUF's timestamp,
+   * not the one DQBUF's struct brought: index 9, 5.000016 s) */
+  fail_unless_equals_int (out_buf (dev, VIDIOC_DQBUF, 9, 0, &v), 0);
+  fail_unless_equals_int (v.index, 0);
+  fail_unless_equals_int (v.sequence, 0);
+  fail_unless_equals_int (v.bytesused, 100);
+  fail_unless_equals_int (v.timestamp.tv_usec, 7);
+  fail_unless (v.flags & V4L2_BUF_FLAG_TIMESTAMP_COPY);
+  fail_unless_equals_int (out_buf (dev, VIDIOC_DQBUF, 0, 0, &v), 0);
+  fail_unless_equals_int (v.index, 1);
+  fail_unless_equals_int (v.sequence, 1);
+  fail_unless_equals_int (v.bytesused, length);  /* 0: the whole buffer */
+  fail_unless_equals_int (out_buf (dev, VIDIOC_DQBUF, 0, 0, &v), -EAGAIN);
+  fail_unless_equals_int (negcam_device_embedded_output_frames (dev, &last),
+      2);
+  fail_unless_equals_int (last, length);
+
+  /* the format is busy while buffers exist; REQBUFS(0) orphans the map */
+  f.fmt.pix.pixelformat = V4L2_PIX_FMT_YUYV;
+  f.fmt.pix.width = 32;
+  f.fmt.pix.height = 24;
+  fail_unless_equals_int (negcam_device_ioctl (dev, VIDIOC_S_FMT, &f), -EBUSY);
+  fail_unless_equals_int (negcam_device_ioctl (dev, VIDIOC_STREAMOFF, &type),
+      0);
+  r.count = 0;
+  fail_unless_equals_int (negcam_device_ioctl (dev, VIDIOC_REQBUFS, &r), 0);
+  fail_unless_equals_int (negcam_device_ioctl (dev, VIDIOC_S_FMT, &f), 0);
+  fail_unless_equals_int (map[length - 1], 0x5a);
+  negcam_device_munmap (dev, map, length);
+
+  negcam_device_unref (dev);
+  g_unlink (path);
+  g_free (path);
 }
 
 GST_END_TEST;
@@ -360,6 +466,7 @@ negcamdevice_suite (void)
   tcase_add_test (tc, test_request_counting);
   tcase_add_test (tc, test_open_errors);
   tcase_add_test (tc, test_probe_lookup_einval_sizes);
+  tcase_add_test (tc, test_output_queue);
   return s;
 }
 

@@ -5,7 +5,7 @@
  * node (vivid multiplanar=2 in small: YUYV and NV12 with one plane, NV12M
  * with two, YUV420M with three, planes padded to a stride of width + 64).
  * Checked: the format views (negcam_format_get_pix/set_pix, the buffer
- * helpers); the probe finds NV12 caps as NV12M without ENUM_FMT and
+ * helpers); the format cache finds NV12 caps as NV12M without ENUM_FMT and
  * without asking the contiguous NV12 (there too), lists NV12 once, asks
  * every request with the multiplanar type; the pool wraps each plane as a GstMemory with
  * a GstVideoMeta of the device's offsets and strides, and a frame maps
@@ -19,7 +19,7 @@
 #include <gst/video/video.h>
 
 #include "negcamdevice-backend.h"
-#include "negcamcaps.h"
+#include "negcamformatcache.h"
 #include "negcampool.h"
 
 #define MP V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE
@@ -350,7 +350,7 @@ GST_START_TEST (test_probe_prefers_m_formats)
 {
   NegcamDevice *dev = fake_open ();
   Fake *k = dev->backend;
-  NegcamProbe *probe = negcam_probe_new_for_type (dev, MP);
+  NegcamFormatCache *cache = negcam_format_cache_new_for_type (dev, MP);
   GstCaps *filter = fixed ("video/x-raw,format=NV12,width=640,height=360");
   GstCaps *caps, *one, *all;
   struct v4l2_format f;
@@ -359,11 +359,11 @@ GST_START_TEST (test_probe_prefers_m_formats)
 
   /* NV12 and NV12M both answer ENUM_FRAMEINTERVALS: the M format wins
    * without an ENUM_FMT walk */
-  negcam_probe_set_size_lookup (probe, TRUE);
-  caps = negcam_probe_caps (probe, filter);
+  negcam_format_cache_set_size_lookup (cache, TRUE);
+  caps = negcam_format_cache_caps (cache, filter);
   fail_if (gst_caps_is_empty (caps));
   one = gst_caps_fixate (gst_caps_ref (caps));
-  fail_unless (negcam_probe_caps_to_format (probe, one, &f, &iv));
+  fail_unless (negcam_format_cache_caps_to_format (cache, one, &f, &iv));
   fail_unless_equals_int (f.type, MP);
   fail_unless_equals_int (f.fmt.pix_mp.pixelformat, V4L2_PIX_FMT_NV12M);
   fail_unless_equals_int (negcam_device_count (dev, NEGCAM_REQ_ENUM_FMT), 0);
@@ -374,7 +374,7 @@ GST_START_TEST (test_probe_prefers_m_formats)
   gst_caps_unref (caps);
   /* unfiltered: ENUM_FMT walked, NV12 listed once per size (NV12M's),
    * I420 from YUV420M */
-  all = negcam_probe_caps (probe, NULL);
+  all = negcam_format_cache_caps (cache, NULL);
   for (i = 0; i < gst_caps_get_size (all); i++)
     nv12 += !g_strcmp0 (gst_structure_get_string (
                             gst_caps_get_structure (all, i), "format"),
@@ -382,13 +382,13 @@ GST_START_TEST (test_probe_prefers_m_formats)
   fail_unless_equals_int (nv12, G_N_ELEMENTS (fake_sizes));
   one = fixed ("video/x-raw,format=I420,width=1280,height=720");
   fail_unless (gst_caps_can_intersect (all, one));
-  fail_unless (negcam_probe_caps_to_format (probe, one, &f, &iv));
+  fail_unless (negcam_format_cache_caps_to_format (cache, one, &f, &iv));
   fail_unless_equals_int (f.fmt.pix_mp.pixelformat, V4L2_PIX_FMT_YUV420M);
   fail_unless_equals_int (k->wrong_type, 0);
   gst_caps_unref (one);
   gst_caps_unref (all);
   gst_caps_unref (filter);
-  negcam_probe_free (probe);
+  negcam_format_cache_free (cache);
   negcam_device_unref (dev);
 }
 

@@ -2378,7 +2378,7 @@ capture_log (GstDebugCategory * cat, GstDebugLevel level, const gchar * file,
   LogCapture *lc = data;
   const gchar *msg;
 
-  if (g_strcmp0 (gst_debug_category_get_name (cat), "negcamsrc"))
+  if (g_strcmp0 (gst_debug_category_get_name (cat), "negcamdevice"))
     return;
   msg = gst_debug_message_get (message);
   g_mutex_lock (&lc->lock);
@@ -2401,7 +2401,7 @@ GST_START_TEST (test_debug_log_every_request)
 
   g_mutex_init (&lc.lock);
   lc.text = g_string_new (NULL);
-  gst_debug_set_threshold_for_name ("negcamsrc", GST_LEVEL_DEBUG);
+  gst_debug_set_threshold_for_name ("negcamdevice", GST_LEVEL_DEBUG);
   gst_debug_remove_log_function (gst_debug_log_default);
   gst_debug_add_log_function (capture_log, &lc, NULL);
   /* height only: a fixed size would skip ENUM_FRAMESIZES; 15 fps: S_FMT
@@ -2410,7 +2410,7 @@ GST_START_TEST (test_debug_log_every_request)
       1, &o);
   gst_debug_remove_log_function (capture_log);
   gst_debug_add_log_function (gst_debug_log_default, NULL, NULL);
-  gst_debug_unset_threshold_for_name ("negcamsrc");
+  gst_debug_unset_threshold_for_name ("negcamdevice");
 
   fail_unless (o.error == NULL);
   for (i = 0; i < G_N_ELEMENTS (names); i++)

@@ -152,7 +152,7 @@ gst_unmatched_cost() {
 	local name=$1 dev=$2 log tr ours theirs
 	log=$(logname "$name negcamsrc")
 	tr=$(logname "$name v4l2src strace")
-	GST_PLUGIN_PATH="$NEGCAM_BUILD/gst" GST_DEBUG=negcamsrc:5 GST_DEBUG_NO_COLOR=1 \
+	GST_PLUGIN_PATH="$NEGCAM_BUILD/gst" GST_DEBUG=negcamsrc:5,negcamdevice:5 GST_DEBUG_NO_COLOR=1 \
 		timeout -k 5 120 gst-launch-1.0 negcamsrc device="$dev" num-buffers=1 ! \
 		image/jpeg ! fakesink > "$log" 2>&1
 	ours=$(grep -c 'negcam_device_ioctl:' "$log")

@@ -28,7 +28,7 @@ MP_SIZES=${NEGCAM_MP_SIZES:-640x360 1280x720}
 
 # mp_grab OUT ELEM DEV CAPS [PROPS...] [-- TAIL]: one frame of ELEM on DEV
 # through CAPS (and TAIL, e.g. "videoconvert ! video/x-raw,format=I420")
-# into OUT; the log (with -m messages and negcamsrc:4) next to it.
+# into OUT; the log (with -m messages, negcamsrc:4 and negcamdevice:4) next to it.
 mp_grab() {
 	local out=$1 elem=$2 dev=$3 caps=$4 tail="" props=(); shift 4
 	while [ $# -gt 0 ]; do
@@ -37,7 +37,7 @@ mp_grab() {
 	done
 	rm -f "$out"
 	# shellcheck disable=SC2086
-	GST_PLUGIN_PATH="$NEGCAM_BUILD/gst" GST_DEBUG=negcamsrc:4 GST_DEBUG_NO_COLOR=1 \
+	GST_PLUGIN_PATH="$NEGCAM_BUILD/gst" GST_DEBUG=negcamsrc:4,negcamdevice:4 GST_DEBUG_NO_COLOR=1 \
 		timeout -k 5 "${MP_TIMEOUT:-120}" gst-launch-1.0 -m "$elem" device="$dev" num-buffers=1 \
 		"${props[@]}" ! "$caps" ! $tail filesink location="$out" > "$out.log" 2>&1
 }
@@ -123,7 +123,7 @@ mp_requests() {
 	local dev=$1 log tr ours theirs caps=video/x-raw,format=NV12,width=640,height=360
 	log=$(logname "requests negcamsrc") tr=$(logname "requests v4l2src strace")
 	# level 6: QBUF and DQBUF are logged one level below the others
-	GST_PLUGIN_PATH="$NEGCAM_BUILD/gst" GST_DEBUG=negcamsrc:6 GST_DEBUG_NO_COLOR=1 \
+	GST_PLUGIN_PATH="$NEGCAM_BUILD/gst" GST_DEBUG=negcamsrc:6,negcamdevice:6 GST_DEBUG_NO_COLOR=1 \
 		timeout -k 5 120 gst-launch-1.0 negcamsrc device="$dev" num-buffers=1 ! \
 		"$caps" ! fakesink > "$log" 2>&1
 	ours=$(awk '/negcam_device_ioctl:/ { if (/ VIDIOC_STREAMON:/) exit; n++ } END { print n + 0 }' "$log")

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The probe's rates cache keys on fourcc, width and height. A fourcc with
+ * The format cache keys its rates on fourcc, width and height. A fourcc with
  * bit 31 set (V4L2's big-endian flag: Y16-BE) once overflowed a signed
- * shift; meson builds gst/negcamcaps.c into this test with UBSan and
+ * shift; meson builds gst/negcamformatcache.c into this test with UBSan and
  * -fno-sanitize-recover, so that overflow aborts it. The caps must carry
  * the format with its rates, and a second format that differs only in
  * bit 31 (Y16 and Y16-BE at the same size) must keep its own rates.
@@ -14,7 +14,7 @@
 #include <gst/check/gstcheck.h>
 
 #include "negcamdevice.h"
-#include "negcamcaps.h"
+#include "negcamformatcache.h"
 
 static const gchar *profile_text = "name be\n"
                                    "format Y16-BE\n"
@@ -43,7 +43,7 @@ GST_START_TEST (test_rates_key_bit31)
   gint fd = g_file_open_tmp ("negcam-XXXXXX.profile", &path, NULL);
   GError *err = NULL;
   NegcamDevice *dev;
-  NegcamProbe *probe;
+  NegcamFormatCache *cache;
   GstCaps *caps;
   gchar *be, *le;
 
@@ -52,8 +52,8 @@ GST_START_TEST (test_rates_key_bit31)
   fail_unless (g_file_set_contents (path, profile_text, -1, NULL));
   dev = negcam_device_open (NULL, path, &err);
   fail_unless (dev != NULL, "%s", err ? err->message : "");
-  probe = negcam_probe_new (dev);
-  caps = negcam_probe_caps (probe, NULL);
+  cache = negcam_format_cache_new (dev);
+  caps = negcam_format_cache_caps (cache, NULL);
   be = rates_of (caps, "GRAY16_BE");
   le = rates_of (caps, "GRAY16_LE");
   fail_unless (be && strstr (be, "30/1") && strstr (be, "15/1"), "%s", be);
@@ -61,7 +61,7 @@ GST_START_TEST (test_rates_key_bit31)
   g_free (be);
   g_free (le);
   gst_caps_unref (caps);
-  negcam_probe_free (probe);
+  negcam_format_cache_free (cache);
   negcam_device_unref (dev);
   g_unlink (path);
   g_free (path);
@@ -70,9 +70,9 @@ GST_START_TEST (test_rates_key_bit31)
 GST_END_TEST;
 
 static Suite *
-negcamcaps_ubsan_suite (void)
+negcamformatcache_ubsan_suite (void)
 {
-  Suite *s = suite_create ("negcamcaps-ubsan");
+  Suite *s = suite_create ("negcamformatcache-ubsan");
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
@@ -80,4 +80,4 @@ negcamcaps_ubsan_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (negcamcaps_ubsan);
+GST_CHECK_MAIN (negcamformatcache_ubsan);
