@@ -61,6 +61,7 @@ struct ncpw {
 	struct spa_hook stream_listener;
 	struct spa_source *timer;
 	int exit_code;
+	bool quitting; /* SIGINT or SIGTERM: the teardown's state changes are no failure */
 
 	/* the negotiated stream: valid while have_format */
 	bool have_format;
