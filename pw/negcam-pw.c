@@ -196,9 +196,10 @@ static int ncpw_serve(struct ncpw *app)
 	pw_loop_add_signal(l, SIGINT, ncpw_on_signal, app);
 	pw_loop_add_signal(l, SIGTERM, ncpw_on_signal, app);
 	pw_loop_add_signal(l, SIGUSR1, ncpw_on_signal, app);
-	if (ncpw_frames_init(app) < 0 || ncpw_stream_start(app) < 0)
+	if (ncpw_frames_init(app) < 0 || ncpw_stream_start(app) < 0 || ncpw_links_watch(app) < 0)
 		return 1;
 	pw_main_loop_run(app->loop);
+	ncpw_links_stop(app);
 	ncpw_stream_stop(app);
 	ncpw_frames_report(app, "stopped");
 	return app->exit_code;

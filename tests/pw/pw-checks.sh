@@ -247,3 +247,17 @@ pw_check_provide() {
 	wait "$p" 2>/dev/null
 	cat "$SIZES"
 }
+
+# A consumer asking a size the profile lacks: its link fails, the reason
+# is in negcam-pw's log, and the node serves the next consumer.
+pw_check_refused() {
+	timeout 20 gst-launch-1.0 -q pipewiresrc target-object="$NODE" num-buffers=5 \
+		! video/x-raw,format=YUY2,width=1000,height=1000 ! fakesink >"$T/refused.log" 2>&1 &
+	local c=$!
+	wait_for "grep -q 'link failed' '$T/pw.log'" 150
+	check "a consumer asking 1000x1000: one line in negcam-pw's log with PipeWire's reason" \
+		grep -q "a consumer's link failed: no more input formats" "$T/pw.log"
+	kill "$c" 2>/dev/null
+	wait "$c" 2>/dev/null
+	echo "| negcam-pw | YUY2 1000x1000 (not in the profile) | link error: no more input formats | |" >>"$SIZES"
+}

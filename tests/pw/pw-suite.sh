@@ -12,6 +12,8 @@
 #       as EnumFormat; negcam-pw --list shows it; the same label is refused
 #   (b) pipewiresrc at YUY2 320x240, 640x480, 1280x720 and MJPG 1280x720
 #       gets that size, and the frames' stamps run in sequence
+#   a consumer asking a size the profile lacks: the link fails with the
+#       reason in negcam-pw's log, and the node serves on
 #   (c) two consumers at once, both stamped in sequence
 #   (d) the last consumer gone: the node is paused, its frame counter
 #       (SIGUSR1) and its CPU time stand still
@@ -68,6 +70,7 @@ pw_bad_input
 pw_start_node webcam || finish
 pw_check_listed
 pw_check_sizes
+pw_check_refused
 pw_check_two
 pw_check_idle
 pw_check_v4l2
