@@ -198,6 +198,7 @@ static int ncpw_serve(struct ncpw *app)
 	pw_loop_add_signal(l, SIGUSR1, ncpw_on_signal, app);
 	if (ncpw_frames_init(app) < 0 || ncpw_stream_start(app) < 0 || ncpw_links_watch(app) < 0)
 		return 1;
+	app->published = true;
 	pw_main_loop_run(app->loop);
 	ncpw_links_stop(app);
 	ncpw_stream_stop(app);
@@ -238,6 +239,6 @@ int main(int argc, char **argv)
 	ret = ncpw_connect(&app);
 	if (ret < 0)
 		ret = list ? (ncpw_list_nodes(app.loop, app.core, true, NULL) < 0) : ncpw_serve(&app);
-	ncpw_teardown(&app, !list && app.timer);
+	ncpw_teardown(&app, app.published);
 	return ret;
 }

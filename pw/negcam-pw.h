@@ -64,6 +64,7 @@ struct ncpw {
 	struct pw_registry *registry; /* pw-links.c: links out of the node */
 	struct spa_hook registry_hook;
 	int exit_code;
+	bool published; /* the node was offered: the teardown reports on it */
 	bool quitting; /* SIGINT or SIGTERM: the teardown's state changes are no failure */
 
 	/* the negotiated stream: valid while have_format */
