@@ -261,3 +261,25 @@ pw_check_refused() {
 	wait "$c" 2>/dev/null
 	echo "| negcam-pw | YUY2 1000x1000 (not in the profile) | link error: no more input formats | |" >>"$SIZES"
 }
+
+# H.264 (the shelf's via-h264-only, a second node beside the first):
+# byte-stream access units that a decoder reads back to stamped frames.
+pw_check_h264() {
+	local p f=$T/h264.raw
+	"$PW" --profile via-h264-only >"$T/pw-h264.log" 2>&1 &
+	p=$!
+	wait_for "grep -q ready '$T/pw-h264.log'" 100
+	if ! gst-inspect-1.0 openh264dec >/dev/null 2>&1; then
+		echo "(b) H.264 skipped: no openh264dec (gstreamer1.0-plugins-bad)"
+	else
+		TARGET=negcam.via-h264-only grab "$f" 10 video/x-h264,width=640,height=480 \
+			h264parse openh264dec videoconvert video/x-raw,format=I420
+		"$STAMP" yuv420p 640 480 "$f" >"$f.st" 2>&1
+		check "(b) H264 640x480 from a second node: 10 decoded frames" \
+			test "$(stat -c %s "$f" 2>/dev/null)" = $((10 * 640 * 480 * 3 / 2))
+		check "(b) H264 640x480: stamps in sequence" stamps_in_sequence "$f.st"
+		echo "| negcam-pw (via-h264-only) | H264 640x480 | $(grep -o 'format H264 [0-9x]* @[0-9/]*' "$T/pw-h264.log" | cut -d' ' -f2-) | $(sed -n 's/^frame 0: stamp /first stamp /p' "$f.st") |" >>"$SIZES"
+	fi
+	kill "$p"
+	wait "$p"
+}

@@ -11,7 +11,8 @@
 #       media.role Camera, the profile's card as description, its formats
 #       as EnumFormat; negcam-pw --list shows it; the same label is refused
 #   (b) pipewiresrc at YUY2 320x240, 640x480, 1280x720 and MJPG 1280x720
-#       gets that size, and the frames' stamps run in sequence
+#       gets that size, and the frames' stamps run in sequence; H.264
+#       640x480 from a second node (the shelf's via-h264-only), decoded
 #   a consumer asking a size the profile lacks: the link fails with the
 #       reason in negcam-pw's log, and the node serves on
 #   (c) two consumers at once, both stamped in sequence
@@ -70,6 +71,7 @@ pw_bad_input
 pw_start_node webcam || finish
 pw_check_listed
 pw_check_sizes
+pw_check_h264
 pw_check_refused
 pw_check_two
 pw_check_idle
