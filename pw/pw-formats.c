@@ -114,6 +114,21 @@ static bool ncpw_rate(struct v4l2_fract ival, struct spa_fraction *out)
 	return true;
 }
 
+/* A rate range, its default the engine's current rate when inside it. */
+static void ncpw_add_rate_range(struct ncpw *app, struct spa_pod_builder *b, struct spa_fraction lo,
+				struct spa_fraction hi)
+{
+	struct spa_fraction def = hi, cur;
+
+	if (ncpw_rate(negcam_engine_interval(&app->engine, NC_CAPTURE), &cur) &&
+	    (uint64_t)cur.num * lo.denom >= (uint64_t)lo.num * cur.denom &&
+	    (uint64_t)cur.num * hi.denom <= (uint64_t)hi.num * cur.denom)
+		def = cur;
+	/* in an object, spa_pod_builder_add() takes the key first */
+	spa_pod_builder_add(b, SPA_FORMAT_VIDEO_framerate,
+			    SPA_POD_CHOICE_RANGE_Fraction(&def, &lo, &hi), 0);
+}
+
 /*
  * The framerate property of @fourcc at @w x @h: an enum of the discrete
  * rates (first = the profile's first, the preferred), or a range.
@@ -126,14 +141,12 @@ static void ncpw_add_rates(struct ncpw *app, struct spa_pod_builder *b, __u32 fo
 	struct spa_pod_frame f;
 	uint32_t n = 0, i;
 
-	spa_pod_builder_prop(b, SPA_FORMAT_VIDEO_framerate, 0);
 	for (; n < NCPW_MAX_RATES; fi.index++) {
 		if (negcam_engine_enum_frameintervals(&app->engine, NC_CAPTURE, &fi) < 0)
 			break;
 		if (fi.type != V4L2_FRMIVAL_TYPE_DISCRETE) {
 			if (ncpw_rate(fi.stepwise.max, &lo) && ncpw_rate(fi.stepwise.min, &hi)) {
-				spa_pod_builder_add(b, SPA_POD_CHOICE_RANGE_Fraction(&hi, &lo, &hi),
-						    0);
+				ncpw_add_rate_range(app, b, lo, hi);
 				return;
 			}
 			break;
@@ -143,6 +156,7 @@ static void ncpw_add_rates(struct ncpw *app, struct spa_pod_builder *b, __u32 fo
 	}
 	if (n == 0) /* no interval enumeration (a quirk): the engine's current one */
 		ncpw_rate(negcam_engine_interval(&app->engine, NC_CAPTURE), &r[n++]);
+	spa_pod_builder_prop(b, SPA_FORMAT_VIDEO_framerate, 0);
 	if (n == 1) {
 		spa_pod_builder_fraction(b, r[0].num, r[0].denom);
 		return;
@@ -154,14 +168,26 @@ static void ncpw_add_rates(struct ncpw *app, struct spa_pod_builder *b, __u32 fo
 	spa_pod_builder_pop(b, &f);
 }
 
-/* The size property of one ENUM_FRAMESIZES entry. */
-static void ncpw_add_size(struct spa_pod_builder *b, const struct v4l2_frmsizeenum *fs)
+/* @v on the grid min + k * step, up to max. */
+static bool ncpw_on_grid(__u32 v, __u32 min, __u32 max, __u32 step)
+{
+	return v >= min && v <= max && (v - min) % (step ? step : 1) == 0;
+}
+
+/*
+ * The size property of one ENUM_FRAMESIZES entry. A range's default is
+ * the engine's current size when the range holds it (the profile's
+ * default), so a consumer that asks no size gets that, not the smallest.
+ */
+static void ncpw_add_size(struct ncpw *app, struct spa_pod_builder *b,
+			  const struct v4l2_frmsizeenum *fs)
 {
 	const struct v4l2_frmsize_stepwise *s = &fs->stepwise;
-	struct spa_rectangle lo, hi, step;
+	const struct v4l2_pix_format *cur = negcam_engine_fmt(&app->engine, NC_CAPTURE);
+	struct spa_rectangle def, lo, hi, step;
 
-	spa_pod_builder_prop(b, SPA_FORMAT_VIDEO_size, 0);
 	if (fs->type == V4L2_FRMSIZE_TYPE_DISCRETE) {
+		spa_pod_builder_prop(b, SPA_FORMAT_VIDEO_size, 0);
 		spa_pod_builder_rectangle(b, fs->discrete.width, fs->discrete.height);
 		return;
 	}
@@ -169,7 +195,12 @@ static void ncpw_add_size(struct spa_pod_builder *b, const struct v4l2_frmsizeen
 	hi = SPA_RECTANGLE(s->max_width, s->max_height);
 	step = SPA_RECTANGLE(s->step_width ? s->step_width : 1,
 			     s->step_height ? s->step_height : 1);
-	spa_pod_builder_add(b, SPA_POD_CHOICE_STEP_Rectangle(&lo, &lo, &hi, &step), 0);
+	def = lo;
+	if (ncpw_on_grid(cur->width, lo.width, hi.width, step.width) &&
+	    ncpw_on_grid(cur->height, lo.height, hi.height, step.height))
+		def = SPA_RECTANGLE(cur->width, cur->height);
+	spa_pod_builder_add(b, SPA_FORMAT_VIDEO_size,
+			    SPA_POD_CHOICE_STEP_Rectangle(&def, &lo, &hi, &step), 0);
 }
 
 /* One EnumFormat pod: @map's format at size entry @fs. NULL when @b is full. */
@@ -193,7 +224,7 @@ static const struct spa_pod *ncpw_build_pod(struct ncpw *app, struct spa_pod_bui
 				    SPA_POD_Id(SPA_H264_STREAM_FORMAT_BYTESTREAM),
 				    SPA_FORMAT_VIDEO_H264_alignment,
 				    SPA_POD_Id(SPA_H264_ALIGNMENT_AU), 0);
-	ncpw_add_size(b, fs);
+	ncpw_add_size(app, b, fs);
 	ncpw_add_rates(app, b, fs->pixel_format, w, h);
 	return spa_pod_builder_pop(b, &f);
 }

@@ -285,3 +285,26 @@ pw_check_h264() {
 	kill "$p"
 	wait "$p"
 }
+
+# A stepwise profile (built-in stepwise: 48x32-1920x1088 step 16x8, 1-60
+# fps): an SPA step range; a size on its grid is served at the rate asked,
+# a consumer asking no size gets the profile's default.
+pw_check_stepwise() {
+	local p f=$T/step.raw
+	"$PW" --profile stepwise >"$T/pw-step.log" 2>&1 &
+	p=$!
+	wait_for "grep -q ready '$T/pw-step.log'" 100
+	TARGET=negcam.stepwise grab "$f" 10 video/x-raw,format=I420,width=400,height=304,framerate=15/1
+	"$STAMP" yuv420p 400 304 "$f" >"$f.st" 2>&1
+	check "(b) stepwise I420 400x304 at 15 fps: 10 frames of that size" \
+		test "$(stat -c %s "$f" 2>/dev/null)" = $((10 * 400 * 304 * 3 / 2))
+	check "(b) stepwise: the engine set YU12 400x304 at 15 fps" grep -q "format YU12 400x304 @15/1" "$T/pw-step.log"
+	check "(b) stepwise: stamps in sequence" stamps_in_sequence "$f.st"
+	TARGET=negcam.stepwise grab "$T/step-any.raw" 3 video/x-raw,format=I420
+	check "(b) stepwise, no size asked: the profile's default 1280x720 at 30 fps" \
+		grep -q "format YU12 1280x720 @30/1" "$T/pw-step.log"
+	echo "| negcam-pw (stepwise) | I420 400x304 at 15 fps | $(grep -o 'format YU12 400x304 @[0-9/]*' "$T/pw-step.log" | cut -d' ' -f2-) | $(sed -n 's/^frame 0: stamp /first stamp /p' "$f.st") |" >>"$SIZES"
+	echo "| negcam-pw (stepwise) | I420, any size | $(grep -o 'format YU12 1280x720 @[0-9/]*' "$T/pw-step.log" | cut -d' ' -f2-) | |" >>"$SIZES"
+	kill "$p"
+	wait "$p"
+}

@@ -12,7 +12,8 @@
 #       as EnumFormat; negcam-pw --list shows it; the same label is refused
 #   (b) pipewiresrc at YUY2 320x240, 640x480, 1280x720 and MJPG 1280x720
 #       gets that size, and the frames' stamps run in sequence; H.264
-#       640x480 from a second node (the shelf's via-h264-only), decoded
+#       640x480 from a second node (the shelf's via-h264-only), decoded;
+#       a stepwise profile's range: 400x304 at 15 fps, and its default
 #   a consumer asking a size the profile lacks: the link fails with the
 #       reason in negcam-pw's log, and the node serves on
 #   (c) two consumers at once, both stamped in sequence
@@ -72,6 +73,7 @@ pw_start_node webcam || finish
 pw_check_listed
 pw_check_sizes
 pw_check_h264
+pw_check_stepwise
 pw_check_refused
 pw_check_two
 pw_check_idle
