@@ -227,7 +227,7 @@ pw_check_provide() {
 		stream-properties="props,media.class=Video/Source,media.role=Camera,node.name=gst-provide" \
 		>"$T/provide.log" 2>&1 &
 	p=$!
-	NODE=gst-provide wait_for '[ -n "$(NODE=gst-provide node_summary gst-provide)" ]' 100
+	wait_for "[ -n \"\$(node_summary gst-provide)\" ]" 100
 	for name in "YUY2 640x480" "YUY2 320x240" "YUY2 1280x720" "MJPG 1280x720"; do
 		case $name in
 		MJPG*) caps=image/jpeg,width=1280,height=720 ;;
@@ -307,4 +307,30 @@ pw_check_stepwise() {
 	echo "| negcam-pw (stepwise) | I420, any size | $(grep -o 'format YU12 1280x720 @[0-9/]*' "$T/pw-step.log" | cut -d' ' -f2-) | |" >>"$SIZES"
 	kill "$p"
 	wait "$p"
+}
+
+# Every shelf camera and built-in profile: published (then SIGTERM, exit
+# 0), or refused with its reason when SPA can carry none of its formats.
+pw_check_shelf() {
+	local f p rc bad= n=0 left=0
+	for f in "$root"/data/cameras/*.profile webcam vga stepwise tv-tuner; do
+		n=$((n + 1))
+		"$PW" --profile "$f" >"$T/one.log" 2>&1 &
+		p=$!
+		wait_for "grep -q ' ready, ' '$T/one.log' || ! kill -0 $p" 50
+		if kill -0 "$p" 2>/dev/null; then
+			kill "$p"
+			wait "$p"
+			rc=$?
+			[ "$rc" = 0 ] && grep -q "0 memfds open" "$T/one.log" || bad+=" ${f##*/}(rc $rc)"
+		else
+			wait "$p"
+			rc=$?
+			grep -q "has no capture format SPA can carry" "$T/one.log" && [ "$rc" = 1 ] ||
+				bad+=" ${f##*/}(rc $rc)"
+		fi
+		left=$((left + $(grep -c 'left out' "$T/one.log")))
+	done
+	echo "shelf: $n profiles, $left formats left out with a warning${bad:+, wrong:$bad}"
+	check "every shelf camera and built-in profile published or refused with its reason ($n)" test -z "$bad"
 }

@@ -26,6 +26,8 @@
 #       then SIGKILL: the node is gone too
 #   (g) pipewiresink mode=provide (YUY2 640x480) asked the same sizes
 #       (recorded; only its own size is checked)
+#   every shelf camera and built-in profile: published, or refused with
+#       the reason when SPA can carry none of its formats
 # Prints "pw: N passed, N failed", after the sizes table and
 # v4l2-compliance's summary (run-all.sh keeps it in BUILD/test-logs/pw.log).
 # NEGCAM_PW_KEEP=1 keeps the session directory (frames, logs).
@@ -80,4 +82,5 @@ pw_check_idle
 pw_check_v4l2
 pw_check_stop
 pw_check_provide
+pw_check_shelf
 finish

@@ -85,6 +85,9 @@ pw_session_start() {
 	unset PIPEWIRE_REMOTE DISPLAY WAYLAND_DISPLAY
 	mkdir -m 700 "$XDG_RUNTIME_DIR"
 	pw_session_config
+	# bash may run an EXIT trap in a subshell ($(...), a pipeline's part):
+	# only the shell that started the session stops it.
+	PW_SESSION_OWNER=$BASHPID
 	trap pw_session_stop EXIT
 	dbus-daemon --session --address="$DBUS_SESSION_BUS_ADDRESS" --nofork \
 		--nopidfile >"$d/dbus.log" 2>&1 &
@@ -105,6 +108,7 @@ pw_session_start() {
 # unless NEGCAM_PW_KEEP is set (then say where it is).
 pw_session_stop() {
 	local p
+	[ "$BASHPID" = "${PW_SESSION_OWNER:-}" ] || return 0
 	for p in $PW_SESSION_PIDS; do
 		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
 	done
