@@ -317,8 +317,12 @@ pw_check_shelf() {
 		n=$((n + 1))
 		"$PW" --profile "$f" >"$T/one.log" 2>&1 &
 		p=$!
-		wait_for "grep -q ' ready, ' '$T/one.log' || ! kill -0 $p" 50
-		if kill -0 "$p" 2>/dev/null; then
+		wait_for "grep -q ' ready, ' '$T/one.log' || ! kill -0 $p" 150
+		if kill -0 "$p" 2>/dev/null && ! grep -q ' ready, ' "$T/one.log"; then
+			bad+=" ${f##*/}(not ready in 15 s)"
+			kill -KILL "$p"
+			wait "$p"
+		elif kill -0 "$p" 2>/dev/null; then
 			kill "$p"
 			wait "$p"
 			rc=$?
