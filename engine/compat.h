@@ -4,7 +4,9 @@
  * built twice from the same sources: under Kbuild for negcam.ko and in
  * user space for negcamsrc and negcam-ctl. It may use only what both
  * sides offer: fixed-size integer types, memset/memcpy/memcmp, errno
- * values and the uapi structs of <linux/videodev2.h>.
+ * values, the uapi structs of <linux/videodev2.h> and LINUX_VERSION_CODE
+ * (QUERYCAP's version). No other engine file includes a header from
+ * outside engine/.
  */
 #ifndef NEGCAM_COMPAT_H
 #define NEGCAM_COMPAT_H
@@ -14,6 +16,7 @@
 #include <linux/errno.h>
 #include <linux/string.h>
 #include <linux/videodev2.h>
+#include <linux/version.h>
 #include <linux/math64.h>
 #else
 #include <stdbool.h>
@@ -22,6 +25,7 @@
 #include <errno.h>
 #include <linux/types.h>
 #include <linux/videodev2.h>
+#include <linux/version.h>
 #endif
 
 /* 64-bit unsigned division that also links on 32-bit kernels. */

@@ -4,7 +4,9 @@
  * driven by a profile. The rules are documented in docs/engine.md; in
  * short, TRY_FMT corrects a request to something the profile offers,
  * S_FMT is TRY_FMT plus a busy check plus an atomic commit, and the
- * frame interval follows the frame size.
+ * frame interval follows the frame size. These are the per-operation
+ * functions negcam.ko calls; engine-ioctl.c wraps them in the kernel
+ * ioctl core's steps for user space (negcam_engine_ioctl).
  *
  * Integer arithmetic only. Frame intervals are compared exactly: products
  * of two 32-bit terms fit 64 bits, and the few places that need more use
@@ -13,8 +15,6 @@
 #include "engine.h"
 #include "formats.h"
 #include "fract.h"
-
-#include <linux/version.h>
 
 #define NC_DRIVER_NAME "negcam"
 #define NC_BUS_INFO "platform:negcam"
@@ -75,22 +75,6 @@ static const struct negcam_format *nc_default_format(const struct negcam_profile
 	return f ? f : nc_format_at(p, q, 0);
 }
 
-static bool nc_type_mp(__u32 buf_type)
-{
-	return buf_type == V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE ||
-	       buf_type == V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE;
-}
-
-/* The queue of a single-planar or multiplanar video type, else -1. */
-static int nc_queue_any(__u32 buf_type)
-{
-	if (buf_type == V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE)
-		return NC_CAPTURE;
-	if (buf_type == V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE)
-		return NC_OUTPUT;
-	return negcam_queue_of(buf_type);
-}
-
 __u32 negcam_engine_buf_type(const struct negcam_profile *p, int q)
 {
 	bool mp = p && p->multiplanar;
@@ -106,7 +90,7 @@ __u32 negcam_engine_buf_type(const struct negcam_profile *p, int q)
  */
 static int nc_queue(const struct negcam_engine *e, __u32 buf_type)
 {
-	int q = nc_queue_any(buf_type);
+	int q = negcam_queue_of_any(buf_type);
 
 	if (q < 0 || negcam_engine_buf_type(e->profile, q) != buf_type ||
 	    !nc_format_at(e->profile, q, 0))
@@ -657,7 +641,7 @@ struct v4l2_fract negcam_engine_interval(const struct negcam_engine *e, int q)
 
 void negcam_engine_set_busy(struct negcam_engine *e, __u32 buf_type, bool busy)
 {
-	int q = nc_queue_any(buf_type);
+	int q = negcam_queue_of_any(buf_type);
 
 	if (q < 0)
 		return;
@@ -786,7 +770,7 @@ int negcam_engine_g_fmt(const struct negcam_engine *e, struct v4l2_format *f)
 
 	if (q < 0)
 		return -EINVAL;
-	if (nc_type_mp(f->type)) {
+	if (negcam_buf_type_mp(f->type)) {
 		negcam_pix_to_mp(&e->fmt[q], &f->fmt.pix_mp);
 		return 0;
 	}
@@ -796,23 +780,17 @@ int negcam_engine_g_fmt(const struct negcam_engine *e, struct v4l2_format *f)
 	return 0;
 }
 
-/* A driver without try_fmt has VIDIOC_TRY_FMT invalid for every type. */
-static bool nc_no_try_fmt(const struct negcam_engine *e)
-{
-	return e->profile && (e->profile->quirks & NC_QUIRK_NO_TRY_FMT);
-}
-
 int negcam_engine_try_fmt(const struct negcam_engine *e, struct v4l2_format *f)
 {
 	const struct negcam_size *s;
 	int q;
 
-	if (nc_no_try_fmt(e))
+	if (negcam_engine_no_try_fmt(e))
 		return -ENOTTY;
 	q = nc_queue(e, f->type);
 	if (q < 0)
 		return -EINVAL;
-	if (nc_type_mp(f->type)) {
+	if (negcam_buf_type_mp(f->type)) {
 		struct v4l2_pix_format pix;
 		int ret;
 
@@ -831,7 +809,7 @@ int negcam_engine_s_fmt(struct negcam_engine *e, struct v4l2_format *f)
 	struct v4l2_pix_format pix;
 	struct v4l2_fract ival;
 	int q = nc_queue(e, f->type);
-	bool mp = nc_type_mp(f->type);
+	bool mp = negcam_buf_type_mp(f->type);
 	int ret;
 
 	if (q < 0)
@@ -986,266 +964,4 @@ int negcam_engine_s_parm(struct negcam_engine *e, struct v4l2_streamparm *p)
 						  want, e->interval[q]);
 	nc_fill_parm(e, q, p);
 	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* The ioctl-shaped entry point                                       */
-
-/* Zero a struct after one of its fields, as the core's INFO_FL_CLEAR. */
-#define NC_CLEAR_AFTER(p, field)                                              \
-	memset((__u8 *)(p) + offsetof(__typeof__(*(p)), field) +              \
-		       sizeof((p)->field), 0,                                  \
-	       sizeof(*(p)) - offsetof(__typeof__(*(p)), field) - sizeof((p)->field))
-
-/* What the kernel core does to a multiplanar request (v4l_s_fmt, v4l_try_fmt). */
-static void nc_sanitize_mp(struct v4l2_format *f)
-{
-	struct v4l2_pix_format_mplane *mp = &f->fmt.pix_mp;
-	unsigned int i;
-
-	if (mp->num_planes > VIDEO_MAX_PLANES)
-		mp->num_planes = VIDEO_MAX_PLANES;
-	NC_CLEAR_AFTER(mp, xfer_func);
-	memset((__u8 *)&f->fmt + sizeof(*mp), 0, sizeof(f->fmt) - sizeof(*mp));
-	for (i = 0; i < mp->num_planes; i++)
-		NC_CLEAR_AFTER(&mp->plane_fmt[i], bytesperline);
-}
-
-/* What the kernel core does around the format ops (v4l_sanitize_format). */
-static void nc_sanitize_format(struct v4l2_format *f)
-{
-	size_t off = offsetof(struct v4l2_pix_format, priv) + sizeof(f->fmt.pix.priv);
-
-	if (nc_type_mp(f->type))
-		nc_sanitize_mp(f);
-	if (f->type != V4L2_BUF_TYPE_VIDEO_CAPTURE && f->type != V4L2_BUF_TYPE_VIDEO_OUTPUT)
-		return;
-	/* old applications leave the extended fields uninitialised */
-	if (f->fmt.pix.priv != V4L2_PIX_FMT_PRIV_MAGIC) {
-		f->fmt.pix.priv = V4L2_PIX_FMT_PRIV_MAGIC;
-		memset((__u8 *)&f->fmt.pix + off, 0, sizeof(f->fmt.pix) - off);
-	}
-	/* the rest of the union after pix */
-	memset((__u8 *)&f->fmt + sizeof(f->fmt.pix), 0,
-	       sizeof(f->fmt) - sizeof(f->fmt.pix));
-}
-
-static int nc_ioctl_fmt(struct negcam_engine *e, unsigned long request,
-			struct v4l2_format *f)
-{
-	int ret;
-
-	if (request == VIDIOC_TRY_FMT && nc_no_try_fmt(e))
-		return -ENOTTY;
-	if (nc_queue_any(f->type) < 0)
-		return -EINVAL;
-	if (request == VIDIOC_G_FMT) {
-		memset(&f->fmt, 0, sizeof(f->fmt));
-		if (!nc_type_mp(f->type))
-			f->fmt.pix.priv = V4L2_PIX_FMT_PRIV_MAGIC;
-		ret = negcam_engine_g_fmt(e, f);
-	} else {
-		nc_sanitize_format(f);
-		ret = request == VIDIOC_S_FMT ? negcam_engine_s_fmt(e, f) :
-						negcam_engine_try_fmt(e, f);
-	}
-	if (!nc_type_mp(f->type))
-		f->fmt.pix.priv = V4L2_PIX_FMT_PRIV_MAGIC;
-	return ret;
-}
-
-static int nc_ioctl_parm(struct negcam_engine *e, unsigned long request,
-			 struct v4l2_streamparm *p)
-{
-	if (request == VIDIOC_G_PARM) {
-		NC_CLEAR_AFTER(p, type);
-		return negcam_engine_g_parm(e, p);
-	}
-	if (nc_queue_any(p->type) == NC_OUTPUT) {
-		memset(p->parm.output.reserved, 0, sizeof(p->parm.output.reserved));
-		p->parm.output.extendedmode = 0;
-		p->parm.output.outputmode &= V4L2_MODE_HIGHQUALITY;
-	} else {
-		memset(p->parm.capture.reserved, 0, sizeof(p->parm.capture.reserved));
-		p->parm.capture.extendedmode = 0;
-		p->parm.capture.capturemode &= V4L2_MODE_HIGHQUALITY;
-	}
-	return negcam_engine_s_parm(e, p);
-}
-
-static int nc_ioctl_dispatch(struct negcam_engine *e, unsigned long request, void *arg)
-{
-	switch (request) {
-	case VIDIOC_QUERYCAP: {
-		struct v4l2_capability *cap = arg;
-		int ret = negcam_engine_querycap(e, NULL, cap);
-
-		/* added by the core for every driver */
-		cap->capabilities |= V4L2_CAP_EXT_PIX_FORMAT;
-		cap->device_caps |= V4L2_CAP_EXT_PIX_FORMAT;
-		return ret;
-	}
-	case VIDIOC_ENUM_FMT: {
-		struct v4l2_fmtdesc *fd = arg;
-
-		NC_CLEAR_AFTER(fd, type);
-		return negcam_engine_enum_fmt(e, fd);
-	}
-	case VIDIOC_G_FMT:
-	case VIDIOC_S_FMT:
-	case VIDIOC_TRY_FMT:
-		return nc_ioctl_fmt(e, request, arg);
-	case VIDIOC_ENUM_FRAMESIZES: {
-		struct v4l2_frmsizeenum *fs = arg;
-
-		NC_CLEAR_AFTER(fs, pixel_format);
-		return negcam_engine_enum_framesizes(e, NC_CAPTURE, fs);
-	}
-	case VIDIOC_ENUM_FRAMEINTERVALS: {
-		struct v4l2_frmivalenum *fi = arg;
-
-		NC_CLEAR_AFTER(fi, height);
-		return negcam_engine_enum_frameintervals(e, NC_CAPTURE, fi);
-	}
-	case VIDIOC_G_PARM:
-	case VIDIOC_S_PARM:
-		return nc_ioctl_parm(e, request, arg);
-	}
-	return -ENOTTY;
-}
-
-/* Argument size of the requests the engine answers, 0 for the others. */
-static size_t nc_ioctl_size(unsigned long request)
-{
-	switch (request) {
-	case VIDIOC_QUERYCAP:
-		return sizeof(struct v4l2_capability);
-	case VIDIOC_ENUM_FMT:
-		return sizeof(struct v4l2_fmtdesc);
-	case VIDIOC_G_FMT:
-	case VIDIOC_S_FMT:
-	case VIDIOC_TRY_FMT:
-		return sizeof(struct v4l2_format);
-	case VIDIOC_ENUM_FRAMESIZES:
-		return sizeof(struct v4l2_frmsizeenum);
-	case VIDIOC_ENUM_FRAMEINTERVALS:
-		return sizeof(struct v4l2_frmivalenum);
-	case VIDIOC_G_PARM:
-	case VIDIOC_S_PARM:
-		return sizeof(struct v4l2_streamparm);
-	}
-	return 0;
-}
-
-/*
- * Works on a copy and writes back only on success, as video_usercopy()
- * copies nothing back to user space when the driver fails.
- */
-int negcam_engine_ioctl(struct negcam_engine *e, unsigned long request, void *arg)
-{
-	union {
-		struct v4l2_capability cap;
-		struct v4l2_fmtdesc fmtdesc;
-		struct v4l2_format fmt;
-		struct v4l2_frmsizeenum fsize;
-		struct v4l2_frmivalenum fival;
-		struct v4l2_streamparm parm;
-	} buf;
-	size_t size = nc_ioctl_size(request);
-	int ret;
-
-	if (!size)
-		return -ENOTTY;
-	if (!arg)
-		return -EFAULT;
-	if (request == VIDIOC_QUERYCAP)
-		memset(&buf, 0, size); /* _IOR: the core hands the driver zeroes */
-	else
-		memcpy(&buf, arg, size);
-	ret = nc_ioctl_dispatch(e, request, &buf);
-	if (!ret)
-		memcpy(arg, &buf, size);
-	return ret;
-}
-
-struct nc_ioctl_name {
-	unsigned long request;
-	const char *name;
-};
-
-#define NC_IOCTL(x) { x, #x }
-static const struct nc_ioctl_name nc_ioctl_names[] = {
-	NC_IOCTL(VIDIOC_QUERYCAP),
-	NC_IOCTL(VIDIOC_ENUM_FMT),
-	NC_IOCTL(VIDIOC_G_FMT),
-	NC_IOCTL(VIDIOC_S_FMT),
-	NC_IOCTL(VIDIOC_TRY_FMT),
-	NC_IOCTL(VIDIOC_REQBUFS),
-	NC_IOCTL(VIDIOC_QUERYBUF),
-	NC_IOCTL(VIDIOC_G_FBUF),
-	NC_IOCTL(VIDIOC_S_FBUF),
-	NC_IOCTL(VIDIOC_OVERLAY),
-	NC_IOCTL(VIDIOC_QBUF),
-	NC_IOCTL(VIDIOC_EXPBUF),
-	NC_IOCTL(VIDIOC_DQBUF),
-	NC_IOCTL(VIDIOC_STREAMON),
-	NC_IOCTL(VIDIOC_STREAMOFF),
-	NC_IOCTL(VIDIOC_G_PARM),
-	NC_IOCTL(VIDIOC_S_PARM),
-	NC_IOCTL(VIDIOC_G_STD),
-	NC_IOCTL(VIDIOC_S_STD),
-	NC_IOCTL(VIDIOC_ENUMSTD),
-	NC_IOCTL(VIDIOC_ENUMINPUT),
-	NC_IOCTL(VIDIOC_G_CTRL),
-	NC_IOCTL(VIDIOC_S_CTRL),
-	NC_IOCTL(VIDIOC_G_TUNER),
-	NC_IOCTL(VIDIOC_S_TUNER),
-	NC_IOCTL(VIDIOC_G_AUDIO),
-	NC_IOCTL(VIDIOC_S_AUDIO),
-	NC_IOCTL(VIDIOC_QUERYCTRL),
-	NC_IOCTL(VIDIOC_QUERYMENU),
-	NC_IOCTL(VIDIOC_G_INPUT),
-	NC_IOCTL(VIDIOC_S_INPUT),
-	NC_IOCTL(VIDIOC_G_OUTPUT),
-	NC_IOCTL(VIDIOC_S_OUTPUT),
-	NC_IOCTL(VIDIOC_ENUMOUTPUT),
-	NC_IOCTL(VIDIOC_G_FREQUENCY),
-	NC_IOCTL(VIDIOC_S_FREQUENCY),
-	NC_IOCTL(VIDIOC_CROPCAP),
-	NC_IOCTL(VIDIOC_G_CROP),
-	NC_IOCTL(VIDIOC_S_CROP),
-	NC_IOCTL(VIDIOC_G_JPEGCOMP),
-	NC_IOCTL(VIDIOC_S_JPEGCOMP),
-	NC_IOCTL(VIDIOC_QUERYSTD),
-	NC_IOCTL(VIDIOC_G_PRIORITY),
-	NC_IOCTL(VIDIOC_S_PRIORITY),
-	NC_IOCTL(VIDIOC_LOG_STATUS),
-	NC_IOCTL(VIDIOC_G_EXT_CTRLS),
-	NC_IOCTL(VIDIOC_S_EXT_CTRLS),
-	NC_IOCTL(VIDIOC_TRY_EXT_CTRLS),
-	NC_IOCTL(VIDIOC_ENUM_FRAMESIZES),
-	NC_IOCTL(VIDIOC_ENUM_FRAMEINTERVALS),
-	NC_IOCTL(VIDIOC_ENCODER_CMD),
-	NC_IOCTL(VIDIOC_TRY_ENCODER_CMD),
-	NC_IOCTL(VIDIOC_DQEVENT),
-	NC_IOCTL(VIDIOC_SUBSCRIBE_EVENT),
-	NC_IOCTL(VIDIOC_UNSUBSCRIBE_EVENT),
-	NC_IOCTL(VIDIOC_CREATE_BUFS),
-	NC_IOCTL(VIDIOC_PREPARE_BUF),
-	NC_IOCTL(VIDIOC_G_SELECTION),
-	NC_IOCTL(VIDIOC_S_SELECTION),
-	NC_IOCTL(VIDIOC_DECODER_CMD),
-	NC_IOCTL(VIDIOC_TRY_DECODER_CMD),
-	NC_IOCTL(VIDIOC_QUERY_EXT_CTRL),
-};
-#undef NC_IOCTL
-
-const char *negcam_ioctl_name(unsigned long request)
-{
-	unsigned int i;
-
-	for (i = 0; i < NC_ARRAY_SIZE(nc_ioctl_names); i++)
-		if (nc_ioctl_names[i].request == request)
-			return nc_ioctl_names[i].name;
-	return "?";
 }

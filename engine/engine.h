@@ -4,9 +4,10 @@
  *
  * Every function returns 0 or a negative errno, as a kernel ioctl
  * handler does, and takes the uapi struct the matching VIDIOC_* takes.
- * The kernel module calls the per-operation functions from its
- * v4l2_ioctl_ops; user space calls negcam_engine_ioctl(). Both get the
- * same answers because there is only this code.
+ * The kernel module calls the per-operation functions (engine.c) from
+ * its v4l2_ioctl_ops; user space calls negcam_engine_ioctl()
+ * (engine-ioctl.c, the kernel's ioctl core emulated around them). Both get
+ * the same answers because there is only this code.
  *
  * The engine never allocates and never sleeps; the caller serialises
  * calls on one engine (the kernel's vdev->lock, a mutex in user space).
@@ -71,6 +72,29 @@ void negcam_pix_from_mp(struct v4l2_pix_format *sp, const struct v4l2_pix_format
 
 /* @sp (a complete format) as a multiplanar queue's G_FMT answers it. */
 void negcam_pix_to_mp(const struct v4l2_pix_format *sp, struct v4l2_pix_format_mplane *mp);
+
+/* A multiplanar video buffer type (V4L2_BUF_TYPE_VIDEO_*_MPLANE). */
+static inline bool negcam_buf_type_mp(__u32 buf_type)
+{
+	return buf_type == V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE ||
+	       buf_type == V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE;
+}
+
+/* The queue of a single-planar or multiplanar video buffer type, else -1. */
+static inline int negcam_queue_of_any(__u32 buf_type)
+{
+	if (buf_type == V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE)
+		return NC_CAPTURE;
+	if (buf_type == V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE)
+		return NC_OUTPUT;
+	return negcam_queue_of(buf_type);
+}
+
+/* The profile emulates a driver without try_fmt: VIDIOC_TRY_FMT is ENOTTY. */
+static inline bool negcam_engine_no_try_fmt(const struct negcam_engine *e)
+{
+	return e->profile && (e->profile->quirks & NC_QUIRK_NO_TRY_FMT);
+}
 
 /* The current format and frame interval of queue @q (enum negcam_queue). */
 const struct v4l2_pix_format *negcam_engine_fmt(const struct negcam_engine *e, int q);

@@ -10,6 +10,7 @@ ENGINE_SOURCES := \
 	fract.c \
 	strbuf.c \
 	engine.c \
+	engine-ioctl.c \
 	profile-names.c \
 	parser.c \
 	parse-messages.c \

@@ -485,7 +485,7 @@ negcam_device_count_negotiation (NegcamDevice *dev)
 
 /*
  * The control whose value change tells a negcam.ko loop's producer that a
- * consumer asked for a format (kmod/negcam-loop-link.c, docs/loopback.md): an
+ * consumer asked for a format (kmod/negcam-loop-formats.c, docs/loopback.md): an
  * output node may not send V4L2_EVENT_SOURCE_CHANGE (v4l2-compliance
  * fails output nodes that accept it), so the loop counts requests in a
  * read-only control and its V4L2_EVENT_CTRL is the producer's signal.

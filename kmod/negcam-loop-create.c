@@ -6,7 +6,8 @@
  * platform device (negcam-loop.N, named in its nodes' bus_info), its
  * profile and its nodes, each pointing at its node ops; removal
  * unregisters them, and each is freed when its last handle goes. What a
- * loop does once made is negcam-loop-link.c.
+ * loop does once made is negcam-loop-formats.c (its node ops, formats)
+ * and negcam-loop-frames.c (its frames).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -46,7 +47,7 @@ MODULE_PARM_DESC(loop_labels,
  * follow: the producer may set any of these formats at any size (the
  * output queue); the consumers see what it set first (ENUM_FMT index 0,
  * G_FMT), as v4l2loopback does, and from its S_FMT on that format alone
- * (negcam-loop-link.c, narrowing). With no producer format yet, the capture
+ * (negcam-loop-formats.c, narrowing). With no producer format yet, the capture
  * side offers common camera sizes, discrete, as a browser requires to
  * list a camera (Chromium ignores a node whose sizes are stepwise).
  */
@@ -256,7 +257,7 @@ static void negcam_loop_bus_info(const struct negcam_loop *loop, int qi,
 
 /*
  * Create a node of @loop, not yet registered: output (@qi NC_OUTPUT) or
- * capture @m, with the node ops of its side (negcam-loop-link.c).
+ * capture @m, with the node ops of its side (negcam-loop-formats.c).
  */
 static struct negcam_dev *negcam_loop_node(struct negcam_loop *loop, int qi,
 					   unsigned int m)

@@ -44,7 +44,7 @@ static bool negcam_loop_fits(const struct negcam_loop *loop,
 /*
  * Under flock: @cap started streaming less than the timeout ago, and the
  * producer wrote a frame, or stopped, less than the timeout ago, but not
- * in @cap's format. It was asked for that format (negcam-loop-link.c) and
+ * in @cap's format. It was asked for that format (negcam-loop-formats.c) and
  * gets that long to catch up, restart included (STREAMOFF, S_FMT,
  * STREAMON), as a silent producer does, before the placeholder takes the
  * slots: a consumer that switches format (camerabin's photo at its own

@@ -16,7 +16,7 @@
  *  - the producer writes its buffer while the loop has handed it back,
  *    and the loop hands it back only while the consumer's buffer holds no
  *    frame (negcam_buffer.lent: from the hand-over to the consumer's next
- *    QBUF; negcam-loop-link.c);
+ *    QBUF; negcam-loop-frames.c);
  *  - the consumer reads a frame in its buffer from DQBUF to QBUF, so only
  *    after the producer queued it there and before the producer gets the
  *    buffer back;

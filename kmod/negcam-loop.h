@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * negcam.ko loops, inside: the loop's state shared by the files that make
- * it (negcam-loop-create.c), negotiate and carry frames across it
- * (negcam-loop-link.c, whose node ops the video nodes call) and tell the
- * capture threads whether its producer is live (negcam-loop-live.c).
- * docs/loopback.md is the user's description.
+ * it (negcam-loop-create.c), negotiate its formats (negcam-loop-formats.c,
+ * whose node ops the video nodes call), carry the producer's frames across
+ * it (negcam-loop-frames.c), tell the capture threads whether its producer
+ * is live (negcam-loop-live.c) and show its state in sysfs
+ * (negcam-loop-sysfs.c). docs/loopback.md is the user's description.
  */
-#ifndef NEGCAM_LOOPDEFS_H
-#define NEGCAM_LOOPDEFS_H
+#ifndef NEGCAM_LOOP_H
+#define NEGCAM_LOOP_H
 
 #include <linux/kref.h>
 
@@ -95,20 +96,26 @@ static inline bool negcam_same_frame(const struct v4l2_pix_format *a,
 	       a->sizeimage == b->sizeimage;
 }
 
-/* negcam-loop-link.c: the node ops of a loop's nodes */
+/* negcam-loop-formats.c: the node ops of a loop's nodes */
 extern const struct negcam_node_ops negcam_loop_cap_ops;
 extern const struct negcam_node_ops negcam_loop_out_ops;
+
+/* negcam-loop-frames.c: the frame hooks those node ops call */
+void negcam_loop_out_queue(struct negcam_dev *out, struct negcam_buffer *buf);
+void negcam_loop_out_stop(struct negcam_dev *out);
+void negcam_loop_cap_queued(struct negcam_dev *cap, struct negcam_buffer *buf);
+void negcam_loop_cap_drop(struct negcam_dev *cap);
 
 /* negcam-loop-live.c */
 u64 negcam_loop_live_until(struct negcam_dev *cap, u64 now);
 bool negcam_loop_producer_live(struct negcam_loop *loop, u64 now);
-
-/* negcam-loop-sysfs.c: the loop's state on its platform device */
-int negcam_loop_sysfs_add(struct negcam_loop *loop);
-void negcam_loop_sysfs_remove(struct negcam_loop *loop);
 bool negcam_loop_match(const struct v4l2_pix_format *fmt,
 		       const struct negcam_dev *cap);
 void negcam_loop_mark(struct negcam_loop *loop,
 		      const struct v4l2_pix_format *fmt, u64 ts, u64 ival_ns);
 
-#endif /* NEGCAM_LOOPDEFS_H */
+/* negcam-loop-sysfs.c: the loop's state on its platform device */
+int negcam_loop_sysfs_add(struct negcam_loop *loop);
+void negcam_loop_sysfs_remove(struct negcam_loop *loop);
+
+#endif /* NEGCAM_LOOP_H */

@@ -17,7 +17,7 @@
  *    produces nothing. They take no sequence number; the timestamps show
  *    the gap (sysfs skipped_slots).
  *
- * A capture node of a loop (negcam-loop-link.c) is handed the producer's
+ * A capture node of a loop (negcam-loop-frames.c) is handed the producer's
  * frames by the producer's own QBUF (negcam_deliver_frame, one copy into
  * the next queued buffer); its thread only paces the generated picture
  * for the slots no producer frame of its format fills within

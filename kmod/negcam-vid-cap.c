@@ -5,7 +5,7 @@
  * events), their videobuf2 ops (buffers go on the pacing thread's list,
  * negcam-thread.c) and their controls (minimum buffers, test pattern).
  * A loop's capture node differs only through its node ops (dev->ops,
- * negcam_loop_cap_ops in negcam-loop-link.c): the producer's format
+ * negcam_loop_cap_ops in negcam-loop-formats.c): the producer's format
  * listed first, its frames handed over in the producer's QBUF.
  */
 #include <media/v4l2-event.h>

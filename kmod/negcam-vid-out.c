@@ -6,7 +6,7 @@
  * their videobuf2 ops (a queued buffer must hold a whole frame; it goes
  * to the loop at once, no pacing thread) and their standard control.
  * What the loop does with requests and frames comes through the node's
- * ops (dev->ops, negcam_loop_out_ops in negcam-loop-link.c).
+ * ops (dev->ops, negcam_loop_out_ops in negcam-loop-formats.c).
  */
 #include <media/v4l2-event.h>
 

@@ -7,13 +7,13 @@
  * side: negcam-vid-cap.c) or a loop's output node (negcam-vid-out.c);
  * registration takes the ioctl and vb2 tables of its direction from
  * struct negcam_vid_kind. What a loop adds comes through dev->ops
- * (struct negcam_node_ops, negcam-loop-link.c), never from a test here.
+ * (struct negcam_node_ops, negcam-loop-formats.c), never from a test here.
  *
  * Locking: dev->vlock is both vdev->lock and q->lock, so the V4L2 core
  * serialises every ioctl and file operation on the device, and the engine
  * (which never locks) sees one caller at a time. For the nodes of a loop
  * dev->vlock is the loop's lock, so one node may read and set the engine
- * of another (negcam-loop-link.c). The pacing thread never takes dev->vlock:
+ * of another (negcam-loop-formats.c). The pacing thread never takes dev->vlock:
  * it shares only dev->buf_list and the stream_* fields, under dev->slock.
  */
 #include <linux/module.h>
@@ -202,13 +202,22 @@ int negcam_vid_buf_init(struct vb2_buffer *vb)
 	return 0;
 }
 
-/* A buffer must hold a frame of the format, each plane its own. */
+/*
+ * A buffer must hold a frame of the format, each plane its own. Every
+ * QBUF comes here: a single-planar queue (every loop node's) checks its
+ * one plane without asking the engine for the planes.
+ */
 int negcam_vid_buf_prepare(struct vb2_buffer *vb)
 {
 	struct negcam_dev *dev = vb2_get_drv_priv(vb->vb2_queue);
 	struct negcam_plane_size p[NC_MAX_PLANES];
-	unsigned int n = negcam_vid_planes(dev, vb->vb2_queue, p), i;
+	unsigned int n, i;
 
+	if (!vb->vb2_queue->is_multiplanar)
+		return vb->num_planes == 1 && vb2_plane_size(vb, 0) >=
+		       negcam_engine_fmt(&dev->engine, dev->qi)->sizeimage ?
+		       0 : -EINVAL;
+	n = negcam_vid_planes(dev, vb->vb2_queue, p);
 	if (vb->num_planes != n)
 		return -EINVAL;
 	for (i = 0; i < n; i++)

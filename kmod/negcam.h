@@ -15,9 +15,12 @@
  *   negcam-vid-out.c   an output node's ioctls and vb2 ops
  *   negcam-vid.c       what both share: fops, vb2 common, controls,
  *                      node registration
- *   negcam-loop-link.c  negotiation and frames across a loop: the
- *                      node ops of its nodes (docs/loopback.md)
+ *   negcam-loop-formats.c  negotiation across a loop: the node ops of
+ *                      its nodes (docs/loopback.md)
+ *   negcam-loop-frames.c  the producer's buffers: its frames handed to
+ *                      the consumers in its QBUF
  *   negcam-thread.c    frame pacing and hand-back of capture buffers
+ *   negcam-loop-sysfs.c  a loop's state in sysfs (negcam-loop.N)
  *   negcam-loop-live.c  is a loop's producer live for a capture node
  *   negcam-loop-share.c  memory a producer and a consumer share
  *
@@ -85,7 +88,7 @@ struct negcam_buffer;
 
 /**
  * struct negcam_node_ops - what a loop adds to one of its nodes
- *	(negcam-loop-link.c: negcam_loop_cap_ops, negcam_loop_out_ops); a
+ *	(negcam-loop-formats.c: negcam_loop_cap_ops, negcam_loop_out_ops); a
  *	device's node has none. Each hook may be NULL (nothing to add); all
  *	run under negcam_dev.vlock except @live_until.
  * @ctrls: registration: add the node's own controls
@@ -183,7 +186,7 @@ struct negcam_buffer {
  *	one, whose buffers may share memory with this one's (negcam-loop-share.c);
  *	NULL otherwise and once the loop is removed (under the loop's lock)
  * @ctrl_want: output node of a loop: the controls that tell the producer
- *	what the consumers want (negcam-loop-link.c)
+ *	what the consumers want (negcam-loop-formats.c)
  * @loop_stale: capture node of a loop: the producer changed the format
  *	while this node was busy; it takes the new one once free
  * @loop_order: capture node of a loop: which STREAMON of the loop started

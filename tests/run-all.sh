@@ -86,6 +86,11 @@ script_suite() {
 script_suite layers python3 tests/check-layers.py
 # That check fails on an upward include or call (in a temporary copy).
 script_suite layers-selftest python3 tests/check-layers.py --self-test
+# docs/architecture.md against the tree: its folder table is check-layers.py's,
+# every .c/.h of the production folders has a line, no file it names is gone.
+script_suite docs python3 tests/check-docs.py
+# That check fails on an unlisted file, a removed one, a changed rule (copies).
+script_suite docs-selftest python3 tests/check-docs.py --self-test
 # No function over 80 lines in the production folders, 120 in tests/.
 script_suite functions python3 tests/check-functions.py
 # The DKMS tree (what dkms-install and negcam-dkms ship) builds a module.

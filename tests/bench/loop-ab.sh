@@ -8,9 +8,11 @@
 # Debian's v4l2loopback (tests/vm/v4l2loopback.sh builds it) stays loaded;
 # each round runs tests/bench/bench-loop.c at 640x480 and 1280x720 on it,
 # then on each NAME's negcam.ko (loaded alone, one loop that follows its
-# producer, unloaded after). Prints a markdown table of the medians over
-# the rounds, with ratios to v4l2loopback; the raw key=value files stay in
-# tests/bench/out/loop-ab/. For trying a change to the loop's frame path
+# producer, unloaded after), the NAMEs taking turns to go first: round r
+# starts with the r-th NAME, so no build always runs right after
+# v4l2loopback (an effect of the order would pass for one of the build).
+# Prints a markdown table of the medians over the rounds, with ratios to
+# v4l2loopback; the raw key=value files stay in tests/bench/out/loop-ab/. For trying a change to the loop's frame path
 # against the module on main before it lands (docs/benchmarks.md, section 7).
 set -u
 TREE=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
@@ -50,7 +52,9 @@ for r in $(seq "$ROUNDS"); do
 	for size in "640 480" "1280 720"; do
 		s=${size/ /x}
 		"$BIN/bench-loop" run "$LB" "$LB" $size 300 > "$OUT/v4l2loopback-$s-r$r.kv" 2>&1
-		for v in "$@"; do
+		# rotated by one NAME a round: "${order[@]}" is round r's order
+		order=("${@:(r - 1) % $# + 1}" "${@:1:(r - 1) % $#}")
+		for v in "${order[@]}"; do
 			ko=${v#*=}
 			case $ko in /*) ;; *) ko=$TREE/$ko ;; esac
 			insmod "$ko" loops=1 loop_captures=1 loop_profile=follow || die "$v: insmod failed"
