@@ -162,7 +162,7 @@ int nc_node_load(struct nc_node *n)
 	nc_vbq_init(&n->vbq, &nc_lock, &n->engine, n->evfd);
 	n->vbq.on_fault = node_fault;
 	n->vbq.fault_ctx = n;
-	nc_vbq_set_faults(&n->vbq, &n->profile->faults);
+	nc_faults_apply(n); /* the profile's, or negcam-run --faults' */
 	return 0;
 }
 
@@ -456,7 +456,10 @@ static int check_request(const struct nc_node *n, const struct nc_file *f, unsig
 
 static int node_ioctl(struct nc_node *n, struct nc_file *f, unsigned long request, void *arg)
 {
-	int ret = n->vbq.unplugged ? -ENODEV : check_request(n, f, request, arg);
+	int ret;
+
+	nc_faults_check();
+	ret = n->vbq.unplugged ? -ENODEV : check_request(n, f, request, arg);
 
 	if (ret)
 		return ret;

@@ -94,6 +94,11 @@ void nc_events_source_change(struct nc_node *n);
 bool nc_node_fault_watch(int fd);
 bool nc_node_unplugged(int fd);
 
+/* faults.c: negcam-run --faults FILE. Look at the file again (at most every 100 ms);
+ * give @n the faults it should have now. Under nc_lock. */
+void nc_faults_check(void);
+void nc_faults_apply(struct nc_node *n);
+
 /* Controls, inputs and priorities: -ENOTTY when @request is none of them. */
 int nc_controls_ioctl(struct nc_node *n, struct nc_file *f, unsigned long request, void *arg);
 
