@@ -61,24 +61,29 @@ v4l2ctl() {	# FMT
 	gaps=$(grep -o 'seq: *[0-9]*' "$T/o" | awk '{ print $2 }' |
 		awk 'NR > 1 && $1 > p + 1 { g += $1 - p - 1 } { p = $1 } END { print g + 0 }')
 	err=$(grep -c '(error,' "$T/o")
-	maxd=$(grep -o 'delta: [0-9.]* ms' "$T/o" | awk '$2 > m { m = $2 } END { printf "%d", m }')
+	grep -o 'delta: [0-9.]* ms' "$T/o" | awk '{ printf "%d\n", $2 + 0.5 }' | sort -n >"$T/d"
+	med=$(awk '{ a[NR] = $1 } END { print a[int(NR / 2) + 1] + 0 }' "$T/d")
+	maxd=$(tail -1 "$T/d")
 	fail=$(grep -m1 -E 'failed|timeout|EVENT' "$T/o" | sed 's/^[[:space:]]*//' | cut -c1-40)
 	join "$n frames;" "$([ "$gaps" != 0 ] && echo "$gaps lost (seq gaps);")" \
 		"$([ "$err" != 0 ] && echo "$err flagged error;")" \
-		"$([ "${maxd:-0}" -gt 40 ] && echo "longest delta ${maxd} ms;")" \
+		"$([ "${med:-0}" -gt 40 ] && echo "${med} ms apart;")" \
+		"$([ "${maxd:-0}" -gt $((3 * ${med:-0} + 100)) ] && echo "longest delta ${maxd} ms;")" \
 		"$([ -n "$fail" ] && echo "\`$fail\`;")" "$rc"
 }
 
 v4l2src() {	# FMT
 	if [ "$1" = MJPG ]; then caps="image/jpeg,width=320,height=240 ! jpegdec"
 	else caps="video/x-raw,width=320,height=240"; fi
-	timeout $LIMIT "$RUN" --profile "$T/p.profile" -- gst-launch-1.0 v4l2src \
+	GST_DEBUG=v4l2src:4 timeout $LIMIT "$RUN" --profile "$T/p.profile" -- gst-launch-1.0 v4l2src \
 		device=/dev/video0 num-buffers=60 ! $caps ! fakesink >"$T/o" 2>&1
 	rc=$(ended $?)
 	err=$(grep -m1 '^ERROR: from element' "$T/o" | sed 's/^ERROR: from element [^ ]*: //' | cut -c1-50)
 	warn=$(grep -c '^WARNING' "$T/o")
 	eos=$(grep -c 'Got EOS' "$T/o")
-	join "$([ "$eos" != 0 ] && echo "60 buffers, EOS;")" \
+	res=$(grep -c 'Resolution change detected' "$T/o")
+	join "$([ "$res" != 0 ] && echo "resolution change detected, renegotiated;")" \
+		"$([ "$eos" != 0 ] && echo "60 buffers, EOS;")" \
 		"$([ -n "$err" ] && echo "error \`$err\`;")" \
 		"$([ "$warn" != 0 ] && echo "$warn warnings;")" "$rc"
 }
