@@ -24,8 +24,9 @@
  * VB2_BUF_STATE_ERROR, an MJPEG/H.264 payload is damaged after drawing,
  * the timestamp jumps forward (never back: handed-back timestamps only
  * increase), a stall restarts the deadlines where it ends, a fault rate
- * slower than the stream's paces the slots. Source change and unplug are
- * not applied here yet.
+ * slower than the stream's paces the slots, an unplug is the simulated
+ * unplug's, from a work item (negcam_fault_unplug()). Source change is not
+ * applied here yet.
  *
  * A capture node of a loop (negcam-loop-link.c) is handed the producer's
  * frames by the producer's own QBUF (negcam_deliver_frame, one copy into
@@ -44,6 +45,10 @@
 #include "negcam.h"
 #include "fault.h"
 #include "framegen.h"
+
+/* In negcam_fault_state.fired, beside the engine's bits: this node is being
+ * unplugged by a fault (a loop's node is not: it has no device of its own). */
+#define NEGCAM_FAULT_GONE (1u << 31)
 
 /* How late the timer may fire, so wake-ups can be batched. */
 #define NEGCAM_TIMER_SLACK_NS (100 * NSEC_PER_USEC)
@@ -324,7 +329,8 @@ static void negcam_deliver(struct negcam_dev *dev, u64 count, u64 ts, u32 fed,
 /*
  * Slot @ended of the stream: frame *@count delivered, or what the faults
  * decide for it (see the head). True when a stall moved the clock: the
- * next slot ends one interval after the stall.
+ * next slot ends one interval after the stall. After a fault's unplug
+ * (@st says it fired) nothing more is delivered.
  */
 static bool negcam_slot(struct negcam_dev *dev, struct negcam_clock *clk, u64 *count,
 			u64 ended, u32 fed, struct negcam_fault_state *st, u64 t0,
@@ -334,7 +340,13 @@ static bool negcam_slot(struct negcam_dev *dev, struct negcam_clock *clk, u64 *c
 	u32 frame = per_field ? (u32)(*count / 2) : (u32)*count;
 	struct negcam_fault_frame d;
 
+	if (st->fired & NEGCAM_FAULT_GONE)
+		return false; /* going: the work item stops this thread */
 	negcam_fault_decide(&dev->stream_faults, st, frame, ts - t0, &d);
+	if ((d.what & NC_DO_UNPLUG) && negcam_fault_unplug(dev)) {
+		st->fired |= NEGCAM_FAULT_GONE;
+		return false;
+	}
 	if (d.what & NC_DO_STALL) {
 		negcam_clock_set(clk, t0 + d.stall_until_ns, ival, per_field,
 				 &dev->stream_faults);

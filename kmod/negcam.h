@@ -273,6 +273,10 @@ static inline struct negcam_buffer *to_negcam_buffer(struct vb2_buffer *vb)
 	return container_of(to_vb2_v4l2_buffer(vb), struct negcam_buffer, vb);
 }
 
+/* negcam-core.c: a fault's unplug (docs/faults.md), done by a work item;
+ * false for a loop's node, which has no platform device of its own. */
+bool negcam_fault_unplug(struct negcam_dev *dev);
+
 /* negcam-profile.c */
 struct negcam_builtin;
 struct negcam_profile;

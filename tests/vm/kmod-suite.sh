@@ -187,7 +187,19 @@ test_faults() {
 	stream $DEV 40 > /tmp/faults-stall.txt
 	f=$(awk 'NR > 1 && $2 - t > 900000 { n++ } { t = $2 } END { print n + 0 }' /tmp/faults-stall.txt)
 	if [ "$f" -ge 1 ]; then pass "faults: stall 1s every 2s: $f gaps of more than 0.9 s"; else fail "faults: no stall seen"; fi
-	echo vga > $CFS/builtin
+	# unplug: the simulated unplug's effects, from the capture thread
+	printf 'name faulty\nformat YUYV\n  size 320x240 fps 15\nfault unplug 1s\n' > /tmp/faults.profile
+	cat /tmp/faults.profile > $CFS/profile
+	v4l2-ctl -d $DEV --stream-mmap=4 --stream-count=100 > /tmp/faults-unplug.out 2>&1
+	if grep -qE 'DQBUF: failed: (Input/output error|No such device)' /tmp/faults-unplug.out; then
+		pass "faults: unplug 1s: v4l2-ctl's DQBUF fails: $(grep -o 'DQBUF: failed: .*' /tmp/faults-unplug.out)"
+	else
+		fail "faults: unplug 1s: $(tr -d '<>' < /tmp/faults-unplug.out | tr '\n' ' ' | cut -c1-200)"
+	fi
+	sleep 1
+	if [ -e "$DEV" ] || [ -d "$CFS" ]; then fail "faults: after the unplug the node or configfs remains"; else pass "faults: the node and the configfs directory are gone"; fi
+	if unload && load profile=vga; then pass "faults: rmmod and reload after the unplug"; else fail "faults: rmmod or reload after the unplug"; fi
+	DEV=/dev/$(cat $SYS/video_node)
 }
 
 # --- V4L2_FIELD_ALTERNATE: two fields per frame, same sequence --------------
