@@ -26,7 +26,7 @@ DEB_TEST_PACKAGES := clang gstreamer1.0-plugins-bad \
 	udev pipewire pipewire-bin wireplumber gstreamer1.0-pipewire lintian \
 	pipewire-v4l2
 
-.PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps test-shelf-uvc test-uvc-sweep fuzz bench kmod storm clean \
+.PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps test-faults-apps test-shelf-uvc test-uvc-sweep fuzz bench kmod storm clean \
 	matrix-shelf test-shelf debug-kernel test-debug test-debug-storm test-gadget
 
 all: build
@@ -99,6 +99,11 @@ test-vm: deps-test build kmod
 # `make test` (suite apps).
 test-apps: deps-test build
 	./tests/apps/cheese.sh $(BUILD)
+
+# What v4l2-ctl, v4l2src, ffmpeg and OpenCV do under each fault, through
+# negcam-run; the table goes into docs/faults.md (about 4 minutes).
+test-faults-apps: deps-test build
+	./tests/apps/faults-apps.sh $(BUILD) --write docs/faults.md
 
 # Every UVC camera of the shelf served by negcam-uvc behind the real
 # uvcvideo, its listing and default format checked, and v4l2-compliance -s

@@ -38,6 +38,16 @@ static inline __u64 nc_div_u64(__u64 a, __u32 b)
 #endif
 }
 
+/* The same by a 64-bit divisor. */
+static inline __u64 nc_div64_u64(__u64 a, __u64 b)
+{
+#ifdef __KERNEL__
+	return div64_u64(a, b);
+#else
+	return a / b;
+#endif
+}
+
 #define NC_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif /* NEGCAM_COMPAT_H */

@@ -37,6 +37,7 @@ static const struct nc_keyword nc_keywords[] = {
 			 "a transfer function after 'xfer-func', as in 'xfer-func srgb'"),
 	NC_SETTING("stride-align", NC_SET_STRIDE_ALIGN, nc_set_stride,
 		   "a power of two after 'stride-align', as in 'stride-align 64'"),
+	{ "fault", NC_PLACE_ANY, nc_kw_fault },
 	{ "format", NC_PLACE_ANY, nc_kw_format },
 	{ "description", NC_PLACE_FORMAT, nc_kw_description },
 	{ "flags", NC_PLACE_FORMAT, nc_kw_flags },

@@ -13,6 +13,7 @@
  *   parse-format.c    a format block: format, description and flags lines, its closing
  *   parse-sizes.c     size lines
  *   parse-rates.c     the rate clause of a size line, the shared interval pool
+ *   parse-fault.c     fault lines (docs/faults.md)
  *   parse-tokens.c    a line's words and the values they hold (numbers, fourccs, sizes, rates)
  *   parse-messages.c  error messages and "did you mean"
  * and below them all strbuf.c, the string builder the messages are written with.
@@ -78,7 +79,8 @@ enum {
 
 /* The parse in progress: where the cursor is, what is built so far. */
 struct nc_parser {
-	struct negcam_profile *out;
+	struct negcam_profile *out; /* NULL for a list of faults alone */
+	struct negcam_faults *faults; /* where 'fault' lines go: out's, or the list's */
 	struct negcam_parse_error *err;
 	const char *text;
 	__u32 len;
@@ -227,6 +229,10 @@ int nc_kw_size(struct nc_parser *p, const struct nc_keyword *kw,
 /* parse-rates.c: a size line's rate clause */
 int nc_parse_rates(struct nc_parser *p, const struct nc_tok *size_tok,
 		   struct negcam_size *sz);
+
+/* parse-fault.c: the fault line's handler */
+int nc_kw_fault(struct nc_parser *p, const struct nc_keyword *kw,
+		const struct nc_tok *kwt);
 
 /* parse-tokens.c: the line's tokens and the values they hold */
 __u32 nc_col(const struct nc_parser *p, __u32 offset);

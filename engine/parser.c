@@ -107,6 +107,7 @@ int negcam_profile_parse(struct negcam_profile *out, const char *text,
 		err = &local;
 	memset(err, 0, sizeof(*err));
 	p.out = out;
+	p.faults = &out->faults;
 	p.err = err;
 	p.text = text ? text : "";
 	p.len = text ? len : 0;

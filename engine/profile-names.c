@@ -36,6 +36,21 @@ static const struct nc_name nc_quirks_v[] = {
 };
 const struct nc_names nc_quirks = { nc_quirks_v, NC_ARRAY_SIZE(nc_quirks_v) };
 
+/* The faults of 'fault' lines, in the order the writer writes them. */
+static const struct nc_name nc_faults_v[] = {
+	{ "seed", NC_FAULT_SEED },
+	{ "drop", NC_FAULT_DROP },
+	{ "stall", NC_FAULT_STALL },
+	{ "corrupt", NC_FAULT_CORRUPT },
+	{ "truncate", NC_FAULT_TRUNCATE },
+	{ "rate", NC_FAULT_RATE },
+	{ "timestamp-jump", NC_FAULT_TIMESTAMP_JUMP },
+	{ "error", NC_FAULT_ERROR },
+	{ "source-change", NC_FAULT_SOURCE_CHANGE },
+	{ "unplug", NC_FAULT_UNPLUG },
+};
+const struct nc_names nc_faults = { nc_faults_v, NC_ARRAY_SIZE(nc_faults_v) };
+
 /* v4l2-ctl's names (with '-' where it writes '_'; both are accepted). */
 static const struct nc_name nc_fields_v[] = {
 	{ "none", V4L2_FIELD_NONE },

@@ -30,6 +30,7 @@ extern const struct nc_names nc_colorspaces;   /* colorspace */
 extern const struct nc_names nc_ycbcr_encs;    /* ycbcr-enc */
 extern const struct nc_names nc_quantizations; /* quantization */
 extern const struct nc_names nc_xfer_funcs;    /* xfer-func */
+extern const struct nc_names nc_faults;        /* fault (enum negcam_fault_kind) */
 
 /* The name written for @value, or NULL when @table has none. */
 const char *nc_name_of(const struct nc_names *table, __u32 value);

@@ -174,6 +174,105 @@ static void w_defaults(struct nc_out *o, const struct negcam_profile *p)
 	}
 }
 
+/* A time as the largest unit that holds it exactly: 2s, 500ms, 250us, 7ns. */
+static void w_time(struct nc_strbuf *sb, __s64 t)
+{
+	static const struct { const char *unit; __u32 ns; } units[] = {
+		{ "s", 1000000000 }, { "ms", 1000000 }, { "us", 1000 }, { "ns", 1 },
+	};
+	__u64 v = t < 0 ? (__u64)-t : (__u64)t;
+	__u32 i = 0;
+
+	while (i + 1 < NC_ARRAY_SIZE(units) && nc_div_u64(v, units[i].ns) * units[i].ns != v)
+		i++;
+	if (t < 0)
+		nc_sb_char(sb, '-');
+	nc_sb_uint(sb, (__u32)nc_div_u64(v, units[i].ns));
+	nc_sb_str(sb, units[i].unit);
+}
+
+/* Tenths of a percent as "5%" or "0.5%". */
+static void w_percent(struct nc_strbuf *sb, __u32 tenths)
+{
+	nc_sb_uint(sb, tenths / 10);
+	if (tenths % 10) {
+		nc_sb_char(sb, '.');
+		nc_sb_uint(sb, tenths % 10);
+	}
+	nc_sb_char(sb, '%');
+}
+
+/* One fault's values, after its name. */
+static void w_fault_values(struct nc_strbuf *sb, const struct negcam_faults *f, __u32 kind)
+{
+	const __u32 pct[NC_NFAULTS] = {
+		[NC_FAULT_DROP] = f->drop, [NC_FAULT_CORRUPT] = f->corrupt,
+		[NC_FAULT_TRUNCATE] = f->truncate, [NC_FAULT_ERROR] = f->error,
+	};
+
+	switch (kind) {
+	case NC_FAULT_SEED:
+		nc_sb_uint(sb, f->seed);
+		return;
+	case NC_FAULT_STALL:
+	case NC_FAULT_TIMESTAMP_JUMP:
+		w_time(sb, kind == NC_FAULT_STALL ? (__s64)f->stall_ns : f->jump_ns);
+		nc_sb_str(sb, " every ");
+		w_time(sb, (__s64)(kind == NC_FAULT_STALL ? f->stall_every_ns : f->jump_every_ns));
+		return;
+	case NC_FAULT_RATE:
+		nc_sb_fract(sb, (struct v4l2_fract){ f->rate.denominator, f->rate.numerator });
+		return;
+	case NC_FAULT_SOURCE_CHANGE:
+		w_time(sb, (__s64)f->source_change_ns);
+		nc_sb_char(sb, ' ');
+		nc_sb_wxh(sb, f->source_width, f->source_height);
+		return;
+	case NC_FAULT_UNPLUG:
+		w_time(sb, (__s64)f->unplug_ns);
+		return;
+	}
+	w_percent(sb, pct[kind]);
+}
+
+/* The faults @f gives, each @prefix NAME VALUES, separated by @sep. */
+static void w_fault_list(struct nc_strbuf *sb, const struct negcam_faults *f,
+			 const char *prefix, const char *sep)
+{
+	bool first = true;
+	__u32 kind;
+
+	for (kind = 0; kind < NC_NFAULTS; kind++) {
+		if (!(f->given & (1u << kind)))
+			continue;
+		if (!first)
+			nc_sb_str(sb, sep);
+		first = false;
+		nc_sb_str(sb, prefix);
+		nc_sb_str(sb, nc_name_of(&nc_faults, kind));
+		nc_sb_char(sb, ' ');
+		w_fault_values(sb, f, kind);
+	}
+}
+
+long negcam_faults_write(const struct negcam_faults *f, const char *prefix, const char *sep,
+			 char *buf, __u32 size)
+{
+	struct nc_strbuf sb = nc_sb_init(buf, size);
+
+	w_fault_list(&sb, f, prefix, sep);
+	return sb.len;
+}
+
+/* The profile's 'fault' lines, after its defaults. */
+static void w_faults(struct nc_out *o, const struct negcam_profile *p)
+{
+	if (!p->faults.given)
+		return;
+	w_fault_list(&o->sb, &p->faults, "fault ", "\n");
+	nc_sb_char(&o->sb, '\n');
+}
+
 static void w_flags(struct nc_out *o, const struct negcam_format *f,
 		    const struct negcam_fourcc_info *fi)
 {
@@ -370,6 +469,7 @@ long negcam_profile_write(const struct negcam_profile *p,
 		return -EINVAL;
 	w_shared(&o, p);
 	w_defaults(&o, p);
+	w_faults(&o, p);
 	for (i = 0; i < p->nformats; i++)
 		if (w_format(&o, p, &p->formats[i]))
 			return -EINVAL;

@@ -86,6 +86,41 @@ struct negcam_default {
 	struct v4l2_fract interval;
 };
 
+/*
+ * Faults (docs/faults.md): what the camera does wrong on purpose, the
+ * profile's 'fault' lines. engine/fault.c decides, frame by frame, what
+ * they do; each surface applies its decisions. Percentages are in tenths
+ * of a percent (0..1000), times in ns.
+ */
+enum negcam_fault_kind {
+	NC_FAULT_SEED = 0,
+	NC_FAULT_DROP,
+	NC_FAULT_STALL,
+	NC_FAULT_CORRUPT,
+	NC_FAULT_TRUNCATE,
+	NC_FAULT_RATE,
+	NC_FAULT_TIMESTAMP_JUMP,
+	NC_FAULT_ERROR,
+	NC_FAULT_SOURCE_CHANGE,
+	NC_FAULT_UNPLUG,
+	NC_NFAULTS
+};
+
+#define NC_FAULT_MAX_NS (3600ull * 1000000000ull) /* longest time a fault line may name */
+
+struct negcam_faults {
+	__u64 stall_ns, stall_every_ns;   /* stall for stall_ns at every stall_every_ns */
+	__s64 jump_ns;                    /* timestamps jump by this (may be negative) ... */
+	__u64 jump_every_ns;              /* ... at every jump_every_ns */
+	__u64 source_change_ns;           /* elapsed streaming time of the source change */
+	__u64 unplug_ns;                  /* elapsed streaming time of the unplug */
+	__u32 given;                      /* bit (1 << NC_FAULT_*) per 'fault' line */
+	__u32 seed;
+	__u32 drop, corrupt, truncate, error; /* tenths of a percent of frames */
+	__u32 source_width, source_height;
+	struct v4l2_fract rate;           /* the slowest interval delivered (seconds per frame) */
+};
+
 struct negcam_profile {
 	char name[NC_NAME_LEN];
 	char card[NC_NAME_LEN];
@@ -99,6 +134,7 @@ struct negcam_profile {
 	 */
 	__u32 multiplanar;
 	struct negcam_default def[NC_NQUEUES];
+	struct negcam_faults faults;
 	__u16 nformats, nsizes, nintervals;
 	struct negcam_format formats[NC_MAX_FORMATS];
 	struct negcam_size sizes[NC_MAX_SIZES];
@@ -166,6 +202,24 @@ struct negcam_write_opts {
  */
 long negcam_profile_write(const struct negcam_profile *p,
 			  const struct negcam_write_opts *opts, char *buf, __u32 size);
+
+/*
+ * Write the faults @f gives (docs/faults.md), each as @prefix NAME VALUES
+ * ("fault drop 5%" with @prefix "fault "), separated by @sep, into @buf
+ * as negcam_profile_write() does; returns the whole text's length.
+ */
+long negcam_faults_write(const struct negcam_faults *f, const char *prefix, const char *sep,
+			 char *buf, __u32 size);
+
+/*
+ * Parse a list of faults alone, "drop 5%; seed 3" or profile lines
+ * ("fault drop 5%\nfault seed 3"): ';' or a new line between faults, the
+ * word 'fault' optional. Into @out (overwritten; zeroed on error, with
+ * @err's message as the profile parser gives it). Nothing at all is no
+ * faults.
+ */
+int negcam_faults_parse(struct negcam_faults *out, const char *text, __u32 len,
+			struct negcam_parse_error *err);
 
 /* The profile language's name of a V4L2 field ("none", "interlaced",
  * "seq-tb", "alternate", ...), as the `field` keyword writes it; NULL for

@@ -16,12 +16,14 @@ ENGINE_SOURCES := \
 	parse-messages.c \
 	parse-tokens.c \
 	parse-rates.c \
+	parse-fault.c \
 	parse-sizes.c \
 	parse-format.c \
 	parse-settings.c \
 	parse-header.c \
 	parse-keywords.c \
 	profile-write.c \
+	fault.c \
 	builtin-profiles.c \
 	scene.c \
 	framegen.c \

@@ -393,6 +393,18 @@ load_profile (const gchar *name, GError **error)
   return NULL;
 }
 
+/* The capture queue's faults that the element must hear of: a source
+ * change, as the kernel backend hears of it by V4L2_EVENT_SOURCE_CHANGE
+ * (negcam_device_take_source_change()). An unplug answers ENODEV. */
+static void
+emb_fault (void *ctx, uint32_t what)
+{
+  NegcamDevice *dev = ctx;
+
+  if (what == NC_DO_SOURCE_CHANGE)
+    g_atomic_int_set (&dev->source_changed, 1);
+}
+
 NegcamDevice *
 negcam_device_open_embedded (const gchar *profile, GError **error)
 {
@@ -422,6 +434,9 @@ negcam_device_open_embedded (const gchar *profile, GError **error)
   dev->self_paced = FALSE;
   dev->description =
       g_strdup_printf ("embedded:%s", p->name[0] ? p->name : "profile");
+  emb->cap.on_fault = emb_fault;
+  emb->cap.fault_ctx = dev;
+  nc_vbq_set_faults (&emb->cap, &p->faults);
   return dev;
 }
 
@@ -454,6 +469,20 @@ negcam_device_embedded_source_change (
   }
   pthread_mutex_unlock (&emb->lock);
   return ret;
+}
+
+gint
+negcam_device_embedded_set_faults (NegcamDevice *dev, const struct negcam_faults *f)
+{
+  NcEmb *emb = embedded_of (dev);
+
+  if (!emb)
+    return -EINVAL;
+  pthread_mutex_lock (&emb->lock);
+  nc_vbq_set_faults (&emb->cap, f ? f : &emb->profile->faults);
+  emb_wake (emb);
+  pthread_mutex_unlock (&emb->lock);
+  return 0;
 }
 
 guint

@@ -178,6 +178,12 @@ const gchar *negcam_fourcc_to_string (guint32 fourcc, gchar buf[5]);
  */
 gint negcam_device_embedded_source_change (
     NegcamDevice *dev, const struct v4l2_pix_format *wanted);
+struct negcam_faults; /* engine/profile.h */
+
+/* The embedded capture queue's faults from now on (docs/faults.md; NULL:
+ * the profile's). 0, or -EINVAL when @dev is not embedded. */
+gint negcam_device_embedded_set_faults (
+    NegcamDevice *dev, const struct negcam_faults *f);
 /* Buffers the embedded output queue consumed (DQBUF of OUTPUT), and the
  * bytesused of the last one. */
 guint negcam_device_embedded_output_frames (

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "negcamsrc-private.h"
+#include "profile.h"
 
 #define GST_CAT_DEFAULT negcamsrc_debug
 
@@ -86,6 +87,7 @@ gst_negcam_src_open (GstNegcamSrc *src)
     negcam_device_unref (dev);
     return FALSE;
   }
+  gst_negcam_src_apply_faults (src, dev);
   ctrl.id = V4L2_CID_TEST_PATTERN;
   if (negcam_device_ioctl (dev, VIDIOC_S_CTRL, &ctrl) < 0)
     GST_INFO_OBJECT (src, "device has no test pattern control");
@@ -125,6 +127,60 @@ gst_negcam_src_close (GstNegcamSrc *src)
   GST_OBJECT_LOCK (src);
   g_clear_pointer (&src->card, g_free);
   GST_OBJECT_UNLOCK (src);
+}
+
+/* The 'faults' property (docs/faults.md) onto @dev: the embedded device
+ * takes them (NULL: its profile's); another device has none to take. */
+void
+gst_negcam_src_apply_faults (GstNegcamSrc *src, NegcamDevice *dev)
+{
+  struct negcam_faults f = { 0 };
+  gchar *text;
+  gint ret;
+
+  GST_OBJECT_LOCK (src);
+  text = g_strdup (src->faults);
+  GST_OBJECT_UNLOCK (src);
+  if (text && negcam_faults_parse (&f, text, (guint32) strlen (text), NULL) == 0)
+    ret = negcam_device_embedded_set_faults (dev, &f);
+  else
+    ret = negcam_device_embedded_set_faults (dev, NULL);
+  if (ret < 0 && text)
+    GST_ELEMENT_WARNING (src, RESOURCE, SETTINGS,
+        ("faults apply to the embedded device only; %s has none",
+            negcam_device_get_description (dev)),
+        ("faults=\"%s\" ignored", text));
+  g_free (text);
+}
+
+/* The 'faults' property: checked, kept, applied to an open device. A list
+ * that does not parse is refused (with the parser's line:column message)
+ * and the faults stay as they were. */
+gboolean
+gst_negcam_src_set_faults (GstNegcamSrc *src, const gchar *text)
+{
+  struct negcam_parse_error err;
+  struct negcam_faults f;
+  NegcamDevice *dev = NULL;
+
+  if (text && negcam_faults_parse (&f, text, (guint32) strlen (text), &err)) {
+    g_warning ("%s: faults \"%s\": %u:%u: %s; keeping the old value",
+        GST_OBJECT_NAME (src), text, err.line, err.column, err.message);
+    return FALSE;
+  }
+  GST_OBJECT_LOCK (src);
+  g_free (src->faults);
+  src->faults = g_strdup (text);
+  GST_OBJECT_UNLOCK (src);
+  g_mutex_lock (&src->cache_lock);
+  if (src->dev)
+    dev = negcam_device_ref (src->dev);
+  g_mutex_unlock (&src->cache_lock);
+  if (dev) {
+    gst_negcam_src_apply_faults (src, dev);
+    negcam_device_unref (dev);
+  }
+  return TRUE;
 }
 
 /* The device answered ENODEV: it was unplugged (or its driver removed).

@@ -57,6 +57,8 @@ gst_negcam_src_stream_on (GstNegcamSrc *src, gboolean live)
 /* gst_negcam_src_draw_downstream(): downstream's pool cannot take this
  * frame; use our own buffers from now on. */
 #define NEGCAM_SRC_FLOW_OWN_POOL GST_FLOW_CUSTOM_SUCCESS_1
+/* gst_negcam_src_next_frame(): the source changed, negotiate again. */
+#define NEGCAM_SRC_FLOW_SOURCE_CHANGE GST_FLOW_CUSTOM_SUCCESS_2
 
 /* A buffer of downstream's pool we can draw into as it is: big enough,
  * laid out as our caps say (no GstVideoMeta, or one that agrees). */
@@ -107,6 +109,10 @@ gst_negcam_src_draw_downstream (GstNegcamSrc *src, GstBuffer **out)
   }
   err = negcam_device_capture_into (src->dev, map.data, map.maxsize, &v);
   gst_buffer_unmap (buf, &map);
+  if (err == -EAGAIN) { /* a fault held or dropped the frame (docs/faults.md) */
+    gst_buffer_unref (buf);
+    return NEGCAM_FLOW_EMPTY;
+  }
   if (err < 0) {
     gst_buffer_unref (buf);
     GST_ERROR_OBJECT (
@@ -183,9 +189,49 @@ gst_negcam_src_take_frame (GstNegcamSrc *src, gboolean live, GstBuffer **buf)
   return gst_negcam_src_acquire (src, buf);
 }
 
+/* A JPEG frame cut short: no EOI marker (FF D9) in its last bytes, where
+ * an encoder puts it (a camera may pad after it). Truncated MJPEG is what
+ * a USB camera loses most (docs/faults.md): such a frame is dropped. */
+static gboolean
+gst_negcam_src_jpeg_cut (GstNegcamSrc *src, GstBuffer *buf)
+{
+  gsize size = gst_buffer_get_size (buf), n = MIN (size, 64), i;
+  guint8 tail[64];
+
+  if (src->pix.pixelformat != V4L2_PIX_FMT_MJPEG && src->pix.pixelformat != V4L2_PIX_FMT_JPEG)
+    return FALSE;
+  gst_buffer_extract (buf, size - n, tail, n);
+  for (i = n; i >= 2; i--)
+    if (tail[i - 2] == 0xff && tail[i - 1] == 0xd9)
+      return FALSE;
+  return TRUE;
+}
+
+/* A source change (a fault of the embedded device, or the driver's
+ * V4L2_EVENT_SOURCE_CHANGE): note the new size (G_FMT) for the next
+ * negotiation and ask for one. */
+static gboolean
+gst_negcam_src_source_changed (GstNegcamSrc *src)
+{
+  struct v4l2_format f = { .type = src->buf_type };
+  struct v4l2_pix_format pix;
+
+  if (!negcam_device_take_source_change (src->dev)
+      || negcam_device_ioctl (src->dev, VIDIOC_G_FMT, &f) < 0)
+    return FALSE;
+  negcam_format_get_pix (&f, &pix);
+  GST_INFO_OBJECT (src, "source changed to %ux%u: renegotiating", pix.width, pix.height);
+  src->source_width = pix.width;
+  src->source_height = pix.height;
+  gst_pad_mark_reconfigure (GST_BASE_SRC_PAD (src));
+  return TRUE;
+}
+
 /* Phase 3: the next good frame. Frames the device flags broken
  * (V4L2_BUF_FLAG_ERROR) are dropped, the sequence gap shows; five in a
- * row mean it cannot make this format at all. No lock held. */
+ * row mean it cannot make this format at all. A JPEG cut short is dropped
+ * too (not counted among those). A source change ends the wait with
+ * NEGCAM_SRC_FLOW_SOURCE_CHANGE. No lock held. */
 static GstFlowReturn
 gst_negcam_src_next_frame (GstNegcamSrc *src, gboolean live, GstBuffer **buf)
 {
@@ -194,12 +240,20 @@ gst_negcam_src_next_frame (GstNegcamSrc *src, gboolean live, GstBuffer **buf)
 
   for (;;) {
     ret = gst_negcam_src_take_frame (src, live, buf);
+    if (ret == NEGCAM_FLOW_EMPTY && gst_negcam_src_source_changed (src))
+      return NEGCAM_SRC_FLOW_SOURCE_CHANGE;
     if (ret == NEGCAM_FLOW_EMPTY)
       continue;
     if (ret == NEGCAM_FLOW_GONE)
       return gst_negcam_src_device_lost (src, "DQBUF");
     if (ret != GST_FLOW_OK)
       return ret;
+    if (!GST_BUFFER_FLAG_IS_SET (*buf, GST_BUFFER_FLAG_CORRUPTED)
+        && gst_negcam_src_jpeg_cut (src, *buf)) {
+      GST_DEBUG_OBJECT (src, "JPEG frame without its end (EOI): dropped");
+      gst_clear_buffer (buf);
+      continue;
+    }
     if (!GST_BUFFER_FLAG_IS_SET (*buf, GST_BUFFER_FLAG_CORRUPTED)) {
       src->broken = 0;
       return GST_FLOW_OK;
@@ -263,6 +317,11 @@ gst_negcam_src_create (GstPushSrc *psrc, GstBuffer **outbuf)
     return ret;
   changed = gst_negcam_src_follow_liveness (src, live);
   ret = gst_negcam_src_next_frame (src, live, &buf);
+  if (ret == NEGCAM_SRC_FLOW_SOURCE_CHANGE) {
+    if (!gst_base_src_negotiate (GST_BASE_SRC (src)))
+      return GST_FLOW_NOT_NEGOTIATED;
+    return gst_negcam_src_create (psrc, outbuf);
+  }
   if (ret != GST_FLOW_OK)
     return ret;
   seq = gst_negcam_src_stamp (src, buf, live);

@@ -448,6 +448,29 @@ negotiation_report (GstNegcamSrc *src, Negotiation *n, gboolean ok)
   return gst_base_src_set_caps (GST_BASE_SRC (src), n->final);
 }
 
+/* After a source change (docs/faults.md): downstream's caps, or the
+ * device's, at the source's new size only, so the choice takes it; none
+ * when downstream cannot take that size (then not-negotiated). */
+static void
+negotiation_source_size (GstNegcamSrc *src, Negotiation *n)
+{
+  GstCaps *sized, *both;
+
+  if (!n->peer) {
+    g_mutex_lock (&src->cache_lock);
+    n->peer = src->cache ? negcam_format_cache_caps (src->cache, NULL) : gst_caps_new_any ();
+    g_mutex_unlock (&src->cache_lock);
+  }
+  sized = gst_caps_copy (n->peer);
+  gst_caps_set_simple (sized, "width", G_TYPE_INT, (gint) src->source_width, "height",
+      G_TYPE_INT, (gint) src->source_height, NULL);
+  both = gst_caps_intersect (n->peer, sized);
+  gst_caps_unref (sized);
+  gst_caps_unref (n->peer);
+  n->peer = both;
+  src->source_width = src->source_height = 0;
+}
+
 gboolean
 gst_negcam_src_negotiate (GstBaseSrc *bsrc)
 {
@@ -462,6 +485,8 @@ gst_negcam_src_negotiate (GstBaseSrc *bsrc)
   n.peer = gst_pad_peer_query_caps (GST_BASE_SRC_PAD (bsrc), NULL);
   if (n.peer && gst_caps_is_any (n.peer))
     gst_clear_caps (&n.peer);
+  if (src->source_width)
+    negotiation_source_size (src, &n);
   ok = negotiation_choose_and_try (src, &n) && negotiation_apply (src, &n);
   ok = negotiation_report (src, &n, ok);
   negotiation_clear (&n);

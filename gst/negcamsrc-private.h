@@ -52,6 +52,7 @@ struct _GstNegcamSrc {
   /* Properties, under the object lock. */
   gchar *profile;
   gchar *device;
+  gchar *faults; /* the 'faults' property as given (docs/faults.md) */
   gboolean is_live;
   GstNegcamPattern pattern;
   GstNegcamPrefer prefer;
@@ -106,6 +107,9 @@ struct _GstNegcamSrc {
   guint clock_ids_made;
   gboolean flushing;
   guint32 expected_seq;
+  /* After a source change (a fault): its size, which the next negotiation
+   * must take; 0 when none. Streaming thread. */
+  guint source_width, source_height;
   gboolean have_seq;
   guint broken; /* frames with V4L2_BUF_FLAG_ERROR in a row */
   guint pool_created; /* CREATE_BUFS growth seen (latency changes) */
@@ -120,6 +124,8 @@ struct _GstNegcamSrc {
 
 /* negcamsrc-device.c */
 gboolean gst_negcam_src_open (GstNegcamSrc *src);
+gboolean gst_negcam_src_set_faults (GstNegcamSrc *src, const gchar *text);
+void gst_negcam_src_apply_faults (GstNegcamSrc *src, NegcamDevice *dev);
 void gst_negcam_src_close (GstNegcamSrc *src);
 GstFlowReturn gst_negcam_src_device_lost (GstNegcamSrc *src, const gchar *what);
 

@@ -78,6 +78,7 @@ enum {
   PROP_IO_MODE,
   PROP_LIBV4L2,
   PROP_COPIES,
+  PROP_FAULTS,
 };
 
 static void gst_negcam_src_uri_handler_init (
@@ -361,6 +362,9 @@ gst_negcam_src_set_property (
       g_mutex_unlock (&src->cache_lock);
       break;
     }
+    case PROP_FAULTS:
+      gst_negcam_src_set_faults (src, g_value_get_string (value));
+      break;
     case PROP_PREFER:
       GST_OBJECT_LOCK (src);
       src->prefer = g_value_get_enum (value);
@@ -449,6 +453,11 @@ gst_negcam_src_get_property (
       g_value_set_uint64 (value, src->copies);
       GST_OBJECT_UNLOCK (src);
       break;
+    case PROP_FAULTS:
+      GST_OBJECT_LOCK (src);
+      g_value_set_string (value, src->faults);
+      GST_OBJECT_UNLOCK (src);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -467,6 +476,7 @@ gst_negcam_src_finalize (GObject *object)
   g_clear_pointer (&src->clock_id, gst_clock_id_unref);
   g_free (src->profile);
   g_free (src->device);
+  g_free (src->faults);
   g_mutex_clear (&src->cache_lock);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -561,6 +571,15 @@ gst_negcam_src_install_device_properties (GObjectClass *gobject_class)
           "Test picture drawn by the device (every frame also carries its "
           "frame number, see docs/frames.md)",
           GST_TYPE_NEGCAM_PATTERN, DEFAULT_PATTERN,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+              | GST_PARAM_MUTABLE_PLAYING));
+  g_object_class_install_property (gobject_class, PROP_FAULTS,
+      g_param_spec_string ("faults", "Faults",
+          "What the embedded device does wrong on purpose, as in "
+          "\"drop 5%; seed 3\" (docs/faults.md): replaces the profile's "
+          "fault lines, also while playing; NULL: the profile's. A list "
+          "that does not parse is refused with a warning",
+          NULL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_PLAYING));
 }

@@ -37,10 +37,13 @@ MODULE_PARM_DESC(profile,
  * @pdev: the device, NULL once unregistered (under negcam_slots_lock)
  * @unplug_work: unregisters @pdev after a simulated unplug; a device
  *	cannot unregister itself from inside its own sysfs store
+ * @fault_work: the unplug a profile's fault asks for (docs/faults.md): the
+ *	whole of it from a work item, as the capture thread cannot stop itself
  */
 struct negcam_slot {
 	struct platform_device *pdev;
 	struct work_struct unplug_work;
+	struct work_struct fault_work;
 };
 
 static struct negcam_slot negcam_slots[NEGCAM_MAX_DEVICES];
@@ -246,14 +249,43 @@ static void negcam_unplug_work(struct work_struct *work)
 					    unplug_work));
 }
 
+/* A fault's unplug: what unplug_store does, then the platform device. */
+static void negcam_fault_unplug_work(struct work_struct *work)
+{
+	struct negcam_slot *slot = container_of(work, struct negcam_slot, fault_work);
+	struct negcam_dev *dev;
+
+	mutex_lock(&negcam_slots_lock);
+	if (slot->pdev) {
+		dev = negcam_from_device(&slot->pdev->dev);
+		pr_info("negcam-%u: unplugged by a fault\n", dev->index);
+		/* a DQBUF waiting now fails with EIO, as on uvcvideo's disconnect */
+		vb2_queue_error(&dev->queue);
+		negcam_configfs_remove(dev);
+		negcam_vid_unregister(dev);
+	}
+	mutex_unlock(&negcam_slots_lock);
+	negcam_slot_unregister(slot);
+}
+
+bool negcam_fault_unplug(struct negcam_dev *dev)
+{
+	if (dev->loop || dev->index >= NEGCAM_MAX_DEVICES)
+		return false;
+	schedule_work(&negcam_slots[dev->index].fault_work);
+	return true;
+}
+
 static void negcam_destroy_devices(void)
 {
 	unsigned int i;
 
 	for (i = 0; i < NEGCAM_MAX_DEVICES; i++) {
 		negcam_slot_unregister(&negcam_slots[i]);
-		/* No store can queue it again: the attributes are gone. */
+		/* No store can queue it again: the attributes are gone; nor
+		 * a capture thread: the node is gone. */
 		cancel_work_sync(&negcam_slots[i].unplug_work);
+		cancel_work_sync(&negcam_slots[i].fault_work);
 	}
 }
 
@@ -273,8 +305,10 @@ static int __init negcam_init(void)
 		pr_err("profile=%s: no such built-in profile\n", profile);
 		return -EINVAL;
 	}
-	for (i = 0; i < NEGCAM_MAX_DEVICES; i++)
+	for (i = 0; i < NEGCAM_MAX_DEVICES; i++) {
 		INIT_WORK(&negcam_slots[i].unplug_work, negcam_unplug_work);
+		INIT_WORK(&negcam_slots[i].fault_work, negcam_fault_unplug_work);
+	}
 
 	ret = negcam_configfs_init();
 	if (ret)

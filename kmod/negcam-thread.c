@@ -17,6 +17,17 @@
  *    produces nothing. They take no sequence number; the timestamps show
  *    the gap (sysfs skipped_slots).
  *
+ * Faults (docs/faults.md): the profile's, copied at STREAMON, decided per
+ * slot by the engine (negcam_fault_decide()) from the frame number and the
+ * time since the stream started: a dropped frame uses up its sequence
+ * number (counted as dropped), an ERROR frame is handed back in
+ * VB2_BUF_STATE_ERROR, an MJPEG/H.264 payload is damaged after drawing,
+ * the timestamp jumps forward (never back: handed-back timestamps only
+ * increase), a stall restarts the deadlines where it ends, a fault rate
+ * slower than the stream's paces the slots, an unplug is the simulated
+ * unplug's, from a work item (negcam_fault_unplug()). Source change is not
+ * applied here yet.
+ *
  * A capture node of a loop (negcam-loop-frames.c) is handed the producer's
  * frames by the producer's own QBUF (negcam_deliver_frame, one copy into
  * the next queued buffer); its thread only paces the generated picture
@@ -32,7 +43,12 @@
 #include <linux/math64.h>
 
 #include "negcam.h"
+#include "fault.h"
 #include "framegen.h"
+
+/* In negcam_fault_state.fired, beside the engine's bits: this node is being
+ * unplugged by a fault (a loop's node is not: it has no device of its own). */
+#define NEGCAM_FAULT_GONE (1u << 31)
 
 /* How late the timer may fire, so wake-ups can be batched. */
 #define NEGCAM_TIMER_SLACK_NS (100 * NSEC_PER_USEC)
@@ -50,9 +66,15 @@ struct negcam_clock {
 };
 
 static void negcam_clock_set(struct negcam_clock *c, u64 start,
-			     struct v4l2_fract ival, bool per_field)
+			     struct v4l2_fract ival, bool per_field,
+			     const struct negcam_faults *f)
 {
 	c->start = start;
+	/* a fault rate slower than the stream's: its interval instead */
+	if ((f->given & (1u << NC_FAULT_RATE)) && ival.denominator &&
+	    (u64)f->rate.numerator * ival.denominator >
+		    (u64)ival.numerator * f->rate.denominator)
+		ival = f->rate;
 	if (!ival.numerator || !ival.denominator) {
 		ival.numerator = 1;
 		ival.denominator = 30;
@@ -252,7 +274,25 @@ bool negcam_deliver_shared_locked(struct negcam_dev *dev,
  * placeholder then goes back to the queue unseen, so that a consumer
  * never gets one after the producer's frames began.
  */
-static void negcam_deliver(struct negcam_dev *dev, u64 count, u64 ts, u32 fed)
+/* An encoded payload damaged, the stamp moved, as the faults' @d says. */
+static void negcam_fault_apply(struct negcam_dev *dev, struct negcam_buffer *buf,
+			       const struct negcam_fault_frame *d, u64 *ts)
+{
+	struct vb2_buffer *vb = &buf->vb.vb2_buf;
+	void *vaddr = vb2_plane_vaddr(vb, 0);
+
+	if ((d->what & (NC_DO_CORRUPT | NC_DO_TRUNCATE)) && vaddr && vb->num_planes == 1) {
+		vb2_set_plane_payload(vb, 0,
+				      negcam_fault_damage(d, dev->stream_fmt.pixelformat, vaddr,
+							  vb2_get_plane_payload(vb, 0)));
+		buf->last_frame = NC_FRAME_NONE; /* not the generator's picture */
+	}
+	if (d->ts_offset_ns > 0)
+		*ts += d->ts_offset_ns;
+}
+
+static void negcam_deliver(struct negcam_dev *dev, u64 count, u64 ts, u32 fed,
+			   const struct negcam_fault_frame *d)
 {
 	const struct v4l2_pix_format *fmt = &dev->stream_fmt;
 	bool alternate = fmt->field == V4L2_FIELD_ALTERNATE;
@@ -275,14 +315,50 @@ static void negcam_deliver(struct negcam_dev *dev, u64 count, u64 ts, u32 fed)
 		buf->vb.field = (count & 1) ? V4L2_FIELD_BOTTOM : V4L2_FIELD_TOP;
 	else
 		buf->vb.field = fmt->field;
+	negcam_fault_apply(dev, buf, d, &ts);
 	spin_lock(&dev->slock);
 	if (dev->fed == fed) {
-		negcam_done_locked(dev, buf, seq, ts, !ret);
+		negcam_done_locked(dev, buf, seq, ts, !ret && !(d->what & NC_DO_ERROR));
 	} else {
 		list_add(&buf->list, &dev->buf_list);
 		buf->in_driver = true;
 	}
 	spin_unlock(&dev->slock);
+}
+
+/*
+ * Slot @ended of the stream: frame *@count delivered, or what the faults
+ * decide for it (see the head). True when a stall moved the clock: the
+ * next slot ends one interval after the stall. After a fault's unplug
+ * (@st says it fired) nothing more is delivered.
+ */
+static bool negcam_slot(struct negcam_dev *dev, struct negcam_clock *clk, u64 *count,
+			u64 ended, u32 fed, struct negcam_fault_state *st, u64 t0,
+			struct v4l2_fract ival, bool per_field)
+{
+	u64 ts = negcam_clock_at(clk, ended);
+	u32 frame = per_field ? (u32)(*count / 2) : (u32)*count;
+	struct negcam_fault_frame d;
+
+	if (st->fired & NEGCAM_FAULT_GONE)
+		return false; /* going: the work item stops this thread */
+	negcam_fault_decide(&dev->stream_faults, st, frame, ts - t0, &d);
+	if ((d.what & NC_DO_UNPLUG) && negcam_fault_unplug(dev)) {
+		st->fired |= NEGCAM_FAULT_GONE;
+		return false;
+	}
+	if (d.what & NC_DO_STALL) {
+		negcam_clock_set(clk, t0 + d.stall_until_ns, ival, per_field,
+				 &dev->stream_faults);
+		return true;
+	}
+	if (d.what & NC_DO_SKIP) { /* lost: its sequence number is used up */
+		(*count)++;
+		atomic64_inc(&dev->dropped);
+		return false;
+	}
+	negcam_deliver(dev, (*count)++, ts, fed, &d);
+	return false;
 }
 
 static void negcam_sleep_until(u64 ns)
@@ -302,12 +378,15 @@ static int negcam_thread_fn(void *data)
 	u64 next = 0;	/* slots up to next - 1 are dealt with */
 	u64 count = 0;	/* frames produced: the sequence */
 	bool was_live = false;	/* the slots before next were the producer's */
+	struct negcam_fault_state st = { 0 };
+	u64 t0;
 
 	spin_lock(&dev->slock);
 	ival = dev->stream_ival;
 	dev->stream_resync = false;
 	spin_unlock(&dev->slock);
-	negcam_clock_set(&clk, ktime_get_ns(), ival, per_field);
+	negcam_clock_set(&clk, ktime_get_ns(), ival, per_field, &dev->stream_faults);
+	t0 = clk.start;
 	set_freezable();
 
 	for (;;) {
@@ -328,7 +407,7 @@ static int negcam_thread_fn(void *data)
 		if (resync) {
 			/* New interval: continue from the last slot boundary. */
 			negcam_clock_set(&clk, negcam_clock_at(&clk, next), ival,
-					 per_field);
+					 per_field, &dev->stream_faults);
 			next = 0;
 		}
 
@@ -342,8 +421,11 @@ static int negcam_thread_fn(void *data)
 				if (ended - 1 > next && !was_live)
 					atomic64_add(ended - 1 - next,
 						     &dev->skipped);
-				negcam_deliver(dev, count++,
-					       negcam_clock_at(&clk, ended), fed);
+				if (negcam_slot(dev, &clk, &count, ended, fed, &st, t0,
+						ival, per_field)) {
+					next = 0;
+					continue;
+				}
 			}
 			next = ended;
 		}

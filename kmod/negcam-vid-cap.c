@@ -172,6 +172,7 @@ static int negcam_start_streaming_cap(struct vb2_queue *vq, unsigned int count)
 	dev->stream_resync = false;
 	dev->stream_gen = dev->fmt_gen;
 	dev->last_ts = 0;
+	dev->stream_faults = dev->profile->faults;
 	spin_unlock(&dev->slock);
 	negcam_node_call(dev, start);
 

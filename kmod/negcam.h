@@ -216,6 +216,8 @@ struct negcam_buffer {
  * @stream_ival: frame interval being streamed (S_PARM may change it)
  * @stream_resync: the thread must restart its deadlines (@stream_ival changed)
  * @stream_gen: @fmt_gen when streaming started
+ * @stream_faults: the profile's faults when streaming started (docs/faults.md),
+ *	the thread's own copy: a profile swapped meanwhile does not touch it
  * @pattern: test pattern (V4L2_CID_TEST_PATTERN)
  * @frames: frames delivered since module load
  * @dropped: frames produced with no buffer queued (a sequence gap)
@@ -262,6 +264,7 @@ struct negcam_dev {
 	struct v4l2_fract stream_ival;
 	bool stream_resync;
 	u32 stream_gen;
+	struct negcam_faults stream_faults;
 	u32 pattern;
 	atomic64_t frames;
 	atomic64_t dropped;
@@ -272,6 +275,10 @@ static inline struct negcam_buffer *to_negcam_buffer(struct vb2_buffer *vb)
 {
 	return container_of(to_vb2_v4l2_buffer(vb), struct negcam_buffer, vb);
 }
+
+/* negcam-core.c: a fault's unplug (docs/faults.md), done by a work item;
+ * false for a loop's node, which has no platform device of its own. */
+bool negcam_fault_unplug(struct negcam_dev *dev);
 
 /* negcam-profile.c */
 struct negcam_builtin;

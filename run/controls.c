@@ -160,6 +160,23 @@ static int dqevent(struct nc_file *f, struct v4l2_event *ev)
 	return 0;
 }
 
+void nc_events_source_change(struct nc_node *n)
+{
+	struct v4l2_event ev;
+	unsigned int i;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = V4L2_EVENT_SOURCE_CHANGE;
+	ev.u.src_change.changes = V4L2_EVENT_SRC_CH_RESOLUTION;
+	clock_gettime(CLOCK_MONOTONIC, &ev.timestamp);
+	for (i = 0; i < NC_RUN_MAX_FILES; i++) {
+		struct nc_file *f = nc_file_at(i);
+
+		if (f && f->node == (int)(n - nc_nodes) && (f->subs & (1u << NC_NCTRLS)))
+			queue_event(f, &ev);
+	}
+}
+
 /* The test pattern changed: tell every subscriber (@from only with feedback). */
 static void pattern_changed(struct nc_node *n, struct nc_file *from)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * negcam-run [--profile P]... [--node /dev/videoN]... [--list] -- CMD ARGS...
+ * negcam-run [--profile P]... [--node /dev/videoN]... [--faults FILE] [--list] -- CMD ARGS...
  * negcam-run --each-profile [--profiles LIST|DIR|shelf] [--junit FILE]
  *            [--markdown FILE [--append]] [--label APP] -- CMD ARGS...
  *
@@ -34,7 +34,8 @@ static const char *prog = "negcam-run";
 static void usage(FILE *to, int status)
 {
 	fprintf(to,
-		"usage: %s [--profile P]... [--node /dev/videoN]... [--list] -- CMD [ARGS...]\n"
+		"usage: %s [--profile P]... [--node /dev/videoN]... [--faults FILE] [--list]\n"
+		"                  -- CMD [ARGS...]\n"
 		"       %s --each-profile [--profiles LIST|DIR|shelf] [--junit FILE] [--timeout S]\n"
 		"                  [--markdown FILE [--append]] [--label APP] [--requests]\n"
 		"                  [--node /dev/videoN] -- CMD [ARGS...]\n"
@@ -42,6 +43,8 @@ static void usage(FILE *to, int status)
 		"                  repeat for several devices (default: webcam)\n"
 		"  --node PATH     the path of the next device (default: the first free "
 		"/dev/videoN)\n"
+		"  --faults FILE   faults switched while CMD runs: FILE's list (docs/faults.md)\n"
+		"                  replaces the profiles' faults whenever it changes\n"
 		"  --list          print the nodes and profiles, run nothing\n"
 		"  --each-profile  run CMD once per profile and print a table of what it\n"
 		"                  negotiated; exit status 1 when a case failed\n"
@@ -105,6 +108,7 @@ struct options {
 	char nodes[MAX_NODES][256], specs[MAX_NODES][1024];
 	unsigned int n;
 	const char *pending_node; /* a --node not yet followed by --profile */
+	const char *faults;       /* --faults FILE */
 	bool list, each;
 	struct nc_matrix matrix;
 	int cmd; /* argv index of CMD */
@@ -175,6 +179,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 			usage(stderr, 2);
 		else if (!strcmp(opt, "--profile") || !strcmp(opt, "--node"))
 			add_device_option(o, opt[2] == 'n', argv[++a]);
+		else if (!strcmp(opt, "--faults"))
+			o->faults = argv[++a];
 		else if (!strcmp(opt, "--profiles"))
 			o->matrix.profiles = argv[++a];
 		else if (!strcmp(opt, "--junit"))
@@ -266,6 +272,30 @@ static int set_shelf_dir(void)
 	return d ? setenv("NEGCAM_SHELF_DIR", d, 1) : 0;
 }
 
+/*
+ * --faults FILE: checked now when it exists (a bad list stops here, as a
+ * bad profile does), then named to the library by absolute path in
+ * NEGCAM_RUN_FAULTS; it may be created later.
+ */
+static int set_faults(const char *file)
+{
+	static struct negcam_faults f;
+	char msg[512], path[PATH_MAX];
+
+	if (!file)
+		return 0;
+	if (access(file, F_OK) == 0 && negcam_faults_load(file, &f, msg, sizeof(msg))) {
+		fprintf(stderr, "%s: --faults %s\n", prog, msg);
+		return -1;
+	}
+	if (file[0] != '/' && getcwd(path, sizeof(path) - strlen(file) - 2)) {
+		strcat(path, "/");
+		strcat(path, file);
+		file = path;
+	}
+	return setenv("NEGCAM_RUN_FAULTS", file, 1);
+}
+
 int main(int argc, char **argv)
 {
 	static struct options o;
@@ -285,7 +315,7 @@ int main(int argc, char **argv)
 		o.matrix.argv = argv + o.cmd;
 		return set_preload() ? 2 : nc_matrix_run(&o.matrix);
 	}
-	if (set_nodes(&o))
+	if (set_nodes(&o) || set_faults(o.faults))
 		return 2;
 	if (o.list)
 		return 0;

@@ -126,6 +126,13 @@ int nc_node_of_path(const char *path)
 	return -1;
 }
 
+/* The queue's faults that the node answers for: a source change's event. */
+static void node_fault(void *ctx, uint32_t what)
+{
+	if (what == NC_DO_SOURCE_CHANGE)
+		nc_events_source_change(ctx);
+}
+
 int nc_node_load(struct nc_node *n)
 {
 	char msg[512];
@@ -153,7 +160,26 @@ int nc_node_load(struct nc_node *n)
 	/* a multiplanar queue has no read(), as on negcam.ko */
 	n->engine.readbuffers = n->profile->multiplanar ? 0 : NC_VB_READ_BUFFERS;
 	nc_vbq_init(&n->vbq, &nc_lock, &n->engine, n->evfd);
+	n->vbq.on_fault = node_fault;
+	n->vbq.fault_ctx = n;
+	nc_faults_apply(n); /* the profile's, or negcam-run --faults' */
 	return 0;
+}
+
+bool nc_node_fault_watch(int fd)
+{
+	int node = nc_node_of_fd(fd);
+	const struct nc_vbq *q = node < 0 ? NULL : &nc_nodes[node].vbq;
+	__u32 oneshot = 1u << NC_FAULT_SOURCE_CHANGE | 1u << NC_FAULT_UNPLUG;
+
+	return q && (q->faults.given & oneshot & ~q->fstate.fired);
+}
+
+bool nc_node_unplugged(int fd)
+{
+	int node = nc_node_of_fd(fd);
+
+	return node >= 0 && nc_nodes[node].vbq.unplugged;
 }
 
 /* ---- open and close ---- */
@@ -166,6 +192,8 @@ static int node_open(int node, int flags)
 
 	pthread_mutex_lock(&nc_lock);
 	ret = nc_node_load(n);
+	if (!ret && n->vbq.unplugged)
+		ret = -ENOENT; /* the node is gone, as after a USB disconnect */
 	fd = ret ? -1 : real_(n->evfd, flags & O_CLOEXEC ? F_DUPFD_CLOEXEC : F_DUPFD, 0);
 	if (!ret && fd < 0)
 		ret = -errno;
@@ -428,7 +456,10 @@ static int check_request(const struct nc_node *n, const struct nc_file *f, unsig
 
 static int node_ioctl(struct nc_node *n, struct nc_file *f, unsigned long request, void *arg)
 {
-	int ret = check_request(n, f, request, arg);
+	int ret;
+
+	nc_faults_check();
+	ret = n->vbq.unplugged ? -ENODEV : check_request(n, f, request, arg);
 
 	if (ret)
 		return ret;

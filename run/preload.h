@@ -83,6 +83,22 @@ __u32 nc_max_priority(const struct nc_node *n);
 /* NEGCAM_RUN_MPLANE=1 (read by nc_config()): every node's profile made multiplanar. */
 extern bool nc_mplane;
 
+/* The source changed (a fault): V4L2_EVENT_SOURCE_CHANGE to @n's subscribers; under nc_lock. */
+void nc_events_source_change(struct nc_node *n);
+
+/*
+ * Whether a wait on @fd must be cut in slices to see a fault happen
+ * (a source change or an unplug still to come), and whether its node is
+ * unplugged; lock-free reads, for poll.c.
+ */
+bool nc_node_fault_watch(int fd);
+bool nc_node_unplugged(int fd);
+
+/* faults.c: negcam-run --faults FILE. Look at the file again (at most every 100 ms);
+ * give @n the faults it should have now. Under nc_lock. */
+void nc_faults_check(void);
+void nc_faults_apply(struct nc_node *n);
+
 /* Controls, inputs and priorities: -ENOTTY when @request is none of them. */
 int nc_controls_ioctl(struct nc_node *n, struct nc_file *f, unsigned long request, void *arg);
 

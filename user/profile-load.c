@@ -197,3 +197,28 @@ int negcam_profile_load(const char *spec, struct negcam_profile *out, char *msg,
 	free(text);
 	return ret;
 }
+
+int negcam_faults_load(const char *path, struct negcam_faults *out, char *msg, size_t msglen)
+{
+	struct negcam_parse_error err;
+	size_t len;
+	char *text = read_regular(path, &len, msg, msglen);
+
+	if (!text)
+		return NC_LOAD_EFILE;
+	memset(&err, 0, sizeof(err));
+	if (!is_text((const unsigned char *)text, len)) {
+		snprintf(msg, msglen, "%s: not a list of faults (binary data), see docs/faults.md",
+			 path);
+		free(text);
+		return NC_LOAD_EFILE;
+	}
+	if (negcam_faults_parse(out, text, (__u32)len, &err)) {
+		err.message[sizeof(err.message) - 1] = '\0';
+		snprintf(msg, msglen, "%s:%u:%u: %s", path, err.line, err.column, err.message);
+		free(text);
+		return NC_LOAD_EPARSE;
+	}
+	free(text);
+	return 0;
+}

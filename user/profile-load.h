@@ -30,6 +30,13 @@
 int negcam_profile_load(const char *spec, struct negcam_profile *out, char *msg, size_t msglen);
 
 /*
+ * A list of faults alone (docs/faults.md: "drop 5%; seed 3" or 'fault'
+ * lines), from the regular file @path, into @out; errors as
+ * negcam_profile_load() words them ("PATH:LINE:COL: message").
+ */
+int negcam_faults_load(const char *path, struct negcam_faults *out, char *msg, size_t msglen);
+
+/*
  * The camera shelf's directory (docs/cameras.md): $NEGCAM_SHELF_DIR, else
  * <dir of the running program>/../data/cameras (the build tree), else
  * <datadir>/negcam/cameras as installed; NULL when none exists. @buf

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "framegen.h"
+#include "vbuf-fault.h"
 #include "vbuf.h"
 
 #define PAGE_ALIGN(x) (((x) + 4095u) & ~4095u)
@@ -123,8 +124,10 @@ static void set_stamp(struct v4l2_buffer *v, uint64_t ts_ns, bool error)
 		v->flags |= V4L2_BUF_FLAG_ERROR;
 }
 
-/* Fills the oldest queued buffer with frame @count at @ts; drops it when none is queued. */
-static void deliver(struct nc_vbq *q, uint32_t count, uint64_t ts)
+/* Fills the oldest queued buffer with frame @count at @ts, then applies the
+ * faults' decision @d; drops it when none is queued. */
+static void deliver(struct nc_vbq *q, uint32_t count, uint64_t ts,
+		    const struct negcam_fault_frame *d)
 {
 	uint32_t frame = frame_of(q, count);
 	struct nc_vb *b = oldest(q, NC_VB_QUEUED);
@@ -153,6 +156,7 @@ static void deliver(struct nc_vbq *q, uint32_t count, uint64_t ts)
 	b->sequence = frame;
 	b->field = field_of(q, count);
 	b->ts_ns = ts;
+	nc_vbq_fault_apply(q, d, b);
 	b->order = ++q->order;
 	b->state = NC_VB_DONE;
 	count_done(q, 1);
@@ -172,23 +176,83 @@ static void consume(struct nc_vbq *q)
 	count_done(q, 1);
 }
 
+/* The faults' fate of the next frame at @ts (see vbuf-fault.h); a lost frame uses its number. */
+static enum nc_vf next_fate(struct nc_vbq *q, uint64_t ts, struct negcam_fault_frame *d,
+			    uint64_t *resume)
+{
+	enum nc_vf vf = nc_vbq_fault(q, frame_of(q, q->count), ts, d, resume);
+
+	if (vf == NC_VF_LOST)
+		q->count++;
+	return vf;
+}
+
+/* On demand: a frame now unless a fault holds or drops it (or the rate fault says not yet). */
+static bool on_demand_frame(struct nc_vbq *q, uint64_t now, struct negcam_fault_frame *d)
+{
+	uint64_t resume;
+
+	if (q->last_ts && now < q->last_ts + nc_vbq_fault_slot(q, 0))
+		return false;
+	if (next_fate(q, now, d, &resume) != NC_VF_DELIVER)
+		return false;
+	q->last_ts = now;
+	return true;
+}
+
 int nc_vbq_capture_into(struct nc_vbq *q, void *dst, uint32_t size, struct v4l2_buffer *v)
 {
 	uint64_t ts = mono_ns();
+	struct negcam_fault_frame d;
+	struct nc_vb b = {.nplanes = 1};
 	uint32_t count, used_by;
 	long used;
 
+	if (q->unplugged)
+		return -ENODEV;
 	if (!q->on_demand || !q->streaming)
 		return -EINVAL;
+	if (!on_demand_frame(q, ts, &d))
+		return -EAGAIN;
 	count = q->count++;
 	used = draw_unlocked(q, frame_of(q, count), ts, NC_FRAME_NONE, 0, &dst, &size, 1, &used_by);
+	b.p[0].data = dst;
+	b.p[0].bytesused = used < 0 ? 0 : (uint32_t)used;
+	b.error = used < 0;
+	b.ts_ns = ts;
+	nc_vbq_fault_apply(q, &d, &b);
 	memset(v, 0, sizeof(*v));
 	v->type = CAPTURE;
-	v->bytesused = used < 0 ? 0 : (uint32_t)used;
+	v->bytesused = b.p[0].bytesused;
 	v->sequence = frame_of(q, count);
 	v->field = field_of(q, count);
-	set_stamp(v, ts, used < 0);
+	set_stamp(v, b.ts_ns, b.error);
 	return 0;
+}
+
+/* Slot @ended of the paced stream is due at @ts: deliver it, or what the faults say. */
+static void pace_slot(struct nc_vbq *q, uint64_t ts, uint64_t *start, uint64_t *next,
+		      uint64_t ended)
+{
+	struct negcam_fault_frame d;
+	uint64_t resume;
+
+	switch (next_fate(q, ts, &d, &resume)) {
+	case NC_VF_HOLD:
+		if (resume) { /* a stall: the next frame one slot after it ends */
+			*start = resume;
+			*next = 0;
+			return;
+		}
+		break;
+	case NC_VF_LOST:
+		break;
+	case NC_VF_DELIVER:
+		q->skipped += ended - 1 - *next;
+		deliver(q, q->count++, ts, &d);
+		break;
+	}
+	*next = ended;
 }
 
 static void *pace(void *data)
@@ -198,7 +262,7 @@ static void *pace(void *data)
 
 	pthread_mutex_lock(q->lock);
 	start = mono_ns();
-	ival = slot_ns(q);
+	ival = nc_vbq_fault_slot(q, slot_ns(q));
 	while (q->streaming) {
 		uint64_t now = mono_ns(), ended, deadline;
 		struct timespec t;
@@ -206,14 +270,12 @@ static void *pace(void *data)
 		if (q->resync) { /* a new interval: go on from the last slot boundary */
 			start += next * ival;
 			next = 0;
-			ival = slot_ns(q);
+			ival = nc_vbq_fault_slot(q, slot_ns(q));
 			q->resync = false;
 		}
 		ended = now > start ? (now - start) / ival : 0;
 		if (ended > next) {
-			q->skipped += ended - 1 - next;
-			deliver(q, q->count++, start + ended * ival);
-			next = ended;
+			pace_slot(q, start + ended * ival, &start, &next, ended);
 			continue;
 		}
 		deadline = start + (next + 1) * ival;
@@ -235,6 +297,7 @@ static int stream_on(struct nc_vbq *q)
 		pthread_cond_wait(&q->done_cond, q->lock);
 	q->fmt = *negcam_engine_fmt(q->engine, q->dir); /* G_FMT's, either kind */
 	q->count = 0;
+	q->source_changed = false; /* the new stream is in the new format */
 	q->streaming = true;
 	q->resync = false;
 	if (q->on_demand)
@@ -539,12 +602,19 @@ static int qdq(struct nc_vbq *q, bool nonblock, unsigned long request, struct v4
 		return 0;
 	}
 	if (q->on_demand && q->streaming && !oldest(q, NC_VB_DONE)) {
-		if (q->dir == NC_OUTPUT)
+		if (q->dir == NC_OUTPUT) {
 			consume(q); /* the oldest written buffer, if any */
-		else
-			deliver(q, q->count++, mono_ns()); /* a frame now, or lost */
+		} else {
+			struct negcam_fault_frame d;
+			uint64_t now = mono_ns();
+
+			if (on_demand_frame(q, now, &d))
+				deliver(q, q->count++, now, &d); /* a frame now, or lost */
+		}
 	}
 	while (!(b = oldest(q, NC_VB_DONE))) {
+		if (q->unplugged)
+			return -ENODEV;
 		if (!q->streaming)
 			return -EINVAL;
 		if (nonblock || q->on_demand)
@@ -575,6 +645,8 @@ int nc_vbq_ioctl(struct nc_vbq *q, const void *file, bool nonblock, unsigned lon
 {
 	bool other = q->owner && q->owner != file;
 
+	if (q->unplugged)
+		return -ENODEV;
 	switch (request) {
 	case VIDIOC_QUERYBUF: {
 		struct v4l2_buffer *v = arg;
@@ -616,6 +688,8 @@ long nc_vbq_read(struct nc_vbq *q, const void *file, bool nonblock, void *dst, s
 	size_t n;
 	int ret;
 
+	if (q->unplugged)
+		return -ENODEV;
 	if (qmp(q))
 		return -EINVAL; /* a multiplanar queue has no read() */
 	if (!q->reading) {

@@ -54,6 +54,7 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "fault.h"
 
 #define NC_VB_MAX 32
 #define NC_VB_MIN_BUFFERS 3 /* V4L2_CID_MIN_BUFFERS_FOR_CAPTURE, as negcam.ko (the default) */
@@ -99,6 +100,17 @@ struct nc_vbq {
 	uint64_t order;
 	uint64_t dropped, skipped;
 	int evfd;
+	/* Faults (user/vbuf-fault.c, docs/faults.md): */
+	struct negcam_faults faults;      /* nc_vbq_set_faults() */
+	struct negcam_fault_state fstate;
+	uint64_t fault_t0;     /* CLOCK_MONOTONIC ns of the first slot since the faults were set */
+	uint64_t last_ts;      /* on demand: the last frame's time, for the rate fault */
+	uint64_t fault_lost;   /* frames the drop fault took */
+	bool source_changed;   /* the source changed: no frames until STREAMOFF */
+	bool unplugged;        /* gone: every call ENODEV */
+	/* told NC_DO_SOURCE_CHANGE or NC_DO_UNPLUG when it happens, lock held */
+	void (*on_fault)(void *ctx, uint32_t what);
+	void *fault_ctx;
 };
 
 /* @evfd (or -1) is owned by the caller. Paced, NC_VB_MIN_BUFFERS. */
@@ -133,6 +145,13 @@ long nc_vbq_read(struct nc_vbq *q, const void *file, bool nonblock, void *dst, s
 
 /* The memfd behind mmap offset @offset (@len bytes), or -EINVAL. */
 int nc_vbq_mmap_fd(const struct nc_vbq *q, uint64_t offset, size_t len);
+
+/*
+ * The faults from now on (a profile's, or switched while streaming):
+ * their times count from now when streaming, else from the next
+ * STREAMON; an unplug already happened stays.
+ */
+void nc_vbq_set_faults(struct nc_vbq *q, const struct negcam_faults *f);
 
 /* @file's last descriptor closed: stop and free what it owns. */
 void nc_vbq_release(struct nc_vbq *q, const void *file);

@@ -57,6 +57,7 @@ static char *slurp(const char *path, size_t *len)
 static void test_files(void)
 {
 	static const char *const files[] = { "tests/engine/profiles/example.profile",
+					     "tests/engine/profiles/faults.profile",
 					     "tests/gst/alternate.profile",
 					     "tests/bench/bench.profile" };
 	unsigned int i;

@@ -160,6 +160,48 @@ test_drops() {
 	fi
 }
 
+# --- faults (docs/faults.md): the engine's decisions in the capture thread ---
+# The same seed loses the same frames as through negcam-run (seed 7, drop
+# 10%: 4 6 47 58 59, tests/run/test_faults.sh); ERROR buffers; a stall.
+# A slow consumer under TCG may lose more (no buffer queued), never fewer.
+test_faults() {
+	local missing f
+	printf 'name faulty\nformat YUYV\n  size 320x240 fps 15\nfault seed 7\nfault drop 10%%\nfault error 10%%\n' > /tmp/faults.profile
+	if cat /tmp/faults.profile > $CFS/profile; then
+		pass "faults: a profile with fault lines accepted"
+	else
+		fail "faults: a profile with fault lines refused: $(cat $CFS/status)"; return
+	fi
+	v4l2-ctl -d $DEV --stream-mmap=4 --stream-count=70 --verbose > /tmp/faults.out 2>&1
+	missing=$(grep -o 'seq: *[0-9]*' /tmp/faults.out | awk '{ print $2 }' |
+		awk 'NR == 1 { p = $1; next } { for (s = p + 1; s < $1 && s < 60; s++) printf "%s ", s; p = $1 }')
+	note "faults: sequence numbers below 60 missing: $missing"
+	for f in 4 6 47 58 59; do
+		case " $missing" in *" $f "*) ;; *) fail "faults: frame $f (seed 7) was not lost"; return ;; esac
+	done
+	pass "faults: seed 7 loses frames 4 6 47 58 59, as through negcam-run"
+	f=$(grep -c '(error,' /tmp/faults.out)
+	if [ "$f" -gt 0 ]; then pass "faults: $f buffers flagged ERROR"; else fail "faults: no ERROR buffer"; fi
+	printf 'name faulty\nformat YUYV\n  size 320x240 fps 15\nfault stall 1s every 2s\n' > /tmp/faults.profile
+	cat /tmp/faults.profile > $CFS/profile # one write(), as configfs wants
+	stream $DEV 40 > /tmp/faults-stall.txt
+	f=$(awk 'NR > 1 && $2 - t > 900000 { n++ } { t = $2 } END { print n + 0 }' /tmp/faults-stall.txt)
+	if [ "$f" -ge 1 ]; then pass "faults: stall 1s every 2s: $f gaps of more than 0.9 s"; else fail "faults: no stall seen"; fi
+	# unplug: the simulated unplug's effects, from the capture thread
+	printf 'name faulty\nformat YUYV\n  size 320x240 fps 15\nfault unplug 1s\n' > /tmp/faults.profile
+	cat /tmp/faults.profile > $CFS/profile
+	v4l2-ctl -d $DEV --stream-mmap=4 --stream-count=100 > /tmp/faults-unplug.out 2>&1
+	if grep -qE 'DQBUF: failed: (Input/output error|No such device)' /tmp/faults-unplug.out; then
+		pass "faults: unplug 1s: v4l2-ctl's DQBUF fails: $(grep -o 'DQBUF: failed: .*' /tmp/faults-unplug.out)"
+	else
+		fail "faults: unplug 1s: $(tr -d '<>' < /tmp/faults-unplug.out | tr '\n' ' ' | cut -c1-200)"
+	fi
+	sleep 1
+	if [ -e "$DEV" ] || [ -d "$CFS" ]; then fail "faults: after the unplug the node or configfs remains"; else pass "faults: the node and the configfs directory are gone"; fi
+	if unload && load profile=vga; then pass "faults: rmmod and reload after the unplug"; else fail "faults: rmmod or reload after the unplug"; fi
+	DEV=/dev/$(cat $SYS/video_node)
+}
+
 # --- V4L2_FIELD_ALTERNATE: two fields per frame, same sequence --------------
 test_field_alternate() {
 	printf 'name alt\nfield alternate\nformat YUYV\n  size 640x480 fps 25\n' > /tmp/alt.profile
@@ -283,7 +325,14 @@ test_unplug_idle() {
 	if unload; then pass "rmmod once the handle is closed"; else fail "rmmod once the handle is closed"; fi
 }
 
-# The suite, feature by feature (each test_* above says what it checks).
+# The suite, feature by feature (each test_* above says what it checks);
+# with arguments only those (tests/vm/run.sh tests/vm/kmod-suite.sh test_faults).
+if [ $# -gt 0 ]; then
+	for t in "$@"; do "$t"; done
+	suite_end
+	[ "$S_FAIL" = 0 ]
+	exit
+fi
 test_sysfs
 test_configfs_builtin
 test_profile_readback
@@ -296,6 +345,7 @@ test_drops
 test_field_alternate
 test_multiplanar
 test_pattern_control
+test_faults
 test_unplug_idle
 suite_end
 [ "$S_FAIL" = 0 ]
