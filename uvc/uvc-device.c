@@ -229,3 +229,24 @@ uint64_t nc_uvc_dev_next_due(const struct nc_uvc_dev *dev)
 {
 	return dev->nurbs ? dev->urbs[dev->urb_head].due_ns : UINT64_MAX;
 }
+
+const struct nc_uvc_params *nc_uvc_dev_committed(const struct nc_uvc_dev *dev)
+{
+	return dev->committed ? &dev->commit : NULL;
+}
+
+void nc_uvc_dev_set_frame_source(struct nc_uvc_dev *dev, nc_uvc_frame_fn fn, void *ctx)
+{
+	dev->frame_fn = fn;
+	dev->frame_ctx = fn ? ctx : NULL;
+}
+
+void nc_uvc_dev_set_trace(struct nc_uvc_dev *dev, bool trace)
+{
+	dev->trace = trace;
+}
+
+void nc_uvc_dev_set_streaming(struct nc_uvc_dev *dev, bool on)
+{
+	dev->vs_alt = on ? 1 : 0;
+}
