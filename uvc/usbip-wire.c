@@ -9,7 +9,7 @@
 #include "usbip-wire.h"
 #include "uvc-bytes.h"
 
-static void parse_basic(const uint8_t *buf, struct usbip_cmd *cmd)
+static void parse_basic(const uint8_t *buf, struct nc_usbip_cmd *cmd)
 {
 	memset(cmd, 0, sizeof(*cmd));
 	cmd->command = nc_uvc_be32(buf);
@@ -20,7 +20,7 @@ static void parse_basic(const uint8_t *buf, struct usbip_cmd *cmd)
 }
 
 /* The CMD_SUBMIT fields and what follows the header; bytes needed or -EPROTO. */
-static long parse_submit(const uint8_t *buf, size_t len, struct usbip_cmd *cmd)
+static long parse_submit(const uint8_t *buf, size_t len, struct nc_usbip_cmd *cmd)
 {
 	uint64_t need = USBIP_HDR_LEN;
 	int i;
@@ -48,7 +48,7 @@ static long parse_submit(const uint8_t *buf, size_t len, struct usbip_cmd *cmd)
 	if (cmd->number_of_packets > 0)
 		cmd->iso = cmd->data + cmd->data_len;
 	for (i = 0; i < cmd->number_of_packets; i++) {
-		struct usbip_iso_desc d = usbip_cmd_iso(cmd, i);
+		struct nc_usbip_iso_desc d = nc_usbip_cmd_iso(cmd, i);
 
 		if ((uint64_t)d.offset + d.length > (uint32_t)cmd->transfer_buffer_length)
 			return -EPROTO;
@@ -56,7 +56,7 @@ static long parse_submit(const uint8_t *buf, size_t len, struct usbip_cmd *cmd)
 	return (long)need;
 }
 
-long usbip_parse_cmd(const uint8_t *buf, size_t len, struct usbip_cmd *cmd)
+long nc_usbip_parse_cmd(const uint8_t *buf, size_t len, struct nc_usbip_cmd *cmd)
 {
 	if (len < USBIP_HDR_LEN)
 		return 0;
@@ -70,10 +70,10 @@ long usbip_parse_cmd(const uint8_t *buf, size_t len, struct usbip_cmd *cmd)
 	return -EPROTO;
 }
 
-struct usbip_iso_desc usbip_cmd_iso(const struct usbip_cmd *cmd, int i)
+struct nc_usbip_iso_desc nc_usbip_cmd_iso(const struct nc_usbip_cmd *cmd, int i)
 {
 	const uint8_t *p = cmd->iso + (size_t)i * USBIP_ISO_DESC_LEN;
-	struct usbip_iso_desc d = {
+	struct nc_usbip_iso_desc d = {
 		.offset = nc_uvc_be32(p), .length = nc_uvc_be32(p + 4),
 		.actual_length = nc_uvc_be32(p + 8), .status = (int32_t)nc_uvc_be32(p + 12),
 	};
@@ -82,7 +82,7 @@ struct usbip_iso_desc usbip_cmd_iso(const struct usbip_cmd *cmd, int i)
 }
 
 /* The basic header of an answer: vhci-hcd matches answers by seqnum alone. */
-static void pack_basic(uint8_t *out, uint32_t command, const struct usbip_cmd *cmd)
+static void pack_basic(uint8_t *out, uint32_t command, const struct nc_usbip_cmd *cmd)
 {
 	memset(out, 0, USBIP_HDR_LEN);
 	nc_uvc_put_be32(out, command);
@@ -92,8 +92,8 @@ static void pack_basic(uint8_t *out, uint32_t command, const struct usbip_cmd *c
 	nc_uvc_put_be32(out + 16, cmd->ep);
 }
 
-void usbip_pack_ret_submit(uint8_t *out, const struct usbip_cmd *cmd, int32_t status,
-			   uint32_t actual_length, int32_t start_frame)
+void nc_usbip_pack_ret_submit(uint8_t *out, const struct nc_usbip_cmd *cmd, int32_t status,
+			      uint32_t actual_length, int32_t start_frame)
 {
 	pack_basic(out, USBIP_RET_SUBMIT, cmd);
 	nc_uvc_put_be32(out + 20, (uint32_t)status);
@@ -103,7 +103,7 @@ void usbip_pack_ret_submit(uint8_t *out, const struct usbip_cmd *cmd, int32_t st
 	nc_uvc_put_be32(out + 36, 0); /* error_count */
 }
 
-void usbip_pack_iso(uint8_t *out, const struct usbip_iso_desc *d)
+void nc_usbip_pack_iso(uint8_t *out, const struct nc_usbip_iso_desc *d)
 {
 	nc_uvc_put_be32(out, d->offset);
 	nc_uvc_put_be32(out + 4, d->length);
@@ -111,7 +111,7 @@ void usbip_pack_iso(uint8_t *out, const struct usbip_iso_desc *d)
 	nc_uvc_put_be32(out + 12, (uint32_t)d->status);
 }
 
-void usbip_pack_ret_unlink(uint8_t *out, const struct usbip_cmd *cmd, int32_t status)
+void nc_usbip_pack_ret_unlink(uint8_t *out, const struct nc_usbip_cmd *cmd, int32_t status)
 {
 	pack_basic(out, USBIP_RET_UNLINK, cmd);
 	nc_uvc_put_be32(out + 20, (uint32_t)status);

@@ -41,7 +41,7 @@
 
 /* An isochronous IN URB held until its bus time. */
 struct nc_uvc_urb {
-	struct usbip_cmd cmd; /* cmd.data and cmd.iso are not kept */
+	struct nc_usbip_cmd cmd; /* cmd.data and cmd.iso are not kept */
 	uint64_t start_ns, due_ns, uframe_ns;
 	uint32_t offset[USBIP_MAX_ISO_PACKETS], length[USBIP_MAX_ISO_PACKETS];
 };

@@ -293,38 +293,38 @@ static void submit(uint8_t *b, uint32_t seq, uint32_t dir, uint32_t ep, int32_t 
 static void test_parser(void)
 {
 	uint8_t b[USBIP_HDR_LEN + 64 + 16] = { 0 };
-	struct usbip_cmd cmd;
+	struct nc_usbip_cmd cmd;
 
-	CHECK_EQ(usbip_parse_cmd(b, 47, &cmd), 0, "a short header: more bytes needed");
-	CHECK_EQ(usbip_parse_cmd(b, 48, &cmd), -EPROTO, "command 0");
+	CHECK_EQ(nc_usbip_parse_cmd(b, 47, &cmd), 0, "a short header: more bytes needed");
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48, &cmd), -EPROTO, "command 0");
 	nc_uvc_put_be32(b, 3);
-	CHECK_EQ(usbip_parse_cmd(b, 48, &cmd), -EPROTO, "a RET_SUBMIT from the host");
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48, &cmd), -EPROTO, "a RET_SUBMIT from the host");
 	submit(b, 1, 2, 0, 0, 0, NULL);
-	CHECK_EQ(usbip_parse_cmd(b, 48, &cmd), -EPROTO, "direction 2");
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48, &cmd), -EPROTO, "direction 2");
 	submit(b, 1, 1, 16, 0, 0, NULL);
-	CHECK_EQ(usbip_parse_cmd(b, 48, &cmd), -EPROTO, "endpoint 16");
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48, &cmd), -EPROTO, "endpoint 16");
 	submit(b, 1, 1, 0, -1, 0, NULL);
-	CHECK_EQ(usbip_parse_cmd(b, 48, &cmd), -EPROTO, "a negative length");
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48, &cmd), -EPROTO, "a negative length");
 	submit(b, 1, 1, 1, 3072, 1025, NULL);
-	CHECK_EQ(usbip_parse_cmd(b, 48, &cmd), -EPROTO, "1025 iso packets");
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48, &cmd), -EPROTO, "1025 iso packets");
 	submit(b, 1, 1, 1, 3072, -2, NULL);
-	CHECK_EQ(usbip_parse_cmd(b, 48, &cmd), -EPROTO, "-2 iso packets");
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48, &cmd), -EPROTO, "-2 iso packets");
 	submit(b, 1, 0, 0, 70000, 0, NULL);
-	CHECK_EQ(usbip_parse_cmd(b, 48, &cmd), -EPROTO, "70000 bytes of OUT data");
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48, &cmd), -EPROTO, "70000 bytes of OUT data");
 	submit(b, 1, 0, 0, 34, 0, NULL);
-	CHECK_EQ(usbip_parse_cmd(b, 48 + 33, &cmd), 0, "OUT data not all there yet");
-	CHECK_EQ(usbip_parse_cmd(b, 48 + 34, &cmd), 48 + 34, "OUT data complete");
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48 + 33, &cmd), 0, "OUT data not all there yet");
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48 + 34, &cmd), 48 + 34, "OUT data complete");
 	submit(b, 1, 1, 1, 3072, 1, NULL);
-	CHECK_EQ(usbip_parse_cmd(b, 48 + 15, &cmd), 0, "iso descriptor not all there");
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48 + 15, &cmd), 0, "iso descriptor not all there");
 	nc_uvc_put_be32(b + 48, 1); /* offset 1 + length 3072 > 3072 */
 	nc_uvc_put_be32(b + 52, 3072);
-	CHECK_EQ(usbip_parse_cmd(b, 48 + 16, &cmd), -EPROTO, "an iso packet outside the buffer");
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48 + 16, &cmd), -EPROTO, "an iso packet outside the buffer");
 	nc_uvc_put_be32(b + 48, 0);
-	CHECK_EQ(usbip_parse_cmd(b, 48 + 16, &cmd), 48 + 16, "one iso packet");
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48 + 16, &cmd), 48 + 16, "one iso packet");
 	memset(b, 0, 48);
 	nc_uvc_put_be32(b, USBIP_CMD_UNLINK);
 	nc_uvc_put_be32(b + 20, 7);
-	CHECK_EQ(usbip_parse_cmd(b, 48, &cmd), 48, "CMD_UNLINK");
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48, &cmd), 48, "CMD_UNLINK");
 	CHECK_EQ(cmd.unlink_seqnum, 7, "of seqnum 7");
 }
 
