@@ -7,7 +7,12 @@
  * behind), and answered when the last of them has passed, so the stream
  * runs at bus speed and the caller sleeps in between. CMD_UNLINK takes a
  * held URB back (RET_UNLINK -ECONNRESET) or finds it already answered (0).
- * Any other endpoint stalls.
+ * vhci-hcd can send a URB's CMD_UNLINK before its CMD_SUBMIT (the URB
+ * killed between two passes of its transmit thread); it gives the URB
+ * back on our RET_UNLINK, and a RET_SUBMIT for it afterwards makes it
+ * drop the connection ("cannot find a urb of seqnum"). So an unlink of a
+ * seqnum above every submit seen is remembered, and that CMD_SUBMIT, when
+ * it comes, is dropped unanswered. Any other endpoint stalls.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -57,6 +62,9 @@ void nc_uvc_dev_reset(struct nc_uvc_dev *dev)
 	dev->urb_head = 0;
 	dev->nurbs = 0;
 	dev->bus_ns = 0;
+	dev->last_submit = 0;
+	memset(dev->early, 0, sizeof(dev->early));
+	dev->early_next = 0;
 	memset(&dev->counts, 0, sizeof(dev->counts));
 }
 
@@ -149,14 +157,36 @@ static int unlink_urb(struct nc_uvc_dev *dev, const struct nc_usbip_cmd *cmd)
 	}
 	if (!dev->nurbs)
 		dev->bus_ns = 0;
+	if (!status && cmd->unlink_seqnum > dev->last_submit) { /* not submitted yet */
+		dev->early[dev->early_next] = cmd->unlink_seqnum;
+		dev->early_next = (dev->early_next + 1) % NC_UVC_EARLY_UNLINKS;
+	}
 	nc_usbip_pack_ret_unlink(dev->out, cmd, status);
 	return dev->send(dev->send_ctx, dev->out, USBIP_HDR_LEN);
+}
+
+/* Was @seqnum unlinked before it was submitted? Then forget it: it comes once. */
+static bool unlinked_early(struct nc_uvc_dev *dev, uint32_t seqnum)
+{
+	unsigned int i;
+
+	for (i = 0; i < NC_UVC_EARLY_UNLINKS; i++) {
+		if (dev->early[i] && dev->early[i] == seqnum) {
+			dev->early[i] = 0;
+			return true;
+		}
+	}
+	return false;
 }
 
 static int handle(struct nc_uvc_dev *dev, const struct nc_usbip_cmd *cmd)
 {
 	if (cmd->command == USBIP_CMD_UNLINK)
 		return unlink_urb(dev, cmd);
+	if (cmd->seqnum > dev->last_submit)
+		dev->last_submit = cmd->seqnum;
+	if (unlinked_early(dev, cmd->seqnum))
+		return 0; /* the host gave it back already: no answer */
 	if (cmd->ep == 0 && cmd->number_of_packets <= 0)
 		return control(dev, cmd);
 	if (cmd->ep == (NC_UVC_EP_IN & 0x0f) && cmd->direction == USBIP_DIR_IN &&

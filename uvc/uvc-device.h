@@ -37,6 +37,7 @@
 #include "uvc-stream.h"
 
 #define NC_UVC_MAX_URBS 32  /* isochronous URBs held at once */
+#define NC_UVC_EARLY_UNLINKS 8 /* URBs unlinked before their CMD_SUBMIT came, remembered */
 #define NC_UVC_MICROFRAME_NS 125000ull
 
 /* An isochronous IN URB held until its bus time. */
@@ -63,6 +64,9 @@ struct nc_uvc_dev {
 	struct nc_uvc_stream stream;
 	struct nc_uvc_urb urbs[NC_UVC_MAX_URBS]; /* a ring in due order */
 	unsigned int urb_head, nurbs;
+	uint32_t last_submit; /* the highest CMD_SUBMIT seqnum handled */
+	uint32_t early[NC_UVC_EARLY_UNLINKS]; /* seqnums unlinked before submitted (0: none) */
+	unsigned int early_next;
 	uint64_t bus_ns;  /* the end of the last held URB's microframes */
 	uint64_t now_ns;  /* the time of the command being handled */
 	uint8_t *out;     /* one answer being built */

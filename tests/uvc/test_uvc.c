@@ -389,6 +389,30 @@ static int take_payloads(uint8_t *frame, uint32_t *flen, uint32_t seq, bool *eof
 	return sum == total ? 0 : -1;
 }
 
+/*
+ * vhci-hcd sent a URB's CMD_UNLINK before its CMD_SUBMIT: RET_UNLINK 0
+ * gives the URB back there, so its CMD_SUBMIT must go unanswered (a
+ * RET_SUBMIT for it makes vhci-hcd drop the device). @b: room for an iso URB.
+ */
+static void test_early_unlink(struct nc_uvc_dev *dev, uint8_t *b, uint64_t t)
+{
+	memset(b, 0, 48);
+	nc_uvc_put_be32(b, USBIP_CMD_UNLINK);
+	nc_uvc_put_be32(b + 4, 601);
+	nc_uvc_put_be32(b + 20, 600);
+	feed(dev, b, 48, t);
+	CHECK_EQ(nc_uvc_be32(sent + 20), 0, "unlink before submit: RET_UNLINK 0");
+	sent_count = 0;
+	iso_urb(b, 600);
+	CHECK_EQ(feed(dev, b, 48 + 32 * 16, t), 48 + 32 * 16, "its CMD_SUBMIT taken");
+	nc_uvc_dev_tick(dev, t + 100 * 32 * NC_UVC_MICROFRAME_NS);
+	CHECK_EQ(sent_count, 0, "and never answered");
+	CHECK_EQ(nc_uvc_dev_next_due(dev), UINT64_MAX, "nor held");
+	iso_urb(b, 602);
+	feed(dev, b, 48 + 32 * 16, t);
+	CHECK(nc_uvc_dev_next_due(dev) != UINT64_MAX, "the next URB is held as before");
+}
+
 static void test_iso(void)
 {
 	static struct nc_uvc_dev dev;
@@ -428,6 +452,7 @@ static void test_iso(void)
 	nc_uvc_put_be32(b + 20, 999);
 	feed(&dev, b, 48, t);
 	CHECK_EQ(nc_uvc_be32(sent + 20), 0, "an unknown URB: already answered");
+	test_early_unlink(&dev, b, t);
 	nc_uvc_dev_free(&dev);
 }
 
