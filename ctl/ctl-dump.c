@@ -160,55 +160,38 @@ static __u32 buf_type(struct dump *d, int queue)
 	return d->mplane[queue] ? V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE : V4L2_BUF_TYPE_VIDEO_OUTPUT;
 }
 
-/* The single-planar view of a (possibly multiplanar) format. */
-struct dump_pix {
-	__u32 width, height, pixelformat, field;
-	__u32 colorspace, ycbcr_enc, quantization, xfer_func;
-};
-
-static void fmt_set(struct dump *d, int queue, struct v4l2_format *f, const struct dump_pix *p)
+/*
+ * A request for @queue: @p's fields in its buffer type. A multiplanar
+ * queue gets the engine's mapping (negcam_pix_to_mp) with no planes, so
+ * the driver chooses them.
+ */
+static void fmt_set(struct dump *d, int queue, struct v4l2_format *f,
+		    const struct v4l2_pix_format *p)
 {
 	memset(f, 0, sizeof(*f));
 	f->type = buf_type(d, queue);
 	if (d->mplane[queue]) {
-		f->fmt.pix_mp.width = p->width;
-		f->fmt.pix_mp.height = p->height;
-		f->fmt.pix_mp.pixelformat = p->pixelformat;
-		f->fmt.pix_mp.field = p->field;
+		negcam_pix_to_mp(p, &f->fmt.pix_mp);
+		f->fmt.pix_mp.num_planes = 0;
+		memset(f->fmt.pix_mp.plane_fmt, 0, sizeof(f->fmt.pix_mp.plane_fmt));
 	} else {
-		f->fmt.pix.width = p->width;
-		f->fmt.pix.height = p->height;
-		f->fmt.pix.pixelformat = p->pixelformat;
-		f->fmt.pix.field = p->field;
+		f->fmt.pix = *p;
 		f->fmt.pix.priv = V4L2_PIX_FMT_PRIV_MAGIC;
 	}
 }
 
-static void fmt_get(struct dump *d, int queue, const struct v4l2_format *f, struct dump_pix *p)
+/* The single-planar view of the driver's answer: the engine's mapping (negcam_pix_from_mp). */
+static void fmt_get(struct dump *d, int queue, const struct v4l2_format *f,
+		    struct v4l2_pix_format *p)
 {
-	if (d->mplane[queue]) {
-		p->width = f->fmt.pix_mp.width;
-		p->height = f->fmt.pix_mp.height;
-		p->pixelformat = f->fmt.pix_mp.pixelformat;
-		p->field = f->fmt.pix_mp.field;
-		p->colorspace = f->fmt.pix_mp.colorspace;
-		p->ycbcr_enc = f->fmt.pix_mp.ycbcr_enc;
-		p->quantization = f->fmt.pix_mp.quantization;
-		p->xfer_func = f->fmt.pix_mp.xfer_func;
-	} else {
-		p->width = f->fmt.pix.width;
-		p->height = f->fmt.pix.height;
-		p->pixelformat = f->fmt.pix.pixelformat;
-		p->field = f->fmt.pix.field;
-		p->colorspace = f->fmt.pix.colorspace;
-		p->ycbcr_enc = f->fmt.pix.ycbcr_enc;
-		p->quantization = f->fmt.pix.quantization;
-		p->xfer_func = f->fmt.pix.xfer_func;
-	}
+	if (d->mplane[queue])
+		negcam_pix_from_mp(p, &f->fmt.pix_mp);
+	else
+		*p = f->fmt.pix;
 }
 
 /* TRY_FMT; 0 or -errno, the answer in *out. */
-static int try_fmt(struct dump *d, int queue, const struct dump_pix *req, struct dump_pix *out)
+static int try_fmt(struct dump *d, int queue, const struct v4l2_pix_format *req, struct v4l2_pix_format *out)
 {
 	struct v4l2_format f;
 	int r;
@@ -344,7 +327,7 @@ static void probe_fields(struct dump *d, struct dump_format *f, __u32 w, __u32 h
 		V4L2_FIELD_INTERLACED, V4L2_FIELD_SEQ_TB,        V4L2_FIELD_SEQ_BT,
 		V4L2_FIELD_ALTERNATE,  V4L2_FIELD_INTERLACED_TB, V4L2_FIELD_INTERLACED_BT,
 	};
-	struct dump_pix req = { .width = w, .height = h, .pixelformat = f->fourcc,
+	struct v4l2_pix_format req = { .width = w, .height = h, .pixelformat = f->fourcc,
 				.field = V4L2_FIELD_ANY }, ans;
 	unsigned int i, j;
 	char f4[8];
@@ -393,7 +376,7 @@ static void probe_fields(struct dump *d, struct dump_format *f, __u32 w, __u32 h
  */
 static void no_sizes(struct dump *d, struct dump_format *f)
 {
-	struct dump_pix req = { .width = 640, .height = 480, .pixelformat = f->fourcc,
+	struct v4l2_pix_format req = { .width = 640, .height = 480, .pixelformat = f->fourcc,
 				.field = V4L2_FIELD_ANY }, ans = { 0 };
 	struct v4l2_streamparm parm;
 	struct dump_size sz;
@@ -404,7 +387,7 @@ static void no_sizes(struct dump *d, struct dump_format *f)
 	sz.min_w = 640;
 	sz.min_h = 480;
 	struct v4l2_format g;
-	struct dump_pix zero = { 0 };
+	struct v4l2_pix_format zero = { 0 };
 
 	/* The current format's size when it is this one, else what TRY settles on. */
 	fmt_set(d, f->queue, &g, &zero);
@@ -530,7 +513,7 @@ static void build_default(struct dump *d, struct negcam_profile *p, int queue)
 {
 	struct v4l2_format f;
 	struct v4l2_streamparm parm;
-	struct dump_pix cur, zero = { 0 };
+	struct v4l2_pix_format cur, zero = { 0 };
 	const struct dump_format *df = NULL;
 	struct v4l2_fract iv = { 0, 0 };
 	struct negcam_default *def = &p->def[queue];
@@ -574,7 +557,7 @@ static const char *probe_adjust(struct dump *d)
 	for (i = 0; i < d->nformats; i++) {
 		const struct dump_format *f = &d->formats[i];
 		const struct dump_size *big = NULL;
-		struct dump_pix req = { 0 }, ans;
+		struct v4l2_pix_format req = { 0 }, ans;
 		unsigned int smaller = 0;
 
 		if (f->queue != NC_CAPTURE)
@@ -608,7 +591,7 @@ static const char *probe_adjust(struct dump *d)
 
 static bool probe_legacy_einval(struct dump *d)
 {
-	struct dump_pix req = { .width = 640, .height = 480, .field = V4L2_FIELD_ANY }, ans;
+	struct v4l2_pix_format req = { .width = 640, .height = 480, .field = V4L2_FIELD_ANY }, ans;
 
 	/* A fourcc no driver has: today's drivers correct it, 2007's refused it. */
 	req.pixelformat = v4l2_fourcc('N', 'C', '?', '!');

@@ -35,14 +35,16 @@
  *  - opening (NULL to READY): the profile, the device, the vhci-hcd
  *    attach (uvc/vhci-attach.h) and the device thread; closing (READY to
  *    NULL): detach, the thread joined;
- *  - the device thread: the loop that feeds the host's USB/IP commands to
- *    the core and wakes when the next held isochronous URB is due, as
- *    negcam-uvc's does, so endpoint 0 and the stream are answered whatever
- *    the pipeline does; a new COMMIT becomes a RECONFIGURE upstream;
+ *  - the device thread: uvc/'s serving session (uvc-session.h, the loop
+ *    negcam-uvc runs too), so endpoint 0 and the stream are answered
+ *    whatever the pipeline does; its hooks are the sink's: stop when
+ *    closing (the wake pipe), a new COMMIT becomes a RECONFIGURE
+ *    upstream, frames come from the latest buffer, dev_lock around the
+ *    core;
  *  - caps: the committed (else probed) format, size and rate first, then
  *    every format and frame of the descriptors in their order;
- *  - frames: render keeps the latest buffer; the core's frame source
- *    (dev->frame_fn) copies it, tightly packed as uvcvideo expects, when
+ *  - frames: render keeps the latest buffer; the session's frame source
+ *    (take_frame) copies it, tightly packed as uvcvideo expects, when
  *    its caps are the committed format (else the frame is skipped).
  * Locks: dev_lock around every call into the core (the device thread,
  * get_caps); frame_lock around the latest buffer (taken inside dev_lock by
@@ -53,13 +55,10 @@
 #include "config.h"
 #endif
 
-#define _GNU_SOURCE /* pipe2, ppoll */
+#define _GNU_SOURCE /* pipe2 */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <gst/gst.h>
@@ -69,16 +68,13 @@
 #include "negcamuvcsink.h"
 #include "profile-load.h"
 #include "uvc-device.h"
+#include "uvc-session.h"
 #include "vhci-attach.h"
 
 GST_DEBUG_CATEGORY_STATIC (negcamuvcsink_debug);
 #define GST_CAT_DEFAULT negcamuvcsink_debug
 
 #define DEFAULT_PROFILE "webcam"
-#define IN_CAP \
-  (USBIP_HDR_LEN + USBIP_MAX_OUT_DATA \
-      + USBIP_MAX_ISO_PACKETS * USBIP_ISO_DESC_LEN)
-#define DETACH_WAIT_NS (3 * GST_SECOND)
 
 enum {
   PROP_0,
@@ -204,7 +200,7 @@ device_caps (const struct nc_uvc_dev *dev)
   GstStructure *s;
   guint f, i;
 
-  s = frame_structure (dev, &dev->desc.formats[c->format - 1],
+  s = frame_structure (dev, nc_uvc_params_format (dev, c),
       nc_uvc_params_frame (dev, c), c->interval);
   if (s)
     gst_caps_append_structure (caps, s);
@@ -400,127 +396,58 @@ take_frame (void *ctx, const struct v4l2_pix_format *fmt, uint32_t frame_no,
 }
 
 /* ------------------------------------------------------------------ */
-/* The device thread                                                   */
+/* The device thread: uvc/'s serving session, with the sink's hooks     */
 
-static guint64
-now_ns (void)
-{
-  return (guint64) g_get_monotonic_time () * 1000;
-}
-
-/* The core's answers to the host. */
-static int
-send_to_host (void *ctx, const uint8_t *buf, size_t len)
+/* Asked once a round: has the sink asked to detach? */
+static bool
+stop_asked (void *ctx)
 {
   GstNegcamUvcSink *self = ctx;
-  size_t done = 0;
 
-  while (done < len) {
-    ssize_t n = send (self->vhci.fd, buf + done, len - done, MSG_NOSIGNAL);
-
-    if (n > 0)
-      done += (size_t) n;
-    else if (n < 0 && errno != EINTR)
-      return -errno;
-    else if (n == 0)
-      return -EPIPE;
-  }
-  return 0;
+  if (!g_atomic_int_get (&self->stopping))
+    return false;
+  GST_INFO_OBJECT (self, "detaching vhci-hcd port %d", self->vhci.port);
+  return true;
 }
 
-/* The host committed a new format: tell the application, ask upstream
- * to renegotiate. No lock held. */
 static void
-follow_commit (GstNegcamUvcSink *self, GstCaps *caps)
+lock_device (void *ctx)
 {
+  g_mutex_lock (&((GstNegcamUvcSink *) ctx)->dev_lock);
+}
+
+static void
+unlock_device (void *ctx)
+{
+  g_mutex_unlock (&((GstNegcamUvcSink *) ctx)->dev_lock);
+}
+
+/* The host committed @c: tell the application, ask upstream to
+ * renegotiate. No lock held. */
+static void
+follow_commit (void *ctx, const struct nc_uvc_params *c)
+{
+  GstNegcamUvcSink *self = ctx;
+  GstCaps *caps;
   gboolean sent;
 
+  g_mutex_lock (&self->dev_lock);
+  caps = gst_caps_new_full (frame_structure (self->dev,
+          nc_uvc_params_format (self->dev, c),
+          nc_uvc_params_frame (self->dev, c), c->interval), NULL);
+  g_mutex_unlock (&self->dev_lock);
   GST_OBJECT_LOCK (self);
   self->commits++;
   GST_OBJECT_UNLOCK (self);
   GST_INFO_OBJECT (self, "the host committed %" GST_PTR_FORMAT, caps);
   post_structure (self, gst_structure_new ("negcamuvcsink-commit", "caps",
       GST_TYPE_CAPS, caps, NULL));
+  gst_caps_unref (caps);
   sent = gst_pad_push_event (GST_BASE_SINK_PAD (self),
       gst_event_new_reconfigure ());
   GST_OBJECT_LOCK (self);
   self->reconfigures += sent;
   GST_OBJECT_UNLOCK (self);
-}
-
-/* One round of the loop on the core, dev_lock held: the host's bytes
- * (@n of them new at @buf + *@have), then the URBs now due. The newly
- * committed format's caps when the COMMIT changed, else NULL. */
-static GstCaps *
-feed_core (GstNegcamUvcSink *self, guint8 *buf, gsize *have, gssize n,
-    struct nc_uvc_params *seen, gint *err)
-{
-  struct nc_uvc_dev *dev = self->dev;
-  long used;
-
-  if (n > 0) {
-    *have += (gsize) n;
-    used = nc_uvc_dev_input (dev, buf, *have, now_ns ());
-    if (used < 0) {
-      *err = (gint) used;
-      return NULL;
-    }
-    memmove (buf, buf + used, *have - (gsize) used);
-    *have -= (gsize) used;
-  }
-  *err = nc_uvc_dev_tick (dev, now_ns ());
-  if (!dev->committed || (dev->commit.format == seen->format
-          && dev->commit.frame == seen->frame
-          && dev->commit.interval == seen->interval))
-    return NULL;
-  *seen = dev->commit;
-  return gst_caps_new_full (frame_structure (dev,
-          &dev->desc.formats[seen->format - 1],
-          nc_uvc_params_frame (dev, seen), seen->interval), NULL);
-}
-
-/* Until the next held URB is due (at most 100 ms while detaching); NULL
- * (no timeout) when nothing is held. */
-static struct timespec *
-wait_time (GstNegcamUvcSink *self, gboolean detaching, struct timespec *ts)
-{
-  guint64 due, now = now_ns (), wait;
-
-  g_mutex_lock (&self->dev_lock);
-  due = nc_uvc_dev_next_due (self->dev);
-  g_mutex_unlock (&self->dev_lock);
-  if (due == UINT64_MAX && !detaching)
-    return NULL;
-  wait = due <= now ? 0 : due - now;
-  if (detaching)
-    wait = MIN (wait, 100 * GST_MSECOND);
-  ts->tv_sec = (time_t) (wait / GST_SECOND);
-  ts->tv_nsec = (long) (wait % GST_SECOND);
-  return ts;
-}
-
-/* Read what the host sent; the byte count, 0 for none, -1 at its end. */
-static gssize
-read_host (GstNegcamUvcSink *self, struct pollfd *pfd, guint8 *buf,
-    gsize have, gint *err)
-{
-  gssize n;
-
-  if (pfd[1].revents) {
-    char c[16];
-    if (read (self->wake[0], c, sizeof (c)) < 0)
-      GST_DEBUG_OBJECT (self, "wake pipe: %s", g_strerror (errno));
-  }
-  if (!pfd[0].revents)
-    return 0;
-  if (have == IN_CAP) {
-    *err = -EPROTO;
-    return 0;
-  }
-  n = read (self->vhci.fd, buf + have, IN_CAP - have);
-  if (n < 0 && errno != EINTR && errno != EAGAIN)
-    *err = -errno;
-  return n == 0 ? -1 : MAX (n, 0);
 }
 
 /* The device thread: serve the host until it detaches (the sink asked,
@@ -529,49 +456,25 @@ static gpointer
 device_thread (gpointer data)
 {
   GstNegcamUvcSink *self = data;
-  guint8 *buf = g_malloc (IN_CAP);
-  gsize have = 0;
-  gboolean detaching = FALSE;
-  guint64 deadline = 0;
-  struct nc_uvc_params seen = { 0 };
-  struct pollfd pfd[2] = { { .fd = self->vhci.fd, .events = POLLIN },
-    { .fd = self->wake[0], .events = POLLIN } };
-  struct timespec ts;
-  gint err = 0;
-  gssize n = 0;
-  GstCaps *committed;
+  const struct nc_uvc_session_hooks hooks = {
+    .ctx = self,
+    .stop = stop_asked,
+    .commit = follow_commit,
+    .frame = take_frame,
+    .lock = lock_device,
+    .unlock = unlock_device,
+    .wake_fd = self->wake[0],
+  };
+  gint end = nc_uvc_session_run (self->dev, &self->vhci, &hooks);
 
-  while (!err && n >= 0) {
-    if (g_atomic_int_get (&self->stopping) && !detaching) {
-      GST_INFO_OBJECT (self, "detaching vhci-hcd port %d", self->vhci.port);
-      if (nc_vhci_detach (&self->vhci))
-        break;
-      detaching = TRUE;
-      deadline = now_ns () + DETACH_WAIT_NS;
-    }
-    if (detaching && now_ns () > deadline)
-      break;
-    n = 0;
-    if (ppoll (pfd, 2, wait_time (self, detaching, &ts), NULL) > 0)
-      n = read_host (self, pfd, buf, have, &err);
-    if (err || n < 0)
-      break;
-    g_mutex_lock (&self->dev_lock);
-    committed = feed_core (self, buf, &have, n, &seen, &err);
-    g_mutex_unlock (&self->dev_lock);
-    if (committed)
-      follow_commit (self, committed);
-    gst_clear_caps (&committed);
-  }
-  if (err)
+  if (end < 0)
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("The USB camera stopped: %s", g_strerror (-err)), (NULL));
-  else if (!detaching)
+        ("The USB camera stopped: %s", g_strerror (-end)), (NULL));
+  else if (end == NC_UVC_SESSION_HOST_LEFT)
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("The host detached the USB camera (vhci-hcd port %d)",
             self->vhci.port),
         (NULL));
-  g_free (buf);
   return NULL;
 }
 
@@ -596,7 +499,8 @@ make_device (GstNegcamUvcSink *self, const gchar *spec, const gchar *label)
   if (label && *label)
     g_strlcpy (id.name, label, sizeof (id.name));
   self->dev = g_new0 (struct nc_uvc_dev, 1);
-  err = nc_uvc_dev_init (self->dev, self->profile, &id, send_to_host, self);
+  err = nc_uvc_dev_init (self->dev, self->profile, &id, nc_uvc_send_fd,
+      &self->vhci.fd);
   if (self->dev->desc.warnings[0])
     GST_WARNING_OBJECT (self, "profile %s: %s", spec,
         self->dev->desc.warnings);
@@ -606,8 +510,6 @@ make_device (GstNegcamUvcSink *self, const gchar *spec, const gchar *label)
         ("%s", self->dev->desc.warnings));
     return FALSE;
   }
-  self->dev->frame_fn = take_frame;
-  self->dev->frame_ctx = self;
   return TRUE;
 }
 

@@ -2,29 +2,28 @@
 /*
  * What negcam-uvc's two modes share (negcam-uvc.h): the signals (SIGINT
  * and SIGTERM stop, SIGUSR1 asks for the counts), the counts line of the
- * device core, and the clock.
+ * device core.
  */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "negcam-uvc.h"
 
-volatile sig_atomic_t stop_signal, counts_asked;
+volatile sig_atomic_t nc_uvc_stop_signal, nc_uvc_counts_asked;
 
 static void on_signal(int sig)
 {
 	if (sig == SIGUSR1)
-		counts_asked = 1;
+		nc_uvc_counts_asked = 1;
 	else
-		stop_signal = sig;
+		nc_uvc_stop_signal = sig;
 }
 
 /* One line: what the host asked (PROBE and COMMIT apart: each TRY_FMT,
  * S_FMT or S_PARM of uvcvideo is a PROBE SET_CUR and GET_CUR), and what was
  * streamed. */
-void print_counts(const struct nc_uvc_dev *dev, const char *what)
+void nc_uvc_print_counts(const struct nc_uvc_dev *dev, const char *what)
 {
 	const struct nc_uvc_counts *c = &dev->counts;
 
@@ -37,15 +36,7 @@ void print_counts(const struct nc_uvc_dev *dev, const char *what)
 		(unsigned long long)c->unlinks, (unsigned long long)c->frames);
 }
 
-uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-void install_signals(void)
+void nc_uvc_install_signals(void)
 {
 	struct sigaction sa;
 

@@ -4,12 +4,13 @@
  * controller ("a board as a USB webcam"). The kernel's usb_f_uvc does the
  * USB side; this file is the program around it:
  *
- *  - make the gadget in configfs from the profile (uvc-gadget.c) and bind
- *    it to UDC;
+ *  - make the gadget in configfs from the profile (uvc-gadget-fit.c,
+ *    uvc-gadget-configfs.c) and bind it to UDC;
  *  - find the gadget's V4L2 output node, open it (usb_f_uvc connects to
  *    the host only then) and subscribe to its UVC events;
- *  - answer each class request through the device core (nc_uvc_ep0_event:
- *    the PROBE/COMMIT and processing-unit handling of uvc-requests.c);
+ *  - answer each class request through the device core (nc_uvc_ep0_event
+ *    in uvc-gadget-ep0.c: the PROBE/COMMIT and processing-unit handling
+ *    of uvc-requests.c);
  *  - on STREAMON (the host chose a streaming alternate setting) set the
  *    output queue to the committed format and feed it the engine's frames
  *    at the committed interval; the queue's own STREAMON completes the
@@ -37,6 +38,7 @@
 
 #include "negcam-uvc.h"
 #include "uvc-gadget.h"
+#include "uvc-session.h"
 
 #define NBUFS 4
 
@@ -110,8 +112,8 @@ static uint8_t interface_number(const char *name, const char *sub, uint8_t dflt)
 static void print_gadget(const struct gadget *g, const struct nc_uvc_dev *dev)
 {
 	const struct nc_uvc_gadget_counts *c = &g->ep0.counts;
-	const struct nc_uvc_params *p = dev->committed ? &dev->commit : NULL;
-	const struct nc_uvc_format *uf = p ? &dev->desc.formats[p->format - 1] : NULL;
+	const struct nc_uvc_params *p = nc_uvc_dev_committed(dev);
+	const struct nc_uvc_format *uf = p ? nc_uvc_params_format(dev, p) : NULL;
 	const struct nc_uvc_frame *fr = p ? nc_uvc_params_frame(dev, p) : NULL;
 
 	fprintf(stderr, "negcam-uvc: gadget: %llu setup, %llu data, %llu stalled, %llu connect, "
@@ -152,7 +154,7 @@ static void queue_due(struct gadget *g, struct nc_uvc_dev *dev)
 {
 	struct gstream *st = &g->st;
 	struct v4l2_buffer b;
-	uint64_t now = now_ns();
+	uint64_t now = nc_uvc_now_ns();
 	unsigned int i;
 	long n;
 
@@ -160,7 +162,7 @@ static void queue_due(struct gadget *g, struct nc_uvc_dev *dev)
 		if (st->queued[i])
 			continue;
 		n = nc_uvc_stream_draw(dev, now, st->mem[i], st->len[i]);
-		dev->stream.frame_no++;
+		nc_uvc_stream_next_frame(dev);
 		st->next_ns += st->interval_ns;
 		if (st->next_ns < now)
 			st->next_ns = now + st->interval_ns;
@@ -209,9 +211,9 @@ static const char *stream_setup(struct gadget *g, struct nc_uvc_dev *dev)
 
 	/* usb_f_uvc's REQBUFS returns the count (> 0): only a negative answer fails */
 	errno = EINVAL;
-	if (nc_uvc_stream_start(dev, now_ns()))
+	if (nc_uvc_stream_start(dev, nc_uvc_now_ns()))
 		return "the committed format";
-	f.fmt.pix = dev->stream.fmt;
+	f.fmt.pix = *nc_uvc_stream_format(dev);
 	if (ioctl(g->fd, VIDIOC_S_FMT, &f) < 0)
 		return "VIDIOC_S_FMT";
 	if (ioctl(g->fd, VIDIOC_REQBUFS, &rb) < 0)
@@ -230,8 +232,8 @@ static const char *stream_setup(struct gadget *g, struct nc_uvc_dev *dev)
 		st->queued[i] = false;
 		st->nbufs = i + 1;
 	}
-	st->interval_ns = dev->stream.interval_ns;
-	st->next_ns = now_ns();
+	st->interval_ns = nc_uvc_stream_interval_ns(dev);
+	st->next_ns = nc_uvc_now_ns();
 	return NULL;
 }
 
@@ -239,6 +241,7 @@ static const char *stream_setup(struct gadget *g, struct nc_uvc_dev *dev)
 static void stream_on(struct gadget *g, struct nc_uvc_dev *dev)
 {
 	int type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+	const struct v4l2_pix_format *fmt = nc_uvc_stream_format(dev);
 	const char *failed;
 
 	stream_off(g, dev);
@@ -250,15 +253,14 @@ static void stream_on(struct gadget *g, struct nc_uvc_dev *dev)
 	}
 	if (failed) {
 		fprintf(stderr, "negcam-uvc: gadget: starting the output queue %.4s %ux%u: %s: %s\n",
-			(const char *)&dev->stream.fmt.pixelformat, dev->stream.fmt.width,
-			dev->stream.fmt.height, failed, strerror(errno));
+			(const char *)&fmt->pixelformat, fmt->width, fmt->height, failed, strerror(errno));
 		stream_off(g, dev);
-		dev->vs_alt = 0; /* not streaming: no STREAMOFF event will come, the next COMMIT must pass */
+		nc_uvc_dev_set_streaming(dev, false); /* no STREAMOFF event will come, the next COMMIT must pass */
 		return;
 	}
 	g->st.on = true;
 	fprintf(stderr, "negcam-uvc: gadget: streaming %.4s %ux%u\n",
-		(const char *)&dev->stream.fmt.pixelformat, dev->stream.fmt.width, dev->stream.fmt.height);
+		(const char *)&fmt->pixelformat, fmt->width, fmt->height);
 }
 
 /* Every pending event: answered, or the stream started or stopped. 0 or -errno. */
@@ -326,16 +328,16 @@ static int serve(struct gadget *g, struct nc_uvc_dev *dev)
 	uint64_t now, wait;
 	int err = 0;
 
-	while (!err && !stop_signal) {
-		if (counts_asked) {
-			counts_asked = 0;
-			print_counts(dev, "counts");
+	while (!err && !nc_uvc_stop_signal) {
+		if (nc_uvc_counts_asked) {
+			nc_uvc_counts_asked = 0;
+			nc_uvc_print_counts(dev, "counts");
 			print_gadget(g, dev);
 		}
 		pfd.events = POLLPRI | (g->st.on ? POLLOUT : 0);
 		tsp = NULL;
 		if (g->st.on) {
-			now = now_ns();
+			now = nc_uvc_now_ns();
 			wait = g->st.next_ns > now ? g->st.next_ns - now : 0;
 			ts.tv_sec = (time_t)(wait / 1000000000u);
 			ts.tv_nsec = (long)(wait % 1000000000u);
@@ -353,11 +355,12 @@ static int serve(struct gadget *g, struct nc_uvc_dev *dev)
 	return err;
 }
 
-int gadget_main(struct nc_uvc_dev *dev, const char *udc, bool trace)
+int nc_uvc_gadget_main(struct nc_uvc_dev *dev, const char *udc, bool trace)
 {
 	struct gadget *g = calloc(1, sizeof(*g));
 	char msg[PATH_MAX + 256];
-	const char *w = dev->desc.warnings, *nl;
+	size_t printed = strlen(dev->desc.warnings); /* main printed the profile's warnings */
+	const char *w, *nl;
 	int err, ret = 1;
 
 	if (!g)
@@ -365,9 +368,8 @@ int gadget_main(struct nc_uvc_dev *dev, const char *udc, bool trace)
 	g->fd = -1;
 	g->trace = trace;
 	gadget_name(udc, g->name, sizeof(g->name));
-	dev->desc.warnings[0] = 0; /* printed already */
 	err = nc_uvc_gadget_fit(dev);
-	for (w = dev->desc.warnings; *w && (nl = strchr(w, '\n')); w = nl + 1)
+	for (w = dev->desc.warnings + printed; *w && (nl = strchr(w, '\n')); w = nl + 1)
 		fprintf(stderr, "negcam-uvc: warning: %.*s\n", (int)(nl - w), w);
 	if (err) {
 		fprintf(stderr, "negcam-uvc: no format usb_f_uvc carries\n");
@@ -384,7 +386,7 @@ int gadget_main(struct nc_uvc_dev *dev, const char *udc, bool trace)
 			dev->desc.id.name, dev->desc.id.vendor, dev->desc.id.product, g->name, udc, g->node);
 		err = serve(g, dev);
 		ret = err ? 1 : 0;
-		print_counts(dev, err ? strerror(-err) : "removed");
+		nc_uvc_print_counts(dev, err ? strerror(-err) : "removed");
 		print_gadget(g, dev);
 	}
 	stream_off(g, dev);
@@ -399,7 +401,7 @@ out:
 	return ret;
 }
 
-int gadget_remove_main(const char *udc)
+int nc_uvc_gadget_remove_main(const char *udc)
 {
 	char name[128], msg[PATH_MAX + 256];
 

@@ -3,11 +3,13 @@
  * negcam-uvc: a profile as a USB webcam that the kernel's own uvcvideo
  * driver serves, with no out-of-tree module. The device (uvc-device.h)
  * is attached to vhci-hcd through sysfs with a socket pair
- * (vhci-attach.h); this file is the program around it: the command line,
- * the loop that feeds the host's bytes to the device and sleeps until the
- * next held URB is due, and the signals (SIGINT or SIGTERM detach, and
- * the program ends when the kernel closes the socket; SIGUSR1 prints the
- * request counts, which are printed at exit too). With --gadget UDC the
+ * (vhci-attach.h) and served by a serving session (uvc-session.h, the
+ * loop that feeds the host's bytes to the device and sleeps until the
+ * next held URB is due); this file is the program around it: the command
+ * line, and the signals, told to the session through its stop hook
+ * (SIGINT or SIGTERM detach, and the program ends when the kernel closes
+ * the socket; SIGUSR1 prints the request counts, which are printed at
+ * exit too). With --gadget UDC the
  * same device core answers a usb_f_uvc gadget's requests instead
  * (negcam-uvc-gadget.c).
  *
@@ -17,107 +19,37 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "negcam-uvc.h"
 #include "profile-load.h"
 #include "uvc-device.h"
+#include "uvc-session.h"
 #include "vhci-attach.h"
 
-#define IN_CAP (USBIP_HDR_LEN + USBIP_MAX_OUT_DATA + USBIP_MAX_ISO_PACKETS * USBIP_ISO_DESC_LEN)
+/* What the session's stop hook needs. */
+struct serving {
+	const struct nc_uvc_dev *dev;
+	const struct nc_vhci *v;
+};
 
-static int send_all(void *ctx, const uint8_t *buf, size_t len)
+/* The session's stop hook, once a round: the counts when SIGUSR1 asked for them; true after SIGINT or SIGTERM. */
+static bool stop_asked(void *ctx)
 {
-	int fd = *(int *)ctx;
-	ssize_t n;
+	const struct serving *s = ctx;
 
-	while (len) {
-		n = send(fd, buf, len, MSG_NOSIGNAL);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EPIPE;
-		buf += n;
-		len -= (size_t)n;
+	if (nc_uvc_counts_asked) {
+		nc_uvc_counts_asked = 0;
+		nc_uvc_print_counts(s->dev, "counts");
 	}
-	return 0;
-}
-
-/* Read what the host sent and hand the whole commands to the device. 1 on EOF, <0 on error. */
-static int read_input(struct nc_uvc_dev *dev, int fd, uint8_t *buf, size_t *have)
-{
-	ssize_t n = read(fd, buf + *have, IN_CAP - *have);
-	long used;
-
-	if (n < 0)
-		return errno == EINTR || errno == EAGAIN ? 0 : -errno;
-	if (n == 0)
-		return 1;
-	*have += (size_t)n;
-	used = nc_uvc_dev_input(dev, buf, *have, now_ns());
-	if (used < 0)
-		return (int)used;
-	memmove(buf, buf + used, *have - (size_t)used);
-	*have -= (size_t)used;
-	return *have == IN_CAP ? -EPROTO : 0;
-}
-
-/* How long to sleep: until the next held URB, 100 ms at most while detaching; NULL: until input. */
-static struct timespec *sleep_time(const struct nc_uvc_dev *dev, bool detaching, struct timespec *ts)
-{
-	uint64_t due = nc_uvc_dev_next_due(dev), now = now_ns(), wait;
-
-	if (due == UINT64_MAX && !detaching)
-		return NULL;
-	wait = due <= now ? 0 : due - now;
-	if (detaching && wait > 100000000u)
-		wait = 100000000u;
-	ts->tv_sec = (time_t)(wait / 1000000000u);
-	ts->tv_nsec = (long)(wait % 1000000000u);
-	return ts;
-}
-
-/* The loop: 0 when the host or a signal ended it cleanly, else a negative errno. */
-static int run(struct nc_uvc_dev *dev, const struct nc_vhci *v)
-{
-	uint8_t *buf = malloc(IN_CAP);
-	size_t have = 0;
-	bool detaching = false;
-	uint64_t deadline = 0;
-	struct pollfd pfd = { .fd = v->fd, .events = POLLIN };
-	struct timespec ts;
-	int err = 0;
-
-	if (!buf)
-		return -ENOMEM;
-	while (!err) {
-		if (counts_asked) {
-			counts_asked = 0;
-			print_counts(dev, "counts");
-		}
-		if (stop_signal && !detaching) {
-			fprintf(stderr, "negcam-uvc: signal %d: detaching port %d\n", (int)stop_signal, v->port);
-			if (nc_vhci_detach(v))
-				break;
-			detaching = true;
-			deadline = now_ns() + 3000000000ull;
-		}
-		if (detaching && now_ns() > deadline)
-			break;
-		if (ppoll(&pfd, 1, sleep_time(dev, detaching, &ts), NULL) > 0)
-			err = read_input(dev, v->fd, buf, &have);
-		if (!err)
-			err = nc_uvc_dev_tick(dev, now_ns());
-	}
-	free(buf);
-	return err == 1 ? 0 : err;
+	if (!nc_uvc_stop_signal)
+		return false;
+	fprintf(stderr, "negcam-uvc: signal %d: detaching port %d\n", (int)nc_uvc_stop_signal, s->v->port);
+	return true;
 }
 
 static int usage(const char *why)
@@ -155,7 +87,7 @@ static int setup(struct nc_uvc_dev *dev, struct negcam_profile *p, const char *s
 		return 1;
 	}
 	p->multiplanar = 0; /* UVC has no multiplanar formats: uvcvideo's node is single-planar */
-	int err = nc_uvc_dev_init(dev, p, NULL, send_all, fd);
+	int err = nc_uvc_dev_init(dev, p, NULL, nc_uvc_send_fd, fd);
 	const char *w = dev->desc.warnings, *nl;
 
 	for (; *w && (nl = strchr(w, '\n')); w = nl + 1)
@@ -172,6 +104,8 @@ static int setup(struct nc_uvc_dev *dev, struct negcam_profile *p, const char *s
 static int vhci_main(struct nc_uvc_dev *dev, int port, int *fd)
 {
 	struct nc_vhci v;
+	struct serving s = { dev, &v };
+	struct nc_uvc_session_hooks h = { .ctx = &s, .stop = stop_asked, .wake_fd = -1 };
 	char msg[512];
 	int err;
 
@@ -181,8 +115,10 @@ static int vhci_main(struct nc_uvc_dev *dev, int port, int *fd)
 	}
 	*fd = v.fd;
 	print_attached(dev, &v);
-	err = run(dev, &v);
-	print_counts(dev, err ? strerror(-err) : "detached");
+	err = nc_uvc_session_run(dev, &v, &h);
+	if (err > 0)
+		err = 0; /* the host left: as detached */
+	nc_uvc_print_counts(dev, err < 0 ? strerror(-err) : "detached");
 	close(*fd);
 	return err ? 1 : 0;
 }
@@ -212,14 +148,14 @@ int main(int argc, char **argv)
 			return usage(strcmp(argv[i], "--help") ? "unknown argument" : NULL);
 	}
 	if (remove)
-		return udc ? gadget_remove_main(udc) : usage("--remove needs --gadget UDC");
+		return udc ? nc_uvc_gadget_remove_main(udc) : usage("--remove needs --gadget UDC");
 	if (!spec)
 		return usage("--profile is required");
 	if ((err = setup(dev, p, spec, &fd)))
 		return err;
-	dev->trace = trace;
-	install_signals();
-	err = udc ? gadget_main(dev, udc, trace) : vhci_main(dev, port, &fd);
+	nc_uvc_dev_set_trace(dev, trace);
+	nc_uvc_install_signals();
+	err = udc ? nc_uvc_gadget_main(dev, udc, trace) : vhci_main(dev, port, &fd);
 	nc_uvc_dev_free(dev);
 	return err;
 }

@@ -7,41 +7,29 @@
 #include <string.h>
 
 #include "usbip-wire.h"
+#include "uvc-bytes.h"
 
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = v >> 24;
-	p[1] = v >> 16;
-	p[2] = v >> 8;
-	p[3] = v;
-}
-
-static void parse_basic(const uint8_t *buf, struct usbip_cmd *cmd)
+static void parse_basic(const uint8_t *buf, struct nc_usbip_cmd *cmd)
 {
 	memset(cmd, 0, sizeof(*cmd));
-	cmd->command = be32(buf);
-	cmd->seqnum = be32(buf + 4);
-	cmd->devid = be32(buf + 8);
-	cmd->direction = be32(buf + 12);
-	cmd->ep = be32(buf + 16);
+	cmd->command = nc_uvc_be32(buf);
+	cmd->seqnum = nc_uvc_be32(buf + 4);
+	cmd->devid = nc_uvc_be32(buf + 8);
+	cmd->direction = nc_uvc_be32(buf + 12);
+	cmd->ep = nc_uvc_be32(buf + 16);
 }
 
 /* The CMD_SUBMIT fields and what follows the header; bytes needed or -EPROTO. */
-static long parse_submit(const uint8_t *buf, size_t len, struct usbip_cmd *cmd)
+static long parse_submit(const uint8_t *buf, size_t len, struct nc_usbip_cmd *cmd)
 {
 	uint64_t need = USBIP_HDR_LEN;
 	int i;
 
-	cmd->transfer_flags = be32(buf + 20);
-	cmd->transfer_buffer_length = (int32_t)be32(buf + 24);
-	cmd->start_frame = (int32_t)be32(buf + 28);
-	cmd->number_of_packets = (int32_t)be32(buf + 32);
-	cmd->interval = (int32_t)be32(buf + 36);
+	cmd->transfer_flags = nc_uvc_be32(buf + 20);
+	cmd->transfer_buffer_length = (int32_t)nc_uvc_be32(buf + 24);
+	cmd->start_frame = (int32_t)nc_uvc_be32(buf + 28);
+	cmd->number_of_packets = (int32_t)nc_uvc_be32(buf + 32);
+	cmd->interval = (int32_t)nc_uvc_be32(buf + 36);
 	memcpy(cmd->setup, buf + 40, 8);
 	if (cmd->direction > USBIP_DIR_IN || cmd->ep > 15 || cmd->transfer_buffer_length < 0 ||
 	    cmd->number_of_packets < -1 || cmd->number_of_packets > USBIP_MAX_ISO_PACKETS)
@@ -60,7 +48,7 @@ static long parse_submit(const uint8_t *buf, size_t len, struct usbip_cmd *cmd)
 	if (cmd->number_of_packets > 0)
 		cmd->iso = cmd->data + cmd->data_len;
 	for (i = 0; i < cmd->number_of_packets; i++) {
-		struct usbip_iso_desc d = usbip_cmd_iso(cmd, i);
+		struct nc_usbip_iso_desc d = nc_usbip_cmd_iso(cmd, i);
 
 		if ((uint64_t)d.offset + d.length > (uint32_t)cmd->transfer_buffer_length)
 			return -EPROTO;
@@ -68,7 +56,7 @@ static long parse_submit(const uint8_t *buf, size_t len, struct usbip_cmd *cmd)
 	return (long)need;
 }
 
-long usbip_parse_cmd(const uint8_t *buf, size_t len, struct usbip_cmd *cmd)
+long nc_usbip_parse_cmd(const uint8_t *buf, size_t len, struct nc_usbip_cmd *cmd)
 {
 	if (len < USBIP_HDR_LEN)
 		return 0;
@@ -76,55 +64,55 @@ long usbip_parse_cmd(const uint8_t *buf, size_t len, struct usbip_cmd *cmd)
 	if (cmd->command == USBIP_CMD_SUBMIT)
 		return parse_submit(buf, len, cmd);
 	if (cmd->command == USBIP_CMD_UNLINK) {
-		cmd->unlink_seqnum = be32(buf + 20);
+		cmd->unlink_seqnum = nc_uvc_be32(buf + 20);
 		return USBIP_HDR_LEN;
 	}
 	return -EPROTO;
 }
 
-struct usbip_iso_desc usbip_cmd_iso(const struct usbip_cmd *cmd, int i)
+struct nc_usbip_iso_desc nc_usbip_cmd_iso(const struct nc_usbip_cmd *cmd, int i)
 {
 	const uint8_t *p = cmd->iso + (size_t)i * USBIP_ISO_DESC_LEN;
-	struct usbip_iso_desc d = {
-		.offset = be32(p), .length = be32(p + 4),
-		.actual_length = be32(p + 8), .status = (int32_t)be32(p + 12),
+	struct nc_usbip_iso_desc d = {
+		.offset = nc_uvc_be32(p), .length = nc_uvc_be32(p + 4),
+		.actual_length = nc_uvc_be32(p + 8), .status = (int32_t)nc_uvc_be32(p + 12),
 	};
 
 	return d;
 }
 
 /* The basic header of an answer: vhci-hcd matches answers by seqnum alone. */
-static void pack_basic(uint8_t *out, uint32_t command, const struct usbip_cmd *cmd)
+static void pack_basic(uint8_t *out, uint32_t command, const struct nc_usbip_cmd *cmd)
 {
 	memset(out, 0, USBIP_HDR_LEN);
-	put_be32(out, command);
-	put_be32(out + 4, cmd->seqnum);
-	put_be32(out + 8, cmd->devid);
-	put_be32(out + 12, cmd->direction);
-	put_be32(out + 16, cmd->ep);
+	nc_uvc_put_be32(out, command);
+	nc_uvc_put_be32(out + 4, cmd->seqnum);
+	nc_uvc_put_be32(out + 8, cmd->devid);
+	nc_uvc_put_be32(out + 12, cmd->direction);
+	nc_uvc_put_be32(out + 16, cmd->ep);
 }
 
-void usbip_pack_ret_submit(uint8_t *out, const struct usbip_cmd *cmd, int32_t status,
-			   uint32_t actual_length, int32_t start_frame)
+void nc_usbip_pack_ret_submit(uint8_t *out, const struct nc_usbip_cmd *cmd, int32_t status,
+			      uint32_t actual_length, int32_t start_frame)
 {
 	pack_basic(out, USBIP_RET_SUBMIT, cmd);
-	put_be32(out + 20, (uint32_t)status);
-	put_be32(out + 24, actual_length);
-	put_be32(out + 28, (uint32_t)start_frame);
-	put_be32(out + 32, (uint32_t)(cmd->number_of_packets > 0 ? cmd->number_of_packets : 0));
-	put_be32(out + 36, 0); /* error_count */
+	nc_uvc_put_be32(out + 20, (uint32_t)status);
+	nc_uvc_put_be32(out + 24, actual_length);
+	nc_uvc_put_be32(out + 28, (uint32_t)start_frame);
+	nc_uvc_put_be32(out + 32, (uint32_t)(cmd->number_of_packets > 0 ? cmd->number_of_packets : 0));
+	nc_uvc_put_be32(out + 36, 0); /* error_count */
 }
 
-void usbip_pack_iso(uint8_t *out, const struct usbip_iso_desc *d)
+void nc_usbip_pack_iso(uint8_t *out, const struct nc_usbip_iso_desc *d)
 {
-	put_be32(out, d->offset);
-	put_be32(out + 4, d->length);
-	put_be32(out + 8, d->actual_length);
-	put_be32(out + 12, (uint32_t)d->status);
+	nc_uvc_put_be32(out, d->offset);
+	nc_uvc_put_be32(out + 4, d->length);
+	nc_uvc_put_be32(out + 8, d->actual_length);
+	nc_uvc_put_be32(out + 12, (uint32_t)d->status);
 }
 
-void usbip_pack_ret_unlink(uint8_t *out, const struct usbip_cmd *cmd, int32_t status)
+void nc_usbip_pack_ret_unlink(uint8_t *out, const struct nc_usbip_cmd *cmd, int32_t status)
 {
 	pack_basic(out, USBIP_RET_UNLINK, cmd);
-	put_be32(out + 20, (uint32_t)status);
+	nc_uvc_put_be32(out + 20, (uint32_t)status);
 }

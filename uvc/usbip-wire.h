@@ -31,13 +31,13 @@
 #define USBIP_MAX_ISO_PACKETS 1024 /* as the kernel's USBIP_MAX_ISO_PACKETS */
 #define USBIP_MAX_OUT_DATA 65536u  /* the largest OUT data we accept (a control wLength) */
 
-struct usbip_iso_desc {
+struct nc_usbip_iso_desc {
 	uint32_t offset, length, actual_length;
 	int32_t status;
 };
 
 /* One parsed command from the host. */
-struct usbip_cmd {
+struct nc_usbip_cmd {
 	uint32_t command, seqnum, devid, direction, ep;
 	/* CMD_SUBMIT */
 	uint32_t transfer_flags;
@@ -57,23 +57,23 @@ struct usbip_cmd {
  * direction, endpoint, a negative or oversized length or packet count,
  * an iso descriptor outside the buffer).
  */
-long usbip_parse_cmd(const uint8_t *buf, size_t len, struct usbip_cmd *cmd);
+long nc_usbip_parse_cmd(const uint8_t *buf, size_t len, struct nc_usbip_cmd *cmd);
 
 /* Iso descriptor @i of a parsed CMD_SUBMIT (i < number_of_packets). */
-struct usbip_iso_desc usbip_cmd_iso(const struct usbip_cmd *cmd, int i);
+struct nc_usbip_iso_desc nc_usbip_cmd_iso(const struct nc_usbip_cmd *cmd, int i);
 
 /*
  * Write the 48-byte RET_SUBMIT header answering @cmd into @out: @status
  * (0 or a negative errno), @actual_length data bytes follow it, then
  * cmd->number_of_packets descriptors when it is isochronous.
  */
-void usbip_pack_ret_submit(uint8_t *out, const struct usbip_cmd *cmd, int32_t status,
-			   uint32_t actual_length, int32_t start_frame);
+void nc_usbip_pack_ret_submit(uint8_t *out, const struct nc_usbip_cmd *cmd, int32_t status,
+			      uint32_t actual_length, int32_t start_frame);
 
 /* Write one iso descriptor at @out (16 bytes). */
-void usbip_pack_iso(uint8_t *out, const struct usbip_iso_desc *d);
+void nc_usbip_pack_iso(uint8_t *out, const struct nc_usbip_iso_desc *d);
 
 /* Write the 48-byte RET_UNLINK answering the CMD_UNLINK @cmd with @status. */
-void usbip_pack_ret_unlink(uint8_t *out, const struct usbip_cmd *cmd, int32_t status);
+void nc_usbip_pack_ret_unlink(uint8_t *out, const struct nc_usbip_cmd *cmd, int32_t status);
 
 #endif /* NEGCAM_UVC_USBIP_WIRE_H */

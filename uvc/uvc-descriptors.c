@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "formats.h"
+#include "uvc-bytes.h"
 #include "uvc-descriptors.h"
 
 /* Class-specific descriptor types and subtypes (UVC 1.1 appendix A). */
@@ -44,20 +45,17 @@ static void put8(struct wr *w, unsigned int v)
 
 static void put16(struct wr *w, unsigned int v)
 {
-	put8(w, v & 0xff);
-	put8(w, (v >> 8) & 0xff);
+	uint8_t b[2];
+
+	nc_uvc_put_le16(b, v);
+	put8(w, b[0]);
+	put8(w, b[1]);
 }
 
 static void put32(struct wr *w, uint32_t v)
 {
 	put16(w, v & 0xffff);
 	put16(w, v >> 16);
-}
-
-static void set16(uint8_t *p, unsigned int v)
-{
-	p[0] = v & 0xff;
-	p[1] = (v >> 8) & 0xff;
 }
 
 /* What UVC calls a fourcc the engine has: the descriptor and its GUID's first four bytes. */
@@ -306,7 +304,7 @@ static void write_control(struct wr *w)
 	put8(w, 9); put8(w, CS_INTERFACE); put8(w, VC_OUTPUT_TERMINAL); put8(w, NC_UVC_ID_OUTPUT);
 	put16(w, 0x0101); put8(w, 0); put8(w, NC_UVC_ID_PU); put8(w, 0);
 	if (!w->overflow)
-		set16(w->buf + hdr + 5, w->len - hdr);
+		nc_uvc_put_le16(w->buf + hdr + 5, w->len - hdr);
 }
 
 void nc_uvc_frame_sizes(const struct nc_uvc_format *uf, unsigned int i, struct nc_uvc_frame_sizes *fs)
@@ -386,7 +384,7 @@ static void write_streaming(struct nc_uvc_desc *d, struct wr *w)
 	for (i = 0; i < d->nformats; i++)
 		write_format(w, &d->formats[i], i + 1);
 	if (!w->overflow)
-		set16(w->buf + hdr + 4, w->len - hdr);
+		nc_uvc_put_le16(w->buf + hdr + 4, w->len - hdr);
 	for (i = 0; i < NC_UVC_NALTS; i++) {
 		uint16_t mps = alt_wmaxpacket[i];
 
@@ -409,7 +407,7 @@ static void write_config(struct nc_uvc_desc *d, struct wr *w)
 	write_control(w);
 	write_streaming(d, w);
 	if (!w->overflow)
-		set16(w->buf + 2, w->len);
+		nc_uvc_put_le16(w->buf + 2, w->len);
 }
 
 int nc_uvc_build_descriptors(struct nc_uvc_desc *d, const struct negcam_profile *p,
@@ -451,6 +449,11 @@ static int string_of(const char *s, uint8_t *out)
 	out[0] = 2 + 2 * n;
 	out[1] = 3;
 	return out[0];
+}
+
+const struct nc_uvc_format *nc_uvc_desc_format(const struct nc_uvc_desc *d, unsigned int index)
+{
+	return index >= 1 && index <= d->nformats ? &d->formats[index - 1] : NULL;
 }
 
 int nc_uvc_string_descriptor(const struct nc_uvc_desc *d, unsigned int index, uint8_t *out)

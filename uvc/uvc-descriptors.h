@@ -89,6 +89,9 @@ void nc_uvc_profile_identity(const struct negcam_profile *p, struct nc_uvc_ident
 int nc_uvc_build_descriptors(struct nc_uvc_desc *d, const struct negcam_profile *p,
 			     const struct nc_uvc_identity *id);
 
+/* Format @index (1-based, as UVC numbers formats) of @d, or NULL when @d has none of that index. */
+const struct nc_uvc_format *nc_uvc_desc_format(const struct nc_uvc_desc *d, unsigned int index);
+
 /* String descriptor @index (0: the language list) into @out (255 bytes); its length or -1. */
 int nc_uvc_string_descriptor(const struct nc_uvc_desc *d, unsigned int index, uint8_t *out);
 

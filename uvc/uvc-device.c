@@ -7,7 +7,12 @@
  * behind), and answered when the last of them has passed, so the stream
  * runs at bus speed and the caller sleeps in between. CMD_UNLINK takes a
  * held URB back (RET_UNLINK -ECONNRESET) or finds it already answered (0).
- * Any other endpoint stalls.
+ * vhci-hcd can send a URB's CMD_UNLINK before its CMD_SUBMIT (the URB
+ * killed between two passes of its transmit thread); it gives the URB
+ * back on our RET_UNLINK, and a RET_SUBMIT for it afterwards makes it
+ * drop the connection ("cannot find a urb of seqnum"). So an unlink of a
+ * seqnum above every submit seen is remembered, and that CMD_SUBMIT, when
+ * it comes, is dropped unanswered. Any other endpoint stalls.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -57,6 +62,9 @@ void nc_uvc_dev_reset(struct nc_uvc_dev *dev)
 	dev->urb_head = 0;
 	dev->nurbs = 0;
 	dev->bus_ns = 0;
+	dev->last_submit = 0;
+	memset(dev->early, 0, sizeof(dev->early));
+	dev->early_next = 0;
 	memset(&dev->counts, 0, sizeof(dev->counts));
 }
 
@@ -73,7 +81,7 @@ static struct nc_uvc_urb *urb_at(struct nc_uvc_dev *dev, unsigned int i)
 	return &dev->urbs[(dev->urb_head + i) % NC_UVC_MAX_URBS];
 }
 
-static int control(struct nc_uvc_dev *dev, const struct usbip_cmd *cmd)
+static int control(struct nc_uvc_dev *dev, const struct nc_usbip_cmd *cmd)
 {
 	uint8_t *data = dev->out + USBIP_HDR_LEN;
 	int ret = nc_uvc_control(dev, cmd->setup, cmd->data, cmd->data_len, data);
@@ -84,28 +92,28 @@ static int control(struct nc_uvc_dev *dev, const struct usbip_cmd *cmd)
 			 (uint32_t)ret : (uint32_t)cmd->transfer_buffer_length;
 	else if (ret >= 0)
 		actual = cmd->data_len;
-	usbip_pack_ret_submit(dev->out, cmd, ret < 0 ? -EPIPE : 0, actual, 0);
+	nc_usbip_pack_ret_submit(dev->out, cmd, ret < 0 ? -EPIPE : 0, actual, 0);
 	return dev->send(dev->send_ctx, dev->out,
 			 USBIP_HDR_LEN + (cmd->direction == USBIP_DIR_IN ? actual : 0));
 }
 
 /* Fail a URB: an isochronous one still carries its packet descriptors (none filled). */
-static int refuse(struct nc_uvc_dev *dev, const struct usbip_cmd *cmd, int status)
+static int refuse(struct nc_uvc_dev *dev, const struct nc_usbip_cmd *cmd, int status)
 {
 	int i, np = cmd->number_of_packets > 0 ? cmd->number_of_packets : 0;
-	struct usbip_iso_desc d;
+	struct nc_usbip_iso_desc d;
 
-	usbip_pack_ret_submit(dev->out, cmd, status, 0, 0);
+	nc_usbip_pack_ret_submit(dev->out, cmd, status, 0, 0);
 	for (i = 0; i < np; i++) {
-		d = usbip_cmd_iso(cmd, i);
+		d = nc_usbip_cmd_iso(cmd, i);
 		d.actual_length = 0;
 		d.status = status;
-		usbip_pack_iso(dev->out + USBIP_HDR_LEN + (size_t)i * USBIP_ISO_DESC_LEN, &d);
+		nc_usbip_pack_iso(dev->out + USBIP_HDR_LEN + (size_t)i * USBIP_ISO_DESC_LEN, &d);
 	}
 	return dev->send(dev->send_ctx, dev->out, USBIP_HDR_LEN + (size_t)np * USBIP_ISO_DESC_LEN);
 }
 
-static int hold_iso(struct nc_uvc_dev *dev, const struct usbip_cmd *cmd)
+static int hold_iso(struct nc_uvc_dev *dev, const struct nc_usbip_cmd *cmd)
 {
 	struct nc_uvc_urb *u;
 	int i, interval = cmd->interval;
@@ -117,7 +125,7 @@ static int hold_iso(struct nc_uvc_dev *dev, const struct usbip_cmd *cmd)
 	u->cmd.data = NULL;
 	u->cmd.iso = NULL;
 	for (i = 0; i < cmd->number_of_packets; i++) {
-		struct usbip_iso_desc d = usbip_cmd_iso(cmd, i);
+		struct nc_usbip_iso_desc d = nc_usbip_cmd_iso(cmd, i);
 
 		u->offset[i] = d.offset;
 		u->length[i] = d.length;
@@ -132,7 +140,7 @@ static int hold_iso(struct nc_uvc_dev *dev, const struct usbip_cmd *cmd)
 	return 0;
 }
 
-static int unlink_urb(struct nc_uvc_dev *dev, const struct usbip_cmd *cmd)
+static int unlink_urb(struct nc_uvc_dev *dev, const struct nc_usbip_cmd *cmd)
 {
 	int32_t status = 0;
 	unsigned int i, j;
@@ -149,14 +157,36 @@ static int unlink_urb(struct nc_uvc_dev *dev, const struct usbip_cmd *cmd)
 	}
 	if (!dev->nurbs)
 		dev->bus_ns = 0;
-	usbip_pack_ret_unlink(dev->out, cmd, status);
+	if (!status && cmd->unlink_seqnum > dev->last_submit) { /* not submitted yet */
+		dev->early[dev->early_next] = cmd->unlink_seqnum;
+		dev->early_next = (dev->early_next + 1) % NC_UVC_EARLY_UNLINKS;
+	}
+	nc_usbip_pack_ret_unlink(dev->out, cmd, status);
 	return dev->send(dev->send_ctx, dev->out, USBIP_HDR_LEN);
 }
 
-static int handle(struct nc_uvc_dev *dev, const struct usbip_cmd *cmd)
+/* Was @seqnum unlinked before it was submitted? Then forget it: it comes once. */
+static bool unlinked_early(struct nc_uvc_dev *dev, uint32_t seqnum)
+{
+	unsigned int i;
+
+	for (i = 0; i < NC_UVC_EARLY_UNLINKS; i++) {
+		if (dev->early[i] && dev->early[i] == seqnum) {
+			dev->early[i] = 0;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int handle(struct nc_uvc_dev *dev, const struct nc_usbip_cmd *cmd)
 {
 	if (cmd->command == USBIP_CMD_UNLINK)
 		return unlink_urb(dev, cmd);
+	if (cmd->seqnum > dev->last_submit)
+		dev->last_submit = cmd->seqnum;
+	if (unlinked_early(dev, cmd->seqnum))
+		return 0; /* the host gave it back already: no answer */
 	if (cmd->ep == 0 && cmd->number_of_packets <= 0)
 		return control(dev, cmd);
 	if (cmd->ep == (NC_UVC_EP_IN & 0x0f) && cmd->direction == USBIP_DIR_IN &&
@@ -168,13 +198,13 @@ static int handle(struct nc_uvc_dev *dev, const struct usbip_cmd *cmd)
 long nc_uvc_dev_input(struct nc_uvc_dev *dev, const uint8_t *buf, size_t len, uint64_t now_ns)
 {
 	size_t used = 0;
-	struct usbip_cmd cmd;
+	struct nc_usbip_cmd cmd;
 	long n;
 	int err;
 
 	dev->now_ns = now_ns;
 	for (;;) {
-		n = usbip_parse_cmd(buf + used, len - used, &cmd);
+		n = nc_usbip_parse_cmd(buf + used, len - used, &cmd);
 		if (n < 0)
 			return n;
 		if (n == 0)
@@ -192,7 +222,7 @@ static int complete(struct nc_uvc_dev *dev, const struct nc_uvc_urb *u)
 	uint8_t *data = dev->out + USBIP_HDR_LEN;
 	uint32_t actual[USBIP_MAX_ISO_PACKETS], total = 0, cap;
 	int i, np = u->cmd.number_of_packets;
-	struct usbip_iso_desc d;
+	struct nc_usbip_iso_desc d;
 
 	for (i = 0; i < np; i++) {
 		cap = u->length[i] < MAX_PSIZE ? u->length[i] : MAX_PSIZE;
@@ -201,11 +231,11 @@ static int complete(struct nc_uvc_dev *dev, const struct nc_uvc_urb *u)
 		total += actual[i];
 	}
 	for (i = 0; i < np; i++) {
-		d = (struct usbip_iso_desc){ u->offset[i], u->length[i], actual[i], 0 };
-		usbip_pack_iso(data + total + (size_t)i * USBIP_ISO_DESC_LEN, &d);
+		d = (struct nc_usbip_iso_desc){ u->offset[i], u->length[i], actual[i], 0 };
+		nc_usbip_pack_iso(data + total + (size_t)i * USBIP_ISO_DESC_LEN, &d);
 	}
-	usbip_pack_ret_submit(dev->out, &u->cmd, 0, total,
-			      (int32_t)((u->start_ns / 1000000u) & 0x3ff));
+	nc_usbip_pack_ret_submit(dev->out, &u->cmd, 0, total,
+				 (int32_t)((u->start_ns / 1000000u) & 0x3ff));
 	return dev->send(dev->send_ctx, dev->out,
 			 USBIP_HDR_LEN + total + (size_t)np * USBIP_ISO_DESC_LEN);
 }
@@ -228,4 +258,25 @@ int nc_uvc_dev_tick(struct nc_uvc_dev *dev, uint64_t now_ns)
 uint64_t nc_uvc_dev_next_due(const struct nc_uvc_dev *dev)
 {
 	return dev->nurbs ? dev->urbs[dev->urb_head].due_ns : UINT64_MAX;
+}
+
+const struct nc_uvc_params *nc_uvc_dev_committed(const struct nc_uvc_dev *dev)
+{
+	return dev->committed ? &dev->commit : NULL;
+}
+
+void nc_uvc_dev_set_frame_source(struct nc_uvc_dev *dev, nc_uvc_frame_fn fn, void *ctx)
+{
+	dev->frame_fn = fn;
+	dev->frame_ctx = fn ? ctx : NULL;
+}
+
+void nc_uvc_dev_set_trace(struct nc_uvc_dev *dev, bool trace)
+{
+	dev->trace = trace;
+}
+
+void nc_uvc_dev_set_streaming(struct nc_uvc_dev *dev, bool on)
+{
+	dev->vs_alt = on ? 1 : 0;
 }

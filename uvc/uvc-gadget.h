@@ -4,15 +4,18 @@
  * the kernel's UVC gadget function (usb_f_uvc, made through configfs with
  * libcomposite) serves the descriptors and the standard requests, and
  * hands every UVC class request to user space as a V4L2 event on its
- * output node (linux/usb/g_uvc.h). This file owns the two halves that do
- * no I/O on that node:
+ * output node (linux/usb/g_uvc.h). This header declares the three parts
+ * that do no I/O on that node, one file each:
  *
- *  - the configfs tree: the gadget made from the device core's
- *    descriptor model (uvc-descriptors.h) so that the format and frame
- *    indexes the host sees are the core's, bound to a UDC, and removed;
- *  - the events: UVC_EVENT_SETUP and UVC_EVENT_DATA turned into calls of
- *    nc_uvc_control() (uvc-requests.c, the same PROBE/COMMIT and PU
- *    handling as on vhci-hcd) and into the UVCIOC_SEND_RESPONSE answer.
+ *  - uvc-gadget-fit.c: the device core's descriptor model cut down to
+ *    what usb_f_uvc's configfs describes;
+ *  - uvc-gadget-configfs.c: the configfs tree, the gadget made from that
+ *    model (uvc-descriptors.h) so that the format and frame indexes the
+ *    host sees are the core's, bound to a UDC, and removed;
+ *  - uvc-gadget-ep0.c: the events, UVC_EVENT_SETUP and UVC_EVENT_DATA
+ *    turned into calls of nc_uvc_control() (uvc-requests.c, the same
+ *    PROBE/COMMIT and PU handling as on vhci-hcd) and into the
+ *    UVCIOC_SEND_RESPONSE answer.
  *
  * negcam-uvc-gadget.c is the program's loop around them.
  */
@@ -31,7 +34,7 @@
 #define NC_GADGET_CONFIGFS "/sys/kernel/config"
 
 /*
- * Fit the device's descriptor model to what usb_f_uvc's configfs
+ * uvc-gadget-fit.c: fit the device's descriptor model to what usb_f_uvc's configfs
  * describes (Linux 6.1: uncompressed and MJPEG formats, discrete
  * intervals): frame-based formats (H.264) and frames with a continuous
  * interval range are left out with a warning in dev->desc.warnings; the
@@ -41,7 +44,7 @@
 int nc_uvc_gadget_fit(struct nc_uvc_dev *dev);
 
 /*
- * Make gadget @name under @root/usb_gadget (root: NC_GADGET_CONFIGFS, or
+ * uvc-gadget-configfs.c: make gadget @name under @root/usb_gadget (root: NC_GADGET_CONFIGFS, or
  * a plain directory in tests) from @d: identity, strings, one
  * configuration, functions/uvc.0 with its control and streaming headers,
  * one format directory per format and one frame directory per frame in
@@ -61,7 +64,7 @@ struct nc_uvc_gadget_counts {
 	uint64_t connect, disconnect, streamon, streamoff, setup, data, stalled;
 };
 
-/* The control plane between the gadget's events and the device core. */
+/* uvc-gadget-ep0.c: the control plane between the gadget's events and the device core. */
 struct nc_uvc_ep0 {
 	uint8_t vc_intf, vs_intf;      /* the gadget's interface numbers */
 	bool pending;                  /* a class OUT request waits for its data */

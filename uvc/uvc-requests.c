@@ -4,7 +4,7 @@
  * (chapter 9.4) a host sends, and the UVC 1.1 class requests (section
  * 4.2 and 4.3): the request error code of the VideoControl interface,
  * four processing-unit controls, and PROBE and COMMIT on the
- * VideoStreaming interface (negotiated in uvc-probe.c). SET_INTERFACE on
+ * VideoStreaming interface (negotiated in uvc-probe-commit.c). SET_INTERFACE on
  * the streaming interface starts and stops the stream. Anything else is
  * a stall (-EPIPE), with the UVC error code a host may read afterwards.
  */
@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "uvc-bytes.h"
 #include "uvc-device.h"
 
 #define SET_CUR 0x01
@@ -136,7 +137,9 @@ static int standard_request(struct nc_uvc_dev *dev, const struct req *r)
 /* GET_LEN answers: the control's size, two bytes little-endian. */
 static int reply_len(const struct req *r, unsigned int size)
 {
-	uint8_t b[2] = { size & 0xff, size >> 8 };
+	uint8_t b[2];
+
+	nc_uvc_put_le16(b, size);
 
 	return reply(r, b, 2);
 }
@@ -155,7 +158,7 @@ static int pu_request(struct nc_uvc_dev *dev, const struct req *r)
 	case SET_CUR:
 		if (r->len != 2)
 			return stall(dev, NC_UVC_ERR_INVALID_REQUEST);
-		v = (int16_t)(r->data[0] | r->data[1] << 8);
+		v = (int16_t)nc_uvc_le16(r->data);
 		if (v < pu_ctrls[i].min || v > pu_ctrls[i].max)
 			return stall(dev, NC_UVC_ERR_OUT_OF_RANGE);
 		dev->pu[i] = v;
@@ -169,8 +172,7 @@ static int pu_request(struct nc_uvc_dev *dev, const struct req *r)
 	case GET_INFO: b[0] = 0x03; return reply(r, b, 1); /* GET and SET */
 	default: return stall(dev, NC_UVC_ERR_INVALID_REQUEST);
 	}
-	b[0] = (uint16_t)v & 0xff;
-	b[1] = (uint16_t)v >> 8;
+	nc_uvc_put_le16(b, (uint16_t)v);
 	return reply(r, b, 2);
 }
 
@@ -283,9 +285,9 @@ int nc_uvc_control(struct nc_uvc_dev *dev, const uint8_t setup[8], const uint8_t
 {
 	struct req r = {
 		.type = setup[0], .request = setup[1],
-		.value = (uint16_t)(setup[2] | setup[3] << 8),
-		.index = (uint16_t)(setup[4] | setup[5] << 8),
-		.length = (uint16_t)(setup[6] | setup[7] << 8),
+		.value = nc_uvc_le16(setup + 2),
+		.index = nc_uvc_le16(setup + 4),
+		.length = nc_uvc_le16(setup + 6),
 		.data = data, .len = len, .in = in,
 	};
 	int ret;

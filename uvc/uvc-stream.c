@@ -23,6 +23,7 @@
 
 #include "formats.h"
 #include "framegen.h"
+#include "uvc-bytes.h"
 #include "uvc-device.h"
 
 #define HDR_LEN 6
@@ -31,11 +32,11 @@
 #define BFH_PTS 0x04
 #define BFH_EOH 0x80
 
-/* The stream's format from the committed parameters (the probe's if none). */
+/* The stream's format from the committed parameters (PROBE's if none). */
 static int stream_format(struct nc_uvc_dev *dev, const struct nc_uvc_params *c)
 {
 	struct nc_uvc_stream *st = &dev->stream;
-	const struct nc_uvc_format *uf = &dev->desc.formats[c->format - 1];
+	const struct nc_uvc_format *uf = nc_uvc_params_format(dev, c);
 	const struct nc_uvc_frame *fr = nc_uvc_params_frame(dev, c);
 	const struct negcam_fourcc_info *fi = negcam_fourcc_lookup(uf->fourcc);
 	__u32 bpl = 0, size = 0, cs, enc, q, xfer;
@@ -88,6 +89,21 @@ void nc_uvc_stream_stop(struct nc_uvc_dev *dev)
 {
 	dev->stream.on = false;
 	dev->stream.active = false;
+}
+
+const struct v4l2_pix_format *nc_uvc_stream_format(const struct nc_uvc_dev *dev)
+{
+	return &dev->stream.fmt;
+}
+
+uint64_t nc_uvc_stream_interval_ns(const struct nc_uvc_dev *dev)
+{
+	return dev->stream.interval_ns;
+}
+
+void nc_uvc_stream_next_frame(struct nc_uvc_dev *dev)
+{
+	dev->stream.frame_no++;
 }
 
 long nc_uvc_stream_draw(struct nc_uvc_dev *dev, uint64_t t_ns, uint8_t *buf, uint32_t cap)
@@ -146,10 +162,7 @@ uint32_t nc_uvc_stream_packet(struct nc_uvc_dev *dev, uint64_t t_ns, uint8_t *ou
 	pts = (uint32_t)(st->pts_ns * (NC_UVC_CLOCK_HZ / 1000000u) / 1000u);
 	out[0] = HDR_LEN;
 	out[1] = BFH_EOH | BFH_PTS | st->fid;
-	out[2] = pts & 0xff;
-	out[3] = (pts >> 8) & 0xff;
-	out[4] = (pts >> 16) & 0xff;
-	out[5] = pts >> 24;
+	nc_uvc_put_le32(out + 2, pts);
 	memcpy(out + HDR_LEN, st->frame + st->off, chunk);
 	st->off += chunk;
 	if (st->off == st->frame_len) {

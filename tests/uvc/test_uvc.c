@@ -13,6 +13,7 @@
 #include "../engine/check.h"
 #include "framegen.h"
 #include "profile-text.h"
+#include "uvc-bytes.h"
 #include "uvc-device.h"
 
 static uint8_t sent[4 << 20];
@@ -28,16 +29,6 @@ static int capture(void *ctx, const uint8_t *buf, size_t len)
 	}
 	sent_count++;
 	return 0;
-}
-
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = v >> 24; p[1] = v >> 16; p[2] = v >> 8; p[3] = v;
 }
 
 static struct negcam_profile *builtin(const char *name)
@@ -288,13 +279,13 @@ static void submit(uint8_t *b, uint32_t seq, uint32_t dir, uint32_t ep, int32_t 
 		   const uint8_t setup[8])
 {
 	memset(b, 0, USBIP_HDR_LEN);
-	put_be32(b, USBIP_CMD_SUBMIT);
-	put_be32(b + 4, seq);
-	put_be32(b + 12, dir);
-	put_be32(b + 16, ep);
-	put_be32(b + 24, (uint32_t)tbl);
-	put_be32(b + 32, (uint32_t)np);
-	put_be32(b + 36, 1);
+	nc_uvc_put_be32(b, USBIP_CMD_SUBMIT);
+	nc_uvc_put_be32(b + 4, seq);
+	nc_uvc_put_be32(b + 12, dir);
+	nc_uvc_put_be32(b + 16, ep);
+	nc_uvc_put_be32(b + 24, (uint32_t)tbl);
+	nc_uvc_put_be32(b + 32, (uint32_t)np);
+	nc_uvc_put_be32(b + 36, 1);
 	if (setup)
 		memcpy(b + 40, setup, 8);
 }
@@ -302,38 +293,38 @@ static void submit(uint8_t *b, uint32_t seq, uint32_t dir, uint32_t ep, int32_t 
 static void test_parser(void)
 {
 	uint8_t b[USBIP_HDR_LEN + 64 + 16] = { 0 };
-	struct usbip_cmd cmd;
+	struct nc_usbip_cmd cmd;
 
-	CHECK_EQ(usbip_parse_cmd(b, 47, &cmd), 0, "a short header: more bytes needed");
-	CHECK_EQ(usbip_parse_cmd(b, 48, &cmd), -EPROTO, "command 0");
-	put_be32(b, 3);
-	CHECK_EQ(usbip_parse_cmd(b, 48, &cmd), -EPROTO, "a RET_SUBMIT from the host");
+	CHECK_EQ(nc_usbip_parse_cmd(b, 47, &cmd), 0, "a short header: more bytes needed");
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48, &cmd), -EPROTO, "command 0");
+	nc_uvc_put_be32(b, 3);
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48, &cmd), -EPROTO, "a RET_SUBMIT from the host");
 	submit(b, 1, 2, 0, 0, 0, NULL);
-	CHECK_EQ(usbip_parse_cmd(b, 48, &cmd), -EPROTO, "direction 2");
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48, &cmd), -EPROTO, "direction 2");
 	submit(b, 1, 1, 16, 0, 0, NULL);
-	CHECK_EQ(usbip_parse_cmd(b, 48, &cmd), -EPROTO, "endpoint 16");
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48, &cmd), -EPROTO, "endpoint 16");
 	submit(b, 1, 1, 0, -1, 0, NULL);
-	CHECK_EQ(usbip_parse_cmd(b, 48, &cmd), -EPROTO, "a negative length");
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48, &cmd), -EPROTO, "a negative length");
 	submit(b, 1, 1, 1, 3072, 1025, NULL);
-	CHECK_EQ(usbip_parse_cmd(b, 48, &cmd), -EPROTO, "1025 iso packets");
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48, &cmd), -EPROTO, "1025 iso packets");
 	submit(b, 1, 1, 1, 3072, -2, NULL);
-	CHECK_EQ(usbip_parse_cmd(b, 48, &cmd), -EPROTO, "-2 iso packets");
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48, &cmd), -EPROTO, "-2 iso packets");
 	submit(b, 1, 0, 0, 70000, 0, NULL);
-	CHECK_EQ(usbip_parse_cmd(b, 48, &cmd), -EPROTO, "70000 bytes of OUT data");
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48, &cmd), -EPROTO, "70000 bytes of OUT data");
 	submit(b, 1, 0, 0, 34, 0, NULL);
-	CHECK_EQ(usbip_parse_cmd(b, 48 + 33, &cmd), 0, "OUT data not all there yet");
-	CHECK_EQ(usbip_parse_cmd(b, 48 + 34, &cmd), 48 + 34, "OUT data complete");
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48 + 33, &cmd), 0, "OUT data not all there yet");
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48 + 34, &cmd), 48 + 34, "OUT data complete");
 	submit(b, 1, 1, 1, 3072, 1, NULL);
-	CHECK_EQ(usbip_parse_cmd(b, 48 + 15, &cmd), 0, "iso descriptor not all there");
-	put_be32(b + 48, 1); /* offset 1 + length 3072 > 3072 */
-	put_be32(b + 52, 3072);
-	CHECK_EQ(usbip_parse_cmd(b, 48 + 16, &cmd), -EPROTO, "an iso packet outside the buffer");
-	put_be32(b + 48, 0);
-	CHECK_EQ(usbip_parse_cmd(b, 48 + 16, &cmd), 48 + 16, "one iso packet");
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48 + 15, &cmd), 0, "iso descriptor not all there");
+	nc_uvc_put_be32(b + 48, 1); /* offset 1 + length 3072 > 3072 */
+	nc_uvc_put_be32(b + 52, 3072);
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48 + 16, &cmd), -EPROTO, "an iso packet outside the buffer");
+	nc_uvc_put_be32(b + 48, 0);
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48 + 16, &cmd), 48 + 16, "one iso packet");
 	memset(b, 0, 48);
-	put_be32(b, USBIP_CMD_UNLINK);
-	put_be32(b + 20, 7);
-	CHECK_EQ(usbip_parse_cmd(b, 48, &cmd), 48, "CMD_UNLINK");
+	nc_uvc_put_be32(b, USBIP_CMD_UNLINK);
+	nc_uvc_put_be32(b + 20, 7);
+	CHECK_EQ(nc_usbip_parse_cmd(b, 48, &cmd), 48, "CMD_UNLINK");
 	CHECK_EQ(cmd.unlink_seqnum, 7, "of seqnum 7");
 }
 
@@ -351,9 +342,9 @@ static void stream_on(struct nc_uvc_dev *dev, uint64_t now)
 
 	submit(b, 10, 0, 0, 0, 0, setcfg);
 	CHECK_EQ(feed(dev, b, 48, now), 48, "SET_CONFIGURATION through USB/IP");
-	CHECK_EQ(be32(sent), USBIP_RET_SUBMIT, "answered");
-	CHECK_EQ(be32(sent + 4), 10, "seqnum");
-	CHECK_EQ(be32(sent + 20), 0, "status 0");
+	CHECK_EQ(nc_uvc_be32(sent), USBIP_RET_SUBMIT, "answered");
+	CHECK_EQ(nc_uvc_be32(sent + 4), 10, "seqnum");
+	CHECK_EQ(nc_uvc_be32(sent + 20), 0, "status 0");
 	submit(b, 11, 0, 0, 0, 0, setalt);
 	feed(dev, b, 48, now);
 	CHECK(dev->stream.on, "SET_INTERFACE alt %d starts the stream", NC_UVC_NALTS);
@@ -367,23 +358,23 @@ static void iso_urb(uint8_t *b, uint32_t seq)
 	submit(b, seq, 1, 1, 32 * 3072, 32, NULL);
 	for (i = 0; i < 32; i++) {
 		memset(b + 48 + 16 * i, 0, 16);
-		put_be32(b + 48 + 16 * i, (uint32_t)i * 3072);
-		put_be32(b + 52 + 16 * i, 3072);
+		nc_uvc_put_be32(b + 48 + 16 * i, (uint32_t)i * 3072);
+		nc_uvc_put_be32(b + 52 + 16 * i, 3072);
 	}
 }
 
 /* Answers of one URB: check the RET, append its payload data (headers dropped) to @frame. */
 static int take_payloads(uint8_t *frame, uint32_t *flen, uint32_t seq, bool *eof)
 {
-	uint32_t total = be32(sent + 24), off = 0, i, n, sum = 0;
+	uint32_t total = nc_uvc_be32(sent + 24), off = 0, i, n, sum = 0;
 	const uint8_t *data = sent + 48, *d;
 
-	CHECK(be32(sent) == USBIP_RET_SUBMIT && be32(sent + 4) == seq, "RET_SUBMIT of %u", seq);
-	CHECK_EQ(be32(sent + 32), 32, "32 packets");
+	CHECK(nc_uvc_be32(sent) == USBIP_RET_SUBMIT && nc_uvc_be32(sent + 4) == seq, "RET_SUBMIT of %u", seq);
+	CHECK_EQ(nc_uvc_be32(sent + 32), 32, "32 packets");
 	CHECK_EQ(sent_len, 48 + total + 32 * 16, "data then descriptors");
 	for (i = 0; i < 32; i++) {
 		d = data + total + 16 * i;
-		n = be32(d + 8);
+		n = nc_uvc_be32(d + 8);
 		sum += n;
 		if (n && (data[off] != 6 || !(data[off + 1] & 0x80) || !(data[off + 1] & 0x04)))
 			return -1; /* not a 6-byte header with EOH and PTS */
@@ -396,6 +387,30 @@ static int take_payloads(uint8_t *frame, uint32_t *flen, uint32_t seq, bool *eof
 		off += n;
 	}
 	return sum == total ? 0 : -1;
+}
+
+/*
+ * vhci-hcd sent a URB's CMD_UNLINK before its CMD_SUBMIT: RET_UNLINK 0
+ * gives the URB back there, so its CMD_SUBMIT must go unanswered (a
+ * RET_SUBMIT for it makes vhci-hcd drop the device). @b: room for an iso URB.
+ */
+static void test_early_unlink(struct nc_uvc_dev *dev, uint8_t *b, uint64_t t)
+{
+	memset(b, 0, 48);
+	nc_uvc_put_be32(b, USBIP_CMD_UNLINK);
+	nc_uvc_put_be32(b + 4, 601);
+	nc_uvc_put_be32(b + 20, 600);
+	feed(dev, b, 48, t);
+	CHECK_EQ(nc_uvc_be32(sent + 20), 0, "unlink before submit: RET_UNLINK 0");
+	sent_count = 0;
+	iso_urb(b, 600);
+	CHECK_EQ(feed(dev, b, 48 + 32 * 16, t), 48 + 32 * 16, "its CMD_SUBMIT taken");
+	nc_uvc_dev_tick(dev, t + 100 * 32 * NC_UVC_MICROFRAME_NS);
+	CHECK_EQ(sent_count, 0, "and never answered");
+	CHECK_EQ(nc_uvc_dev_next_due(dev), UINT64_MAX, "nor held");
+	iso_urb(b, 602);
+	feed(dev, b, 48 + 32 * 16, t);
+	CHECK(nc_uvc_dev_next_due(dev) != UINT64_MAX, "the next URB is held as before");
 }
 
 static void test_iso(void)
@@ -427,16 +442,17 @@ static void test_iso(void)
 	iso_urb(b, 200);
 	feed(&dev, b, sizeof(b), t);
 	memset(b, 0, 48);
-	put_be32(b, USBIP_CMD_UNLINK);
-	put_be32(b + 4, 201);
-	put_be32(b + 20, 200);
+	nc_uvc_put_be32(b, USBIP_CMD_UNLINK);
+	nc_uvc_put_be32(b + 4, 201);
+	nc_uvc_put_be32(b + 20, 200);
 	feed(&dev, b, 48, t);
-	CHECK(be32(sent) == USBIP_RET_UNLINK && be32(sent + 4) == 201, "RET_UNLINK");
-	CHECK_EQ((int32_t)be32(sent + 20), -ECONNRESET, "a held URB is taken back");
+	CHECK(nc_uvc_be32(sent) == USBIP_RET_UNLINK && nc_uvc_be32(sent + 4) == 201, "RET_UNLINK");
+	CHECK_EQ((int32_t)nc_uvc_be32(sent + 20), -ECONNRESET, "a held URB is taken back");
 	CHECK_EQ(nc_uvc_dev_next_due(&dev), UINT64_MAX, "nothing held");
-	put_be32(b + 20, 999);
+	nc_uvc_put_be32(b + 20, 999);
 	feed(&dev, b, 48, t);
-	CHECK_EQ(be32(sent + 20), 0, "an unknown URB: already answered");
+	CHECK_EQ(nc_uvc_be32(sent + 20), 0, "an unknown URB: already answered");
+	test_early_unlink(&dev, b, t);
 	nc_uvc_dev_free(&dev);
 }
 
@@ -455,7 +471,7 @@ static void test_random(void)
 			x = x * 1103515245u + 12345u;
 			b[j] = (uint8_t)(x >> 16);
 		}
-		put_be32(b, 1 + (x >> 8) % 2);
+		nc_uvc_put_be32(b, 1 + (x >> 8) % 2);
 		b[12] = b[13] = b[14] = 0;
 		b[16] = b[17] = b[18] = 0;
 		b[19] &= 1;

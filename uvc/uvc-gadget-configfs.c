@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * The UVC gadget (see uvc-gadget.h): the configfs tree of usb_f_uvc made
- * from the device core's descriptor model and taken down again (Linux
- * Documentation/usb/gadget-uvc.rst, drivers/usb/gadget/function/
- * uvc_configfs.c), and the class requests of the gadget's events answered
- * by the core's endpoint-0 handling (uvc-requests.c).
+ * The UVC gadget's configfs writer (see uvc-gadget.h): the tree of
+ * usb_f_uvc made from the device core's descriptor model, bound to a UDC,
+ * and taken down again (Linux Documentation/usb/gadget-uvc.rst,
+ * drivers/usb/gadget/function/uvc_configfs.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -19,71 +18,6 @@
 #include "uvc-gadget.h"
 
 #define FUNC "functions/uvc.0"
-
-/* ------------------------------------------------------------------ fit -- */
-
-static void note(struct nc_uvc_desc *d, const char *fmt, ...)
-{
-	size_t n = strlen(d->warnings);
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (n + 1 < sizeof(d->warnings))
-		vsnprintf(d->warnings + n, sizeof(d->warnings) - n, fmt, ap);
-	va_end(ap);
-}
-
-/* Keep @uf's frames with discrete intervals; false when none is left. */
-static bool fit_frames(struct nc_uvc_desc *d, struct nc_uvc_format *uf)
-{
-	unsigned int i, n = 0, def = 1;
-
-	for (i = 0; i < uf->nframes; i++) {
-		if (!uf->frames[i].nintervals) {
-			note(d, "format %.4s: %ux%u left out: usb_f_uvc lists discrete intervals only\n",
-			     (const char *)&uf->fourcc, uf->frames[i].width, uf->frames[i].height);
-			continue;
-		}
-		if (i + 1 == uf->def_frame)
-			def = n + 1;
-		uf->frames[n++] = uf->frames[i];
-	}
-	uf->nframes = (uint8_t)n;
-	uf->def_frame = (uint8_t)def;
-	return n > 0;
-}
-
-int nc_uvc_gadget_fit(struct nc_uvc_dev *dev)
-{
-	struct nc_uvc_desc *d = &dev->desc;
-	unsigned int i, n = 0, def = 1;
-
-	for (i = 0; i < d->nformats; i++) {
-		struct nc_uvc_format *uf = &d->formats[i];
-
-		if (uf->subtype == NC_UVC_FORMAT_FRAME_BASED) {
-			note(d, "format %.4s left out: usb_f_uvc (Linux 6.1) has no frame-based formats\n",
-			     (const char *)&uf->fourcc);
-			continue;
-		}
-		if (!fit_frames(d, uf))
-			continue;
-		if (i + 1 == d->def_format)
-			def = n + 1;
-		if (n != i)
-			d->formats[n] = *uf;
-		n++;
-	}
-	d->nformats = (uint8_t)n;
-	d->def_format = (uint8_t)def;
-	if (!n)
-		return -EINVAL;
-	nc_uvc_dev_reset(dev);
-	dev->config = 1; /* class requests come only to a configured gadget */
-	return 0;
-}
-
-/* -------------------------------------------------------------- configfs -- */
 
 /* The tree being written: gadget directory, the first error in words. */
 struct cfs {
@@ -346,92 +280,4 @@ int nc_uvc_gadget_remove(const char *root, const char *name, char *msg, size_t m
 		return -1;
 	}
 	return 0;
-}
-
-/* ---------------------------------------------------------------- events -- */
-
-/* @setup with the gadget's interface number in wIndex turned into the core's. */
-static void map_interface(const struct nc_uvc_ep0 *g, uint8_t setup[8])
-{
-	if ((setup[0] & 0x1f) != 1) /* not to an interface */
-		return;
-	if (setup[4] == g->vc_intf)
-		setup[4] = NC_UVC_IF_VC;
-	else if (setup[4] == g->vs_intf)
-		setup[4] = NC_UVC_IF_VS;
-	else
-		setup[4] = 0xff; /* an interface the core does not have: a stall */
-}
-
-static enum nc_uvc_ep0_action ep0_setup(struct nc_uvc_ep0 *g, struct nc_uvc_dev *dev,
-					const struct usb_ctrlrequest *req,
-					struct uvc_request_data *resp)
-{
-	uint8_t setup[8], in[256];
-	uint16_t wlength;
-	int n;
-
-	g->counts.setup++;
-	memcpy(setup, req, sizeof(setup));
-	map_interface(g, setup);
-	wlength = (uint16_t)(setup[6] | setup[7] << 8);
-	memset(resp, 0, sizeof(*resp));
-	if (wlength > sizeof(resp->data)) {
-		n = -EPIPE;
-	} else if (!(setup[0] & 0x80) && wlength) {
-		memcpy(g->setup, setup, sizeof(setup));
-		g->pending = true;
-		resp->length = wlength; /* take the data stage; DATA follows */
-		return NC_EP0_RESPOND;
-	} else {
-		n = nc_uvc_control(dev, setup, NULL, 0, in);
-	}
-	if (n < 0) {
-		g->counts.stalled++;
-		resp->length = -EL2HLT; /* f_uvc halts endpoint 0 on a negative length */
-	} else {
-		resp->length = n;
-		memcpy(resp->data, in, (size_t)n);
-	}
-	return NC_EP0_RESPOND;
-}
-
-enum nc_uvc_ep0_action nc_uvc_ep0_event(struct nc_uvc_ep0 *g, struct nc_uvc_dev *dev, uint32_t type,
-					const struct uvc_event *ev, struct uvc_request_data *resp)
-{
-	uint8_t in[256];
-	int32_t len;
-
-	switch (type) {
-	case UVC_EVENT_CONNECT:
-		g->counts.connect++;
-		return NC_EP0_NONE;
-	case UVC_EVENT_DISCONNECT:
-		g->counts.disconnect++;
-		g->pending = false;
-		dev->vs_alt = 0;
-		return NC_EP0_STREAMOFF;
-	case UVC_EVENT_STREAMON:
-		g->counts.streamon++;
-		dev->vs_alt = 1; /* COMMIT is refused while streaming, as on vhci-hcd */
-		return NC_EP0_STREAMON;
-	case UVC_EVENT_STREAMOFF:
-		g->counts.streamoff++;
-		dev->vs_alt = 0;
-		return NC_EP0_STREAMOFF;
-	case UVC_EVENT_SETUP:
-		return ep0_setup(g, dev, &ev->req, resp);
-	case UVC_EVENT_DATA:
-		g->counts.data++;
-		if (!g->pending)
-			return NC_EP0_NONE;
-		g->pending = false;
-		len = ev->data.length;
-		if (len < 0 || len > (int32_t)sizeof(ev->data.data))
-			len = 0;
-		if (nc_uvc_control(dev, g->setup, ev->data.data, (uint32_t)len, in) < 0)
-			g->counts.stalled++;
-		return NC_EP0_NONE;
-	}
-	return NC_EP0_NONE;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * PROBE and COMMIT (UVC 1.1 section 4.3.1.1): the 34-byte control to and
+ * PROBE and COMMIT (see uvc-probe-commit.h; UVC 1.1 section 4.3.1.1): the
+ * 34-byte control to and
  * from its fields, and the firmware's negotiation. A format or frame
  * index the device does not have is refused (a stall with "out of
  * range"); an interval snaps to the nearest the frame lists, by the
@@ -14,45 +15,24 @@
 
 #include "engine.h"
 #include "formats.h"
+#include "uvc-bytes.h"
 #include "uvc-device.h"
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint16_t le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static void put_le16(uint8_t *p, uint32_t v)
-{
-	p[0] = v & 0xff;
-	p[1] = (v >> 8) & 0xff;
-}
-
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	put_le16(p, v & 0xffff);
-	put_le16(p + 2, v >> 16);
-}
 
 void nc_uvc_params_pack(const struct nc_uvc_params *s, uint8_t out[NC_UVC_PROBE_LEN])
 {
 	memset(out, 0, NC_UVC_PROBE_LEN);
-	put_le16(out, s->hint);
+	nc_uvc_put_le16(out, s->hint);
 	out[2] = s->format;
 	out[3] = s->frame;
-	put_le32(out + 4, s->interval);
-	put_le16(out + 8, s->key_frame_rate);
-	put_le16(out + 10, s->p_frame_rate);
-	put_le16(out + 12, s->comp_quality);
-	put_le16(out + 14, s->comp_window);
-	put_le16(out + 16, s->delay);
-	put_le32(out + 18, s->max_frame);
-	put_le32(out + 22, s->max_payload);
-	put_le32(out + 26, NC_UVC_CLOCK_HZ);
+	nc_uvc_put_le32(out + 4, s->interval);
+	nc_uvc_put_le16(out + 8, s->key_frame_rate);
+	nc_uvc_put_le16(out + 10, s->p_frame_rate);
+	nc_uvc_put_le16(out + 12, s->comp_quality);
+	nc_uvc_put_le16(out + 14, s->comp_window);
+	nc_uvc_put_le16(out + 16, s->delay);
+	nc_uvc_put_le32(out + 18, s->max_frame);
+	nc_uvc_put_le32(out + 22, s->max_payload);
+	nc_uvc_put_le32(out + 26, NC_UVC_CLOCK_HZ);
 	out[30] = 0x03; /* bmFramingInfo: FID and EOF are used */
 	/* bPreferedVersion, bMinVersion, bMaxVersion: 0 (not a payload with versions) */
 }
@@ -60,21 +40,27 @@ void nc_uvc_params_pack(const struct nc_uvc_params *s, uint8_t out[NC_UVC_PROBE_
 void nc_uvc_params_unpack(const uint8_t in[NC_UVC_PROBE_LEN], struct nc_uvc_params *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->hint = le16(in);
+	s->hint = nc_uvc_le16(in);
 	s->format = in[2];
 	s->frame = in[3];
-	s->interval = le32(in + 4);
-	s->key_frame_rate = le16(in + 8);
-	s->p_frame_rate = le16(in + 10);
-	s->comp_quality = le16(in + 12);
-	s->comp_window = le16(in + 14);
-	s->delay = le16(in + 16);
+	s->interval = nc_uvc_le32(in + 4);
+	s->key_frame_rate = nc_uvc_le16(in + 8);
+	s->p_frame_rate = nc_uvc_le16(in + 10);
+	s->comp_quality = nc_uvc_le16(in + 12);
+	s->comp_window = nc_uvc_le16(in + 14);
+	s->delay = nc_uvc_le16(in + 16);
+}
+
+const struct nc_uvc_format *nc_uvc_params_format(const struct nc_uvc_dev *dev,
+						 const struct nc_uvc_params *s)
+{
+	return nc_uvc_desc_format(&dev->desc, s->format);
 }
 
 const struct nc_uvc_frame *nc_uvc_params_frame(const struct nc_uvc_dev *dev,
 					       const struct nc_uvc_params *s)
 {
-	return &dev->desc.formats[s->format - 1].frames[s->frame - 1];
+	return &nc_uvc_params_format(dev, s)->frames[s->frame - 1];
 }
 
 /* The interval the engine picks for @want on this frame's size, in 100 ns. */
@@ -148,9 +134,9 @@ int nc_uvc_params_negotiate(const struct nc_uvc_dev *dev, struct nc_uvc_params *
 	uint32_t want, got;
 	__u32 bpl = 0, size = 0;
 
-	if (s->format < 1 || s->format > dev->desc.nformats)
+	uf = nc_uvc_desc_format(&dev->desc, s->format);
+	if (!uf)
 		return NC_UVC_ERR_OUT_OF_RANGE;
-	uf = &dev->desc.formats[s->format - 1];
 	if (s->frame < 1 || s->frame > uf->nframes)
 		return NC_UVC_ERR_OUT_OF_RANGE;
 	fr = &uf->frames[s->frame - 1];
@@ -173,7 +159,7 @@ int nc_uvc_params_negotiate(const struct nc_uvc_dev *dev, struct nc_uvc_params *
 
 void nc_uvc_params_default(const struct nc_uvc_dev *dev, struct nc_uvc_params *s)
 {
-	const struct nc_uvc_format *uf = &dev->desc.formats[dev->desc.def_format - 1];
+	const struct nc_uvc_format *uf = nc_uvc_desc_format(&dev->desc, dev->desc.def_format);
 
 	memset(s, 0, sizeof(*s));
 	s->format = dev->desc.def_format;
