@@ -80,8 +80,9 @@ int nc_finish_format(struct nc_parser *p)
 
 /*
  * The fourcc of a 'format' line: one of the table, or, with 'opaque' after
- * it, one negcam does not know (negcam_fourcc_opaque), which must then not
- * be in the table (the table's knowledge would be thrown away).
+ * it, one the table does not have (negcam_fourcc_info_of(): a layout
+ * documented outside the table, else negcam_fourcc_opaque), which must
+ * then not be in the table (the table's knowledge would be thrown away).
  */
 static int nc_format_fourcc(struct nc_parser *p, const struct nc_tok *t,
 			    const struct negcam_fourcc_info **fi, __u32 *fourcc)
@@ -97,7 +98,7 @@ static int nc_format_fourcc(struct nc_parser *p, const struct nc_tok *t,
 		return ret;
 	opaque = ret > 0 && nc_tok_is(&n, "opaque");
 	ret = nc_parse_fourcc(p, t, fi, fourcc, opaque);
-	if (!ret && opaque && *fi != &negcam_fourcc_opaque) {
+	if (!ret && opaque && negcam_fourcc_lookup(*fourcc)) {
 		struct nc_strbuf m = nc_error(p, n.col);
 
 		nc_sb_str(&m, "format ");

@@ -239,7 +239,7 @@ __u32 nc_find(const char *s, __u32 len, char c);
  * A fourcc token: *@info its table entry, *@value its code. A fourcc not
  * in the table is an error unless @opaque ('format X opaque', or a
  * 'default' line, checked against the formats later): then *@info is
- * negcam_fourcc_opaque.
+ * negcam_fourcc_info_of()'s (a documented layout, else negcam_fourcc_opaque).
  */
 int nc_parse_fourcc(struct nc_parser *p, const struct nc_tok *t,
 		    const struct negcam_fourcc_info **info, __u32 *value, bool opaque);
