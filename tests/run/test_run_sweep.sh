@@ -12,6 +12,11 @@
 # streams mostly wait for their frames); the results are judged
 # afterwards, camera by camera. About a minute on 2 loaded cores.
 #
+# Bad input (issue 40): a profile whose 'sizeimage' is below what its
+# format needs is refused with file:line before anything runs; a listing
+# with a fourcc negcam does not know imports as an opaque format, and is
+# swept with the shelf (an 8-bit picture, then zeros to its sizeimage).
+#
 #   test_run_sweep.sh SOURCE_ROOT BUILD_ROOT [CAMERA...]
 set -u
 SRC=$1 BUILD=$2
@@ -108,16 +113,33 @@ one_format() {	# CAMERA DIR INDEX
 	rm -f "$d/$8.raw" "$d/$8.raw.grey"
 }
 
+# Bad input: a sizeimage too small, refused at its line.
+printf 'name small\nformat YUYV\n  sizeimage 1000\n  size 640x480 fps 30\n' >"$T/small.profile"
+"$RUN" --profile "$T/small.profile" -- sh -c 'echo RAN' >"$T/small.out" 2>&1
+rc=$?
+check "sizeimage below the format's need: exit 2 (got $rc)" [ "$rc" = 2 ]
+check "sizeimage below the format's need: said at small.profile:3" \
+	grep -q "small.profile:3:[0-9]*: sizeimage 1000 is smaller than 'YUYV' needs at 640x480 (614400 bytes)" \
+	"$T/small.out"
+check "sizeimage below the format's need: nothing ran" sh -c '! grep -q RAN "$1"' - "$T/small.out"
+# A fourcc no table knows: imported as opaque, then swept with the shelf.
+printf "ioctl: VIDIOC_ENUM_FMT\n\tType: Video Capture\n\n\t[0]: 'NCQX' (Vendor Depth Thing)\n%s\n%s\n" \
+	"		Size: Discrete 640x480" "			Interval: Discrete 0.033s (30.000 fps)" >"$T/vendor.txt"
+"$CTL" --import "$T/vendor.txt" --name vendor-ncqx >"$T/vendor-ncqx.profile" 2>"$T/vendor.err"
+check "an unknown fourcc imports" [ $? = 0 ]
+check "an unknown fourcc imports as opaque" grep -q "^format NCQX opaque" "$T/vendor-ncqx.profile"
+
 cameras=0 pairs=0 formats=0
 if [ $# -eq 0 ]; then
-	set -- $(ls "$SRC"/data/cameras/*.profile | sed 's,.*/,,; s,\.profile$,,')
+	set -- $(ls "$SRC"/data/cameras/*.profile | sed 's,.*/,,; s,\.profile$,,') "$T/vendor-ncqx.profile"
 fi
 k=0
 for cam in "$@"; do	# stream, in parts of 6 formats, JOBS parts at a time
-	mkdir -p "$T/$cam"
-	camera_script "$cam" "$T/$cam" >"$T/$cam/script.sh"
-	split -l 6 "$T/$cam/script.sh" "$T/$cam/part."
-	for part in "$T/$cam"/part.??; do
+	dir=$T/${cam##*/}.d
+	mkdir -p "$dir"
+	camera_script "$cam" "$dir" >"$dir/script.sh"
+	split -l 6 "$dir/script.sh" "$dir/part."
+	for part in "$dir"/part.??; do
 		stream_part "$cam" "$part" &
 		k=$((k + 1))
 		[ $((k % JOBS)) = 0 ] && wait
@@ -125,14 +147,15 @@ for cam in "$@"; do	# stream, in parts of 6 formats, JOBS parts at a time
 done
 wait
 for cam in "$@"; do	# judge
-	n=$(ls "$T/$cam"/*.fcc 2>/dev/null | wc -l)
-	rc=$(cat "$T/$cam"/part.??.rc 2>/dev/null | sort -u | tr '\n' ' ')
+	dir=$T/${cam##*/}.d
+	n=$(ls "$dir"/*.fcc 2>/dev/null | wc -l)
+	rc=$(cat "$dir"/part.??.rc 2>/dev/null | sort -u | tr '\n' ' ')
 	check "$cam: has formats ($n)" [ "$n" -gt 0 ]
 	check "$cam: negcam-run streamed them in time (rc $rc)" \
 		sh -c '[ -n "$1" ] && ! echo "$1" | grep -qw 124' - "$rc"
 	i=0
 	while [ "$i" -lt "$n" ]; do
-		one_format "$cam" "$T/$cam" "$i"
+		one_format "${cam##*/}" "$dir" "$i"
 		i=$((i + 1))
 	done
 	formats=$((formats + n))
