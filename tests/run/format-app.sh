@@ -11,10 +11,11 @@ set -u
 F=${NEGCAM_FORMAT:?NEGCAM_FORMAT is not set: run under negcam-run --all-formats}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cant() { echo "$1" >&2; exit 3; }
-PY=python3 # the one that imports cv2 (Debian's, when a pyenv shim comes first)
-for p in python3 /usr/bin/python3; do
-	if "$p" -c 'import cv2' 2>/dev/null; then PY=$p; break; fi
-done
+# Debian's python3 (python3-opencv), not a pyenv shim that may come first
+# in PATH; trying 'import cv2' for each case would double its cost.
+python_cv2() {
+	if [ -x /usr/bin/python3 ]; then echo /usr/bin/python3; else echo python3; fi
+}
 
 # GStreamer 1.22's v4l2src caps for a fourcc (gstv4l2object.c's table).
 gst_caps() {
@@ -57,7 +58,7 @@ ffmpeg)
 	exec ffmpeg -nostdin -hide_banner -loglevel error -f v4l2 -input_format "$name" \
 		-i /dev/video0 -frames:v 3 -f null - ;;
 opencv)
-	exec "$PY" "$root/tests/run/opencv-grab.py" 3 "$F" ;;
+	exec "$(python_cv2)" "$root/tests/run/opencv-grab.py" 3 "$F" ;;
 *)
 	echo "usage: NEGCAM_FORMAT=FCC format-app.sh v4l2-ctl|v4l2src|ffmpeg|opencv" >&2
 	exit 2 ;;
