@@ -38,7 +38,8 @@ gst_caps() {
 # -list_formats ("Raw : yuyv422 : YUYV 4:2:2 : ..."), matched by the
 # description ENUM_FMT gives; "Unsupported" when ffmpeg has none.
 ffmpeg_name() {
-	desc=$(v4l2-ctl -d /dev/video0 --list-formats | sed -n "s/^.*\[[0-9]*\]: '$1' (\(.*\))$/\1/p")
+	desc=$(v4l2-ctl -d /dev/video0 --list-formats |
+		sed -n "s/^.*\[[0-9]*\]: '$1' (\(.*\))$/\1/p" | sed 's/, compressed$//; s/, emulated$//')
 	ffmpeg -hide_banner -f v4l2 -list_formats all -i /dev/video0 2>&1 |
 		awk -v d="$desc" 'index($0, " " d " :") {
 			sub(/^[^]]*\] *[A-Za-z]+ *: */, ""); split($0, a, " "); print a[1]; exit }'
@@ -52,12 +53,16 @@ v4l2src)
 	[ -n "$caps" ] || cant "GStreamer 1.22's v4l2src has no caps for '$F'"
 	exec gst-launch-1.0 -q v4l2src device=/dev/video0 num-buffers=3 ! "$caps" ! fakesink ;;
 ffmpeg)
+	! v4l2-ctl -d /dev/video0 -D | grep -q "Video Capture Multiplanar" ||
+		cant "ffmpeg's v4l2 input opens single-planar capture nodes only; this one is multiplanar"
 	name=$(ffmpeg_name "$F")
 	[ -n "$name" ] || cant "ffmpeg's v4l2 input does not list '$F'"
 	[ "$name" != Unsupported ] || cant "ffmpeg's v4l2 input has no pixel format for '$F' (Unsupported)"
 	exec ffmpeg -nostdin -hide_banner -loglevel error -f v4l2 -input_format "$name" \
 		-i /dev/video0 -frames:v 3 -f null - ;;
 opencv)
+	! v4l2-ctl -d /dev/video0 -D | grep -q "Video Capture Multiplanar" ||
+		cant "OpenCV 4.6's V4L2 backend opens single-planar capture nodes only; this one is multiplanar"
 	exec "$(python_cv2)" "$root/tests/run/opencv-grab.py" 3 "$F" ;;
 *)
 	echo "usage: NEGCAM_FORMAT=FCC format-app.sh v4l2-ctl|v4l2src|ffmpeg|opencv" >&2
