@@ -27,7 +27,7 @@ DEB_TEST_PACKAGES := clang gstreamer1.0-plugins-bad \
 	pipewire-v4l2
 
 .PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps test-faults-apps test-shelf-uvc test-uvc-sweep fuzz bench kmod storm clean \
-	matrix-shelf test-shelf debug-kernel test-debug test-debug-storm test-gadget
+	matrix-shelf matrix-formats test-shelf debug-kernel test-debug test-debug-storm test-gadget
 
 all: build
 
@@ -123,6 +123,13 @@ test-uvc-sweep: deps-test build
 # there (tests/run/matrix-shelf.sh).
 matrix-shelf: deps-test build
 	./tests/run/matrix-shelf.sh $(BUILD)
+
+# Every format of every shelf camera through v4l2-ctl, v4l2src, ffmpeg and
+# OpenCV (negcam-run --each-profile --all-formats, no module): the table
+# into docs/matrix.md's generated section; fails when a failure is not
+# explained there (tests/run/matrix-formats.sh).
+matrix-formats: deps-test build
+	./tests/run/matrix-formats.sh $(BUILD)
 
 # Every camera of the shelf on negcam.ko in the VM: its listing and
 # v4l2-compliance -s (tests/vm/shelf-suite.sh; 40 minutes under TCG on a

@@ -483,6 +483,10 @@ static int nc_adjust(const struct negcam_profile *p, int q,
 	pix.field = field;
 	negcam_fourcc_sizes(nc_info(f), w, pix.height, f->stride_align, &pix.bytesperline,
 			    &pix.sizeimage);
+	/* the profile's 'sizeimage': a floor, an opaque format's whole size */
+	if (f->sizeimage > pix.sizeimage ||
+	    (f->sizeimage && nc_info(f)->layout == NC_LAYOUT_OPAQUE))
+		pix.sizeimage = f->sizeimage;
 	if (q == NC_OUTPUT) {
 		nc_output_colorimetry(f, req, &pix);
 	} else {

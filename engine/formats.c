@@ -226,6 +226,33 @@ static const struct negcam_fourcc_info negcam_fourccs[] = {
 	CO(V4L2_PIX_FMT_MT21C, "Mediatek Compressed Format", NC_COLOR_YUV),
 };
 
+/*
+ * Layouts of fourccs the Linux 6.1 core does not describe (formats.h):
+ * a profile names them 'opaque' and gives their description; negcam
+ * sizes and draws them as documented:
+ * - Y12P, Y14P: MIPI CSI-2 packed greyscale, pixfmt-yuv-luma.rst
+ *   (2 pixels in 3 bytes; 4 pixels in 7 bytes), added to Linux after 6.1
+ *   with the mainline unicam driver;
+ * - INVZ, INVR: 16-bit depth; INRI: 16-bit depth then 8-bit IR, 3 bytes a
+ *   pixel; INVI, RELI: 8-bit IR: the RealSense F200/SR300 formats as the
+ *   depthview uvcvideo patch names them ("Depth 16-bit", "Depth:IR 16:8
+ *   24-bit", "Infrared 8-bit", "FlickerIR 8-bit");
+ * - EBD8, SPD6: 8-bit embedded data and 16-bit shield-pixel (PDAF) data,
+ *   one plane of 8 or 16 bits a sample as Rockchip's rkisp/rkcif size
+ *   them (bpp 8 and 16).
+ */
+static const struct negcam_fourcc_info negcam_fourcc_layouts[] = {
+	PK(V4L2_PIX_FMT_Y12P, "12-bit Greyscale (MIPI Packed)", NC_COLOR_GREY, 12, 2),
+	PK(V4L2_PIX_FMT_Y14P, "14-bit Greyscale (MIPI Packed)", NC_COLOR_GREY, 14, 4),
+	PK(NC_PIX_FMT_INVZ, "Depth 16-bit (INVZ)", NC_COLOR_GREY, 16, 1),
+	PK(NC_PIX_FMT_INVR, "Depth 16-bit (INVR)", NC_COLOR_GREY, 16, 1),
+	PK(NC_PIX_FMT_INRI, "Depth:IR 16:8 24-bit (INRI)", NC_COLOR_GREY, 24, 1),
+	PK(NC_PIX_FMT_INVI, "Infrared 8-bit (INVI)", NC_COLOR_GREY, 8, 1),
+	PK(NC_PIX_FMT_RELI, "FlickerIR 8-bit (RELI)", NC_COLOR_GREY, 8, 1),
+	PK(NC_PIX_FMT_EBD8, "Embedded data 8-bit", NC_COLOR_GREY, 8, 1),
+	PK(NC_PIX_FMT_SPD16, "Shield pix data 16-bit", NC_COLOR_GREY, 16, 1),
+};
+
 #undef PK
 #undef SP
 #undef PL
@@ -274,8 +301,14 @@ const struct negcam_fourcc_info negcam_fourcc_opaque = {
 const struct negcam_fourcc_info *negcam_fourcc_info_of(__u32 fourcc)
 {
 	const struct negcam_fourcc_info *fi = negcam_fourcc_lookup(fourcc);
+	unsigned int i;
 
-	return fi ? fi : &negcam_fourcc_opaque;
+	if (fi)
+		return fi;
+	for (i = 0; i < NC_ARRAY_SIZE(negcam_fourcc_layouts); i++)
+		if (negcam_fourcc_layouts[i].fourcc == fourcc)
+			return &negcam_fourcc_layouts[i];
+	return &negcam_fourcc_opaque;
 }
 
 const struct negcam_fourcc_info *negcam_fourcc_at(unsigned int i)

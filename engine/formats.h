@@ -43,15 +43,44 @@ const struct negcam_fourcc_info *negcam_fourcc_lookup(__u32 fourcc);
 
 /*
  * What negcam knows of a fourcc missing from the table, which a profile
- * names with 'format FOURCC opaque' (a vendor format such as RealSense's
- * 'INVZ', or one newer than Linux 6.1): nothing but its name. Its
- * description is the profile's, its ENUM_FMT flags the profile's (never
- * compressed), bytesperline 0 and sizeimage the bound of a compressed
- * format (negcam_fourcc_sizes()); the frame generator cannot draw it.
+ * names with 'format FOURCC opaque' (a vendor format, or one newer than
+ * Linux 6.1) and whose layout negcam does not know either: nothing but
+ * its name. Its description is the profile's, its ENUM_FMT flags the
+ * profile's (never compressed), bytesperline 0 and sizeimage the bound
+ * of a compressed format (negcam_fourcc_sizes()); the frame generator
+ * fills that many bytes, an 8-bit picture first (docs/frames.md).
  */
 extern const struct negcam_fourcc_info negcam_fourcc_opaque;
 
-/* The table's entry for @fourcc, else negcam_fourcc_opaque: never NULL. */
+/*
+ * Fourccs the Linux 6.1 core does not describe (so a profile still names
+ * them 'opaque' and ENUM_FMT reports the profile's description) whose
+ * layout is documented elsewhere: a newer kernel's pixfmt pages, a vendor
+ * driver. Not part of videodev2.h on Linux 6.1.
+ */
+#ifndef V4L2_PIX_FMT_Y12P
+#define V4L2_PIX_FMT_Y12P v4l2_fourcc('Y', '1', '2', 'P') /* newer than Linux 6.1 */
+#endif
+#ifndef V4L2_PIX_FMT_Y14P
+#define V4L2_PIX_FMT_Y14P v4l2_fourcc('Y', '1', '4', 'P') /* newer than Linux 6.1 */
+#endif
+/* RealSense F200/SR300 through the depthview uvcvideo patch */
+#define NC_PIX_FMT_INVZ v4l2_fourcc('I', 'N', 'V', 'Z') /* depth 16-bit */
+#define NC_PIX_FMT_INVR v4l2_fourcc('I', 'N', 'V', 'R') /* depth 16-bit */
+#define NC_PIX_FMT_INRI v4l2_fourcc('I', 'N', 'R', 'I') /* depth 16 + IR 8 */
+#define NC_PIX_FMT_INVI v4l2_fourcc('I', 'N', 'V', 'I') /* IR 8-bit */
+#define NC_PIX_FMT_RELI v4l2_fourcc('R', 'E', 'L', 'I') /* IR 8-bit */
+/* Rockchip's vendor kernel (rkisp, rkcif): V4l2_PIX_FMT_EBD8 and _SPD16 */
+#define NC_PIX_FMT_EBD8 v4l2_fourcc('E', 'B', 'D', '8') /* embedded data 8-bit */
+#define NC_PIX_FMT_SPD16 v4l2_fourcc('S', 'P', 'D', '6') /* shield pixels 16-bit */
+
+/*
+ * The table's entry for @fourcc, else the layout of a documented fourcc
+ * the core does not describe (above), else negcam_fourcc_opaque: never
+ * NULL. Sizes, TRY_FMT's size steps and the frame generator use it;
+ * whether a fourcc is 'opaque' in a profile is negcam_fourcc_lookup()'s
+ * answer (NULL).
+ */
 const struct negcam_fourcc_info *negcam_fourcc_info_of(__u32 fourcc);
 
 /* The i-th table entry, NULL past the end (for listings and tests). */

@@ -32,6 +32,8 @@ enum {
 	C_B,
 	C_A, /* opaque alpha */
 	C_HUE, C_SAT, C_VAL, /* HSV, from R'G'B' */
+	C_D,     /* depth in mm, from luma (16 bits: with C_LO or C_HI) */
+	C_CONF2, /* two 4-bit confidences, from luma (CNF4) */
 	C_LO = 0x10, /* low byte of a 16-bit sample of that component */
 	C_HI = 0x20, /* high byte */
 };
@@ -42,9 +44,10 @@ enum nc_draw_kind {
 	NC_DRAW_RGB16,     /* 8-, 16- or 32-bit words of packed RGB bit fields */
 	NC_DRAW_SEMI,      /* luma plane + interleaved chroma plane */
 	NC_DRAW_PLANAR,    /* luma plane + two chroma planes */
-	NC_DRAW_MIPI10,    /* 4 pixels in 5 bytes: 4 high bytes, then the low bits */
-	NC_DRAW_MIPI12,    /* 2 pixels in 3 bytes: 2 high bytes, then the low bits */
+	NC_DRAW_MIPI,      /* MIPI CSI-2: the pixels' high bytes, then their low bits */
 	NC_DRAW_BITS10,    /* 10-bit samples as one big-endian bit stream */
+	NC_DRAW_STEREO,    /* two views' @depth-bit samples in one little-endian word */
+	NC_DRAW_INZI,      /* a Y10 infrared plane, then a 16-bit depth plane */
 	NC_DRAW_HSV,       /* byte groups of hue, saturation, value */
 	NC_DRAW_JPEG,
 	NC_DRAW_H264,
@@ -79,8 +82,13 @@ struct nc_drawfmt {
 #define PLANAR(f, swap) { f, NC_DRAW_PLANAR, 1, 1, 8, { { swap } } }
 #define Y16(f, d) GREY16(f, d, C_Y | C_LO, C_Y | C_HI)
 #define PACKED(f, k, n, g, d, a, b, c, e) { f, k, n, g, d, { { a, b }, { c, e } } }
-#define MIPI10(f, a, b, c, e) PACKED(f, NC_DRAW_MIPI10, 4, 5, 10, a, b, c, e)
-#define MIPI12(f, a, b, c, e) PACKED(f, NC_DRAW_MIPI12, 2, 3, 12, a, b, c, e)
+#define MIPI10(f, a, b, c, e) PACKED(f, NC_DRAW_MIPI, 4, 5, 10, a, b, c, e)
+#define MIPI12(f, a, b, c, e) PACKED(f, NC_DRAW_MIPI, 2, 3, 12, a, b, c, e)
+#define MIPI14(f, a, b, c, e) PACKED(f, NC_DRAW_MIPI, 4, 7, 14, a, b, c, e)
+/* 8-bit samples with only the top @d bits significant (Y4, Y6) */
+#define GREYN(f, d) { f, NC_DRAW_BYTES, 1, 1, d, { { C_Y } } }
+#define DEPTH16(f) BYTES(f, 1, 2, { C_D | C_LO, C_D | C_HI })
+#define STEREO(f, d, g) { f, NC_DRAW_STEREO, 1, g, d }
 
 static const struct nc_drawfmt nc_drawfmts[] = {
 	BYTES(V4L2_PIX_FMT_YUYV, 2, 4, { C_Y, C_U, C_Y, C_V }),
@@ -170,8 +178,31 @@ static const struct nc_drawfmt nc_drawfmts[] = {
 	MIPI12(V4L2_PIX_FMT_SGBRG12P, C_G, C_B, C_R, C_G),
 	MIPI12(V4L2_PIX_FMT_SGRBG12P, C_G, C_R, C_B, C_G),
 	MIPI12(V4L2_PIX_FMT_SRGGB12P, C_R, C_G, C_G, C_B),
+	MIPI14(V4L2_PIX_FMT_SBGGR14P, C_B, C_G, C_G, C_R),
+	MIPI14(V4L2_PIX_FMT_SGBRG14P, C_G, C_B, C_R, C_G),
+	MIPI14(V4L2_PIX_FMT_SGRBG14P, C_G, C_R, C_B, C_G),
+	MIPI14(V4L2_PIX_FMT_SRGGB14P, C_R, C_G, C_G, C_B),
 	MIPI10(V4L2_PIX_FMT_Y10P, C_Y, C_Y, C_Y, C_Y),
+	MIPI12(V4L2_PIX_FMT_Y12P, C_Y, C_Y, C_Y, C_Y),
+	MIPI14(V4L2_PIX_FMT_Y14P, C_Y, C_Y, C_Y, C_Y),
 	PACKED(V4L2_PIX_FMT_Y10BPACK, NC_DRAW_BITS10, 4, 5, 10, C_Y, C_Y, C_Y, C_Y),
+	GREYN(V4L2_PIX_FMT_Y4, 4),
+	GREYN(V4L2_PIX_FMT_Y6, 6),
+	/* depth and infrared (docs/frames.md: depth is 16 mm a luma step away) */
+	DEPTH16(V4L2_PIX_FMT_Z16),
+	DEPTH16(NC_PIX_FMT_INVZ),
+	DEPTH16(NC_PIX_FMT_INVR),
+	BYTES(NC_PIX_FMT_INRI, 1, 3, { C_D | C_LO, C_D | C_HI, C_Y }),
+	BYTES(NC_PIX_FMT_INVI, 1, 1, { C_Y }),
+	BYTES(NC_PIX_FMT_RELI, 1, 1, { C_Y }),
+	{ V4L2_PIX_FMT_INZI, NC_DRAW_INZI, 1, 2, 10 },
+	BYTES(V4L2_PIX_FMT_CNF4, 2, 1, { C_CONF2 }),
+	/* stereo pairs: left view in the low bits (pixfmt-y8i, pixfmt-y12i) */
+	STEREO(V4L2_PIX_FMT_Y8I, 8, 2),
+	STEREO(V4L2_PIX_FMT_Y12I, 12, 3),
+	/* sensor side data: the picture's luma as 8- or 16-bit samples */
+	BYTES(NC_PIX_FMT_EBD8, 1, 1, { C_Y }),
+	Y16(NC_PIX_FMT_SPD16, 16),
 	SEMI(V4L2_PIX_FMT_NV12, C_U, C_V),
 	SEMI(V4L2_PIX_FMT_NV21, C_V, C_U),
 	SEMI(V4L2_PIX_FMT_NV16, C_U, C_V),
@@ -215,6 +246,13 @@ static const struct nc_drawfmt nc_drawfmts[] = {
 #undef PACKED
 #undef MIPI10
 #undef MIPI12
+#undef MIPI14
+#undef GREYN
+#undef DEPTH16
+#undef STEREO
+
+/* A fourcc of unknown layout (negcam_fourcc_opaque): an 8-bit picture. */
+static const struct nc_drawfmt nc_opaque_drawfmt = { 0, NC_DRAW_BYTES, 1, 1, 8, { { C_Y } } };
 
 static const struct nc_drawfmt *nc_drawfmt_find(__u32 fourcc)
 {
@@ -228,7 +266,8 @@ static const struct nc_drawfmt *nc_drawfmt_find(__u32 fourcc)
 
 bool negcam_framegen_supports(__u32 fourcc)
 {
-	return nc_drawfmt_find(fourcc) && negcam_fourcc_lookup(fourcc);
+	return negcam_fourcc_info_of(fourcc)->layout == NC_LAYOUT_OPAQUE ||
+	       nc_drawfmt_find(fourcc);
 }
 
 /* One plane of a raw buffer, as the drawing loops see it. */
@@ -256,12 +295,34 @@ static __u32 nc_log2(__u32 v)
 	return i;
 }
 
+/* An 8-bit sample widened to @d bits (or cut to its top @d): white stays all ones. */
+static __u32 nc_widen(__u32 v, __u32 d)
+{
+	if (d <= 8)
+		return v >> (8 - d);
+	return (v << (d - 8)) | (v >> (16 - d));
+}
+
+/*
+ * Depth in millimetres (Z16 and kin): the scene seen as a relief, 16 mm
+ * nearer for every step of luma: white (Y' 235) at 320 mm, black (16) at
+ * 3824 mm; never 0, which depth cameras use for "no data".
+ */
+static __u32 nc_depth_mm(const struct nc_color *c)
+{
+	return (255u - c->y) * 16u;
+}
+
 static __u8 nc_component(const struct nc_color *c, __u8 m, __u32 depth,
 			 bool msb)
 {
 	__u8 v;
 	__u32 w;
 
+	if ((m & 0xf) == C_D) {
+		w = nc_depth_mm(c);
+		return m & C_HI ? (__u8)(w >> 8) : (__u8)w;
+	}
 	switch (m & 0xf) {
 	case C_Y: v = c->y; break;
 	case C_U: v = c->cb; break;
@@ -270,10 +331,11 @@ static __u8 nc_component(const struct nc_color *c, __u8 m, __u32 depth,
 	case C_G: v = c->g; break;
 	case C_B: v = c->b; break;
 	case C_A: v = 0xff; break;
+	case C_CONF2: v = (__u8)((c->y >> 4) * 0x11); break;
 	default: v = 0; break;
 	}
 	if (!(m & (C_LO | C_HI)))
-		return v;
+		return depth < 8 ? (__u8)(nc_widen(v, depth) << (8 - depth)) : v;
 	/* Widen to @depth bits, repeating the top bits so white is all ones. */
 	w = ((__u32)v << (depth - 8)) | ((__u32)v >> (16 - depth));
 	if (msb)
@@ -310,6 +372,49 @@ static void nc_hsv(const struct nc_color *c, __u32 scale, __u8 hsv[3])
 	hsv[0] = (__u8)(deg >= (int)scale ? deg - (int)scale : deg);
 }
 
+static void nc_put_le(__u8 *g, __u32 v, __u32 n)
+{
+	__u32 i;
+
+	for (i = 0; i < n; i++)
+		g[i] = (__u8)(v >> (8 * i));
+}
+
+static __u32 nc_get_le(const __u8 *g, __u32 n)
+{
+	__u32 i, v = 0;
+
+	for (i = 0; i < n; i++)
+		v |= (__u32)g[i] << (8 * i);
+	return v;
+}
+
+/*
+ * Bit-packed groups. MIPI CSI-2 (pixfmt-srggb10p, -12p, -14p and the
+ * packed greys of pixfmt-yuv-luma): the top 8 bits of each pixel in a
+ * byte of its own, then the low bits of all as one little-endian bit
+ * stream, pixel 0's first. Y10BPACK: the whole group as one big-endian
+ * bit stream, pixel 0's 10 bits first.
+ */
+static void nc_group_bits(const struct nc_plane *p, __u32 parity,
+			  const struct nc_color *c, __u8 *g)
+{
+	__u32 d = p->depth, low = d - 8, n = 1u << p->gshift, i, v;
+	__u64 lows = 0, all = 0;
+
+	for (i = 0; i < n; i++) {
+		v = nc_widen(nc_component(c, p->map[parity][i & 1], 8, false), d);
+		g[i] = (__u8)(v >> low);
+		lows |= (__u64)(v & ((1u << low) - 1)) << (low * i);
+		all = (all << d) | v;
+	}
+	for (i = n; i < p->gbytes; i++)
+		g[i] = (__u8)(lows >> (8 * (i - n)));
+	if (p->df->kind == NC_DRAW_BITS10)
+		for (i = 0; i < p->gbytes; i++)
+			g[i] = (__u8)(all >> (8 * (p->gbytes - 1 - i)));
+}
+
 static void nc_group(const struct nc_plane *p, __u32 parity,
 		     const struct nc_color *c, __u8 *g)
 {
@@ -343,21 +448,14 @@ static void nc_group(const struct nc_plane *p, __u32 parity,
 		}
 		return;
 	}
-	if (df && df->kind >= NC_DRAW_MIPI10 && df->kind <= NC_DRAW_BITS10) {
-		__u32 d = df->depth, lowbits = d - 8, n = 1u << p->gshift;
-		__u64 acc = 0;
-
-		memset(g, 0, p->gbytes);
-		for (i = 0; i < n; i++) {
-			v = nc_component(c, p->map[parity][i & 1], 8, false);
-			v = (v << lowbits) | (v >> (16 - d)); /* white stays all ones */
-			acc = (acc << d) | v;
-			g[i] = (__u8)(v >> lowbits);
-			g[n] |= (__u8)((v & ((1u << lowbits) - 1)) << (lowbits * i));
-		}
-		if (df->kind == NC_DRAW_BITS10)
-			for (i = 0; i < p->gbytes; i++)
-				g[i] = (__u8)(acc >> (8 * (p->gbytes - 1 - i)));
+	if (df && (df->kind == NC_DRAW_MIPI || df->kind == NC_DRAW_BITS10)) {
+		nc_group_bits(p, parity, c, g);
+		return;
+	}
+	if (df && df->kind == NC_DRAW_STEREO) {
+		/* both views alike here; nc_stereo_right() then shifts the right one */
+		v = nc_widen(c->y, df->depth);
+		nc_put_le(g, v | v << df->depth, p->gbytes);
 		return;
 	}
 	for (i = 0; i < p->gbytes; i++)
@@ -532,12 +630,18 @@ static __u64 nc_planes(const struct negcam_fourcc_info *fi,
 			      df->map[0][0] ? C_U : C_V, 0);
 		*np = 3;
 		break;
+	case NC_DRAW_INZI:
+		/* pixfmt-inzi: the planes one after the other, half a line each */
+		nc_plane_init(&p[0], df, bpl / 2, lines, 1, 1, 2, C_Y | C_LO, C_Y | C_HI);
+		nc_plane_init(&p[1], df, bpl - bpl / 2, lines, 1, 1, 2, C_D | C_LO,
+			      C_D | C_HI);
+		*np = 2;
+		break;
 	default:
 		nc_plane_init(&p[0], df, bpl, lines, 1, df->gpix, df->gbytes, 0, 0);
 		memcpy(p[0].map, df->map, sizeof(p[0].map));
 		p[0].df = df;
-		if (df->kind == NC_DRAW_MIPI10 || df->kind == NC_DRAW_MIPI12 ||
-		    df->kind == NC_DRAW_BITS10)
+		if (df->kind == NC_DRAW_MIPI || df->kind == NC_DRAW_BITS10)
 			p[0].period = df->map[0][0] == df->map[1][0] &&
 				      df->map[0][1] == df->map[1][1] ? 1 : 2;
 		else if (df->kind != NC_DRAW_BAYER)
@@ -595,6 +699,102 @@ long negcam_framegen_draw_at(const struct v4l2_pix_format *fmt, __u32 pattern,
 					   &dst, &dst_size, 1, &used);
 }
 
+/*
+ * The stereo formats' right view (Y8I, Y12I): what the left sensor sees
+ * NC_STEREO_DISPARITY pixels further right (the last column repeats), as
+ * a camera sees a scene at the distance of that disparity. Rewritten
+ * after every draw from the left samples, which it never changes.
+ */
+#define NC_STEREO_DISPARITY 8u
+
+static void nc_stereo_right(const struct nc_plane *p, __u32 width)
+{
+	__u32 d = p->depth, gb = p->gbytes, mask = (1u << d) - 1, r, x, xs, left;
+	__u8 *line;
+
+	for (r = 0; r < p->rows; r++) {
+		line = nc_row(p, r);
+		for (x = 0; x < width; x++) {
+			xs = x + NC_STEREO_DISPARITY < width ? x + NC_STEREO_DISPARITY :
+							       width - 1;
+			left = nc_get_le(line + (size_t)xs * gb, gb) & mask;
+			nc_put_le(line + (size_t)x * gb,
+				  (nc_get_le(line + (size_t)x * gb, gb) & mask) | left << d, gb);
+		}
+	}
+}
+
+/*
+ * Line stride and size of a raw image: @fmt's bytesperline (0: the
+ * minimal one), and for an opaque fourcc (no stride) a line of one byte
+ * a pixel in a buffer of @fmt's sizeimage: *@total, else 0.
+ */
+static int nc_raw_stride(const struct v4l2_pix_format *fmt,
+			 const struct negcam_fourcc_info *fi, __u32 *bpl, __u32 *total)
+{
+	__u32 minsize;
+
+	negcam_fourcc_sizes(fi, fmt->width, fmt->height, 1, bpl, &minsize);
+	*total = 0;
+	if (fi->layout == NC_LAYOUT_OPAQUE) {
+		*bpl = fmt->width;
+		*total = fmt->sizeimage ? fmt->sizeimage : minsize;
+		return 0;
+	}
+	/* a shorter stride cannot hold a line */
+	if (fmt->bytesperline) {
+		if (fmt->bytesperline < *bpl || fmt->bytesperline > NC_MAX_STRIDE)
+			return -EINVAL;
+		*bpl = fmt->bytesperline;
+	}
+	return 0;
+}
+
+/* The raw layouts: planes laid out, then drawn whole or where they changed. */
+static long nc_draw_raw(const struct v4l2_pix_format *fmt, const struct negcam_fourcc_info *fi,
+			const struct nc_drawfmt *df, __u32 pattern, __u32 frame,
+			__u64 scene_ns, __u32 prev, __u64 prev_scene_ns, void *const dst[],
+			const __u32 dst_size[], unsigned int nbufs, __u32 used[])
+{
+	struct nc_scene s, old;
+	struct nc_plane p[3];
+	unsigned int np, i;
+	__u32 bpl, total;
+	long size;
+
+	if (nc_raw_stride(fmt, fi, &bpl, &total))
+		return -EINVAL;
+	nc_planes(fi, df, fmt->height, bpl, p, &np);
+	if (nbufs > 1 && fi->mplanes != nbufs)
+		return -EINVAL; /* only an 'M' format has a buffer per plane */
+	size = nc_place_planes(p, np, dst, dst_size, nbufs, used);
+	if (size < 0)
+		return size;
+	if ((long)total > size && (nbufs != 1 || total > dst_size[0]))
+		return -ENOSPC;
+	/* the hue encoding follows the format (SET_CSC may have chosen 256) */
+	p[0].hue_scale = fmt->hsv_enc == V4L2_HSV_ENC_256 ? 256 : 180;
+
+	nc_scene_init(&s, fmt->width, fmt->height, pattern, frame, scene_ns, false);
+	if (prev == NC_FRAME_NONE || df->kind == NC_DRAW_STEREO) {
+		for (i = 0; i < np; i++)
+			nc_draw_plane(&s, &p[i]);
+		if (df->kind == NC_DRAW_STEREO)
+			nc_stereo_right(&p[0], fmt->width);
+		if ((long)total > size)
+			memset(p[0].base + size, 0, total - (__u32)size);
+	} else {
+		nc_scene_init(&old, fmt->width, fmt->height, pattern, prev,
+			      prev_scene_ns, false);
+		for (i = 0; i < np; i++)
+			nc_update_plane(&s, &old, &p[i]);
+	}
+	if ((long)total <= size)
+		return size;
+	used[0] = total;
+	return total;
+}
+
 long negcam_framegen_draw_planes(const struct v4l2_pix_format *fmt, __u32 pattern,
 				 __u32 frame, __u64 scene_ns, __u32 prev,
 				 __u64 prev_scene_ns, void *const dst[],
@@ -602,62 +802,30 @@ long negcam_framegen_draw_planes(const struct v4l2_pix_format *fmt, __u32 patter
 {
 	const struct negcam_fourcc_info *fi;
 	const struct nc_drawfmt *df;
-	struct nc_scene s, old;
-	struct nc_plane p[3];
-	unsigned int np, i;
-	__u32 lines, bpl, minsize;
+	struct nc_scene s;
 	long size;
 
 	if (!fmt || !dst || !dst[0] || !nbufs || pattern >= NC_PATTERN_COUNT)
 		return -EINVAL;
-	fi = negcam_fourcc_lookup(fmt->pixelformat);
-	df = nc_drawfmt_find(fmt->pixelformat);
-	if (!fi || !df || !fmt->width || !fmt->height)
-		return -EINVAL;
+	fi = negcam_fourcc_info_of(fmt->pixelformat);
+	df = fi->layout == NC_LAYOUT_OPAQUE ? &nc_opaque_drawfmt :
+					      nc_drawfmt_find(fmt->pixelformat);
 	/* a buffer holds fmt->height lines, one field of them for ALTERNATE/TOP/BOTTOM */
-	lines = fmt->height;
-	if (!lines || fmt->width > NC_MAX_DIM || lines > NC_MAX_DIM ||
-	    fmt->width % fi->hsub || lines % fi->vsub)
+	if (!df || !fmt->width || !fmt->height || fmt->width > NC_MAX_DIM ||
+	    fmt->height > NC_MAX_DIM || fmt->width % fi->hsub || fmt->height % fi->vsub)
 		return -EINVAL;
 
-	if (df->kind == NC_DRAW_JPEG || df->kind == NC_DRAW_H264) {
-		if (nbufs != 1)
-			return -EINVAL;
-		/* H.264: limited range, the very samples of the YU12 path */
-		nc_scene_init(&s, fmt->width, lines, pattern, frame, scene_ns,
-			      df->kind == NC_DRAW_JPEG);
-		size = df->kind == NC_DRAW_JPEG ? nc_jpeg_encode(&s, dst[0], dst_size[0]) :
-						  nc_h264_encode(&s, dst[0], dst_size[0]);
-		used[0] = size < 0 ? 0 : (__u32)size;
-		return size;
-	}
-
-	/* 0 means the minimal stride; a shorter one cannot hold a line. */
-	negcam_fourcc_sizes(fi, fmt->width, lines, 1, &bpl, &minsize);
-	if (fmt->bytesperline) {
-		if (fmt->bytesperline < bpl || fmt->bytesperline > NC_MAX_STRIDE)
-			return -EINVAL;
-		bpl = fmt->bytesperline;
-	}
-	nc_planes(fi, df, lines, bpl, p, &np);
-	if (nbufs > 1 && fi->mplanes != nbufs)
-		return -EINVAL; /* only an 'M' format has a buffer per plane */
-	size = nc_place_planes(p, np, dst, dst_size, nbufs, used);
-	if (size < 0)
-		return size;
-	/* the hue encoding follows the format (SET_CSC may have chosen 256) */
-	p[0].hue_scale = fmt->hsv_enc == V4L2_HSV_ENC_256 ? 256 : 180;
-
-	nc_scene_init(&s, fmt->width, lines, pattern, frame, scene_ns, false);
-	if (prev == NC_FRAME_NONE) {
-		for (i = 0; i < np; i++)
-			nc_draw_plane(&s, &p[i]);
-	} else {
-		nc_scene_init(&old, fmt->width, lines, pattern, prev,
-			      prev_scene_ns, false);
-		for (i = 0; i < np; i++)
-			nc_update_plane(&s, &old, &p[i]);
-	}
+	if (df->kind != NC_DRAW_JPEG && df->kind != NC_DRAW_H264)
+		return nc_draw_raw(fmt, fi, df, pattern, frame, scene_ns, prev, prev_scene_ns,
+				   dst, dst_size, nbufs, used);
+	if (nbufs != 1)
+		return -EINVAL;
+	/* H.264: limited range, the very samples of the YU12 path */
+	nc_scene_init(&s, fmt->width, fmt->height, pattern, frame, scene_ns,
+		      df->kind == NC_DRAW_JPEG);
+	size = df->kind == NC_DRAW_JPEG ? nc_jpeg_encode(&s, dst[0], dst_size[0]) :
+					  nc_h264_encode(&s, dst[0], dst_size[0]);
+	used[0] = size < 0 ? 0 : (__u32)size;
 	return size;
 }
 

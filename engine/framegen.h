@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
  * Test frames: a moving pattern and a machine-readable frame number, for
- * every fourcc in the format table that negcam can draw, raw or JPEG.
+ * every fourcc in the format table that negcam can draw, raw, JPEG or
+ * H.264, and for opaque ones (docs/frames.md).
  * Freestanding like the engine: the kernel module and negcamsrc draw
  * identical pixels.
  *
@@ -70,7 +71,12 @@ long negcam_framegen_draw_planes(const struct v4l2_pix_format *fmt, __u32 patter
 long negcam_framegen_draw(const struct v4l2_pix_format *fmt, __u32 pattern,
 			  __u32 frame, __u32 prev, void *dst, __u32 dst_size);
 
-/* True when negcam_framegen_draw() can draw @fourcc. */
+/*
+ * True when negcam_framegen_draw() can draw @fourcc: every raw fourcc of
+ * the table but a few on no shelf camera (docs/frames.md), the layouts
+ * formats.h documents outside it, any opaque fourcc (an 8-bit picture,
+ * then zeros to sizeimage), MJPG, JPEG and H264.
+ */
 bool negcam_framegen_supports(__u32 fourcc);
 
 /*

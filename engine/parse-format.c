@@ -6,6 +6,46 @@
  */
 #include "parse-private.h"
 
+/*
+ * A declared 'sizeimage' must hold the image at every size of the format:
+ * the layout's bytes (an opaque fourcc's 8-bit picture); a compressed
+ * format's frames are as long as they are.
+ */
+static int nc_check_sizeimage(struct nc_parser *p, const struct negcam_format *f)
+{
+	const struct negcam_fourcc_info *fi = p->cur_fi;
+	const struct negcam_size *sz;
+	__u32 i, w, h, bpl, need;
+	struct nc_strbuf m;
+
+	if (!f->sizeimage || fi->layout == NC_LAYOUT_COMPRESSED)
+		return 0;
+	for (i = 0; i < f->size_count; i++) {
+		sz = &p->out->sizes[f->size_first + i];
+		w = sz->max_w > sz->min_w ? sz->max_w : sz->min_w;
+		h = sz->max_h > sz->min_h ? sz->max_h : sz->min_h;
+		negcam_fourcc_sizes(fi, w, h, f->stride_align, &bpl, &need);
+		if (fi->layout == NC_LAYOUT_OPAQUE)
+			need = w * h;
+		if (f->sizeimage >= need)
+			continue;
+		m = nc_error_at(p, p->cur_sizeimage_line, p->cur_sizeimage_col);
+		nc_sb_str(&m, "sizeimage ");
+		nc_sb_uint(&m, f->sizeimage);
+		nc_sb_str(&m, " is smaller than ");
+		nc_msg_fourcc(&m, f->fourcc);
+		nc_sb_str(&m, " needs at ");
+		nc_sb_uint(&m, w);
+		nc_sb_char(&m, 'x');
+		nc_sb_uint(&m, h);
+		nc_sb_str(&m, " (");
+		nc_sb_uint(&m, need);
+		nc_sb_str(&m, " bytes)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Close the current format: require sizes, resolve inherited settings. */
 int nc_finish_format(struct nc_parser *p)
 {
@@ -33,6 +73,8 @@ int nc_finish_format(struct nc_parser *p)
 		f->nfields = 1;
 	}
 	f->stride_align = (s->given & NC_SET_STRIDE_ALIGN) ? s->stride_align : 1;
+	if (nc_check_sizeimage(p, f))
+		return -EINVAL;
 
 	/*
 	 * Colorimetry: the format table's default; a named colorspace
@@ -80,8 +122,9 @@ int nc_finish_format(struct nc_parser *p)
 
 /*
  * The fourcc of a 'format' line: one of the table, or, with 'opaque' after
- * it, one negcam does not know (negcam_fourcc_opaque), which must then not
- * be in the table (the table's knowledge would be thrown away).
+ * it, one the table does not have (negcam_fourcc_info_of(): a layout
+ * documented outside the table, else negcam_fourcc_opaque), which must
+ * then not be in the table (the table's knowledge would be thrown away).
  */
 static int nc_format_fourcc(struct nc_parser *p, const struct nc_tok *t,
 			    const struct negcam_fourcc_info **fi, __u32 *fourcc)
@@ -97,7 +140,7 @@ static int nc_format_fourcc(struct nc_parser *p, const struct nc_tok *t,
 		return ret;
 	opaque = ret > 0 && nc_tok_is(&n, "opaque");
 	ret = nc_parse_fourcc(p, t, fi, fourcc, opaque);
-	if (!ret && opaque && *fi != &negcam_fourcc_opaque) {
+	if (!ret && opaque && negcam_fourcc_lookup(*fourcc)) {
 		struct nc_strbuf m = nc_error(p, n.col);
 
 		nc_sb_str(&m, "format ");
@@ -204,6 +247,37 @@ int nc_kw_description(struct nc_parser *p, const struct nc_keyword *kw,
 		return ret;
 	p->cur_seen |= NC_SET_DESCRIPTION;
 	return nc_expect_end_quoted(p, &t, "description");
+}
+
+/* sizeimage BYTES: the least sizeimage TRY/S_FMT report (as uvcvideo's dwMaxVideoFrameBufferSize) */
+int nc_kw_sizeimage(struct nc_parser *p, const struct nc_keyword *kw,
+		    const struct nc_tok *kwt)
+{
+	struct nc_strbuf m;
+	struct nc_tok t;
+	__u32 v;
+	int ret;
+
+	if (p->cur_seen & NC_SET_SIZEIMAGE) {
+		m = nc_error(p, kwt->col);
+		nc_sb_str(&m, "'sizeimage' is given twice for this format");
+		return -EINVAL;
+	}
+	ret = nc_expect(p, &t, "a byte count after 'sizeimage', as in 'sizeimage 614400'");
+	if (ret)
+		return ret;
+	if (nc_parse_u32(t.s, t.len, &v) || !v) {
+		m = nc_error(p, t.col);
+		nc_sb_str(&m, "bad sizeimage ");
+		nc_msg_token(&m, &t);
+		nc_sb_str(&m, ": expected a byte count from 1 to 4294967295");
+		return -EINVAL;
+	}
+	nc_cur(p)->sizeimage = v;
+	p->cur_seen |= NC_SET_SIZEIMAGE;
+	p->cur_sizeimage_line = p->line;
+	p->cur_sizeimage_col = t.col;
+	return nc_expect_end(p, "the sizeimage");
 }
 
 /* flags csc-colorspace csc-xfer-func csc-ycbcr-enc csc-quantization */

@@ -41,6 +41,7 @@ static const struct nc_keyword nc_keywords[] = {
 	{ "format", NC_PLACE_ANY, nc_kw_format },
 	{ "description", NC_PLACE_FORMAT, nc_kw_description },
 	{ "flags", NC_PLACE_FORMAT, nc_kw_flags },
+	{ "sizeimage", NC_PLACE_FORMAT, nc_kw_sizeimage },
 	{ "size", NC_PLACE_FORMAT, nc_kw_size },
 };
 

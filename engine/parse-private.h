@@ -45,6 +45,7 @@ enum {
 	NC_SET_STRIDE_ALIGN = 1u << 5,
 	NC_SET_DESCRIPTION = 1u << 6,
 	NC_SET_FLAGS = 1u << 7,
+	NC_SET_SIZEIMAGE = 1u << 8,
 };
 
 struct nc_settings {
@@ -96,6 +97,7 @@ struct nc_parser {
 	int cur_fmt;             /* index into out->formats, -1 before the first */
 	__u32 cur_fmt_line, cur_fmt_col;
 	__u32 cur_range_line;    /* line of the current format's size range, 0 if none */
+	__u32 cur_sizeimage_line, cur_sizeimage_col; /* its 'sizeimage' value */
 	const struct negcam_fourcc_info *cur_fi;
 	struct nc_default_line def[NC_NQUEUES];
 };
@@ -221,6 +223,8 @@ int nc_kw_description(struct nc_parser *p, const struct nc_keyword *kw,
 		      const struct nc_tok *kwt);
 int nc_kw_flags(struct nc_parser *p, const struct nc_keyword *kw,
 		const struct nc_tok *kwt);
+int nc_kw_sizeimage(struct nc_parser *p, const struct nc_keyword *kw,
+		    const struct nc_tok *kwt);
 
 /* parse-sizes.c: the size line's handler */
 int nc_kw_size(struct nc_parser *p, const struct nc_keyword *kw,
@@ -245,7 +249,7 @@ __u32 nc_find(const char *s, __u32 len, char c);
  * A fourcc token: *@info its table entry, *@value its code. A fourcc not
  * in the table is an error unless @opaque ('format X opaque', or a
  * 'default' line, checked against the formats later): then *@info is
- * negcam_fourcc_opaque.
+ * negcam_fourcc_info_of()'s (a documented layout, else negcam_fourcc_opaque).
  */
 int nc_parse_fourcc(struct nc_parser *p, const struct nc_tok *t,
 		    const struct negcam_fourcc_info **info, __u32 *value, bool opaque);

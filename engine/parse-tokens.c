@@ -258,7 +258,8 @@ int nc_parse_fourcc(struct nc_parser *p, const struct nc_tok *t,
 	fi = negcam_fourcc_lookup(fourcc);
 	*value = fourcc;
 	if (fi || opaque) {
-		*info = fi ? fi : &negcam_fourcc_opaque;
+		/* an opaque fourcc keeps a layout documented outside the table */
+		*info = negcam_fourcc_info_of(fourcc);
 		return 0;
 	}
 	/* "did you mean": a case slip first, else one changed character */

@@ -451,6 +451,11 @@ static int w_format(struct nc_out *o, const struct negcam_profile *p,
 		nc_sb_uint(&o->sb, f->stride_align);
 		nc_sb_char(&o->sb, '\n');
 	}
+	if (f->sizeimage) {
+		nc_sb_str(&o->sb, "  sizeimage ");
+		nc_sb_uint(&o->sb, f->sizeimage);
+		nc_sb_char(&o->sb, '\n');
+	}
 	w_sizes(o, p, f);
 	return 0;
 }

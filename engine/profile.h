@@ -71,6 +71,7 @@ struct negcam_format {
 	char description[NC_NAME_LEN];
 	__u32 flags;      /* V4L2_FMT_FLAG_* as ENUM_FMT reports them */
 	__u32 stride_align; /* bytes, power of two; 1 = minimal stride */
+	__u32 sizeimage;  /* 'sizeimage': the least sizeimage reported; 0 = the layout's */
 	__u8 fields[NC_MAX_FIELDS]; /* enum v4l2_field; the first is the default */
 	__u8 nfields;
 	__u8 size_kind;   /* V4L2_FRMSIZE_TYPE_*; a stepwise/continuous format has one size entry */

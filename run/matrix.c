@@ -31,7 +31,8 @@
 
 struct mx_case {
 	char spec[1024]; /* what the library loads */
-	char name[256]; /* the table's profile column */
+	char name[256]; /* the table's profile column ("camera 'FCC '" with --all-formats) */
+	char fourcc[5]; /* --all-formats: the case's format, in NEGCAM_FORMAT; "" for none */
 	int status; /* waitpid()'s */
 	bool timed_out;
 	double seconds;
@@ -150,10 +151,43 @@ static int add_item(struct mx_list *l, const char *item)
 	return S_ISDIR(sb.st_mode) ? add_dir(l, item) : add_case(l, item);
 }
 
+/*
+ * --all-formats: each profile's case becomes one per capture format, in
+ * profile order, named "camera 'FCC '"; CMD finds the format in
+ * NEGCAM_FORMAT (four characters, as v4l2-ctl prints them).
+ */
+static int expand_formats(struct mx_list *l)
+{
+	static struct negcam_profile p;
+	struct mx_list out = {0};
+	const struct negcam_format *f;
+	char msg[512], base[200];
+	unsigned int i, k;
+
+	for (i = 0; i < l->n; i++) {
+		if (negcam_profile_load(l->cases[i].spec, &p, msg, sizeof(msg)))
+			return -1;
+		snprintf(base, sizeof(base), "%.199s", l->cases[i].name);
+		for (k = 0; k < p.nformats; k++) {
+			f = &p.formats[k];
+			if (negcam_queue_of(f->buf_type) != NC_CAPTURE)
+				continue;
+			if (add_case(&out, l->cases[i].spec))
+				return -1;
+			negcam_fourcc_str(f->fourcc, out.cases[out.n - 1].fourcc);
+			snprintf(out.cases[out.n - 1].name, sizeof(out.cases[0].name), "%s '%s'",
+				 base, out.cases[out.n - 1].fourcc);
+		}
+	}
+	free(l->cases);
+	*l = out;
+	return 0;
+}
+
 /* --profiles: names, files and directories separated by commas; every
  * built-in without it. Each profile is loaded once here, so a bad one stops
  * the run before any case. */
-static int collect(const char *profiles, struct mx_list *l)
+static int collect(const char *profiles, bool all_formats, struct mx_list *l)
 {
 	static struct negcam_profile p;
 	char item[1024], msg[512];
@@ -178,6 +212,8 @@ static int collect(const char *profiles, struct mx_list *l)
 			fprintf(stderr, "negcam-run: %s\n", msg);
 			return -1;
 		}
+	if (all_formats && l->n && expand_formats(l))
+		return -1;
 	if (!l->n)
 		fprintf(stderr, "negcam-run: --profiles %s: no profile\n", profiles);
 	return l->n ? 0 : -1;
@@ -205,6 +241,8 @@ static pid_t spawn(const struct nc_matrix *m, const struct mx_case *c, const cha
 	snprintf(nodes, sizeof(nodes), "%s=%s", m->node, c->spec);
 	setenv("NEGCAM_RUN_NODES", nodes, 1);
 	setenv("NEGCAM_RUN_RECORD", dir, 1);
+	if (c->fourcc[0])
+		setenv("NEGCAM_FORMAT", c->fourcc, 1);
 	execvp(m->argv[0], m->argv);
 	fprintf(stderr, "negcam-run: cannot run %s: %s\n", m->argv[0], strerror(errno));
 	_exit(127);
@@ -733,7 +771,7 @@ int nc_matrix_run(const struct nc_matrix *m)
 	time_t wall = time(NULL);
 	char started[32];
 	struct tm tm;
-	int ret = collect(m->profiles, &l) ? 2 : 0;
+	int ret = collect(m->profiles, m->all_formats, &l) ? 2 : 0;
 
 	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%S", gmtime_r(&wall, &tm));
 	signal(SIGINT, on_signal);

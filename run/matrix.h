@@ -17,6 +17,7 @@ struct nc_matrix {
 	const char *label; /* --label: the application's name, or NULL for CMD's */
 	unsigned int timeout; /* seconds per case */
 	bool requests; /* --requests: every request's count under each row */
+	bool all_formats; /* --all-formats: a case per capture format of each profile */
 	char **argv; /* CMD ARGS..., NULL-terminated; LD_PRELOAD is already set */
 };
 

@@ -38,6 +38,7 @@ static void usage(FILE *to, int status)
 		"                  -- CMD [ARGS...]\n"
 		"       %s --each-profile [--profiles LIST|DIR|shelf] [--junit FILE] [--timeout S]\n"
 		"                  [--markdown FILE [--append]] [--label APP] [--requests]\n"
+		"                  [--all-formats]\n"
 		"                  [--node /dev/videoN] -- CMD [ARGS...]\n"
 		"  --profile P     a device on profile P (a built-in name or a profile file);\n"
 		"                  repeat for several devices (default: webcam)\n"
@@ -56,6 +57,8 @@ static void usage(FILE *to, int status)
 		"  --label APP     the application's name in the tables (default: CMD's)\n"
 		"  --timeout S     seconds per case before CMD is killed (default 60)\n"
 		"  --requests      every request's count under each row\n"
+		"  --all-formats   a case per capture format of each profile, the format in\n"
+		"                  $NEGCAM_FORMAT (as v4l2-ctl prints it: 'Z16 ')\n"
 		"  --version       print negcam-run's version (negcam's, meson.build's)\n"
 		"CMD and its children see the devices; see docs/negcam-run.md and "
 		"docs/matrix.md.\n",
@@ -175,6 +178,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->matrix.requests = true;
 		else if (!strcmp(opt, "--append"))
 			o->matrix.append = true;
+		else if (!strcmp(opt, "--all-formats"))
+			o->matrix.all_formats = true;
 		else if (!v)
 			usage(stderr, 2);
 		else if (!strcmp(opt, "--profile") || !strcmp(opt, "--node"))
@@ -202,10 +207,11 @@ static void parse_args(int argc, char **argv, struct options *o)
 		exit(2);
 	}
 	if (!o->each && (o->matrix.profiles || o->matrix.junit || o->matrix.requests ||
-			 o->matrix.markdown || o->matrix.label || o->matrix.append)) {
+			 o->matrix.markdown || o->matrix.label || o->matrix.append ||
+			 o->matrix.all_formats)) {
 		fprintf(stderr,
-			"%s: --profiles, --junit, --markdown, --append, --label and --requests go "
-			"with --each-profile\n",
+			"%s: --profiles, --all-formats, --junit, --markdown, --append, --label and "
+			"--requests go with --each-profile\n",
 			prog);
 		exit(2);
 	}

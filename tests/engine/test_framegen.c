@@ -17,6 +17,7 @@
 #include "check.h"
 #include "formats.h"
 #include "framegen.h"
+#include "unpack.h"
 
 #ifdef HAVE_LIBJPEG
 #include <jpeglib.h>
@@ -184,6 +185,14 @@ static long read_raw_stamp(const struct negcam_fourcc_info *fi, const __u8 *buf,
 	for (i = 0; i < sizeof(wide_samples) / sizeof(wide_samples[0]); i++)
 		if (wide_samples[i].fourcc == fi->fourcc)
 			bits = wide_samples[i].bits;
+	plane = malloc((size_t)width * lines);
+	if (!bits && !unpack_luma8(fi->fourcc, buf, bpl, width, lines, plane)) {
+		/* packed, depth, IR, stereo: tests/engine/unpack.c */
+		v = negcam_stamp_read(plane, 1, width, width, lines);
+		free(plane);
+		return v;
+	}
+	free(plane);
 	if (!bits && (fi->layout == NC_LAYOUT_SEMIPLANAR ||
 		      fi->layout == NC_LAYOUT_PLANAR ||
 		      (fi->layout == NC_LAYOUT_BAYER && fi->bpp == 8)))
@@ -238,7 +247,7 @@ static void unguard(__u8 *b)
 static void make_fmt(struct v4l2_pix_format *f, __u32 fourcc, __u32 w, __u32 h,
 		     __u32 extra, __u32 field)
 {
-	const struct negcam_fourcc_info *fi = negcam_fourcc_lookup(fourcc);
+	const struct negcam_fourcc_info *fi = negcam_fourcc_info_of(fourcc);
 	__u32 bpl, size;
 
 	memset(f, 0, sizeof(*f));
@@ -870,13 +879,9 @@ static bool known_undrawn(__u32 fourcc)
 	case V4L2_PIX_FMT_SGRBG10ALAW8: case V4L2_PIX_FMT_SRGGB10ALAW8:
 	case V4L2_PIX_FMT_SBGGR10DPCM8: case V4L2_PIX_FMT_SGBRG10DPCM8:
 	case V4L2_PIX_FMT_SGRBG10DPCM8: case V4L2_PIX_FMT_SRGGB10DPCM8:
-	/* added for the camera shelf (issue 35): listed, not drawn yet */
-	case V4L2_PIX_FMT_YYUV: case V4L2_PIX_FMT_UV8: case V4L2_PIX_FMT_Y4:
-	case V4L2_PIX_FMT_Y6: case V4L2_PIX_FMT_Y8I: case V4L2_PIX_FMT_Y12I:
-	case V4L2_PIX_FMT_Z16: case V4L2_PIX_FMT_INZI: case V4L2_PIX_FMT_CNF4:
+	/* added for the camera shelf (issue 35), on no shelf camera: not drawn yet */
+	case V4L2_PIX_FMT_YYUV: case V4L2_PIX_FMT_UV8:
 	case V4L2_PIX_FMT_PAL8: case V4L2_PIX_FMT_HI240:
-	case V4L2_PIX_FMT_SBGGR14P: case V4L2_PIX_FMT_SGBRG14P:
-	case V4L2_PIX_FMT_SGRBG14P: case V4L2_PIX_FMT_SRGGB14P:
 		return true;
 	}
 	return false;
@@ -959,6 +964,11 @@ int main(void)
 		V4L2_PIX_FMT_SRGGB10P, V4L2_PIX_FMT_SGRBG12P, V4L2_PIX_FMT_Y10P,
 		V4L2_PIX_FMT_Y10BPACK,
 	};
+	static const __u32 outside[] = {
+		V4L2_PIX_FMT_Y12P, V4L2_PIX_FMT_Y14P, NC_PIX_FMT_INVZ, NC_PIX_FMT_INVR,
+		NC_PIX_FMT_INRI, NC_PIX_FMT_INVI, NC_PIX_FMT_RELI, NC_PIX_FMT_EBD8,
+		NC_PIX_FMT_SPD16,
+	};
 
 	srand(1);
 	for (i = 0; i < sizeof(required) / sizeof(required[0]); i++)
@@ -972,6 +982,14 @@ int main(void)
 		      "raw fourcc %s not drawn", negcam_fourcc_str(fi->fourcc, name));
 		if (!negcam_framegen_supports(fi->fourcc))
 			continue;
+		test_raw_format(fi);
+		drawn++;
+	}
+	/* the documented layouts outside the table (formats.h), as opaque formats */
+	for (i = 0; i < NC_ARRAY_SIZE(outside); i++) {
+		fi = negcam_fourcc_info_of(outside[i]);
+		CHECK(fi->fourcc == outside[i] && !negcam_fourcc_lookup(outside[i]),
+		      "%s: a layout outside the table", negcam_fourcc_str(outside[i], name));
 		test_raw_format(fi);
 		drawn++;
 	}

@@ -1099,6 +1099,42 @@ static void test_usb_id(void)
 	}
 }
 
+/*
+ * 'sizeimage' (issue 40): a floor for a raw format's sizeimage, an opaque
+ * one's whole size; below what the format needs at one of its sizes it
+ * is refused at its own line; written back and read the same.
+ */
+static void test_sizeimage(void)
+{
+	static const char small[] = "name s\nformat NV12\n  size 320x240 fps 30\n"
+				    "  size 640x480 fps 30\n  sizeimage 400000\n";
+	static const char opaque_small[] = "name s\nformat ABCD opaque\n sizeimage 99\n"
+					   " size 10x10 fps 30\n";
+	static const char zero[] = "name s\nformat YUYV\n sizeimage 0\n size 8x8 fps 1\n";
+	static char out[4096];
+	const char *e;
+
+	if (parse_str(&prof, "name s\nformat YUYV\n sizeimage 700000\n size 640x480 fps 30\n"
+			     "format ABCD opaque\n sizeimage 100\n size 10x10 fps 30\n")) {
+		CHECK(0, "sizeimage profile parses");
+		return;
+	}
+	CHECK_EQ(prof.formats[0].sizeimage, 700000, "sizeimage kept");
+	CHECK_EQ(prof.formats[1].sizeimage, 100, "an opaque format's sizeimage kept (10x10 needs 100)");
+	CHECK(negcam_profile_write(&prof, NULL, out, sizeof(out)) > 0 &&
+	      strstr(out, "\n  sizeimage 700000\n"), "written back:\n%s", out);
+	CHECK(!parse_str(&prof2, out) && !memcmp(&prof, &prof2, sizeof(prof)),
+	      "the written text reads back the same");
+	e = parse_error(small, sizeof(small) - 1);
+	CHECK(e && !strcmp(e, "5:13: sizeimage 400000 is smaller than 'NV12' needs at 640x480 "
+			      "(460800 bytes)"), "too small for the larger size: %s", e ? e : "parsed");
+	e = parse_error(opaque_small, sizeof(opaque_small) - 1);
+	CHECK(e && !strncmp(e, "3:12: sizeimage 99 is smaller than 'ABCD' needs at 10x10", 56),
+	      "too small for an opaque picture: %s", e ? e : "parsed");
+	e = parse_error(zero, sizeof(zero) - 1);
+	CHECK(e && strstr(e, "bad sizeimage"), "sizeimage 0: %s", e ? e : "parsed");
+}
+
 /* 'multiplanar': a header keyword without value, off unless given. */
 static void test_multiplanar(void)
 {
@@ -1124,6 +1160,7 @@ int main(void)
 	test_semantics();
 	test_flags();
 	test_usb_id();
+	test_sizeimage();
 	test_mutations();
 	return check_done("test_parser");
 }
