@@ -23,6 +23,8 @@ DEB_TEST_PACKAGES := clang gstreamer1.0-plugins-bad \
 	dkms v4l2loopback-dkms chromium firefox-esr \
 	cheese xvfb xdotool dbus-daemon obs-studio debootstrap \
 	udev pipewire pipewire-bin wireplumber gstreamer1.0-pipewire lintian
+# ...and browsers through the Camera portal (tests/pw/portal-suite.sh).
+DEB_TEST_PACKAGES += xdg-desktop-portal xdg-desktop-portal-gtk libglib2.0-bin
 
 .PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps test-shelf-uvc test-uvc-sweep fuzz bench kmod storm clean \
 	matrix-shelf test-shelf debug-kernel test-debug test-debug-storm test-gadget

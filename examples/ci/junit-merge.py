@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+"""Merge JUnit XML files into one, for a matrix split across CI runners.
+
+    junit-merge.py OUT.xml IN.xml...
+
+Each input is a `negcam-run --each-profile --junit` file (docs/matrix.md):
+a <testsuites> holding <testsuite> elements, or a lone <testsuite>. The
+output is one <testsuites> with every input's suites in the order given,
+its tests, failures, errors and time the sums of theirs, so a CI's test
+report shows the whole shelf as one run. A suite of the same name in two
+shards keeps its name: the report lists both under it. Exit status 0, or
+2 with one line naming a file that is missing or not JUnit XML.
+"""
+import sys
+import xml.etree.ElementTree as ET
+
+
+def suites(path):
+    """The <testsuite> elements of one JUnit file."""
+    try:
+        top = ET.parse(path).getroot()
+    except (OSError, ET.ParseError) as e:
+        sys.exit(f"junit-merge.py: {path}: {e}")
+    if top.tag == "testsuite":
+        return [top]
+    if top.tag != "testsuites":
+        sys.exit(f"junit-merge.py: {path}: <{top.tag}> is not <testsuites> or <testsuite>")
+    return top.findall("testsuite")
+
+
+def main(argv):
+    if len(argv) < 3:
+        sys.exit("usage: junit-merge.py OUT.xml IN.xml...")
+    out = ET.Element("testsuites")
+    total = {"tests": 0, "failures": 0, "errors": 0}
+    time = 0.0
+    for path in argv[2:]:
+        for s in suites(path):
+            for k in total:
+                total[k] += int(s.get(k, "0"))
+            time += float(s.get("time", "0"))
+            out.append(s)
+    for k, v in total.items():
+        out.set(k, str(v))
+    out.set("time", f"{time:.3f}")
+    ET.indent(out)
+    ET.ElementTree(out).write(argv[1], encoding="UTF-8", xml_declaration=True)
+    print(f"junit-merge.py: {len(argv) - 2} files, {total['tests']} tests, "
+          f"{total['failures']} failures, {total['errors']} errors -> {argv[1]}")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
