@@ -32,6 +32,7 @@ PW_SESSION_PIDS=
 # user (never returns then); else return 0.
 pw_session_as_user() {
 	local script=$1 tree
+	shift
 	[ "$(id -u)" = 0 ] || return 0
 	tree=${PW_SESSION_TREE:-$(cd "$(dirname "$script")/../.." && pwd)}
 	if ! id -u "$PW_SESSION_USER" >/dev/null 2>&1; then
