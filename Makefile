@@ -13,7 +13,8 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEB_BUILD_PACKAGES := build-essential meson ninja-build pkg-config \
 	libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libv4l-dev libjpeg-dev \
 	linux-image-amd64 linux-headers-amd64 \
-	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
+	libpipewire-0.3-dev
 # ...and, on top, to test and benchmark it (make test).
 DEB_TEST_PACKAGES := clang gstreamer1.0-plugins-bad \
 	v4l-utils ffmpeg valgrind strace \
@@ -22,9 +23,11 @@ DEB_TEST_PACKAGES := clang gstreamer1.0-plugins-bad \
 	universal-ctags python3-opencv \
 	dkms v4l2loopback-dkms chromium firefox-esr \
 	cheese xvfb xdotool dbus-daemon obs-studio debootstrap \
-	udev pipewire pipewire-bin wireplumber gstreamer1.0-pipewire lintian
-# ...and browsers through the Camera portal (tests/pw/portal-suite.sh).
-DEB_TEST_PACKAGES += xdg-desktop-portal xdg-desktop-portal-gtk libglib2.0-bin
+	udev pipewire pipewire-bin wireplumber gstreamer1.0-pipewire lintian \
+	pipewire-v4l2
+# ...and browsers through the Camera portal (tests/pw/portal-suite.sh) and
+# the CI recipe's test (tests/pw/ci-recipe.sh reads the workflow's YAML).
+DEB_TEST_PACKAGES += xdg-desktop-portal xdg-desktop-portal-gtk libglib2.0-bin python3-yaml
 
 .PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps test-shelf-uvc test-uvc-sweep fuzz bench kmod storm clean \
 	matrix-shelf test-shelf debug-kernel test-debug test-debug-storm test-gadget

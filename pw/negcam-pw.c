@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +114,7 @@ static int ncpw_load_profile(struct ncpw *app, bool has_label)
 static int ncpw_connect(struct ncpw *app)
 {
 	const char *rt = getenv("XDG_RUNTIME_DIR"), *remote = getenv("PIPEWIRE_REMOTE");
+	int err;
 
 	app->loop = pw_main_loop_new(NULL);
 	app->context = app->loop ? pw_context_new(pw_main_loop_get_loop(app->loop), NULL, 0) : NULL;
@@ -121,10 +123,13 @@ static int ncpw_connect(struct ncpw *app)
 	app->core = pw_context_connect(app->context, NULL, 0);
 	if (app->core)
 		return -1;
-	fprintf(stderr, "negcam-pw: PipeWire is not running (no %s%s%s: %s); start it with "
-		"'systemctl --user start pipewire wireplumber', or run 'pipewire & wireplumber &'\n",
-		remote ? "" : (rt ? rt : "$XDG_RUNTIME_DIR"), remote ? "" : "/",
-		remote ? remote : "pipewire-0", strerror(errno));
+	err = errno;
+	fprintf(stderr, "negcam-pw: PipeWire is not running: cannot connect to %s%s%s (%s); "
+		"start it with 'systemctl --user start pipewire wireplumber', "
+		"or run 'pipewire & wireplumber &'\n",
+		remote && remote[0] == '/' ? "" : rt ? rt : "$XDG_RUNTIME_DIR (not set)",
+		remote && remote[0] == '/' ? "" : "/", remote ? remote : "pipewire-0",
+		rt || remote ? strerror(err) : "no runtime directory");
 	return 1;
 }
 
@@ -136,7 +141,24 @@ static void ncpw_on_signal(void *data, int signo)
 		ncpw_frames_report(app, "counters");
 		return;
 	}
+	app->quitting = true;
 	pw_main_loop_quit(app->loop);
+}
+
+/*
+ * The loop reads SIGINT, SIGTERM and SIGUSR1 from a signalfd: block them
+ * before PipeWire starts its data thread, which inherits the mask, else
+ * the kernel delivers them there and their default action ends us.
+ */
+static void ncpw_block_signals(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
 }
 
 /* memfds the process still has open (after teardown: the proof nothing leaked). */
@@ -144,7 +166,7 @@ static int ncpw_count_memfds(void)
 {
 	DIR *d = opendir("/proc/self/fd");
 	struct dirent *e;
-	char path[64], target[256];
+	char path[300], target[256];
 	int n = 0;
 	ssize_t len;
 
@@ -174,9 +196,11 @@ static int ncpw_serve(struct ncpw *app)
 	pw_loop_add_signal(l, SIGINT, ncpw_on_signal, app);
 	pw_loop_add_signal(l, SIGTERM, ncpw_on_signal, app);
 	pw_loop_add_signal(l, SIGUSR1, ncpw_on_signal, app);
-	if (ncpw_frames_init(app) < 0 || ncpw_stream_start(app) < 0)
+	if (ncpw_frames_init(app) < 0 || ncpw_stream_start(app) < 0 || ncpw_links_watch(app) < 0)
 		return 1;
+	app->published = true;
 	pw_main_loop_run(app->loop);
+	ncpw_links_stop(app);
 	ncpw_stream_stop(app);
 	ncpw_frames_report(app, "stopped");
 	return app->exit_code;
@@ -210,10 +234,11 @@ int main(int argc, char **argv)
 		free(app.profile);
 		return ret;
 	}
+	ncpw_block_signals();
 	pw_init(&argc, &argv);
 	ret = ncpw_connect(&app);
 	if (ret < 0)
 		ret = list ? (ncpw_list_nodes(app.loop, app.core, true, NULL) < 0) : ncpw_serve(&app);
-	ncpw_teardown(&app, !list && app.timer);
+	ncpw_teardown(&app, app.published);
 	return ret;
 }

@@ -5,6 +5,7 @@
  *
  *   negcam-pw.c   the command line, the checks before publishing, signals
  *   pw-list.c     the registry: the negcam-pw nodes this user runs
+ *   pw-links.c    the consumers' links: a failed one's reason in our log
  *   pw-formats.c  the profile as SPA_PARAM_EnumFormat pods (the engine's
  *                 enumeration), and a consumer's Format back to the engine
  *   pw-stream.c   the node: a pw_stream in output direction, its params
@@ -60,7 +61,11 @@ struct ncpw {
 	struct pw_stream *stream;
 	struct spa_hook stream_listener;
 	struct spa_source *timer;
+	struct pw_registry *registry; /* pw-links.c: links out of the node */
+	struct spa_hook registry_hook;
 	int exit_code;
+	bool published; /* the node was offered: the teardown reports on it */
+	bool quitting; /* SIGINT or SIGTERM: the teardown's state changes are no failure */
 
 	/* the negotiated stream: valid while have_format */
 	bool have_format;
@@ -105,6 +110,10 @@ void ncpw_frames_stop(struct ncpw *app);  /* paused: disarm it */
 void ncpw_frames_process(struct ncpw *app); /* the stream's process event */
 void ncpw_frames_report(const struct ncpw *app, const char *why);
 void ncpw_frames_fini(struct ncpw *app);
+
+/* pw-links.c: watch the links out of the node (after ncpw_stream_start) */
+int ncpw_links_watch(struct ncpw *app);
+void ncpw_links_stop(struct ncpw *app);
 
 /* pw-list.c */
 /*

@@ -14,11 +14,13 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <spa/param/buffers.h>
 #include <spa/param/video/format-utils.h>
 #include <spa/pod/builder.h>
 
+#include "framegen.h"
 #include "negcam-pw.h"
 
 #define NCPW_POD_BYTES (512 * 1024)
@@ -46,6 +48,8 @@ static void ncpw_on_state(void *data, enum pw_stream_state old, enum pw_stream_s
 		pw_main_loop_quit(app->loop);
 		break;
 	case PW_STREAM_STATE_UNCONNECTED:
+		if (app->quitting)
+			break;
 		fprintf(stderr, "negcam-pw: disconnected from PipeWire\n");
 		app->exit_code = 1;
 		pw_main_loop_quit(app->loop);
@@ -164,7 +168,7 @@ int ncpw_stream_start(struct ncpw *app)
 	ret = pw_stream_connect(app->stream, PW_DIRECTION_OUTPUT, PW_ID_ANY,
 				PW_STREAM_FLAG_DRIVER | PW_STREAM_FLAG_MAP_BUFFERS, pods, n);
 	if (ret < 0)
-		fprintf(stderr, "negcam-pw: cannot publish the node: %s\n", spa_strerror(ret));
+		fprintf(stderr, "negcam-pw: cannot publish the node: %s\n", strerror(-ret));
 out:
 	free(pods);
 	free(mem);

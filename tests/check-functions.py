@@ -15,7 +15,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CTAGS = shutil.which('ctags-universal') or 'ctags'
-LIMITS = [('engine', 80), ('ctl', 80), ('user', 80), ('run', 80), ('gst', 80), ('kmod', 80), ('uvc', 80),
+LIMITS = [('engine', 80), ('ctl', 80), ('user', 80), ('run', 80), ('gst', 80), ('kmod', 80), ('uvc', 80), ('pw', 80),
           ('tests', 120), ('examples', 120)]
 
 

@@ -49,6 +49,7 @@ FOLDERS = {
     'gst': {'user', 'engine', 'uvc'},
     'kmod': {'engine'},
     'uvc': {'user', 'engine'},
+    'pw': {'user', 'engine'},
     'tests': None,
     'examples': None,
 }

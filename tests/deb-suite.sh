@@ -75,9 +75,14 @@ for d in "$gst_deb" "$tools_deb"; do
 done
 has_file "$pluginsdir/libgstnegcam.so" "$gst_deb"
 for f in /usr/bin/negcam-ctl /usr/bin/negcam-run /usr/lib/$(gcc -print-multiarch)/negcam/libnegcam-preload.so \
-	/usr/share/man/man1/negcam-ctl.1.gz /usr/share/man/man1/negcam-run.1.gz; do
+	/usr/share/man/man1/negcam-ctl.1.gz /usr/share/man/man1/negcam-run.1.gz \
+	/usr/bin/negcam-pw /usr/share/man/man1/negcam-pw.1.gz \
+	/usr/share/doc/negcam-tools/examples/negcam-pw@.service; do
 	has_file "$f" "$tools_deb"
 done
+check "the packaged negcam-pw --version is $version" \
+	test "$("$tmp/root/usr/bin/negcam-pw" --version 2>&1)" = "negcam-pw $version"
+check "man -l negcam-pw.1.gz formats" sh -c "man -l '$tmp/root/usr/share/man/man1/negcam-pw.1.gz' >/dev/null 2>&1"
 
 check "the packaged negcam-ctl --version is $version" \
 	test "$("$tmp/root/usr/bin/negcam-ctl" --version 2>&1)" = "negcam-ctl $version"

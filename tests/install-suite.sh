@@ -27,7 +27,8 @@ version=$(sed -n "s/^ *version *: *'\([^']*\)'.*/\1/p" "$root/meson.build")
 installed() {
 	local d=$1 p=$2 plugins=$3 f
 	for f in "$p/bin/negcam-ctl" "$p/bin/negcam-run" "$p/lib/$multiarch/negcam/libnegcam-preload.so" \
-		"$plugins/libgstnegcam.so" "$p/share/man/man1/negcam-ctl.1" "$p/share/man/man1/negcam-run.1"; do
+		"$plugins/libgstnegcam.so" "$p/share/man/man1/negcam-ctl.1" "$p/share/man/man1/negcam-run.1" \
+		"$p/bin/negcam-pw" "$p/share/man/man1/negcam-pw.1"; do
 		check "installed $f" test -f "$d$f"
 	done
 	(cd "$d" && find . -type f | sort | sed 's/^\./   /')

@@ -6,6 +6,9 @@
 #   uvc     negcam-uvc's device core on the host (USB/IP, descriptors, requests)
 #   gst     GstHarness tests of negcamsrc (embedded backend)
 #   apps    Cheese under Xvfb takes a photo through the device provider
+#   pw      negcam-pw, a profile as a PipeWire camera: pipewiresrc at four
+#           sizes, two consumers, idle, pw-v4l2, SIGTERM/SIGKILL, and
+#           pipewiresink mode=provide beside it (tests/pw/pw-suite.sh)
 #   run     negcam-run/libnegcam-preload.so with v4l2-ctl, ffmpeg, v4l2src,
 #           v4l2-compliance and a threads/fork/dup/poll program (no module)
 #   fuzz    the libFuzzer harnesses, 12 s each (tests/fuzz/run.sh quick)
@@ -103,6 +106,11 @@ if wanted gst; then
 		record gst 0 1
 	fi
 fi
+
+# negcam-pw in a private PipeWire session, as an unprivileged user (as
+# root: the system user negcam-test), no module (tests/pw/pw-suite.sh,
+# about 80 s).
+script_suite pw tests/pw/pw-suite.sh "$build"
 
 # A desktop application as negcamsrc's user: Cheese under Xvfb takes a
 # photo through the device provider (about 10 s; exit 77: not installed).

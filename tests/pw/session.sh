@@ -31,7 +31,8 @@ PW_SESSION_PIDS=
 # pw_session_as_user SCRIPT ARGS...: when root, exec SCRIPT as the test
 # user (never returns then); else return 0.
 pw_session_as_user() {
-	local script=$1 tree
+	local script tree
+	script=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 	shift
 	[ "$(id -u)" = 0 ] || return 0
 	tree=${PW_SESSION_TREE:-$(cd "$(dirname "$script")/../.." && pwd)}
