@@ -29,7 +29,7 @@ DEB_TEST_PACKAGES := clang gstreamer1.0-plugins-bad \
 # the CI recipe's test (tests/pw/ci-recipe.sh reads the workflow's YAML).
 DEB_TEST_PACKAGES += xdg-desktop-portal xdg-desktop-portal-gtk libglib2.0-bin python3-yaml
 
-.PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps test-shelf-uvc test-uvc-sweep fuzz bench kmod storm clean \
+.PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps test-portal test-ci-recipe test-shelf-uvc test-uvc-sweep fuzz bench kmod storm clean \
 	matrix-shelf test-shelf debug-kernel test-debug test-debug-storm test-gadget
 
 all: build
@@ -102,6 +102,17 @@ test-vm: deps-test build kmod
 # `make test` (suite apps).
 test-apps: deps-test build
 	./tests/apps/cheese.sh $(BUILD)
+
+# Browsers through the Camera portal on negcam-pw (the portal suite of
+# `make test`, alone; tests/pw/portal-suite.sh, docs/pipewire.md).
+test-portal: deps-test build
+	./tests/pw/portal-suite.sh $(BUILD)
+
+# The CI recipe (examples/ci/github-actions.yml, docs/ci.md) on a pristine
+# Debian 12 root, its tests as an unprivileged user (tests/pw/ci-recipe.sh;
+# root, downloads: not in `make test`).
+test-ci-recipe: deps-test
+	./tests/pw/ci-recipe.sh
 
 # Every UVC camera of the shelf served by negcam-uvc behind the real
 # uvcvideo, its listing and default format checked, and v4l2-compliance -s

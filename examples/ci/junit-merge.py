@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# SPDX-License-Identifier: GPL-2.0-only OR MIT
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Merge JUnit XML files into one, for a matrix split across CI runners.
 
     junit-merge.py OUT.xml IN.xml...

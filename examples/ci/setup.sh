@@ -1,5 +1,5 @@
 #!/bin/bash
-# SPDX-License-Identifier: GPL-2.0-only OR MIT
+# SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # examples/ci/setup.sh: the root steps of negcam's CI recipe (docs/ci.md,
 # examples/ci/github-actions.yml) on Debian 12, and running a command as

@@ -1,5 +1,5 @@
 #!/bin/bash
-# SPDX-License-Identifier: GPL-2.0-only OR MIT
+# SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # examples/ci/shelf-shard.sh INDEX COUNT: the cameras of shard INDEX (0 to
 # COUNT-1) of the shelf, comma-separated for negcam-run --each-profile

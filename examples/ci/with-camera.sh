@@ -1,5 +1,5 @@
 #!/bin/bash
-# SPDX-License-Identifier: GPL-2.0-only OR MIT
+# SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # examples/ci/with-camera.sh: run a command beside a negcam camera that
 # browsers find through the XDG Camera portal, on a CI runner with no
