@@ -69,13 +69,13 @@ step() {
 		esac
 		return 0
 	fi
-	if grep -qxF "$text" <(tr '\0' '\n' <"$tmp/done" 2>/dev/null); then
+	if [ -n "${ran[$text]:-}" ]; then
 		echo "   $job: (again, skipped) $first"
 		return 0
 	fi
 	in_root "$text" "$log"
 	rc=$?
-	printf '%s\0' "$text" >>"$tmp/done"
+	ran[$text]=1
 	echo "   $job: status $rc, $((SECONDS - t0)) s: $first (log $log)"
 	case $text in
 	*"negcam-run --each-profile"*)
@@ -93,6 +93,7 @@ step() {
 }
 
 echo "== the steps of examples/ci/github-actions.yml"
+declare -A ran	# the steps run, by their text
 n=0
 while IFS=$'\t' read -r -d '' job kind text; do
 	n=$((n + 1))

@@ -32,6 +32,7 @@
 # XDG Camera portal (PipeWire) instead of /dev/video*, which also runs on
 # the host, in the session of tests/pw/portal-session.sh (Chromium with
 # WebRtcPipeWireCamera, Firefox with media.webrtc.camera.allow-pipewire).
+# NEGCAM_BROWSER_LOG=FILE: all the browser's output is added to FILE.
 # NEGCAM_BROWSER_QUERY adds to the page's query (tests/vm/browser-cam.html:
 # wait=, first=0, ask=ideal, stepwait=, bars=1).
 set -u
@@ -94,10 +95,12 @@ else
 		--no-first-run --user-data-dir="$PROFILE/data" --enable-logging=stderr --v=0 $FEATURES \
 		"$URL" 2>&1; }
 fi
-pid=$CHR_PID	# bash unsets CHR_PID once the coprocess ends
+pid=$CHR_PID	# bash unsets CHR_PID and CHR once the coprocess ends
+exec {out}<&"${CHR[0]}"
 rc=124
 end=$((SECONDS + TIMEOUT))
-while [ $SECONDS -lt $end ] && IFS= read -r -t $((end - SECONDS)) line <&"${CHR[0]}"; do
+while [ $SECONDS -lt $end ] && IFS= read -r -t $((end - SECONDS)) line <&"$out"; do
+	[ -n "${NEGCAM_BROWSER_LOG:-}" ] && printf '%s\n' "$line" >>"$NEGCAM_BROWSER_LOG"
 	case $line in *'"NEGCAM '*) ;; *) continue ;; esac
 	line=${line#*\"NEGCAM }
 	line=${line%\", source:*}
@@ -108,6 +111,11 @@ while [ $SECONDS -lt $end ] && IFS= read -r -t $((end - SECONDS)) line <&"${CHR[
 	result*) rc=1; break ;;
 	esac
 done
+# The output ended before a result and before the timeout: the browser quit.
+if [ $rc = 124 ] && [ $SECONDS -lt $end ]; then
+	echo "result exited: the browser ended before the page had a result"
+	rc=1
+fi
 kill "$pid" 2>/dev/null
 pkill -KILL -f -- "$PROFILE/data" 2>/dev/null
 wait "$pid" 2>/dev/null
