@@ -9,9 +9,6 @@
 #   pw      negcam-pw, a profile as a PipeWire camera: pipewiresrc at four
 #           sizes, two consumers, idle, pw-v4l2, SIGTERM/SIGKILL, and
 #           pipewiresink mode=provide beside it (tests/pw/pw-suite.sh)
-#   portal  Chromium and Firefox ESR, headless, find negcam-pw's camera through
-#           the XDG Camera portal and get 1280x720, 320x240 and 640x480 with
-#           its colours (tests/pw/portal-suite.sh)
 #   run     negcam-run/libnegcam-preload.so with v4l2-ctl, ffmpeg, v4l2src,
 #           v4l2-compliance and a threads/fork/dup/poll program (no module)
 #   fuzz    the libFuzzer harnesses, 12 s each (tests/fuzz/run.sh quick)
@@ -114,11 +111,6 @@ fi
 # root: the system user negcam-test), no module (tests/pw/pw-suite.sh,
 # about 80 s).
 script_suite pw tests/pw/pw-suite.sh "$build"
-
-# Browsers through the Camera portal on negcam-pw, in the same kind of
-# session plus Xvfb and xdg-desktop-portal (tests/pw/portal-suite.sh,
-# about 2 minutes).
-script_suite portal tests/pw/portal-suite.sh "$build"
 
 # A desktop application as negcamsrc's user: Cheese under Xvfb takes a
 # photo through the device provider (about 10 s; exit 77: not installed).
