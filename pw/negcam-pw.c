@@ -25,12 +25,9 @@
 #include "profile-load.h"
 
 static const struct option ncpw_options[] = {
-	{ "profile", required_argument, NULL, 'p' },
-	{ "label", required_argument, NULL, 'l' },
-	{ "list", no_argument, NULL, 'L' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+	{"profile", required_argument, NULL, 'p'}, {"label", required_argument, NULL, 'l'},
+	{"list", no_argument, NULL, 'L'},	   {"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},	   {NULL, 0, NULL, 0},
 };
 
 static void ncpw_usage(FILE *to)
@@ -43,7 +40,8 @@ static void ncpw_usage(FILE *to)
 		"  --label LABEL        the node's description (default: the profile's card);\n"
 		"                       node.name is negcam.LABEL (at most %d characters)\n"
 		"  --list               the negcam-pw cameras this user's PipeWire holds\n"
-		"SIGUSR1 prints the counters; SIGTERM removes the node.\n", NCPW_LABEL_MAX);
+		"SIGUSR1 prints the counters; SIGTERM removes the node.\n",
+		NCPW_LABEL_MAX);
 }
 
 /* node.name: "negcam." and the label, with what is not [A-Za-z0-9._-] as '-'. */
@@ -66,17 +64,30 @@ static int ncpw_parse_args(struct ncpw *app, int argc, char **argv, bool *list)
 
 	while ((ch = getopt_long(argc, argv, "p:l:hV", ncpw_options, NULL)) != -1) {
 		switch (ch) {
-		case 'p': app->profile_spec = optarg; break;
-		case 'l': label = optarg; break;
-		case 'L': *list = true; break;
-		case 'h': ncpw_usage(stdout); return 0;
-		case 'V': printf("negcam-pw %s\n", NEGCAM_VERSION); return 0;
-		default: ncpw_usage(stderr); return 2;
+		case 'p':
+			app->profile_spec = optarg;
+			break;
+		case 'l':
+			label = optarg;
+			break;
+		case 'L':
+			*list = true;
+			break;
+		case 'h':
+			ncpw_usage(stdout);
+			return 0;
+		case 'V':
+			printf("negcam-pw %s\n", NEGCAM_VERSION);
+			return 0;
+		default:
+			ncpw_usage(stderr);
+			return 2;
 		}
 	}
 	if (optind < argc || (!*list && !app->profile_spec)) {
-		fprintf(stderr, "negcam-pw: %s\n", optind < argc ? "unexpected argument" :
-			"--profile NAME|FILE is required (or --list)");
+		fprintf(stderr, "negcam-pw: %s\n",
+			optind < argc ? "unexpected argument"
+				      : "--profile NAME|FILE is required (or --list)");
 		return 2;
 	}
 	if (label && (strlen(label) > NCPW_LABEL_MAX || !*label)) {
@@ -104,8 +115,9 @@ static int ncpw_load_profile(struct ncpw *app, bool has_label)
 	negcam_engine_init(&app->engine, app->profile);
 	if (!has_label)
 		snprintf(app->label, sizeof(app->label), "%s", app->profile->name);
-	app->description = has_label ? app->label :
-			   app->profile->card[0] ? app->profile->card : app->profile->name;
+	app->description = has_label		   ? app->label
+			   : app->profile->card[0] ? app->profile->card
+						   : app->profile->name;
 	ncpw_node_name(app);
 	return -1;
 }
@@ -124,10 +136,13 @@ static int ncpw_connect(struct ncpw *app)
 	if (app->core)
 		return -1;
 	err = errno;
-	fprintf(stderr, "negcam-pw: PipeWire is not running: cannot connect to %s%s%s (%s); "
+	fprintf(stderr,
+		"negcam-pw: PipeWire is not running: cannot connect to %s%s%s (%s); "
 		"start it with 'systemctl --user start pipewire wireplumber', "
 		"or run 'pipewire & wireplumber &'\n",
-		remote && remote[0] == '/' ? "" : rt ? rt : "$XDG_RUNTIME_DIR (not set)",
+		remote && remote[0] == '/' ? ""
+		: rt			   ? rt
+					   : "$XDG_RUNTIME_DIR (not set)",
 		remote && remote[0] == '/' ? "" : "/", remote ? remote : "pipewire-0",
 		rt || remote ? strerror(err) : "no runtime directory");
 	return 1;
@@ -189,8 +204,10 @@ static int ncpw_serve(struct ncpw *app)
 
 	if (taken != 0) {
 		if (taken > 0)
-			fprintf(stderr, "negcam-pw: label '%s' is taken: a node named %s is already "
-				"published (negcam-pw --list)\n", app->label, app->node_name);
+			fprintf(stderr,
+				"negcam-pw: label '%s' is taken: a node named %s is already "
+				"published (negcam-pw --list)\n",
+				app->label, app->node_name);
 		return 1;
 	}
 	pw_loop_add_signal(l, SIGINT, ncpw_on_signal, app);
@@ -223,7 +240,7 @@ static void ncpw_teardown(struct ncpw *app, bool served)
 
 int main(int argc, char **argv)
 {
-	struct ncpw app = { 0 };
+	struct ncpw app = {0};
 	bool list = false;
 	int ret;
 
@@ -238,7 +255,8 @@ int main(int argc, char **argv)
 	pw_init(&argc, &argv);
 	ret = ncpw_connect(&app);
 	if (ret < 0)
-		ret = list ? (ncpw_list_nodes(app.loop, app.core, true, NULL) < 0) : ncpw_serve(&app);
+		ret = list ? (ncpw_list_nodes(app.loop, app.core, true, NULL) < 0)
+			   : ncpw_serve(&app);
 	ncpw_teardown(&app, app.published);
 	return ret;
 }

@@ -28,18 +28,18 @@
 
 /* What each PipeWire buffer remembers between frames (pw_buffer.user_data). */
 struct ncpw_buf {
-	uint32_t prev;          /* frame last drawn into it, or NC_FRAME_NONE */
+	uint32_t prev; /* frame last drawn into it, or NC_FRAME_NONE */
 	uint64_t prev_scene_ns; /* and its scene time */
 };
 
 struct ncpw_counters {
-	uint64_t frames;      /* frames queued to PipeWire, over the whole run */
-	uint64_t late;        /* timer ticks missed (the loop was late) */
-	uint64_t no_buffer;   /* ticks with no free buffer (consumers slow) */
+	uint64_t frames; /* frames queued to PipeWire, over the whole run */
+	uint64_t late; /* timer ticks missed (the loop was late) */
+	uint64_t no_buffer; /* ticks with no free buffer (consumers slow) */
 	uint64_t draw_errors; /* frames the generator refused */
-	uint64_t streams;     /* times the node started streaming */
-	uint64_t formats;     /* Formats accepted */
-	uint64_t refused;     /* Formats the engine could not match */
+	uint64_t streams; /* times the node started streaming */
+	uint64_t formats; /* Formats accepted */
+	uint64_t refused; /* Formats the engine could not match */
 };
 
 struct ncpw {
@@ -72,8 +72,8 @@ struct ncpw {
 	bool streaming;
 	struct v4l2_pix_format pix;
 	struct v4l2_fract interval;
-	uint32_t frame;      /* the next frame number (stamp), from 0 per stream */
-	uint64_t start_ns;   /* CLOCK_MONOTONIC of frame 0 */
+	uint32_t frame; /* the next frame number (stamp), from 0 per stream */
+	uint64_t start_ns; /* CLOCK_MONOTONIC of frame 0 */
 	uint64_t period_ns;
 
 	struct ncpw_counters count;
@@ -86,8 +86,8 @@ struct ncpw {
  * negcam cannot draw are left out with a warning naming them. Returns
  * the pod count (0: nothing to offer, with the reason printed).
  */
-uint32_t ncpw_formats_build(struct ncpw *app, void *buf, uint32_t size,
-			    const struct spa_pod **pods, uint32_t max);
+uint32_t ncpw_formats_build(struct ncpw *app, void *buf, uint32_t size, const struct spa_pod **pods,
+			    uint32_t max);
 /*
  * The consumer's fixed @format as the engine's S_FMT and S_PARM take it;
  * the engine's answer lands in app->pix and app->interval. 0, or -EINVAL
@@ -96,8 +96,8 @@ uint32_t ncpw_formats_build(struct ncpw *app, void *buf, uint32_t size,
  */
 int ncpw_formats_apply(struct ncpw *app, const struct spa_pod *format, char *why, size_t len);
 /* "YUYV 640x480 @30/1" for logs. */
-void ncpw_formats_describe(const struct v4l2_pix_format *pix, struct v4l2_fract ival,
-			   char *buf, size_t len);
+void ncpw_formats_describe(const struct v4l2_pix_format *pix, struct v4l2_fract ival, char *buf,
+			   size_t len);
 
 /* pw-stream.c */
 int ncpw_stream_start(struct ncpw *app);
@@ -106,7 +106,7 @@ void ncpw_stream_stop(struct ncpw *app);
 /* pw-frames.c */
 int ncpw_frames_init(struct ncpw *app);
 void ncpw_frames_start(struct ncpw *app); /* streaming: arm the timer */
-void ncpw_frames_stop(struct ncpw *app);  /* paused: disarm it */
+void ncpw_frames_stop(struct ncpw *app); /* paused: disarm it */
 void ncpw_frames_process(struct ncpw *app); /* the stream's process event */
 void ncpw_frames_report(const struct ncpw *app, const char *why);
 void ncpw_frames_fini(struct ncpw *app);

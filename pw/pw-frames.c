@@ -59,13 +59,13 @@ void ncpw_frames_fini(struct ncpw *app)
 
 void ncpw_frames_start(struct ncpw *app)
 {
-	struct timespec first = { 0, 1 }, every;
+	struct timespec first = {0, 1}, every;
 	char fmt[64];
 
 	if (app->streaming || !app->have_format || !app->interval.denominator)
 		return;
-	app->period_ns = (uint64_t)app->interval.numerator * SPA_NSEC_PER_SEC /
-			 app->interval.denominator;
+	app->period_ns =
+		(uint64_t)app->interval.numerator * SPA_NSEC_PER_SEC / app->interval.denominator;
 	every.tv_sec = (time_t)(app->period_ns / SPA_NSEC_PER_SEC);
 	every.tv_nsec = (long)(app->period_ns % SPA_NSEC_PER_SEC);
 	app->frame = 0;
@@ -83,7 +83,9 @@ void ncpw_frames_stop(struct ncpw *app)
 		return;
 	pw_loop_update_timer(pw_main_loop_get_loop(app->loop), app->timer, NULL, NULL, false);
 	app->streaming = false;
-	fprintf(stderr, "negcam-pw: paused after %" PRIu32 " frames (%" PRIu64 " in all); the timer is off\n",
+	fprintf(stderr,
+		"negcam-pw: paused after %" PRIu32 " frames (%" PRIu64
+		" in all); the timer is off\n",
 		app->frame, app->count.frames);
 }
 
@@ -96,8 +98,8 @@ static long ncpw_draw(struct ncpw *app, struct pw_buffer *b, uint64_t scene_ns)
 
 	if (!d->data || !nb)
 		return -EINVAL;
-	n = negcam_framegen_draw_at(&app->pix, NC_PATTERN_BARS, app->frame, scene_ns,
-				    nb->prev, nb->prev_scene_ns, d->data, d->maxsize);
+	n = negcam_framegen_draw_at(&app->pix, NC_PATTERN_BARS, app->frame, scene_ns, nb->prev,
+				    nb->prev_scene_ns, d->data, d->maxsize);
 	nb->prev = n < 0 ? NC_FRAME_NONE : app->frame;
 	nb->prev_scene_ns = scene_ns;
 	return n;
@@ -144,9 +146,10 @@ void ncpw_frames_report(const struct ncpw *app, const char *why)
 {
 	const struct ncpw_counters *c = &app->count;
 
-	fprintf(stderr, "negcam-pw: %s: frames %" PRIu64 ", streaming %s, streams %" PRIu64
+	fprintf(stderr,
+		"negcam-pw: %s: frames %" PRIu64 ", streaming %s, streams %" PRIu64
 		", formats %" PRIu64 ", refused %" PRIu64 ", late ticks %" PRIu64
-		", no buffer %" PRIu64 ", draw errors %" PRIu64 "\n", why, c->frames,
-		app->streaming ? "yes" : "no", c->streams, c->formats, c->refused, c->late,
-		c->no_buffer, c->draw_errors);
+		", no buffer %" PRIu64 ", draw errors %" PRIu64 "\n",
+		why, c->frames, app->streaming ? "yes" : "no", c->streams, c->formats, c->refused,
+		c->late, c->no_buffer, c->draw_errors);
 }

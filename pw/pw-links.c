@@ -31,9 +31,10 @@ static void ncpw_link_info(void *data, const struct pw_link_info *info)
 		return;
 	l->reported = true;
 	l->app->count.refused++;
-	fprintf(stderr, "negcam-pw: a consumer's link failed: %s (it asked a format profile %s "
-		"does not offer; the node serves on)\n", info->error ? info->error : "no reason given",
-		l->app->profile->name);
+	fprintf(stderr,
+		"negcam-pw: a consumer's link failed: %s (it asked a format profile %s "
+		"does not offer; the node serves on)\n",
+		info->error ? info->error : "no reason given", l->app->profile->name);
 }
 
 static const struct pw_link_events ncpw_link_events = {
@@ -95,7 +96,8 @@ int ncpw_links_watch(struct ncpw *app)
 	app->registry = pw_core_get_registry(app->core, PW_VERSION_REGISTRY, 0);
 	if (!app->registry)
 		return -errno;
-	pw_registry_add_listener(app->registry, &app->registry_hook, &ncpw_links_registry_events, app);
+	pw_registry_add_listener(app->registry, &app->registry_hook, &ncpw_links_registry_events,
+				 app);
 	return 0;
 }
 

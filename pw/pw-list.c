@@ -71,8 +71,8 @@ static const struct pw_core_events ncpw_list_core_events = {
 int ncpw_list_nodes(struct pw_main_loop *loop, struct pw_core *core, bool print,
 		    const char *node_name)
 {
-	struct ncpw_list l = { .loop = loop, .print = print, .want = node_name };
-	struct spa_hook core_hook = { 0 }, reg_hook = { 0 };
+	struct ncpw_list l = {.loop = loop, .print = print, .want = node_name};
+	struct spa_hook core_hook = {0}, reg_hook = {0};
 	struct pw_registry *reg = pw_core_get_registry(core, PW_VERSION_REGISTRY, 0);
 
 	if (!reg)

@@ -43,7 +43,8 @@ static void ncpw_on_state(void *data, enum pw_stream_state old, enum pw_stream_s
 		ncpw_frames_stop(app);
 		break;
 	case PW_STREAM_STATE_ERROR:
-		fprintf(stderr, "negcam-pw: the node failed: %s\n", error ? error : "unknown error");
+		fprintf(stderr, "negcam-pw: the node failed: %s\n",
+			error ? error : "unknown error");
 		app->exit_code = 1;
 		pw_main_loop_quit(app->loop);
 		break;
@@ -66,17 +67,16 @@ static void ncpw_offer_buffers(struct ncpw *app)
 	struct spa_pod_builder b = SPA_POD_BUILDER_INIT(mem, sizeof(mem));
 	const struct spa_pod *params[2];
 
-	params[0] = spa_pod_builder_add_object(&b,
-		SPA_TYPE_OBJECT_ParamBuffers, SPA_PARAM_Buffers,
-		SPA_PARAM_BUFFERS_buffers, SPA_POD_CHOICE_RANGE_Int(4, 2, 16),
-		SPA_PARAM_BUFFERS_blocks, SPA_POD_Int(1),
-		SPA_PARAM_BUFFERS_size, SPA_POD_Int(app->pix.sizeimage),
-		SPA_PARAM_BUFFERS_stride, SPA_POD_Int(app->pix.bytesperline),
-		SPA_PARAM_BUFFERS_dataType, SPA_POD_CHOICE_FLAGS_Int(1 << SPA_DATA_MemFd));
-	params[1] = spa_pod_builder_add_object(&b,
-		SPA_TYPE_OBJECT_ParamMeta, SPA_PARAM_Meta,
-		SPA_PARAM_META_type, SPA_POD_Id(SPA_META_Header),
-		SPA_PARAM_META_size, SPA_POD_Int(sizeof(struct spa_meta_header)));
+	params[0] = spa_pod_builder_add_object(
+		&b, SPA_TYPE_OBJECT_ParamBuffers, SPA_PARAM_Buffers, SPA_PARAM_BUFFERS_buffers,
+		SPA_POD_CHOICE_RANGE_Int(4, 2, 16), SPA_PARAM_BUFFERS_blocks, SPA_POD_Int(1),
+		SPA_PARAM_BUFFERS_size, SPA_POD_Int(app->pix.sizeimage), SPA_PARAM_BUFFERS_stride,
+		SPA_POD_Int(app->pix.bytesperline), SPA_PARAM_BUFFERS_dataType,
+		SPA_POD_CHOICE_FLAGS_Int(1 << SPA_DATA_MemFd));
+	params[1] = spa_pod_builder_add_object(&b, SPA_TYPE_OBJECT_ParamMeta, SPA_PARAM_Meta,
+					       SPA_PARAM_META_type, SPA_POD_Id(SPA_META_Header),
+					       SPA_PARAM_META_size,
+					       SPA_POD_Int(sizeof(struct spa_meta_header)));
 	pw_stream_update_params(app->stream, params, 2);
 }
 
@@ -133,18 +133,12 @@ static const struct pw_stream_events ncpw_stream_events = {
 
 static struct pw_properties *ncpw_node_props(const struct ncpw *app)
 {
-	return pw_properties_new(
-		PW_KEY_MEDIA_CLASS, "Video/Source",
-		PW_KEY_MEDIA_ROLE, "Camera",
-		PW_KEY_MEDIA_TYPE, "Video",
-		PW_KEY_MEDIA_CATEGORY, "Capture",
-		PW_KEY_NODE_NAME, app->node_name,
-		PW_KEY_NODE_DESCRIPTION, app->description,
-		PW_KEY_NODE_NICK, app->label,
-		PW_KEY_NODE_DRIVER, "true",
-		"negcam.profile", app->profile->name,
-		"negcam.label", app->label,
-		NULL);
+	return pw_properties_new(PW_KEY_MEDIA_CLASS, "Video/Source", PW_KEY_MEDIA_ROLE, "Camera",
+				 PW_KEY_MEDIA_TYPE, "Video", PW_KEY_MEDIA_CATEGORY, "Capture",
+				 PW_KEY_NODE_NAME, app->node_name, PW_KEY_NODE_DESCRIPTION,
+				 app->description, PW_KEY_NODE_NICK, app->label, PW_KEY_NODE_DRIVER,
+				 "true", "negcam.profile", app->profile->name, "negcam.label",
+				 app->label, NULL);
 }
 
 int ncpw_stream_start(struct ncpw *app)

@@ -109,7 +109,7 @@ fi
 
 # negcam-pw in a private PipeWire session, as an unprivileged user (as
 # root: the system user negcam-test), no module (tests/pw/pw-suite.sh,
-# about 80 s).
+# 80 to 110 s).
 script_suite pw tests/pw/pw-suite.sh "$build"
 
 # A desktop application as negcamsrc's user: Cheese under Xvfb takes a

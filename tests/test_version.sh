@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 # One version number, meson.build's project version: negcam-ctl --version,
-# negcam-run --version, the GStreamer plugin (gst-inspect-1.0 negcam),
+# negcam-run --version, negcam-pw --version (when built), the GStreamer plugin (gst-inspect-1.0 negcam),
 # negcam.ko's MODULE_VERSION as kmod/Makefile passes it (and modinfo of a
 # built kmod/negcam.ko; tests/dkms-suite.sh checks the DKMS tree's), the
 # DKMS template (no number of its own) and debian/changelog.
@@ -21,6 +21,9 @@ same() {	# WHAT GOT
 check "meson.build has a version" [ -n "$v" ]
 same "negcam-ctl --version" "$("$BUILD/ctl/negcam-ctl" --version | sed -n 's/^negcam-ctl //p')"
 same "negcam-run --version" "$("$BUILD/run/negcam-run" --version | sed -n 's/^negcam-run //p')"
+if [ -x "$BUILD/pw/negcam-pw" ]; then
+	same "negcam-pw --version" "$("$BUILD/pw/negcam-pw" --version | sed -n 's/^negcam-pw //p')"
+fi
 if has gst-inspect-1.0 && [ -e "$BUILD/gst/libgstnegcam.so" ]; then
 	reg=$(mktemp /tmp/negcam-version-registry.XXXXXX)
 	same "gst-inspect-1.0 negcam" "$(GST_REGISTRY=$reg GST_PLUGIN_PATH=$BUILD/gst \

@@ -172,6 +172,8 @@ v4l2() { timeout "${V4L2_TIMEOUT:-30}" "$FAKEDEV" pw-v4l2 "$@"; }
 
 pw_check_v4l2() {
 	local out comp=$T/pw-v4l2-compliance.txt
+	check "(e) a private /dev/video0 for pw-v4l2 (tests/pw/fake-dev.sh, a user namespace)" \
+		"$FAKEDEV" test -e /dev/video0 || return 0
 	out=$(v4l2 v4l2-ctl -d /dev/video0 --list-formats-ext 2>&1)
 	echo "$out" | head -5
 	check "(e) pw-v4l2 v4l2-ctl --list-formats-ext: YUYV and MJPG at 1280x720" \
@@ -225,7 +227,7 @@ pw_check_provide() {
 		stream-properties="props,media.class=Video/Source,media.role=Camera,node.name=gst-provide" \
 		>"$T/provide.log" 2>&1 &
 	p=$!
-	NODE=gst-provide wait_for '[ -n "$(NODE=gst-provide node_summary gst-provide)" ]' 100
+	wait_for "[ -n \"\$(node_summary gst-provide)\" ]" 100
 	for name in "YUY2 640x480" "YUY2 320x240" "YUY2 1280x720" "MJPG 1280x720"; do
 		case $name in
 		MJPG*) caps=image/jpeg,width=1280,height=720 ;;
@@ -260,4 +262,79 @@ pw_check_refused() {
 	kill "$c" 2>/dev/null
 	wait "$c" 2>/dev/null
 	echo "| negcam-pw | YUY2 1000x1000 (not in the profile) | link error: no more input formats | |" >>"$SIZES"
+}
+
+# H.264 (the shelf's via-h264-only, a second node beside the first):
+# byte-stream access units that a decoder reads back to stamped frames.
+pw_check_h264() {
+	local p f=$T/h264.raw
+	"$PW" --profile via-h264-only >"$T/pw-h264.log" 2>&1 &
+	p=$!
+	wait_for "grep -q ready '$T/pw-h264.log'" 100
+	if ! gst-inspect-1.0 openh264dec >/dev/null 2>&1; then
+		echo "(b) H.264 skipped: no openh264dec (gstreamer1.0-plugins-bad)"
+	else
+		TARGET=negcam.via-h264-only grab "$f" 10 video/x-h264,width=640,height=480 \
+			h264parse openh264dec videoconvert video/x-raw,format=I420
+		"$STAMP" yuv420p 640 480 "$f" >"$f.st" 2>&1
+		check "(b) H264 640x480 from a second node: 10 decoded frames" \
+			test "$(stat -c %s "$f" 2>/dev/null)" = $((10 * 640 * 480 * 3 / 2))
+		check "(b) H264 640x480: stamps in sequence" stamps_in_sequence "$f.st"
+		echo "| negcam-pw (via-h264-only) | H264 640x480 | $(grep -o 'format H264 [0-9x]* @[0-9/]*' "$T/pw-h264.log" | cut -d' ' -f2-) | $(sed -n 's/^frame 0: stamp /first stamp /p' "$f.st") |" >>"$SIZES"
+	fi
+	kill "$p"
+	wait "$p"
+}
+
+# A stepwise profile (built-in stepwise: 48x32-1920x1088 step 16x8, 1-60
+# fps): an SPA step range; a size on its grid is served at the rate asked,
+# a consumer asking no size gets the profile's default.
+pw_check_stepwise() {
+	local p f=$T/step.raw
+	"$PW" --profile stepwise >"$T/pw-step.log" 2>&1 &
+	p=$!
+	wait_for "grep -q ready '$T/pw-step.log'" 100
+	TARGET=negcam.stepwise grab "$f" 10 video/x-raw,format=I420,width=400,height=304,framerate=15/1
+	"$STAMP" yuv420p 400 304 "$f" >"$f.st" 2>&1
+	check "(b) stepwise I420 400x304 at 15 fps: 10 frames of that size" \
+		test "$(stat -c %s "$f" 2>/dev/null)" = $((10 * 400 * 304 * 3 / 2))
+	check "(b) stepwise: the engine set YU12 400x304 at 15 fps" grep -q "format YU12 400x304 @15/1" "$T/pw-step.log"
+	check "(b) stepwise: stamps in sequence" stamps_in_sequence "$f.st"
+	TARGET=negcam.stepwise grab "$T/step-any.raw" 3 video/x-raw,format=I420
+	check "(b) stepwise, no size asked: the profile's default 1280x720 at 30 fps" \
+		grep -q "format YU12 1280x720 @30/1" "$T/pw-step.log"
+	echo "| negcam-pw (stepwise) | I420 400x304 at 15 fps | $(grep -o 'format YU12 400x304 @[0-9/]*' "$T/pw-step.log" | cut -d' ' -f2-) | $(sed -n 's/^frame 0: stamp /first stamp /p' "$f.st") |" >>"$SIZES"
+	echo "| negcam-pw (stepwise) | I420, any size | $(grep -o 'format YU12 1280x720 @[0-9/]*' "$T/pw-step.log" | cut -d' ' -f2-) | |" >>"$SIZES"
+	kill "$p"
+	wait "$p"
+}
+
+# Every shelf camera and built-in profile: published (then SIGTERM, exit
+# 0), or refused with its reason when SPA can carry none of its formats.
+pw_check_shelf() {
+	local f p rc bad= n=0 left=0
+	for f in "$root"/data/cameras/*.profile webcam vga stepwise tv-tuner; do
+		n=$((n + 1))
+		"$PW" --profile "$f" >"$T/one.log" 2>&1 &
+		p=$!
+		wait_for "grep -q ' ready, ' '$T/one.log' || ! kill -0 $p" 150
+		if kill -0 "$p" 2>/dev/null && ! grep -q ' ready, ' "$T/one.log"; then
+			bad+=" ${f##*/}(not ready in 15 s)"
+			kill -KILL "$p"
+			wait "$p"
+		elif kill -0 "$p" 2>/dev/null; then
+			kill "$p"
+			wait "$p"
+			rc=$?
+			[ "$rc" = 0 ] && grep -q "0 memfds open" "$T/one.log" || bad+=" ${f##*/}(rc $rc)"
+		else
+			wait "$p"
+			rc=$?
+			grep -q "has no capture format SPA can carry" "$T/one.log" && [ "$rc" = 1 ] ||
+				bad+=" ${f##*/}(rc $rc)"
+		fi
+		left=$((left + $(grep -c 'left out' "$T/one.log")))
+	done
+	echo "shelf: $n profiles, $left formats left out with a warning${bad:+, wrong:$bad}"
+	check "every shelf camera and built-in profile published or refused with its reason ($n)" test -z "$bad"
 }

@@ -11,7 +11,9 @@
 #       media.role Camera, the profile's card as description, its formats
 #       as EnumFormat; negcam-pw --list shows it; the same label is refused
 #   (b) pipewiresrc at YUY2 320x240, 640x480, 1280x720 and MJPG 1280x720
-#       gets that size, and the frames' stamps run in sequence
+#       gets that size, and the frames' stamps run in sequence; H.264
+#       640x480 from a second node (the shelf's via-h264-only), decoded;
+#       a stepwise profile's range: 400x304 at 15 fps, and its default
 #   a consumer asking a size the profile lacks: the link fails with the
 #       reason in negcam-pw's log, and the node serves on
 #   (c) two consumers at once, both stamped in sequence
@@ -24,6 +26,8 @@
 #       then SIGKILL: the node is gone too
 #   (g) pipewiresink mode=provide (YUY2 640x480) asked the same sizes
 #       (recorded; only its own size is checked)
+#   every shelf camera and built-in profile: published, or refused with
+#       the reason when SPA can carry none of its formats
 # Prints "pw: N passed, N failed", after the sizes table and
 # v4l2-compliance's summary (run-all.sh keeps it in BUILD/test-logs/pw.log).
 # NEGCAM_PW_KEEP=1 keeps the session directory (frames, logs).
@@ -70,10 +74,13 @@ pw_bad_input
 pw_start_node webcam || finish
 pw_check_listed
 pw_check_sizes
+pw_check_h264
+pw_check_stepwise
 pw_check_refused
 pw_check_two
 pw_check_idle
 pw_check_v4l2
 pw_check_stop
 pw_check_provide
+pw_check_shelf
 finish

@@ -20,8 +20,9 @@
 # CI runs as root: so pw_session_as_user re-executes the calling script
 # under PW_SESSION_USER (default negcam-test, created with `useradd -r`
 # when missing) with runuser, after checking that the user can read the
-# script and the build tree (PW_SESSION_TREE, default the checkout). A
-# caller not root goes on as itself.
+# script and the build tree (PW_SESSION_TREE, default the checkout). The
+# environment is cleared but for PATH and the NEGCAM_* and PW_SESSION_*
+# variables. A caller not root goes on as itself.
 #
 # Logs: $PW_SESSION_DIR/{dbus,pipewire,wireplumber}.log.
 
@@ -47,8 +48,10 @@ pw_session_as_user() {
 			"make the tree world-readable (chmod -R o+rX) or set PW_SESSION_TREE" >&2
 		exit 2
 	fi
-	exec runuser -u "$PW_SESSION_USER" -- env -i PATH="$PATH" LANG=C.UTF-8 \
-		${NEGCAM_PW_KEEP:+NEGCAM_PW_KEEP=$NEGCAM_PW_KEEP} bash "$script" "$@"
+	local keep=()
+	mapfile -t keep < <(env | grep -E '^(NEGCAM_[A-Z0-9_]*|PW_SESSION_[A-Z_]*)=')
+	exec runuser -u "$PW_SESSION_USER" -- env -i PATH="$PATH" LANG=C.UTF-8 "${keep[@]}" \
+		bash "$script" "$@"
 }
 
 # Wait up to $2 tenths of a second for command $1 (a string) to succeed.
@@ -82,6 +85,9 @@ pw_session_start() {
 	unset PIPEWIRE_REMOTE DISPLAY WAYLAND_DISPLAY
 	mkdir -m 700 "$XDG_RUNTIME_DIR"
 	pw_session_config
+	# bash may run an EXIT trap in a subshell ($(...), a pipeline's part):
+	# only the shell that started the session stops it.
+	PW_SESSION_OWNER=$BASHPID
 	trap pw_session_stop EXIT
 	dbus-daemon --session --address="$DBUS_SESSION_BUS_ADDRESS" --nofork \
 		--nopidfile >"$d/dbus.log" 2>&1 &
@@ -102,6 +108,7 @@ pw_session_start() {
 # unless NEGCAM_PW_KEEP is set (then say where it is).
 pw_session_stop() {
 	local p
+	[ "$BASHPID" = "${PW_SESSION_OWNER:-}" ] || return 0
 	for p in $PW_SESSION_PIDS; do
 		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
 	done
