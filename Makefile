@@ -103,8 +103,9 @@ test-vm: deps-test build kmod
 test-apps: deps-test build
 	./tests/apps/cheese.sh $(BUILD)
 
-# Browsers through the Camera portal on negcam-pw (the portal suite of
-# `make test`, alone; tests/pw/portal-suite.sh, docs/pipewire.md).
+# Browsers through the Camera portal on negcam-pw: the portal suite with
+# Firefox ESR as well as Chromium (`make test` runs Chromium only;
+# tests/pw/portal-suite.sh, docs/pipewire.md).
 test-portal: deps-test build
 	./tests/pw/portal-suite.sh $(BUILD)
 
