@@ -25,8 +25,11 @@ DEB_TEST_PACKAGES := clang gstreamer1.0-plugins-bad \
 	cheese xvfb xdotool dbus-daemon obs-studio debootstrap \
 	udev pipewire pipewire-bin wireplumber gstreamer1.0-pipewire lintian \
 	pipewire-v4l2
+# ...and browsers through the Camera portal (tests/pw/portal-suite.sh) and
+# the CI recipe's test (tests/pw/ci-recipe.sh reads the workflow's YAML).
+DEB_TEST_PACKAGES += xdg-desktop-portal xdg-desktop-portal-gtk libglib2.0-bin python3-yaml
 
-.PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps test-faults-apps test-shelf-uvc test-uvc-sweep fuzz bench kmod storm clean \
+.PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps test-faults-apps test-portal test-ci-recipe test-shelf-uvc test-uvc-sweep fuzz bench kmod storm clean \
 	matrix-shelf matrix-formats test-shelf debug-kernel test-debug test-debug-storm test-gadget
 
 all: build
@@ -104,6 +107,18 @@ test-apps: deps-test build
 # negcam-run; the table goes into docs/faults.md (about 4 minutes).
 test-faults-apps: deps-test build
 	./tests/apps/faults-apps.sh $(BUILD) --write docs/faults.md
+
+# Browsers through the Camera portal on negcam-pw: the portal suite with
+# Firefox ESR as well as Chromium (`make test` runs Chromium only;
+# tests/pw/portal-suite.sh, docs/pipewire.md).
+test-portal: deps-test build
+	./tests/pw/portal-suite.sh $(BUILD)
+
+# The CI recipe (examples/ci/github-actions.yml, docs/ci.md) on a pristine
+# Debian 12 root, its tests as an unprivileged user (tests/pw/ci-recipe.sh;
+# root, downloads: not in `make test`).
+test-ci-recipe: deps-test
+	./tests/pw/ci-recipe.sh
 
 # Every UVC camera of the shelf served by negcam-uvc behind the real
 # uvcvideo, its listing and default format checked, and v4l2-compliance -s

@@ -9,6 +9,9 @@
 #   pw      negcam-pw, a profile as a PipeWire camera: pipewiresrc at four
 #           sizes, two consumers, idle, pw-v4l2, SIGTERM/SIGKILL, and
 #           pipewiresink mode=provide beside it (tests/pw/pw-suite.sh)
+#   portal  Chromium, headless, finds negcam-pw's camera through the XDG
+#           Camera portal and gets 1280x720, 320x240 and 640x480 with its
+#           colours (tests/pw/portal-suite.sh; Firefox too: make test-portal)
 #   run     negcam-run/libnegcam-preload.so with v4l2-ctl, ffmpeg, v4l2src,
 #           v4l2-compliance and a threads/fork/dup/poll program (no module)
 #   fuzz    the libFuzzer harnesses, 12 s each (tests/fuzz/run.sh quick)
@@ -116,6 +119,12 @@ fi
 # root: the system user negcam-test), no module (tests/pw/pw-suite.sh,
 # 80 to 110 s).
 script_suite pw tests/pw/pw-suite.sh "$build"
+
+# Chromium through the Camera portal on negcam-pw, in the same kind of
+# session plus Xvfb and xdg-desktop-portal (tests/pw/portal-suite.sh,
+# about 30 s; Firefox ESR, which crashes in most runs, only in make
+# test-portal).
+script_suite portal tests/pw/portal-suite.sh "$build" chromium
 
 # A desktop application as negcamsrc's user: Cheese under Xvfb takes a
 # photo through the device provider (about 10 s; exit 77: not installed).

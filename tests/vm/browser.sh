@@ -27,8 +27,21 @@
 # capture, by path. Firefox lists them too, but opens a camera by its
 # bus_info: the first /dev/videoN (counting up) whose bus_info starts
 # with the listed camera's, capture node or not.
+#
+# NEGCAM_BROWSER_CAMERAS=pipewire: the browser takes its cameras from the
+# XDG Camera portal (PipeWire) instead of /dev/video*, which also runs on
+# the host, in the session of tests/pw/portal-session.sh (Chromium with
+# WebRtcPipeWireCamera, Firefox with media.webrtc.camera.allow-pipewire).
+# NEGCAM_BROWSER_LOG=FILE: all the browser's output is added to FILE.
+# NEGCAM_BROWSER_QUERY adds to the page's query (tests/vm/browser-cam.html:
+# wait=, first=0, ask=ideal, stepwait=, bars=1).
 set -u
-[ "${NEGCAM_IN_VM:-}" = 1 ] || { echo "browser.sh runs inside the VM (tests/vm/run.sh)" >&2; exit 2; }
+PW=${NEGCAM_BROWSER_CAMERAS:-v4l2}
+case $PW in
+pipewire) ;;
+v4l2) [ "${NEGCAM_IN_VM:-}" = 1 ] || { echo "browser.sh runs inside the VM (tests/vm/run.sh), or with NEGCAM_BROWSER_CAMERAS=pipewire" >&2; exit 2; } ;;
+*) echo "browser.sh: NEGCAM_BROWSER_CAMERAS is v4l2 or pipewire, not '$PW'" >&2; exit 2 ;;
+esac
 [ $# -ge 1 ] || { echo "usage: browser.sh LABEL [SIZES] [FRAMES] [UNTIL]" >&2; exit 2; }
 BROWSER=${NEGCAM_BROWSER:-chromium}
 case $BROWSER in
@@ -46,7 +59,7 @@ trap 'rm -rf "$PROFILE"' EXIT
 
 urlenc() { local s=$1 c o='' i; for ((i = 0; i < ${#s}; i++)); do c=${s:i:1}
 	case $c in [A-Za-z0-9._~-]) o+=$c ;; *) o+=$(printf '%%%02X' "'$c") ;; esac; done; echo "$o"; }
-URL="file://$PAGE?label=$(urlenc "$1")&sizes=$(urlenc "${2:-}")&frames=${3:-10}&until=${4:-}"
+URL="file://$PAGE?label=$(urlenc "$1")&sizes=$(urlenc "${2:-}")&frames=${3:-10}&until=${4:-}${NEGCAM_BROWSER_QUERY:+&$NEGCAM_BROWSER_QUERY}"
 
 # Firefox's profile: the page may use the camera without asking, plays
 # without a gesture, and its console.log lines come out on stdout.
@@ -62,12 +75,16 @@ user_pref("toolkit.telemetry.reportingpolicy.firstRun", false);
 user_pref("browser.aboutwelcome.enabled", false);
 user_pref("app.update.enabled", false);
 PREFS
+	[ "$PW" = pipewire ] && echo 'user_pref("media.webrtc.camera.allow-pipewire", true);' >> "$PROFILE/data/user.js"
+	return 0
 }
 
 # Console lines come out as [...:INFO:CONSOLE(N)] "NEGCAM ...", source: ...
 # (Chromium, on stderr) or console.log: "NEGCAM ..." (Firefox, with \"
 # inside). The page cannot close a headless browser: it is ended once it
 # has a result.
+FEATURES=
+[ "$PW" = pipewire ] && FEATURES=--enable-features=WebRtcPipeWireCamera
 if [ "$BROWSER" = firefox ]; then
 	firefox_prefs || exit 2
 	coproc CHR { HOME=$PROFILE exec "$BIN" --headless --no-remote \
@@ -75,13 +92,15 @@ if [ "$BROWSER" = firefox ]; then
 else
 	coproc CHR { HOME=$PROFILE exec "$BIN" --headless=new --no-sandbox --disable-gpu \
 		--use-fake-ui-for-media-stream --autoplay-policy=no-user-gesture-required \
-		--no-first-run --user-data-dir="$PROFILE/data" --enable-logging=stderr --v=0 \
+		--no-first-run --user-data-dir="$PROFILE/data" --enable-logging=stderr --v=0 $FEATURES \
 		"$URL" 2>&1; }
 fi
-pid=$CHR_PID	# bash unsets CHR_PID once the coprocess ends
+pid=$CHR_PID	# bash unsets CHR_PID and CHR once the coprocess ends
+exec {out}<&"${CHR[0]}"
 rc=124
 end=$((SECONDS + TIMEOUT))
-while [ $SECONDS -lt $end ] && IFS= read -r -t $((end - SECONDS)) line <&"${CHR[0]}"; do
+while [ $SECONDS -lt $end ] && IFS= read -r -t $((end - SECONDS)) line <&"$out"; do
+	[ -n "${NEGCAM_BROWSER_LOG:-}" ] && printf '%s\n' "$line" >>"$NEGCAM_BROWSER_LOG"
 	case $line in *'"NEGCAM '*) ;; *) continue ;; esac
 	line=${line#*\"NEGCAM }
 	line=${line%\", source:*}
@@ -92,6 +111,11 @@ while [ $SECONDS -lt $end ] && IFS= read -r -t $((end - SECONDS)) line <&"${CHR[
 	result*) rc=1; break ;;
 	esac
 done
+# The output ended before a result and before the timeout: the browser quit.
+if [ $rc = 124 ] && [ $SECONDS -lt $end ]; then
+	echo "result exited: the browser ended before the page had a result"
+	rc=1
+fi
 kill "$pid" 2>/dev/null
 pkill -KILL -f -- "$PROFILE/data" 2>/dev/null
 wait "$pid" 2>/dev/null
