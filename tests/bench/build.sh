@@ -22,3 +22,4 @@ build bench-loop bench-loop.c -lpthread
 # The engine's files: engine/sources.mk, the one list (kmod/Makefile reads it).
 engine_sources=$(make -s --no-print-directory -C "$DIR/../../kmod" print-engine-sources)
 build bench-framegen bench-framegen.c -I"$DIR/../../engine" $(for s in $engine_sources; do echo "$DIR/../../engine/$s"; done)
+build bench-memcount.so bench-memcount.c -shared -fPIC -fno-tree-loop-distribute-patterns -ldl

@@ -652,6 +652,25 @@ if glob.glob(os.path.join(RES, 'uvc-*-strace.kv')):
             'GET_CUR), first buffer median of 5 fresh processes; the camera reset to '
             'YUYV 640x480 at 30 fps before each process.', '', table.rstrip('\n'), '']
 
+# ---------------------------------------------------------------- PipeWire
+# tests/bench/pw.sh's results, tabled by pw-report.py (issue 39)
+if glob.glob(os.path.join(RES, 'pw-[ab]-*.kv')):
+    import subprocess
+    here = os.path.dirname(os.path.abspath(__file__))
+    table = subprocess.run([sys.executable, os.path.join(here, 'pw-report.py'), RES],
+                           capture_output=True, text=True, check=False).stdout
+    out += ['## 10. negcam-pw against pipewiresink mode=provide', '',
+            'On the host, in one private PipeWire session (`tests/bench/pw.sh`): each '
+            'producer at YUY2 1280x720 30 fps, started fresh for each run, a and b '
+            'alternated in each round; one consumer `pipewiresrc ! fpsdisplaysink '
+            'video-sink=fakesink` counts the frames delivered. CPU from the producer\'s '
+            '/proc/PID/stat (10 ms ticks) and its threads\' schedstat (ns); copies from '
+            'a run with `bench-memcount.so` preloaded into the producer (memcpy, memmove, '
+            'mempcpy calls through the dynamic linker), each call of a row or more '
+            'charged to the module that made it: a copy into PipeWire\'s buffer would '
+            'be one made by another module than the generator. negcampwconvertsink '
+            'is not built yet. Nothing here is asserted.', '', table.rstrip('\n'), '']
+
 # ---------------------------------------------------------------- targets
 tout = ['## Targets (issue 6)', '', '| target | where we stand | |', '|---|---|---|']
 for t, s, met in targets:

@@ -1,18 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
-# make bench: tests/bench/run.sh [BUILD] [all|host|vm [neg|kgen|lat|cpu|loop|rt|uvc]]
+# make bench: tests/bench/run.sh [BUILD] [all|host|pw|vm [neg|kgen|lat|cpu|loop|rt|uvc]]
 #
 # Measures negcam against what users would pick instead (v4l2src, vivid,
 # videotestsrc, memcpy), on the host (embedded negcamsrc) and in the qemu VM
 # (negcam.ko and vivid; negcam loops and Debian's v4l2loopback; uvcvideo
 # serving negcam-uvc, tests/bench/uvc.sh, whose table uvc-report.py
-# prints), then writes the report and prints it: docs/benchmarks.md after
+# prints), and on the host in a private PipeWire session (negcam-pw
+# against pipewiresink mode=provide, tests/bench/pw.sh, whose table
+# pw-report.py prints), then writes the report and prints it: docs/benchmarks.md after
 # a whole run (all parts), else tests/bench/out/results/benchmarks.md, so
 # that a run of one part cannot replace the document with a report in
 # which the other parts are "not measured". Results of the latest run of
 # each part stay in tests/bench/out/results/ (key=value files, strace
 # logs, stderr). Nothing here asserts a time.
-# Takes about 10 minutes on a quiet 2-core host.
+# Takes about 13 minutes on a quiet 2-core host (the pw part 2.5).
 set -u
 TREE=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
 BUILD=${1:-build}
@@ -25,7 +27,7 @@ START=$(date +%s)
 [ -d "$BUILD" ] || meson setup "$BUILD" > /dev/null || exit 1
 ninja -C "$BUILD" > /dev/null || { echo "bench: $BUILD does not build" >&2; exit 1; }
 "$TREE/tests/bench/build.sh" || { echo "bench: helpers do not build" >&2; exit 1; }
-if [ "$WHAT" != host ] && [ ! -f kmod/negcam.ko ]; then
+if [ "$WHAT" != host ] && [ "$WHAT" != pw ] && [ ! -f kmod/negcam.ko ]; then
 	flock /tmp/negcam-kmod.lock make -C kmod > /dev/null || exit 1
 fi
 mkdir -p "$RES"
@@ -50,6 +52,9 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 if [ "$WHAT" = all ] || [ "$WHAT" = host ]; then
 	echo "bench: host part (embedded negcamsrc, videotestsrc, memcpy)"
 	"$TREE/tests/bench/host.sh" "$BUILD" "$RES"
+fi
+if [ "$WHAT" = all ] || [ "$WHAT" = pw ]; then
+	"$TREE/tests/bench/pw.sh" "$BUILD" "$RES" > /dev/null
 fi
 vm_status=
 if [ "$WHAT" = all ] || [ "$WHAT" = vm ]; then
