@@ -29,6 +29,9 @@
 #           listed by its description. Then, in Firefox only, each size
 #           again in a Firefox of its own (rows "negcam-alone-SIZE"), the
 #           same checks.
+#   exec    the same negcam-pw with --exec 'videotestsrc pattern=solid-color
+#           ...': per browser and size, the same checks with the producer's
+#           colour instead of the bars, and a producer started per capture.
 # BROWSERS: "chromium firefox" (the default), or one of them. `make test`
 # runs Chromium only: Firefox ESR crashed when a capture of this camera
 # stopped in most runs (docs/pipewire.md).
@@ -50,6 +53,9 @@ SIZES=1280x720,320x240,640x480
 # The 75% bars of engine/scene.c, left to right.
 BARS="191,191,191 191,191,0 0,191,191 0,191,0 191,0,191 191,0,0 0,0,191 0,0,0"
 RED="255,0,0 255,0,0 255,0,0 255,0,0 255,0,0 255,0,0 255,0,0 255,0,0"
+# negcam-pw --exec's producer (the camera "exec"): one colour, not the bars.
+EXEC_PIPE="videotestsrc is-live=true pattern=solid-color foreground-color=0xff2080e0"
+EXEC_RGB="32,128,224 32,128,224 32,128,224 32,128,224 32,128,224 32,128,224 32,128,224 32,128,224"
 
 for tool in gst-launch-1.0 gdbus Xvfb; do
 	has $tool || { echo "portal: no $tool (make deps)"; exit 77; }
@@ -119,7 +125,7 @@ run_camera() {	# CAMERA EXPECTED-BARS
 			check "$1: $b: $asked: the track's settings are $asked (got $st)" test "$st" = "$asked"
 			check "$1: $b: $asked: the frames shown are $asked (got $shown)" test "$shown" = "$asked"
 			check "$1: $b: $asked: the track is \"$LABEL\" (got $track)" test "$track" = "\"$LABEL\""
-			check "$1: $b: $asked: the profile's colour bars ($matched/8)" test "${matched/-/0}" -ge 7
+			check "$1: $b: $asked: the producer's colours ($matched/8)" test "${matched/-/0}" -ge 7
 		done < <(rows "$b" "$1" "$2")
 		if [ "$1" = peer ]; then
 			check "$b: the peer camera reached through the portal" grep -q '^track "' "$out/$1.$b"
@@ -167,6 +173,17 @@ if checked "negcam-pw is built ($negcam_pw)" test -x "$negcam_pw"; then
 		done
 	else
 		tail -n 20 "$out/negcam-pw.log"
+	fi
+	kill "$cam" 2>/dev/null; wait "$cam" 2>/dev/null
+	# The same camera with --exec: a GStreamer producer started at each
+	# capture's format; the browsers must see its colour at each size.
+	pw_session_wait "! pw-dump | grep -qF '\"node.description\": \"$LABEL\"'" 50
+	"$negcam_pw" --profile "$profile" --label "$LABEL" --exec "$EXEC_PIPE" >"$out/negcam-exec.log" 2>&1 &
+	cam=$!
+	if checked "negcam-pw --exec is a node" wait_node; then
+		run_camera exec "$EXEC_RGB"
+		check "exec: a producer started for each capture's size" \
+			test "$(grep -c 'producer [0-9]* started' "$out/negcam-exec.log")" -ge "$(($(wc -w <<<"$BROWSERS") * 3))"
 	fi
 	kill "$cam" 2>/dev/null; wait "$cam" 2>/dev/null
 fi
