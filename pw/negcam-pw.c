@@ -25,10 +25,13 @@
 #include "profile-load.h"
 
 static const struct option ncpw_options[] = {
-	{"profile", required_argument, NULL, 'p'}, {"label", required_argument, NULL, 'l'},
-	{"list", no_argument, NULL, 'L'},	   {"help", no_argument, NULL, 'h'},
+	{"profile", required_argument, NULL, 'p'},
+	{"label", required_argument, NULL, 'l'},
+	{"list", no_argument, NULL, 'L'},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
 	{"exec", required_argument, NULL, 'e'},
-	{"version", no_argument, NULL, 'V'},	   {NULL, 0, NULL, 0},
+	{NULL, 0, NULL, 0},
 };
 
 static void ncpw_usage(FILE *to)

@@ -155,7 +155,7 @@ static void ncpw_exec_read_err(struct ncpw_exec *x)
 			bool error = strncmp(line, "ERROR", 5) == 0 ||
 				     strncmp(line, "WARNING: erroneous", 18) == 0;
 			if (*line && (!x->err[0] || (error && strncmp(x->err, "ERROR", 5) != 0 &&
-							strncmp(x->err, "WARNING", 7) != 0)))
+						     strncmp(x->err, "WARNING", 7) != 0)))
 				snprintf(x->err, sizeof(x->err), "%s", line);
 		}
 	}
@@ -337,9 +337,9 @@ static char *ncpw_exec_launch(struct ncpw *app)
 		 f->gst ? f->gst : "I420", p->width, p->height, app->interval.denominator,
 		 app->interval.numerator);
 	x->jpeg = !f->gst;
-	if (asprintf(&s, "%s ! videoconvert ! videoscale ! videorate ! %s%s ! fdsink fd=%d sync=true",
-		     x->pipeline, caps, x->jpeg ? " ! jpegenc ! image/jpeg" : "",
-		     NCPW_EXEC_FD) < 0)
+	if (asprintf(&s,
+		     "%s ! videoconvert ! videoscale ! videorate ! %s%s ! fdsink fd=%d sync=true",
+		     x->pipeline, caps, x->jpeg ? " ! jpegenc ! image/jpeg" : "", NCPW_EXEC_FD) < 0)
 		s = NULL;
 	return s;
 }
@@ -429,8 +429,10 @@ void ncpw_exec_stop(struct ncpw *app, const char *why)
 	kill(x->pid, SIGTERM);
 	ncpw_exec_reap(app);
 	x->stopping = false;
-	fprintf(stderr, "negcam-pw: producer %d stopped (%s) after %" PRIu64 " frames, %" PRIu64
-		" delivered\n", pid, why, x->frames_in, x->frames_out);
+	fprintf(stderr,
+		"negcam-pw: producer %d stopped (%s) after %" PRIu64 " frames, %" PRIu64
+		" delivered\n",
+		pid, why, x->frames_in, x->frames_out);
 }
 
 /* A Format was accepted (app->pix, app->interval): (re)start the producer. */

@@ -47,8 +47,7 @@ static void ncpw_fw_global(void *data, uint32_t id, uint32_t permissions, const 
 	struct ncpw_fw *fw = data;
 
 	if (strcmp(type, PW_TYPE_INTERFACE_Link) == 0 &&
-	    ncpw_fw_id(props, PW_KEY_LINK_OUTPUT_NODE) == fw->self &&
-	    fw->n_consumers < NCPW_FW_MAX)
+	    ncpw_fw_id(props, PW_KEY_LINK_OUTPUT_NODE) == fw->self && fw->n_consumers < NCPW_FW_MAX)
 		fw->consumer[fw->n_consumers++] = ncpw_fw_id(props, PW_KEY_LINK_INPUT_NODE);
 	if (strcmp(type, PW_TYPE_INTERFACE_Node) == 0 && fw->n_nodes < NCPW_FW_MAX * 4) {
 		fw->node[fw->n_nodes] = id;
