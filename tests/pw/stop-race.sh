@@ -56,7 +56,7 @@ races() {
 	${4:-:}
 	lib=/usr/lib/x86_64-linux-gnu/libpipewire-0.3.so.0
 	text=$(readelf -SW "$(readlink -f "$lib")" | awk '$2 == ".text" { print "0x" $4 }')
-	pc=$(grep -A1 SIGSEGV "$T/gdb.log" | grep -o '^0x[0-9a-f]*' | head -1)
+	pc=$(grep -o '^0x[0-9a-f]* in ?? () from [^ ]*libpipewire-0.3.so.0' "$T/gdb.log" | head -1 | cut -d' ' -f1)
 	from=$(awk '/libpipewire-0.3.so.0$/ { print $1 }' "$T/gdb.log" | head -1)
 	if [ -n "$pc" ] && [ -n "$from" ]; then
 		printf 'stop-race: %s: SIGSEGV at libpipewire-0.3.so.0+0x%x\n' "$1" $((pc - from + text))
