@@ -422,8 +422,12 @@ void ncpw_exec_stop(struct ncpw *app, const char *why)
 	struct ncpw_exec *x = app->exec;
 	int pid;
 
-	if (!x || !x->pid)
+	if (!x)
 		return;
+	if (!x->pid) { /* a failed producer: the next stream tries again */
+		x->failed = false;
+		return;
+	}
 	pid = (int)x->pid;
 	x->stopping = true;
 	kill(x->pid, SIGTERM);
@@ -454,7 +458,7 @@ void ncpw_exec_format(struct ncpw *app)
 /* Streaming again with the same Format (the producer was stopped at the pause). */
 void ncpw_exec_resume(struct ncpw *app)
 {
-	if (app->exec && !app->exec->pid && app->have_format)
+	if (app->exec && !app->exec->pid && !app->exec->failed && app->have_format)
 		ncpw_exec_start(app);
 }
 
