@@ -28,6 +28,8 @@ DEB_TEST_PACKAGES := clang gstreamer1.0-plugins-bad \
 # ...and browsers through the Camera portal (tests/pw/portal-suite.sh) and
 # the CI recipe's test (tests/pw/ci-recipe.sh reads the workflow's YAML).
 DEB_TEST_PACKAGES += xdg-desktop-portal xdg-desktop-portal-gtk libglib2.0-bin python3-yaml
+# ...and Firefox's crash on libpipewire 0.3.65 located (tests/pw/stop-race.sh).
+DEB_TEST_PACKAGES += gdb binutils
 
 .PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps test-faults-apps test-portal test-ci-recipe test-shelf-uvc test-uvc-sweep fuzz bench kmod storm clean \
 	matrix-shelf matrix-formats test-shelf debug-kernel test-debug test-debug-storm test-gadget

@@ -8,7 +8,7 @@
  * SIGUSR1 prints the counters, which are printed at exit too) and the
  * teardown, which says how many memfds are still open (none).
  *
- *   negcam-pw --profile NAME|FILE [--label LABEL]
+ *   negcam-pw --profile NAME|FILE [--label LABEL] [--exec PIPELINE]
  *   negcam-pw --list
  */
 #define _GNU_SOURCE
@@ -25,20 +25,27 @@
 #include "profile-load.h"
 
 static const struct option ncpw_options[] = {
-	{"profile", required_argument, NULL, 'p'}, {"label", required_argument, NULL, 'l'},
-	{"list", no_argument, NULL, 'L'},	   {"help", no_argument, NULL, 'h'},
-	{"version", no_argument, NULL, 'V'},	   {NULL, 0, NULL, 0},
+	{"profile", required_argument, NULL, 'p'},
+	{"label", required_argument, NULL, 'l'},
+	{"list", no_argument, NULL, 'L'},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
+	{"exec", required_argument, NULL, 'e'},
+	{NULL, 0, NULL, 0},
 };
 
 static void ncpw_usage(FILE *to)
 {
 	fprintf(to,
-		"usage: negcam-pw --profile NAME|FILE [--label LABEL]\n"
+		"usage: negcam-pw --profile NAME|FILE [--label LABEL] [--exec PIPELINE]\n"
 		"       negcam-pw --list\n"
 		"Publish a negcam profile as a PipeWire camera node (media.role Camera).\n"
 		"  --profile NAME|FILE  a built-in profile, a profile file or a shelf camera\n"
 		"  --label LABEL        the node's description (default: the profile's card);\n"
 		"                       node.name is negcam.LABEL (at most %d characters)\n"
+		"  --exec PIPELINE      frames from a GStreamer pipeline (gst-launch-1.0\n"
+		"                       syntax), started at a consumer's format, stopped\n"
+		"                       after the last consumer\n"
 		"  --list               the negcam-pw cameras this user's PipeWire holds\n"
 		"SIGUSR1 prints the counters; SIGTERM removes the node.\n",
 		NCPW_LABEL_MAX);
@@ -72,6 +79,10 @@ static int ncpw_parse_args(struct ncpw *app, int argc, char **argv, bool *list)
 			break;
 		case 'L':
 			*list = true;
+			break;
+		case 'e':
+			if (ncpw_exec_set(app, optarg) < 0)
+				return 1;
 			break;
 		case 'h':
 			ncpw_usage(stdout);
@@ -217,6 +228,9 @@ static int ncpw_serve(struct ncpw *app)
 		return 1;
 	app->published = true;
 	pw_main_loop_run(app->loop);
+	if (app->quitting)
+		ncpw_farewell(app);
+	ncpw_exec_fini(app);
 	ncpw_links_stop(app);
 	ncpw_stream_stop(app);
 	ncpw_frames_report(app, "stopped");
@@ -225,6 +239,7 @@ static int ncpw_serve(struct ncpw *app)
 
 static void ncpw_teardown(struct ncpw *app, bool served)
 {
+	ncpw_exec_fini(app);
 	ncpw_frames_fini(app);
 	if (app->core)
 		pw_core_disconnect(app->core);

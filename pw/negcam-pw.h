@@ -11,6 +11,8 @@
  *   pw-stream.c   the node: a pw_stream in output direction, its params
  *   pw-frames.c   pacing (a timer armed only while streaming), drawing
  *                 into the buffers, the counters
+ *   pw-exec.c     --exec: a gst-launch producer on demand, its frames
+ *   pw-farewell.c SIGTERM: the consumers' clients told the camera went
  *
  * Everything runs on PipeWire's main loop: one thread, no locks.
  */
@@ -77,6 +79,7 @@ struct ncpw {
 	uint64_t period_ns;
 
 	struct ncpw_counters count;
+	struct ncpw_exec *exec; /* pw-exec.c: --exec's producer, or NULL */
 };
 
 /* pw-formats.c */
@@ -114,6 +117,19 @@ void ncpw_frames_fini(struct ncpw *app);
 /* pw-links.c: watch the links out of the node (after ncpw_stream_start) */
 int ncpw_links_watch(struct ncpw *app);
 void ncpw_links_stop(struct ncpw *app);
+
+/* pw-exec.c: --exec PIPELINE (NULL app->exec: every call does nothing) */
+int ncpw_exec_set(struct ncpw *app, const char *pipeline);
+void ncpw_exec_format(struct ncpw *app); /* a Format accepted: (re)start the producer */
+void ncpw_exec_resume(struct ncpw *app); /* streaming: start it if the pause stopped it */
+void ncpw_exec_stop(struct ncpw *app, const char *why); /* no consumer: stop, reap */
+bool ncpw_exec_serving(const struct ncpw *app); /* a producer runs and has not failed */
+bool ncpw_exec_has_frame(const struct ncpw *app); /* a whole frame waits for a cycle */
+long ncpw_exec_fill(struct ncpw *app, struct pw_buffer *b); /* copy it in: bytes, 0, <0 */
+void ncpw_exec_fini(struct ncpw *app);
+
+/* pw-farewell.c: before the node goes (SIGTERM), an error to each consumer */
+void ncpw_farewell(struct ncpw *app);
 
 /* pw-list.c */
 /*

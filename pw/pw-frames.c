@@ -41,6 +41,8 @@ static void ncpw_on_tick(void *data, uint64_t expirations)
 		return;
 	if (expirations > 1)
 		app->count.late += expirations - 1;
+	if (ncpw_exec_serving(app) && !ncpw_exec_has_frame(app))
+		return; /* --exec: the producer's frames ask for their cycles */
 	pw_stream_trigger_process(app->stream);
 }
 
@@ -72,6 +74,7 @@ void ncpw_frames_start(struct ncpw *app)
 	app->start_ns = ncpw_now_ns();
 	app->streaming = true;
 	app->count.streams++;
+	ncpw_exec_resume(app);
 	pw_loop_update_timer(pw_main_loop_get_loop(app->loop), app->timer, &first, &every, false);
 	ncpw_formats_describe(&app->pix, app->interval, fmt, sizeof(fmt));
 	fprintf(stderr, "negcam-pw: streaming %s\n", fmt);
@@ -83,6 +86,7 @@ void ncpw_frames_stop(struct ncpw *app)
 		return;
 	pw_loop_update_timer(pw_main_loop_get_loop(app->loop), app->timer, NULL, NULL, false);
 	app->streaming = false;
+	ncpw_exec_stop(app, "no consumer streams");
 	fprintf(stderr,
 		"negcam-pw: paused after %" PRIu32 " frames (%" PRIu64
 		" in all); the timer is off\n",
@@ -115,12 +119,14 @@ void ncpw_frames_process(struct ncpw *app)
 
 	if (!app->streaming || !app->have_format)
 		return;
+	if (ncpw_exec_serving(app) && !ncpw_exec_has_frame(app))
+		return;
 	b = pw_stream_dequeue_buffer(app->stream);
 	if (!b) {
 		app->count.no_buffer++;
 		return;
 	}
-	n = ncpw_draw(app, b, now);
+	n = ncpw_exec_serving(app) ? ncpw_exec_fill(app, b) : ncpw_draw(app, b, now);
 	c = b->buffer->datas[0].chunk;
 	c->offset = 0;
 	c->size = n < 0 ? 0 : (uint32_t)n;

@@ -88,8 +88,10 @@ static void ncpw_on_param_changed(void *data, uint32_t id, const struct spa_pod 
 	if (id != SPA_PARAM_Format)
 		return;
 	app->have_format = false;
-	if (!param)
+	if (!param) {
+		ncpw_exec_stop(app, "the format was cleared");
 		return;
+	}
 	if (ncpw_formats_apply(app, param, why, sizeof(why)) < 0) {
 		app->count.refused++;
 		fprintf(stderr, "negcam-pw: a consumer's format refused: %s\n", why);
@@ -100,6 +102,7 @@ static void ncpw_on_param_changed(void *data, uint32_t id, const struct spa_pod 
 	ncpw_formats_describe(&app->pix, app->interval, got, sizeof(got));
 	fprintf(stderr, "negcam-pw: format %s, %u bytes a frame\n", got, app->pix.sizeimage);
 	ncpw_offer_buffers(app);
+	ncpw_exec_format(app);
 }
 
 static void ncpw_on_add_buffer(void *data, struct pw_buffer *b)
