@@ -8,7 +8,7 @@
  * SIGUSR1 prints the counters, which are printed at exit too) and the
  * teardown, which says how many memfds are still open (none).
  *
- *   negcam-pw --profile NAME|FILE [--label LABEL]
+ *   negcam-pw --profile NAME|FILE [--label LABEL] [--faults FILE]
  *   negcam-pw --list
  */
 #define _GNU_SOURCE
@@ -27,18 +27,21 @@
 static const struct option ncpw_options[] = {
 	{"profile", required_argument, NULL, 'p'}, {"label", required_argument, NULL, 'l'},
 	{"list", no_argument, NULL, 'L'},	   {"help", no_argument, NULL, 'h'},
-	{"version", no_argument, NULL, 'V'},	   {NULL, 0, NULL, 0},
+	{"version", no_argument, NULL, 'V'},	   {"faults", required_argument, NULL, 'f'},
+	{NULL, 0, NULL, 0},
 };
 
 static void ncpw_usage(FILE *to)
 {
 	fprintf(to,
-		"usage: negcam-pw --profile NAME|FILE [--label LABEL]\n"
+		"usage: negcam-pw --profile NAME|FILE [--label LABEL] [--faults FILE]\n"
 		"       negcam-pw --list\n"
 		"Publish a negcam profile as a PipeWire camera node (media.role Camera).\n"
 		"  --profile NAME|FILE  a built-in profile, a profile file or a shelf camera\n"
 		"  --label LABEL        the node's description (default: the profile's card);\n"
 		"                       node.name is negcam.LABEL (at most %d characters)\n"
+		"  --faults FILE        faults from FILE while it exists, switched when it\n"
+		"                       changes (docs/faults.md); else the profile's\n"
 		"  --list               the negcam-pw cameras this user's PipeWire holds\n"
 		"SIGUSR1 prints the counters; SIGTERM removes the node.\n",
 		NCPW_LABEL_MAX);
@@ -69,6 +72,9 @@ static int ncpw_parse_args(struct ncpw *app, int argc, char **argv, bool *list)
 			break;
 		case 'l':
 			label = optarg;
+			break;
+		case 'f':
+			app->faults_path = optarg;
 			break;
 		case 'L':
 			*list = true;
@@ -213,6 +219,8 @@ static int ncpw_serve(struct ncpw *app)
 	pw_loop_add_signal(l, SIGINT, ncpw_on_signal, app);
 	pw_loop_add_signal(l, SIGTERM, ncpw_on_signal, app);
 	pw_loop_add_signal(l, SIGUSR1, ncpw_on_signal, app);
+	if (ncpw_faults_init(app) < 0)
+		return 2;
 	if (ncpw_frames_init(app) < 0 || ncpw_stream_start(app) < 0 || ncpw_links_watch(app) < 0)
 		return 1;
 	app->published = true;
@@ -226,6 +234,7 @@ static int ncpw_serve(struct ncpw *app)
 static void ncpw_teardown(struct ncpw *app, bool served)
 {
 	ncpw_frames_fini(app);
+	ncpw_faults_fini(app);
 	if (app->core)
 		pw_core_disconnect(app->core);
 	if (app->context)
