@@ -17,7 +17,9 @@
  *   T state NAME [ERROR]         the stream's state changes
  * PAYLOAD-FILE gets every payload, one after the other (an MJPEG stream
  * ffmpeg can read). Ends after SECONDS, or a second after the node left.
- * Exit 0, or 1 when it could not connect.
+ * Buffers are read on PipeWire's data thread (PW_STREAM_FLAG_RT_PROCESS),
+ * so a busy main loop does not make it miss cycles. Exit 0, or 1 when it
+ * could not connect.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -200,7 +202,9 @@ static int run(struct consumer *c, int seconds)
 	pw_stream_add_listener(c->stream, &c->stream_hook, &stream_events, c);
 	params[0] = enum_format(c, &b);
 	if (pw_stream_connect(c->stream, PW_DIRECTION_INPUT, PW_ID_ANY,
-			      PW_STREAM_FLAG_AUTOCONNECT | PW_STREAM_FLAG_MAP_BUFFERS, params,
+			      PW_STREAM_FLAG_AUTOCONNECT | PW_STREAM_FLAG_MAP_BUFFERS |
+				      PW_STREAM_FLAG_RT_PROCESS,
+			      params,
 			      1) < 0)
 		return 1;
 	t = pw_loop_add_timer(pw_main_loop_get_loop(c->loop), on_quit, c);
