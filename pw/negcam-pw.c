@@ -202,6 +202,19 @@ static int ncpw_count_memfds(void)
 	return n;
 }
 
+/* The unplug fault (pw-faults.c): the node removed, or published again. */
+static void ncpw_plug(struct ncpw *app, bool in)
+{
+	if (!in) {
+		ncpw_stream_stop(app);
+		return;
+	}
+	if (ncpw_stream_start(app) < 0) {
+		app->exit_code = 1;
+		pw_main_loop_quit(app->loop);
+	}
+}
+
 /* Publish the node and serve until a signal or PipeWire ends it. */
 static int ncpw_serve(struct ncpw *app)
 {
@@ -219,6 +232,7 @@ static int ncpw_serve(struct ncpw *app)
 	pw_loop_add_signal(l, SIGINT, ncpw_on_signal, app);
 	pw_loop_add_signal(l, SIGTERM, ncpw_on_signal, app);
 	pw_loop_add_signal(l, SIGUSR1, ncpw_on_signal, app);
+	app->plug = ncpw_plug;
 	if (ncpw_faults_init(app) < 0)
 		return 2;
 	if (ncpw_frames_init(app) < 0 || ncpw_stream_start(app) < 0 || ncpw_links_watch(app) < 0)

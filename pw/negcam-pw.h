@@ -35,6 +35,7 @@ struct ncpw_buf {
 };
 
 struct ncpw_faults;
+struct spa_pod_builder;
 
 struct ncpw_counters {
 	uint64_t frames; /* frames queued to PipeWire, over the whole run */
@@ -73,6 +74,12 @@ struct ncpw {
 	bool unplugged; /* the unplug fault removed the node: no failure either */
 	const char *faults_path; /* --faults FILE */
 	struct ncpw_faults *faults; /* pw-faults.c's state */
+	/*
+	 * The unplug fault's way to the node (set by negcam-pw.c): @in false
+	 * removes it, true publishes it again. A hook, as user/vbuf.c's
+	 * on_fault: pw-faults.c sits below the stream, which it must not call.
+	 */
+	void (*plug)(struct ncpw *app, bool in);
 
 	/* the negotiated stream: valid while have_format */
 	bool have_format;

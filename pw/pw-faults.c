@@ -89,11 +89,10 @@ static void ncpw_faults_take(struct ncpw *app, const struct negcam_faults *set)
 	memset(&f->state, 0, sizeof(f->state));
 	f->t0_ns = 0;
 	ncpw_faults_rearm(app);
-	if (app->unplugged && app->published) { /* plugged back in */
+	if (app->unplugged && app->plug) { /* plugged back in */
 		app->unplugged = false;
 		fprintf(stderr, "negcam-pw: the faults changed: the node is published again\n");
-		if (ncpw_stream_start(app) < 0)
-			pw_main_loop_quit(app->loop);
+		app->plug(app, true);
 	}
 }
 
@@ -203,7 +202,8 @@ static void ncpw_faults_unplug(struct ncpw *app)
 	app->unplugged = true;
 	fprintf(stderr, "negcam-pw: fault: unplugged, node %u removed\n",
 		pw_stream_get_node_id(app->stream));
-	ncpw_stream_stop(app);
+	if (app->plug)
+		app->plug(app, false);
 }
 
 bool ncpw_faults_tick(struct ncpw *app, uint64_t now_ns)

@@ -57,10 +57,11 @@ corrupt 20%|MJPG
 truncate 20%|MJPG
 source-change 1s 640x480|YUYV
 unplug 1s|YUYV'
-# NEGCAM_FAULTS_CASES: other cases, same form (a quicker look at one fault).
-cases=${NEGCAM_FAULTS_CASES:-$cases}
+# NEGCAM_FAULTS_CASES: other cases, ';' between them (a quicker look at one fault).
+[ -n "${NEGCAM_FAULTS_CASES:-}" ] && cases=$(tr ';' '\n' <<<"$NEGCAM_FAULTS_CASES")
 
-# page OUT: what the page printed, in words (one table cell).
+# cell OUT: what the page printed (and negcam-pw's log, OUT.pw, said of
+# the link), in words: one table cell.
 cell() {
 	local o=$1 res sum per ev n gap last size state
 	res=$(sed -n 's/^result //p' "$o" | head -1)
@@ -86,7 +87,9 @@ cell() {
 	elif [ "$gap" -ge 500 ]; then
 		what="pauses ${gap} ms, then recovers"
 	fi
-	echo "$what; $n frames in ${SECS} s ($per a second)${ev:+; $ev}"
+	local link
+	link=$(grep -m1 -o "link failed: [^(]*" "$o.pw" | sed 's/ *$//')
+	echo "$what; $n frames in ${SECS} s ($per a second)${ev:+; $ev}${link:+; negcam-pw: its $link}"
 }
 
 # run FAULT FMT: one negcam-pw with the fault, Chromium on it; the cell.
@@ -115,14 +118,14 @@ table() {
 	echo "| fault | Chromium $(chromium --version 2>/dev/null | awk '{ print $2 }') (negcam-pw, Camera portal) |"
 	echo "|---|---|"
 	echo "$cases" | while IFS='|' read -r fault fmt; do
-		echo "| \`$fault\` ($fmt) | $(run "$fault" "$fmt") |"
+		echo "| \`$fault\` ($fmt) | $(run "$fault" "$fmt" </dev/null) |"
 	done
 }
 
 t0=$SECONDS
 table >"$T/table"
-echo "Measured $(date -u +%Y-%m-%d) on $(uname -sr), $(chromium --version 2>/dev/null)," \
-	"PipeWire $(pw-cli --version 2>/dev/null | sed -n 's/.*libpipewire \([0-9.]*\).*/\1/p'), $((SECONDS - t0)) s" \
+echo "Measured $(date -u +%Y-%m-%d) on $(uname -sr), $(chromium --version 2>/dev/null | cut -d' ' -f1-2)," \
+	"PipeWire $(pw-cli --version 2>/dev/null | sed -n 's/.*libpipewire \([0-9.]*\).*/\1/p' | head -1), $((SECONDS - t0)) s" \
 	"(\`make test-faults-chromium\`):"
 echo
 cat "$T/table"
