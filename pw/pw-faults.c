@@ -19,8 +19,8 @@
  * - unplug: the node is destroyed while streaming; negcam-pw serves on
  *   without it until the control file changes (a replug) or a signal.
  * The faults are the profile's, or those of the control file (--faults
- * FILE, the list negcam-run --faults reads, user/profile-load.c): looked
- * at every NCPW_FAULTS_CHECK_MS on the main loop; when it appears,
+ * FILE, negcam-run's, read by user/fault-file.c): looked at every
+ * NCPW_FAULTS_CHECK_MS on the main loop; when it appears,
  * changes or goes, the node takes its faults (or the profile's) and
  * counts time from then on. A list that does not parse is said once,
  * with FILE:LINE:COL, and changes nothing.
@@ -30,16 +30,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include <spa/buffer/buffer.h>
 #include <spa/buffer/meta.h>
 #include <spa/pod/builder.h>
 
+#include "fault-file.h"
 #include "fault.h"
 #include "negcam-pw.h"
-#include "profile-load.h"
 
 #define NCPW_FAULTS_CHECK_MS 100
 
@@ -51,10 +50,9 @@ struct ncpw_faults {
 	bool source_changed; /* waiting for the consumer's new Format */
 	uint64_t formats_at_change; /* app->count.formats when the size changed */
 
-	/* the control file */
+	/* the control file (user/fault-file.c) */
 	struct spa_source *watch;
-	bool present, ok;
-	struct stat st;
+	struct nc_fault_file file;
 
 	/* what was done, for the report */
 	uint64_t lost, flagged, damaged, stalled, changes, unplugs;
@@ -96,37 +94,20 @@ static void ncpw_faults_take(struct ncpw *app, const struct negcam_faults *set)
 	}
 }
 
-/* Whether the control file is as last seen (@st: its state now). */
-static bool ncpw_faults_unchanged(const struct ncpw_faults *f, bool present, const struct stat *st)
-{
-	if (present != f->present)
-		return false;
-	return !present ||
-	       (st->st_ino == f->st.st_ino && st->st_size == f->st.st_size &&
-		st->st_mtim.tv_sec == f->st.st_mtim.tv_sec &&
-		st->st_mtim.tv_nsec == f->st.st_mtim.tv_nsec);
-}
-
 /* Look at the control file; 0, or -EINVAL (said) when it is there and does not parse. */
 static int ncpw_faults_check(struct ncpw *app)
 {
-	struct ncpw_faults *f = app->faults;
-	struct negcam_faults set;
+	struct nc_fault_file *ff = &app->faults->file;
 	char msg[512];
-	struct stat st;
-	bool present = stat(app->faults_path, &st) == 0;
 
-	if (ncpw_faults_unchanged(f, present, &st))
-		return f->ok || !present ? 0 : -EINVAL;
-	f->present = present;
-	f->st = st;
-	f->ok = present && negcam_faults_load(app->faults_path, &set, msg, sizeof(msg)) == 0;
-	if (present && !f->ok) {
+	if (!nc_fault_file_check(ff, msg, sizeof(msg)))
+		return ff->ok || !ff->present ? 0 : -EINVAL;
+	if (ff->present && !ff->ok) {
 		fprintf(stderr, "negcam-pw: %s (faults unchanged)\n", msg);
 		return -EINVAL;
 	}
-	ncpw_faults_take(app, present ? &set : &app->profile->faults);
-	fprintf(stderr, "negcam-pw: faults from %s\n", present ? app->faults_path : "the profile");
+	ncpw_faults_take(app, ff->present ? &ff->faults : &app->profile->faults);
+	fprintf(stderr, "negcam-pw: faults from %s\n", ff->present ? ff->path : "the profile");
 	return 0;
 }
 
@@ -143,6 +124,7 @@ int ncpw_faults_init(struct ncpw *app)
 	if (!app->faults)
 		return -ENOMEM;
 	app->faults->set = app->profile->faults;
+	app->faults->file.path = app->faults_path;
 	if (!app->faults_path)
 		return 0;
 	if (ncpw_faults_check(app) < 0)
