@@ -63,12 +63,12 @@ unplug 1s|YUYV'
 # cell OUT: what the page printed (and negcam-pw's log, OUT.pw, said of
 # the link), in words: one table cell.
 cell() {
-	local o=$1 res sum per ev n gap last size state
+	local o=$1 res sum per ev n gap last state
 	res=$(sed -n 's/^result //p' "$o" | head -1)
 	sum=$(sed -n 's/^summary //p' "$o")
 	per=$(sed -n 's/^second //p' "$o" | tr ' ' /)
 	ev=$(awk '$1 == "event" { printf "%s%s at %.1f s%s", s, $2, $3 / 1000, ($4 ? " to " $4 : ""); s = "; " }' "$o")
-	read -r _ n _ gap _ last _ size _ state _ <<<"$sum"
+	read -r _ n _ gap _ last _ _ _ state _ <<<"$sum"
 	case $res in
 	ok) ;;
 	exited*) echo "**crash**: the browser ended; ${ev:-no event}"; return ;;

@@ -44,7 +44,7 @@ fault_profile() {
 # SECONDS of a node with the fault LINEs in $T/f-NAME.txt (negcam-pw's
 # log in .pw.log, the payloads in .bin).
 fault_run() {
-	local name=$1 secs=$2 kind=$3 out=$T/f-$1
+	local secs=$2 kind=$3 out=$T/f-$1
 	shift 3
 	fault_profile "$out.profile" "$@"
 	"$PW" --profile "$out.profile" >"$out.pw.log" 2>&1 &
