@@ -8,7 +8,7 @@
  * SIGUSR1 prints the counters, which are printed at exit too) and the
  * teardown, which says how many memfds are still open (none).
  *
- *   negcam-pw --profile NAME|FILE [--label LABEL] [--exec PIPELINE]
+ *   negcam-pw --profile NAME|FILE [--label LABEL] [--exec PIPELINE] [--faults FILE]
  *   negcam-pw --list
  */
 #define _GNU_SOURCE
@@ -31,6 +31,7 @@ static const struct option ncpw_options[] = {
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{"exec", required_argument, NULL, 'e'},
+	{"faults", required_argument, NULL, 'f'},
 	{NULL, 0, NULL, 0},
 };
 
@@ -38,6 +39,7 @@ static void ncpw_usage(FILE *to)
 {
 	fprintf(to,
 		"usage: negcam-pw --profile NAME|FILE [--label LABEL] [--exec PIPELINE]\n"
+		"                 [--faults FILE]\n"
 		"       negcam-pw --list\n"
 		"Publish a negcam profile as a PipeWire camera node (media.role Camera).\n"
 		"  --profile NAME|FILE  a built-in profile, a profile file or a shelf camera\n"
@@ -46,6 +48,8 @@ static void ncpw_usage(FILE *to)
 		"  --exec PIPELINE      frames from a GStreamer pipeline (gst-launch-1.0\n"
 		"                       syntax), started at a consumer's format, stopped\n"
 		"                       after the last consumer\n"
+		"  --faults FILE        faults from FILE while it exists, switched when it\n"
+		"                       changes (docs/faults.md); else the profile's\n"
 		"  --list               the negcam-pw cameras this user's PipeWire holds\n"
 		"SIGUSR1 prints the counters; SIGTERM removes the node.\n",
 		NCPW_LABEL_MAX);
@@ -76,6 +80,9 @@ static int ncpw_parse_args(struct ncpw *app, int argc, char **argv, bool *list)
 			break;
 		case 'l':
 			label = optarg;
+			break;
+		case 'f':
+			app->faults_path = optarg;
 			break;
 		case 'L':
 			*list = true;
@@ -207,6 +214,19 @@ static int ncpw_count_memfds(void)
 	return n;
 }
 
+/* The unplug fault (pw-faults.c): the node removed, or published again. */
+static void ncpw_plug(struct ncpw *app, bool in)
+{
+	if (!in) {
+		ncpw_stream_stop(app);
+		return;
+	}
+	if (ncpw_stream_start(app) < 0) {
+		app->exit_code = 1;
+		pw_main_loop_quit(app->loop);
+	}
+}
+
 /* Publish the node and serve until a signal or PipeWire ends it. */
 static int ncpw_serve(struct ncpw *app)
 {
@@ -224,6 +244,9 @@ static int ncpw_serve(struct ncpw *app)
 	pw_loop_add_signal(l, SIGINT, ncpw_on_signal, app);
 	pw_loop_add_signal(l, SIGTERM, ncpw_on_signal, app);
 	pw_loop_add_signal(l, SIGUSR1, ncpw_on_signal, app);
+	app->plug = ncpw_plug;
+	if (ncpw_faults_init(app) < 0)
+		return 2;
 	if (ncpw_frames_init(app) < 0 || ncpw_stream_start(app) < 0 || ncpw_links_watch(app) < 0)
 		return 1;
 	app->published = true;
@@ -241,6 +264,7 @@ static void ncpw_teardown(struct ncpw *app, bool served)
 {
 	ncpw_exec_fini(app);
 	ncpw_frames_fini(app);
+	ncpw_faults_fini(app);
 	if (app->core)
 		pw_core_disconnect(app->core);
 	if (app->context)

@@ -13,6 +13,8 @@
  *                 into the buffers, the counters
  *   pw-exec.c     --exec: a gst-launch producer on demand, its frames
  *   pw-farewell.c SIGTERM: the consumers' clients told the camera went
+ *   pw-faults.c   the profile's faults (docs/faults.md) on the node, and
+ *                 the --faults control file
  *
  * Everything runs on PipeWire's main loop: one thread, no locks.
  */
@@ -33,6 +35,9 @@ struct ncpw_buf {
 	uint32_t prev; /* frame last drawn into it, or NC_FRAME_NONE */
 	uint64_t prev_scene_ns; /* and its scene time */
 };
+
+struct ncpw_faults;
+struct spa_pod_builder;
 
 struct ncpw_counters {
 	uint64_t frames; /* frames queued to PipeWire, over the whole run */
@@ -68,6 +73,15 @@ struct ncpw {
 	int exit_code;
 	bool published; /* the node was offered: the teardown reports on it */
 	bool quitting; /* SIGINT or SIGTERM: the teardown's state changes are no failure */
+	bool unplugged; /* the unplug fault removed the node: no failure either */
+	const char *faults_path; /* --faults FILE */
+	struct ncpw_faults *faults; /* pw-faults.c's state */
+	/*
+	 * The unplug fault's way to the node (set by negcam-pw.c): @in false
+	 * removes it, true publishes it again. A hook, as user/vbuf.c's
+	 * on_fault: pw-faults.c sits below the stream, which it must not call.
+	 */
+	void (*plug)(struct ncpw *app, bool in);
 
 	/* the negotiated stream: valid while have_format */
 	bool have_format;
@@ -98,6 +112,8 @@ uint32_t ncpw_formats_build(struct ncpw *app, void *buf, uint32_t size, const st
  * what was asked (the link then fails, other consumers go on).
  */
 int ncpw_formats_apply(struct ncpw *app, const struct spa_pod *format, char *why, size_t len);
+/* One EnumFormat pod of the engine's current format and size only, into @b; NULL if full. */
+const struct spa_pod *ncpw_formats_current(struct ncpw *app, struct spa_pod_builder *b);
 /* "YUYV 640x480 @30/1" for logs. */
 void ncpw_formats_describe(const struct v4l2_pix_format *pix, struct v4l2_fract ival, char *buf,
 			   size_t len);
@@ -113,6 +129,19 @@ void ncpw_frames_stop(struct ncpw *app); /* paused: disarm it */
 void ncpw_frames_process(struct ncpw *app); /* the stream's process event */
 void ncpw_frames_report(const struct ncpw *app, const char *why);
 void ncpw_frames_fini(struct ncpw *app);
+
+/* pw-faults.c */
+struct spa_chunk;
+struct spa_meta_header;
+int ncpw_faults_init(struct ncpw *app); /* the profile's faults, then --faults FILE's */
+void ncpw_faults_fini(struct ncpw *app);
+/* The timer period for the negotiated @period_ns: the fault rate's when slower. */
+uint64_t ncpw_faults_period(struct ncpw *app, uint64_t period_ns);
+/* A tick: whether a frame is due now (false: lost, stalled, or the node changed). */
+bool ncpw_faults_tick(struct ncpw *app, uint64_t now_ns);
+/* The frame just drawn into @data: damage, flags, pts as the tick decided. */
+void ncpw_faults_apply(struct ncpw *app, uint8_t *data, struct spa_chunk *c,
+		       struct spa_meta_header *h);
 
 /* pw-links.c: watch the links out of the node (after ncpw_stream_start) */
 int ncpw_links_watch(struct ncpw *app);

@@ -43,7 +43,8 @@ static void ncpw_on_tick(void *data, uint64_t expirations)
 		app->count.late += expirations - 1;
 	if (ncpw_exec_serving(app) && !ncpw_exec_has_frame(app))
 		return; /* --exec: the producer's frames ask for their cycles */
-	pw_stream_trigger_process(app->stream);
+	if (ncpw_faults_tick(app, ncpw_now_ns())) /* no frame if lost, stalled, gone (pw-faults.c) */
+		pw_stream_trigger_process(app->stream);
 }
 
 int ncpw_frames_init(struct ncpw *app)
@@ -66,8 +67,8 @@ void ncpw_frames_start(struct ncpw *app)
 
 	if (app->streaming || !app->have_format || !app->interval.denominator)
 		return;
-	app->period_ns =
-		(uint64_t)app->interval.numerator * SPA_NSEC_PER_SEC / app->interval.denominator;
+	app->period_ns = ncpw_faults_period(
+		app, (uint64_t)app->interval.numerator * SPA_NSEC_PER_SEC / app->interval.denominator);
 	every.tv_sec = (time_t)(app->period_ns / SPA_NSEC_PER_SEC);
 	every.tv_nsec = (long)(app->period_ns % SPA_NSEC_PER_SEC);
 	app->frame = 0;
@@ -139,6 +140,8 @@ void ncpw_frames_process(struct ncpw *app)
 		h->seq = app->frame;
 		h->flags = n < 0 ? SPA_META_HEADER_FLAG_CORRUPTED : 0;
 	}
+	if (n >= 0)
+		ncpw_faults_apply(app, b->buffer->datas[0].data, c, h);
 	pw_stream_queue_buffer(app->stream, b);
 	if (n < 0) {
 		app->count.draw_errors++;

@@ -49,7 +49,7 @@ static void ncpw_on_state(void *data, enum pw_stream_state old, enum pw_stream_s
 		pw_main_loop_quit(app->loop);
 		break;
 	case PW_STREAM_STATE_UNCONNECTED:
-		if (app->quitting)
+		if (app->quitting || app->unplugged)
 			break;
 		fprintf(stderr, "negcam-pw: disconnected from PipeWire\n");
 		app->exit_code = 1;

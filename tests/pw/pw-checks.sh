@@ -331,6 +331,10 @@ pw_check_shelf() {
 	local f p rc bad= n=0 left=0
 	for f in "$root"/data/cameras/*.profile webcam vga stepwise tv-tuner; do
 		n=$((n + 1))
+		# Emptied here, not by the job's redirection: a job not yet started
+		# under load left the last profile's "ready" for the wait to find
+		# (then "not ready in 30 s", or a SIGTERM before its handler: rc 143).
+		rm -f "$T/one.log"
 		"$PW" --profile "$f" >"$T/one.log" 2>&1 &
 		p=$!
 		wait_for "grep -q ' ready, ' '$T/one.log' || ! kill -0 $p" 300

@@ -30,6 +30,9 @@
 #       (recorded; only its own size is checked)
 #   every shelf camera and built-in profile: published, or refused with
 #       the reason when SPA can carry none of its formats
+#   faults (tests/pw/pw-faults-checks.sh): each fault of docs/faults.md
+#       read by a consumer (seq gaps, CORRUPTED flags, pts, a new Format,
+#       the node gone), the same seed twice, the --faults control file
 # Prints "pw: N passed, N failed", after the sizes table and
 # v4l2-compliance's summary (run-all.sh keeps it in BUILD/test-logs/pw.log).
 # NEGCAM_PW_KEEP=1 keeps the session directory (frames, logs).
@@ -73,6 +76,7 @@ pw_session_start || { echo "pw-suite: no PipeWire session"; fail=$((fail + 1)); 
 T=$PW_SESSION_DIR
 . "$root/tests/pw/pw-checks.sh"
 . "$root/tests/pw/pw-exec-checks.sh"
+. "$root/tests/pw/pw-faults-checks.sh"
 pw_bad_input
 pw_start_node webcam || finish
 pw_check_listed
@@ -87,4 +91,5 @@ pw_check_v4l2
 pw_check_stop
 pw_check_provide
 pw_check_shelf
+pw_check_faults
 finish
