@@ -42,10 +42,10 @@ for r in $(seq "$ROUNDS"); do
 	"$BIN/userptr-tail" "$NODE" "$FRAMES" > "$log" 2>&1
 	rc=$?
 	sum=$(grep '^userptr-tail: [0-9]* frames' "$log")
-	set -- $(echo "$sum" | sed 's/[^0-9 ]//g')
 	# frames, past, filled, whole, beyond, max
-	past=$((past + ${2:-0}))
-	beyond=$((beyond + ${5:-0}))
+	read -r _ n_past _ _ n_beyond _ <<< "$(echo "$sum" | sed 's/[^0-9 ]//g')"
+	past=$((past + ${n_past:-0}))
+	beyond=$((beyond + ${n_beyond:-0}))
 	whole=$((whole + $(grep -c '(a whole JPEG frame), past the largest dequeued bytesused' "$log")))
 	if [ "$rc" = 0 ] && [ -n "$sum" ] && ! grep -q 'not a whole JPEG frame' "$log"; then
 		pass "round $r: ${sum#userptr-tail: }"
