@@ -130,9 +130,11 @@ test-ci-recipe: deps-test
 # Every UVC camera of the shelf served by negcam-uvc behind the real
 # uvcvideo, its listing and default format checked, and v4l2-compliance -s
 # on logitech-c920 and mjpg-720p60 there (tests/vm/uvc-suite.sh case_shelf,
-# case_compliance_shelf; docs/cameras.md, docs/uvc.md). Not in `make test`.
+# case_compliance_shelf), then every format of every shelf camera that UVC
+# carries streamed with its stamps in sequence (case_uvc_sweep; docs/cameras.md,
+# docs/uvc.md). Not in `make test`.
 test-shelf-uvc: deps-test build
-	./tests/vm/run.sh --timeout 1800 tests/vm/uvc-suite.sh case_shelf case_compliance_shelf
+	./tests/vm/run.sh --timeout 3600 tests/vm/uvc-suite.sh case_shelf case_compliance_shelf case_uvc_sweep
 
 # Every size of `webcam` in YUYV and MJPG from the uvcvideo node through
 # v4l2src and negcamsrc (tests/vm/uvc-suite.sh case_sweep; docs/uvc.md).
@@ -155,7 +157,9 @@ matrix-formats: deps-test build
 
 # Every camera of the shelf on negcam.ko in the VM: its listing and
 # v4l2-compliance -s (tests/vm/shelf-suite.sh; 40 minutes under TCG on a
-# loaded host, so not in `make test`; the last result is in docs/cameras.md).
+# loaded host, so not in `make test`; the last result is in docs/cameras.md),
+# then the shelf sweep: every (camera, format) streams with stamps in
+# sequence (tests/vm/shelf-sweep-suite.sh; alone: tests/vm/run.sh shelf-sweep).
 test-shelf: deps-test build kmod
 	NEGCAM_BUILD=$(abspath $(BUILD)) ./tests/vm/run.sh shelf
 
