@@ -44,18 +44,6 @@ static void ncpw_usage(FILE *to)
 		NCPW_LABEL_MAX);
 }
 
-/* node.name: "negcam." and the label, with what is not [A-Za-z0-9._-] as '-'. */
-static void ncpw_node_name(struct ncpw *app)
-{
-	char *p;
-
-	snprintf(app->node_name, sizeof(app->node_name), "negcam.%s", app->label);
-	for (p = app->node_name + 7; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '-'))
-			*p = '-';
-}
-
 /* Options into @app; -1 to go on, else the exit code. */
 static int ncpw_parse_args(struct ncpw *app, int argc, char **argv, bool *list)
 {
@@ -118,7 +106,7 @@ static int ncpw_load_profile(struct ncpw *app, bool has_label)
 	app->description = has_label		   ? app->label
 			   : app->profile->card[0] ? app->profile->card
 						   : app->profile->name;
-	ncpw_node_name(app);
+	ncpw_name_node(app);
 	return -1;
 }
 
@@ -196,6 +184,21 @@ static int ncpw_count_memfds(void)
 	return n;
 }
 
+/* The node failed, or PipeWire went away: end with 1. */
+static void ncpw_on_failed(struct ncpw *app, const char *why)
+{
+	app->exit_code = 1;
+	pw_main_loop_quit(app->loop);
+}
+
+/* The program's node: frames drawn by pw-frames.c on its own timer. */
+static const struct ncpw_hooks ncpw_program_hooks = {
+	.streaming = ncpw_frames_start,
+	.paused = ncpw_frames_stop,
+	.process = ncpw_frames_process,
+	.failed = ncpw_on_failed,
+};
+
 /* Publish the node and serve until a signal or PipeWire ends it. */
 static int ncpw_serve(struct ncpw *app)
 {
@@ -213,6 +216,7 @@ static int ncpw_serve(struct ncpw *app)
 	pw_loop_add_signal(l, SIGINT, ncpw_on_signal, app);
 	pw_loop_add_signal(l, SIGTERM, ncpw_on_signal, app);
 	pw_loop_add_signal(l, SIGUSR1, ncpw_on_signal, app);
+	app->hooks = &ncpw_program_hooks;
 	if (ncpw_frames_init(app) < 0 || ncpw_stream_start(app) < 0 || ncpw_links_watch(app) < 0)
 		return 1;
 	app->published = true;
