@@ -41,6 +41,7 @@ negcam_sink_core_init (NegcamSinkCore *core, GstBaseSink *sink,
   memset (core, 0, sizeof (*core));
   core->sink = sink;
   core->name = name;
+  core->chose = "chosen";
   core->demand = !on_demand;
   g_mutex_init (&core->lock);
   g_cond_init (&core->cond);
@@ -131,7 +132,7 @@ negcam_sink_core_chose (NegcamSinkCore *core, GstCaps *caps)
   GST_INFO_OBJECT (core->sink, "the far side chose %" GST_PTR_FORMAT
       ": renegotiating upstream", caps);
   if (caps)
-    post (core, "chosen", caps, 0);
+    post (core, core->chose, caps, 0);
   sent = gst_pad_push_event (GST_BASE_SINK_PAD (core->sink),
       gst_event_new_reconfigure ());
   GST_OBJECT_LOCK (core->sink);

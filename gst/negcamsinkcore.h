@@ -25,6 +25,7 @@ G_BEGIN_DECLS
 typedef struct {
   GstBaseSink *sink;
   const gchar *name; /* the element's, for messages: "negcampwsink" */
+  const gchar *chose; /* the chosen message's word: "chosen", "commit" */
 
   /* lock: the demand (producer on demand) */
   GMutex lock;
