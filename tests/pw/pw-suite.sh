@@ -24,6 +24,10 @@
 #       (its failures are the layer's own: docs/pipewire.md)
 #   (f) negcam-pw ended by SIGTERM: the node is gone, no memfd left open;
 #       then SIGKILL: the node is gone too
+#   negcampwconvertsink (tests/pw/pw-sink-checks.sh): a pipeline as the
+#       camera: the same sizes with the producer's colour and the pipeline
+#       renegotiated to each, two consumers, a refused size, producer on
+#       demand (no consumer: no buffer made), late frames not burst
 #   (g) pipewiresink mode=provide (YUY2 640x480) asked the same sizes
 #       (recorded; only its own size is checked)
 #   every shelf camera and built-in profile: published, or refused with
@@ -70,6 +74,7 @@ wait_for() { pw_session_wait "$1" "$2"; }
 pw_session_start || { echo "pw-suite: no PipeWire session"; fail=$((fail + 1)); finish; }
 T=$PW_SESSION_DIR
 . "$root/tests/pw/pw-checks.sh"
+. "$root/tests/pw/pw-sink-checks.sh"
 pw_bad_input
 pw_start_node webcam || finish
 pw_check_listed
@@ -81,6 +86,7 @@ pw_check_two
 pw_check_idle
 pw_check_v4l2
 pw_check_stop
+pw_sink_checks
 pw_check_provide
 pw_check_shelf
 finish
