@@ -16,10 +16,9 @@
 #   a consumer asking a size the profile lacks: one warning line
 #   two consumers at once
 #   the last consumer gone: no more buffers pass identity (counters)
-#   after 3 s held, a consumer's 30 frames still take 29 intervals (no
-#     burst). This passes with basesink's QoS off too: after the hold
-#     videotestsrc goes on at its rate here, so it guards the behaviour,
-#     not the max-lateness rule (negcamsinkcore.c) behind it.
+#   late frames dropped: a backlog of 3 s in a queue, released, reaches
+#     a consumer at the interval, not in a burst (fails with the sink's
+#     max-lateness off); after a hold with no queue, no burst either
 
 SINK_NODE=negcam.Sink-Camera
 SINK_RGB="32 192 64" # foreground-color=0xff20c040
@@ -141,21 +140,54 @@ pw_sink_check_idle() {
 	check "negcampwconvertsink: ... and the pipeline uses (almost) no CPU (< 0.1 s in 2 s)" test $((c2 - c1)) -lt 10
 }
 
-# After 3 s held, a consumer's 30 frames must be spread over 29
-# intervals (at least 0.75 of it, for a loaded host): no burst.
-pw_sink_check_late() {
-	local span
-	sleep 3
-	span=$(timeout 40 gst-launch-1.0 -v pipewiresrc target-object="$SINK_NODE" num-buffers=31 \
+# A consumer's 30 frames (31 read, the first left out) from node $1 at
+# YUY2 320x240 30 fps: "SPAN SHORT", the seconds from first to last and
+# how many of the 29 gaps are under 11 ms (a third of the interval).
+sink_span() {
+	timeout 40 gst-launch-1.0 -v pipewiresrc target-object="$1" num-buffers=31 \
 		! video/x-raw,format=YUY2,width=320,height=240,framerate=30/1 ! fakesink silent=false 2>/dev/null |
 		python3 -c '
 import sys, time
 t = [time.monotonic() for l in sys.stdin if "fakesink0:sink" in l and "chain" in l]
-print("%.3f" % (t[-1] - t[1]) if len(t) > 2 else 0)')
-	echo "30 frames after the hold: ${span} s (29 intervals at 30 fps: 0.967 s)"
-	check "negcampwconvertsink: after 3 s held, no burst (30 frames in >= 0.72 s)" \
-		python3 -c "import sys; sys.exit(0 if float('$span') >= 0.72 else 1)"
-	echo "| negcampwconvertsink, 3 s held, then 30 frames of YUY2 320x240 | $span s (0.967 s at 30 fps) | |" >>"$T/pw-late.txt"
+g = [b - a for a, b in zip(t[1:], t[2:])]
+print("%.3f %d" % (t[-1] - t[1], sum(x < 0.011 for x in g)) if len(t) > 2 else "0 99")'
+}
+
+# A backlog: a live source into a queue that holds 10 s, the sink held
+# 3 s with no consumer (the queue fills with 90 frames, the source runs
+# on). Released, the queue pushes them at once; late against the clock,
+# they are dropped (the sink's QoS events make videoconvert drop them,
+# its max-lateness drops the rest), so the consumer's 30 frames are
+# spread over 29 intervals (at least 0.75 of it, for a loaded host) with
+# at most 3 short gaps. With the sink's QoS and max-lateness off, tried
+# by hand: 30 frames in 0.114 s and 0.187 s, 28 and 26 short gaps (a
+# burst). The same after a hold with no queue (the source itself waited).
+sink_no_burst() { python3 -c "import sys; sys.exit(0 if float('$1') >= 0.72 and int('$2') <= 3 else 1)"; }
+
+pw_sink_check_late() {
+	local p span held
+	GST_DEBUG=negcamsinkcore:4 GST_DEBUG_NO_COLOR=1 timeout 120 gst-launch-1.0 \
+		videotestsrc is-live=true ! queue max-size-buffers=300 max-size-time=0 max-size-bytes=0 \
+		! negcampwconvertsink label="Late Camera" >"$T/late.out" 2>"$T/late.log" &
+	p=$!
+	wait_for "[ -n \"\$(node_summary negcam.Late-Camera)\" ]" 150
+	sink_span negcam.Late-Camera >/dev/null
+	sleep 3
+	span=$(sink_span negcam.Late-Camera)
+	kill -INT "$p" 2>/dev/null
+	wait "$p" 2>/dev/null
+	echo "30 frames after 3 s of backlog in a queue: ${span% *} s, ${span#* } gaps under 11 ms (29 intervals at 30 fps: 0.967 s)"
+	check "negcampwconvertsink: a backlog is dropped, not burst (30 frames in >= 0.72 s, <= 3 gaps under 11 ms)" \
+		sink_no_burst $span
+	sleep 3
+	held=$(sink_span "$SINK_NODE")
+	echo "30 frames after 3 s held: ${held% *} s, ${held#* } gaps under 11 ms"
+	check "negcampwconvertsink: after 3 s held, no burst (30 frames in >= 0.72 s, <= 3 gaps under 11 ms)" \
+		sink_no_burst $held
+	{
+		echo "| negcampwconvertsink behind a queue, 3 s of backlog, then 30 frames of YUY2 320x240 | ${span% *} s, ${span#* } gaps under 11 ms (0.967 s at 30 fps) |"
+		echo "| negcampwconvertsink, 3 s held, then 30 frames of YUY2 320x240 | ${held% *} s, ${held#* } gaps under 11 ms |"
+	} >>"$T/pw-late.txt"
 }
 
 pw_sink_stop() {
