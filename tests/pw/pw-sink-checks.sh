@@ -8,6 +8,8 @@
 # solid colour behind identity (which prints each buffer it passes, so
 # the producer's work is counted from outside); the sink's log
 # (GST_DEBUG negcampwsink, negcamsinkcore) says each negotiation.
+#   bad input: PipeWire not running, a 200-character label, a profile
+#     that does not load: one ERROR line each, the pipeline fails
 #   the node: Video/Source, media.role Camera, the label as description
 #   producer on demand: with no consumer, no buffer passes identity
 #   pipewiresrc at YUY2 320x240, 640x480, 1280x720 and MJPG 1280x720:
@@ -22,6 +24,30 @@
 
 SINK_NODE=negcam.Sink-Camera
 SINK_RGB="32 192 64" # foreground-color=0xff20c040
+
+# The ERROR lines of a pipeline into negcampwsink with $@ (properties).
+sink_errors() {
+	timeout 20 gst-launch-1.0 videotestsrc num-buffers=1 ! negcampwsink "$@" 2>&1 | grep '^ERROR: from element'
+}
+
+pw_sink_bad_input() {
+	local d out
+	d=$(mktemp -d)
+	out=$(unset PIPEWIRE_REMOTE PIPEWIRE_RUNTIME_DIR; XDG_RUNTIME_DIR=$d sink_errors)
+	echo "$out"
+	check "negcampwsink, PipeWire not running: one error line that says how to start it" \
+		test "$(grep -c 'PipeWire is not running.*systemctl --user start pipewire' <<<"$out")" = 1
+	rmdir "$d"
+	out=$(sink_errors label="$(printf 'L%.0s' $(seq 200))")
+	echo "$out"
+	check "negcampwsink, a 200-character label: one error line" \
+		test "$(grep -c 'The label is 200 characters; it must have at most 63' <<<"$out")" = 1
+	printf 'name bad\nformat YUYV\n  size 640xQ fps 30\n' >"$T/sink-bad.profile"
+	out=$(sink_errors profile="$T/sink-bad.profile")
+	echo "$out"
+	check "negcampwsink, a profile that does not parse: one error line with its file:line" \
+		test "$(grep -c "Cannot load profile .*$T/sink-bad.profile:3:" <<<"$out")" = 1
+}
 
 pw_sink_start() {
 	[ -f "$GST_PLUGIN_PATH/libgstnegcam.so" ] || { check "negcampwconvertsink built" false; return 1; }
@@ -199,6 +225,7 @@ pw_sink_stop() {
 
 pw_sink_checks() {
 	export GST_PLUGIN_PATH=${GST_PLUGIN_PATH:-$build/gst}
+	pw_sink_bad_input
 	pw_sink_start || return
 	pw_sink_check_listed
 	pw_sink_check_sizes
