@@ -6,9 +6,13 @@
  * what follows from "the far side chose a format": the chosen caps put
  * first, RECONFIGURE upstream (negcamconvertbin.c converts and encodes
  * to it), the frames checked and packed, and two rules of a camera:
- *  - late frames are dropped, never burst: basesink's QoS with a
+ *  - late frames are dropped, never burst: from a live source (a
+ *    camera, is-live=true), basesink's QoS events upstream and a
  *    max-lateness of one frame (at least 20 ms): a frame later than that
- *    would reach the far side together with the next one;
+ *    would reach the far side together with the next one. A source that
+ *    is not live is paced by the sink's clock alone and every frame is
+ *    delivered: its lateness only grows when it is slow, and dropping
+ *    would take all of them;
  *  - producer on demand: while no one reads, the streaming thread waits
  *    (in render, or at a converting bin's entry before any conversion),
  *    so a live source stops; flushing lets it go.
@@ -45,8 +49,6 @@ negcam_sink_core_init (NegcamSinkCore *core, GstBaseSink *sink,
   core->demand = !on_demand;
   g_mutex_init (&core->lock);
   g_cond_init (&core->cond);
-  gst_base_sink_set_qos_enabled (sink, TRUE);
-  gst_base_sink_set_max_lateness (sink, MIN_LATENESS);
   g_object_set_data (G_OBJECT (sink), CORE_KEY, core);
 }
 
@@ -105,19 +107,38 @@ post (NegcamSinkCore *core, const gchar *what, GstCaps *caps, guint n)
       gst_message_new_element (GST_OBJECT (core->sink), s));
 }
 
+/* Is upstream live (a latency query)? */
+static gboolean
+upstream_live (NegcamSinkCore *core)
+{
+  GstQuery *q = gst_query_new_latency ();
+  gboolean live = FALSE;
+
+  if (gst_pad_peer_query (GST_BASE_SINK_PAD (core->sink), q))
+    gst_query_parse_latency (q, &live, NULL, NULL);
+  gst_query_unref (q);
+  return live;
+}
+
 void
 negcam_sink_core_set_caps (NegcamSinkCore *core, GstCaps *caps, guint n)
 {
   GstStructure *s = gst_caps_get_structure (caps, 0);
   GstClockTime late = MIN_LATENESS;
+  gboolean live = upstream_live (core);
   gint num, den;
 
   if (gst_structure_get_fraction (s, "framerate", &num, &den) && num > 0)
     late = MAX (late, gst_util_uint64_scale_int (GST_SECOND, den, num));
-  gst_base_sink_set_max_lateness (core->sink, late);
-  GST_INFO_OBJECT (core->sink, "negotiation %u: %" GST_PTR_FORMAT
-      ", frames later than %" GST_TIME_FORMAT " dropped", n, caps,
-      GST_TIME_ARGS (late));
+  gst_base_sink_set_qos_enabled (core->sink, live);
+  gst_base_sink_set_max_lateness (core->sink, live ? (gint64) late : -1);
+  if (live)
+    GST_INFO_OBJECT (core->sink, "negotiation %u: %" GST_PTR_FORMAT
+        ", live: frames later than %" GST_TIME_FORMAT " dropped", n, caps,
+        GST_TIME_ARGS (late));
+  else
+    GST_INFO_OBJECT (core->sink, "negotiation %u: %" GST_PTR_FORMAT
+        ", not live: every frame delivered", n, caps);
   post (core, "caps", caps, n);
 }
 

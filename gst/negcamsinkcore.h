@@ -39,7 +39,7 @@ typedef struct {
   guint chosen, reconfigures;
 } NegcamSinkCore;
 
-/* QoS on, demand on; @on_demand: start with no demand (render waits). */
+/* Demand on; @on_demand: start with no demand (render waits). */
 void negcam_sink_core_init (NegcamSinkCore *core, GstBaseSink *sink,
     const gchar *name, gboolean on_demand);
 void negcam_sink_core_clear (NegcamSinkCore *core);
@@ -51,8 +51,9 @@ GstCaps *negcam_sink_core_caps (
  * when @query was one. */
 gboolean negcam_sink_core_accept_caps (NegcamSinkCore *core, GstQuery *query);
 
-/* New caps: drop what is later than one frame (at least 20 ms); posts
- * "NAME-caps" with the negotiation count @n. */
+/* New caps: from a live upstream, QoS on and what is later than one
+ * frame (at least 20 ms) dropped, else both off; posts "NAME-caps" with
+ * the negotiation count @n. */
 void negcam_sink_core_set_caps (NegcamSinkCore *core, GstCaps *caps, guint n);
 
 /* The far side chose @caps: "NAME-chosen" posted, RECONFIGURE sent
