@@ -70,8 +70,6 @@
 GST_DEBUG_CATEGORY_STATIC (negcampwsink_debug);
 #define GST_CAT_DEFAULT negcampwsink_debug
 
-#define DEFAULT_PROFILE "webcam"
-
 enum {
   PROP_0,
   PROP_PROFILE,
@@ -83,8 +81,7 @@ struct _GstNegcamPwSink {
   GstBaseSink parent;
   NegcamSinkCore core;
 
-  /* object lock */
-  gchar *profile_name, *label;
+  /* object lock (the profile and label: the core's) */
   guint negotiations;
   guint64 sent, skipped, no_buffer, copy_ns, bytes;
 
@@ -432,9 +429,8 @@ gst_negcam_pw_sink_open (GstNegcamPwSink *self)
   gchar *spec, *label;
   gboolean ok = FALSE;
 
+  negcam_sink_core_profile_label (&self->core, &spec, &label);
   GST_OBJECT_LOCK (self);
-  spec = g_strdup (self->profile_name);
-  label = g_strdup (self->label);
   self->negotiations = 0;
   self->sent = self->skipped = self->no_buffer = self->copy_ns = 0;
   self->bytes = 0;
@@ -509,19 +505,8 @@ gst_negcam_pw_sink_set_property (
 {
   GstNegcamPwSink *self = GST_NEGCAM_PW_SINK (object);
 
-  GST_OBJECT_LOCK (self);
-  if (prop_id == PROP_PROFILE) {
-    g_free (self->profile_name);
-    self->profile_name = g_value_dup_string (value);
-    if (!self->profile_name)
-      self->profile_name = g_strdup (DEFAULT_PROFILE);
-  } else if (prop_id == PROP_LABEL) {
-    g_free (self->label);
-    self->label = g_value_dup_string (value);
-  } else {
+  if (!negcam_sink_core_set_property (&self->core, pspec, value))
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-  }
-  GST_OBJECT_UNLOCK (self);
 }
 
 static void
@@ -530,36 +515,20 @@ gst_negcam_pw_sink_get_property (
 {
   GstNegcamPwSink *self = GST_NEGCAM_PW_SINK (object);
 
-  if (prop_id == PROP_STATS) {
+  if (prop_id == PROP_STATS)
     g_value_take_boxed (value, gst_negcam_pw_sink_stats (self));
-    return;
-  }
-  GST_OBJECT_LOCK (self);
-  if (prop_id == PROP_PROFILE)
-    g_value_set_string (value, self->profile_name);
-  else if (prop_id == PROP_LABEL)
-    g_value_set_string (value, self->label);
-  else
+  else if (!negcam_sink_core_get_property (&self->core, pspec, value))
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-  GST_OBJECT_UNLOCK (self);
 }
 
 void
 gst_negcam_pw_sink_install_properties (GObjectClass *klass, guint first_id)
 {
-  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
-      | GST_PARAM_MUTABLE_READY;
-
-  g_object_class_install_property (klass, first_id,
-      g_param_spec_string ("profile", "Profile",
-          "What the camera node offers: a built-in profile's name or a "
-          "profile file (docs/profiles.md); the formats SPA carries",
-          DEFAULT_PROFILE, rw));
-  g_object_class_install_property (klass, first_id + 1,
-      g_param_spec_string ("label", "Label",
-          "The node's description (node.name is negcam.LABEL, at most 63 "
-          "characters); empty for the profile's card and name",
-          NULL, rw));
+  negcam_sink_core_install (klass, first_id, first_id + 1,
+      "What the camera node offers: a built-in profile's name or a "
+      "profile file (docs/profiles.md); the formats SPA carries",
+      "The node's description (node.name is negcam.LABEL, at most 63 "
+      "characters); empty for the profile's card and name");
 }
 
 static void
@@ -567,7 +536,6 @@ gst_negcam_pw_sink_init (GstNegcamPwSink *self)
 {
   negcam_sink_core_init (&self->core, GST_BASE_SINK (self), "negcampwsink",
       TRUE);
-  self->profile_name = g_strdup (DEFAULT_PROFILE);
   gst_video_info_init (&self->info);
 }
 
@@ -576,8 +544,6 @@ gst_negcam_pw_sink_finalize (GObject *object)
 {
   GstNegcamPwSink *self = GST_NEGCAM_PW_SINK (object);
 
-  g_free (self->profile_name);
-  g_free (self->label);
   negcam_sink_core_clear (&self->core);
   G_OBJECT_CLASS (gst_negcam_pw_sink_parent_class)->finalize (object);
 }

@@ -34,6 +34,7 @@ GST_DEBUG_CATEGORY_STATIC (negcamsinkcore_debug);
 
 #define CORE_KEY "negcam-sink-core"
 #define MIN_LATENESS (20 * GST_MSECOND)
+#define DEFAULT_PROFILE "webcam"
 
 void
 negcam_sink_core_init (NegcamSinkCore *core, GstBaseSink *sink,
@@ -46,6 +47,7 @@ negcam_sink_core_init (NegcamSinkCore *core, GstBaseSink *sink,
   core->sink = sink;
   core->name = name;
   core->chose = "chosen";
+  core->profile = g_strdup (DEFAULT_PROFILE);
   core->demand = !on_demand;
   g_mutex_init (&core->lock);
   g_cond_init (&core->cond);
@@ -56,8 +58,70 @@ void
 negcam_sink_core_clear (NegcamSinkCore *core)
 {
   gst_clear_caps (&core->pending);
+  g_clear_pointer (&core->profile, g_free);
+  g_clear_pointer (&core->label, g_free);
   g_mutex_clear (&core->lock);
   g_cond_clear (&core->cond);
+}
+
+void
+negcam_sink_core_install (GObjectClass *klass, guint profile_id,
+    guint label_id, const gchar *profile_blurb, const gchar *label_blurb)
+{
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+      | GST_PARAM_MUTABLE_READY;
+
+  g_object_class_install_property (klass, profile_id,
+      g_param_spec_string ("profile", "Profile", profile_blurb,
+          DEFAULT_PROFILE, rw));
+  g_object_class_install_property (klass, label_id,
+      g_param_spec_string ("label", "Label", label_blurb, NULL, rw));
+}
+
+gboolean
+negcam_sink_core_set_property (
+    NegcamSinkCore *core, GParamSpec *pspec, const GValue *value)
+{
+  gboolean profile = g_str_equal (pspec->name, "profile");
+
+  if (!profile && !g_str_equal (pspec->name, "label"))
+    return FALSE;
+  GST_OBJECT_LOCK (core->sink);
+  if (profile) {
+    g_free (core->profile);
+    core->profile = g_value_dup_string (value);
+    if (!core->profile)
+      core->profile = g_strdup (DEFAULT_PROFILE);
+  } else {
+    g_free (core->label);
+    core->label = g_value_dup_string (value);
+  }
+  GST_OBJECT_UNLOCK (core->sink);
+  return TRUE;
+}
+
+gboolean
+negcam_sink_core_get_property (
+    NegcamSinkCore *core, GParamSpec *pspec, GValue *value)
+{
+  gboolean profile = g_str_equal (pspec->name, "profile");
+
+  if (!profile && !g_str_equal (pspec->name, "label"))
+    return FALSE;
+  GST_OBJECT_LOCK (core->sink);
+  g_value_set_string (value, profile ? core->profile : core->label);
+  GST_OBJECT_UNLOCK (core->sink);
+  return TRUE;
+}
+
+void
+negcam_sink_core_profile_label (
+    NegcamSinkCore *core, gchar **profile, gchar **label)
+{
+  GST_OBJECT_LOCK (core->sink);
+  *profile = g_strdup (core->profile);
+  *label = g_strdup (core->label);
+  GST_OBJECT_UNLOCK (core->sink);
 }
 
 GstCaps *

@@ -37,12 +37,26 @@ typedef struct {
 
   /* object lock of the sink */
   guint chosen, reconfigures;
+  gchar *profile, *label; /* the properties (negcamuvcsink, negcampwsink) */
 } NegcamSinkCore;
 
 /* Demand on; @on_demand: start with no demand (render waits). */
 void negcam_sink_core_init (NegcamSinkCore *core, GstBaseSink *sink,
     const gchar *name, gboolean on_demand);
 void negcam_sink_core_clear (NegcamSinkCore *core);
+
+/* The "profile" (default webcam) and "label" properties, ids
+ * @profile_id and @label_id, described in the transport's words. */
+void negcam_sink_core_install (GObjectClass *klass, guint profile_id,
+    guint label_id, const gchar *profile_blurb, const gchar *label_blurb);
+/* Set or get one of them by @pspec's name; FALSE when it is neither. */
+gboolean negcam_sink_core_set_property (
+    NegcamSinkCore *core, GParamSpec *pspec, const GValue *value);
+gboolean negcam_sink_core_get_property (
+    NegcamSinkCore *core, GParamSpec *pspec, GValue *value);
+/* Copies of both (g_free them), for opening. */
+void negcam_sink_core_profile_label (
+    NegcamSinkCore *core, gchar **profile, gchar **label);
 
 /* @chosen first (may be NULL), then @all, then only what @filter allows. */
 GstCaps *negcam_sink_core_caps (

@@ -79,8 +79,6 @@
 GST_DEBUG_CATEGORY_STATIC (negcamuvcsink_debug);
 #define GST_CAT_DEFAULT negcamuvcsink_debug
 
-#define DEFAULT_PROFILE "webcam"
-
 enum {
   PROP_0,
   PROP_PROFILE,
@@ -93,8 +91,7 @@ struct _GstNegcamUvcSink {
   GstBaseSink parent;
   NegcamSinkCore core; /* commits: the core's chosen */
 
-  /* object lock */
-  gchar *profile_name, *label;
+  /* object lock (the profile and label: the core's) */
   gint port;
   guint negotiations;
   guint64 rendered, skipped;
@@ -472,9 +469,8 @@ gst_negcam_uvc_sink_open (GstNegcamUvcSink *self)
   gint port;
   gboolean ok;
 
+  negcam_sink_core_profile_label (&self->core, &spec, &label);
   GST_OBJECT_LOCK (self);
-  spec = g_strdup (self->profile_name);
-  label = g_strdup (self->label);
   port = self->port;
   self->negotiations = 0;
   self->core.chosen = self->core.reconfigures = 0;
@@ -560,20 +556,14 @@ gst_negcam_uvc_sink_set_property (
 {
   GstNegcamUvcSink *self = GST_NEGCAM_UVC_SINK (object);
 
-  GST_OBJECT_LOCK (self);
-  if (prop_id == PROP_PROFILE) {
-    g_free (self->profile_name);
-    self->profile_name = g_value_dup_string (value);
-    if (!self->profile_name)
-      self->profile_name = g_strdup (DEFAULT_PROFILE);
-  } else if (prop_id == PROP_PORT) {
-    self->port = g_value_get_int (value);
-  } else if (prop_id == PROP_LABEL) {
-    g_free (self->label);
-    self->label = g_value_dup_string (value);
-  } else {
+  if (negcam_sink_core_set_property (&self->core, pspec, value))
+    return;
+  if (prop_id != PROP_PORT) {
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    return;
   }
+  GST_OBJECT_LOCK (self);
+  self->port = g_value_get_int (value);
   GST_OBJECT_UNLOCK (self);
 }
 
@@ -585,18 +575,13 @@ gst_negcam_uvc_sink_get_property (
 
   if (prop_id == PROP_STATS) {
     g_value_take_boxed (value, gst_negcam_uvc_sink_stats (self));
-    return;
-  }
-  GST_OBJECT_LOCK (self);
-  if (prop_id == PROP_PROFILE)
-    g_value_set_string (value, self->profile_name);
-  else if (prop_id == PROP_PORT)
+  } else if (prop_id == PROP_PORT) {
+    GST_OBJECT_LOCK (self);
     g_value_set_int (value, self->port);
-  else if (prop_id == PROP_LABEL)
-    g_value_set_string (value, self->label);
-  else
+    GST_OBJECT_UNLOCK (self);
+  } else if (!negcam_sink_core_get_property (&self->core, pspec, value)) {
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-  GST_OBJECT_UNLOCK (self);
+  }
 }
 
 void
@@ -605,21 +590,16 @@ gst_negcam_uvc_sink_install_properties (GObjectClass *klass, guint first_id)
   const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
       | GST_PARAM_MUTABLE_READY;
 
-  g_object_class_install_property (klass, first_id,
-      g_param_spec_string ("profile", "Profile",
-          "What the USB camera advertises: a built-in profile's name or a "
-          "profile file (docs/profiles.md); its formats UVC carries",
-          DEFAULT_PROFILE, rw));
+  negcam_sink_core_install (klass, first_id, first_id + 2,
+      "What the USB camera advertises: a built-in profile's name or a "
+      "profile file (docs/profiles.md); its formats UVC carries",
+      "The camera's USB product name (uvcvideo's card name); empty for "
+      "the profile's card or name");
   g_object_class_install_property (klass, first_id + 1,
       g_param_spec_int ("port", "Port",
           "The vhci-hcd port to attach to, -1 for the first free high-speed "
           "one",
           -1, 255, -1, rw));
-  g_object_class_install_property (klass, first_id + 2,
-      g_param_spec_string ("label", "Label",
-          "The camera's USB product name (uvcvideo's card name); empty for "
-          "the profile's card or name",
-          NULL, rw));
 }
 
 static void
@@ -630,7 +610,6 @@ gst_negcam_uvc_sink_init (GstNegcamUvcSink *self)
   negcam_sink_core_init (&self->core, GST_BASE_SINK (self), "negcamuvcsink",
       FALSE);
   self->core.chose = "commit";
-  self->profile_name = g_strdup (DEFAULT_PROFILE);
   self->port = -1;
   self->vhci.fd = -1;
   gst_video_info_init (&self->info);
@@ -642,8 +621,6 @@ gst_negcam_uvc_sink_finalize (GObject *object)
 {
   GstNegcamUvcSink *self = GST_NEGCAM_UVC_SINK (object);
 
-  g_free (self->profile_name);
-  g_free (self->label);
   g_mutex_clear (&self->dev_lock);
   g_mutex_clear (&self->frame_lock);
   negcam_sink_core_clear (&self->core);
