@@ -28,8 +28,10 @@ DEB_TEST_PACKAGES := clang gstreamer1.0-plugins-bad \
 # ...and browsers through the Camera portal (tests/pw/portal-suite.sh) and
 # the CI recipe's test (tests/pw/ci-recipe.sh reads the workflow's YAML).
 DEB_TEST_PACKAGES += xdg-desktop-portal xdg-desktop-portal-gtk libglib2.0-bin python3-yaml
+# ...and Firefox's crash on libpipewire 0.3.65 located (tests/pw/stop-race.sh).
+DEB_TEST_PACKAGES += gdb binutils
 
-.PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps test-faults-apps test-portal test-ci-recipe test-shelf-uvc test-uvc-sweep fuzz bench kmod storm clean \
+.PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps test-faults-apps test-faults-chromium test-portal test-ci-recipe test-shelf-uvc test-uvc-sweep fuzz bench kmod storm clean \
 	matrix-shelf matrix-formats test-shelf debug-kernel test-debug test-debug-storm test-gadget
 
 all: build
@@ -107,6 +109,11 @@ test-apps: deps-test build
 # negcam-run; the table goes into docs/faults.md (about 4 minutes).
 test-faults-apps: deps-test build
 	./tests/apps/faults-apps.sh $(BUILD) --write docs/faults.md
+
+# What Chromium does under each fault, on negcam-pw through the Camera
+# portal; its table goes into docs/faults.md (about 5 minutes).
+test-faults-chromium: deps-test build
+	./tests/apps/faults-chromium.sh $(BUILD) --write docs/faults.md
 
 # Browsers through the Camera portal on negcam-pw: the portal suite with
 # Firefox ESR as well as Chromium (`make test` runs Chromium only;

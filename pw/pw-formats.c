@@ -303,6 +303,18 @@ uint32_t ncpw_formats_build(struct ncpw *app, void *buf, uint32_t size, const st
 	return n;
 }
 
+const struct spa_pod *ncpw_formats_current(struct ncpw *app, struct spa_pod_builder *b)
+{
+	const struct v4l2_pix_format *pix = negcam_engine_fmt(&app->engine, NC_CAPTURE);
+	struct v4l2_frmsizeenum fs = {.pixel_format = pix->pixelformat,
+				      .type = V4L2_FRMSIZE_TYPE_DISCRETE};
+	const struct ncpw_spa_format *map = ncpw_spa_of(pix->pixelformat);
+
+	fs.discrete.width = pix->width;
+	fs.discrete.height = pix->height;
+	return map ? ncpw_build_pod(app, b, map, &fs) : NULL;
+}
+
 /* The profile's first capture format that @subtype / @spa_format stands for, 0: none. */
 static __u32 ncpw_fourcc_for(struct ncpw *app, uint32_t subtype, uint32_t spa_format)
 {

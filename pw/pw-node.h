@@ -32,6 +32,9 @@
 #define NCPW_LABEL_MAX 63 /* longest --label; node.name adds "negcam." */
 
 struct ncpw;
+struct ncpw_faults;
+struct ncpw_exec;
+struct spa_pod_builder;
 
 /*
  * What the node's user does when PipeWire moves it (all optional but
@@ -41,7 +44,7 @@ struct ncpw_hooks {
 	void (*streaming)(struct ncpw *app); /* a consumer streams */
 	void (*paused)(struct ncpw *app); /* none does any more (or stop) */
 	void (*process)(struct ncpw *app); /* the stream's process event */
-	void (*format)(struct ncpw *app); /* a Format was accepted: app->pix */
+	void (*format)(struct ncpw *app); /* a Format accepted (app->pix), or cleared (have_format false) */
 	void (*failed)(struct ncpw *app, const char *why); /* error, or PipeWire gone */
 	void (*log)(struct ncpw *app, const char *msg); /* one line, no newline */
 };
@@ -90,6 +93,16 @@ struct ncpw {
 	int exit_code;
 	bool published; /* the node was offered: the teardown reports on it */
 	bool quitting; /* SIGINT or SIGTERM: the teardown's state changes are no failure */
+	/* negcam-pw only (pw-faults.c, pw-exec.c) */
+	bool unplugged; /* the unplug fault removed the node: no failure either */
+	const char *faults_path; /* --faults FILE */
+	struct ncpw_faults *faults; /* pw-faults.c's state */
+	/*
+	 * The unplug fault's way to the node (set by negcam-pw.c): @in false
+	 * removes it, true publishes it again. A hook, as user/vbuf.c's
+	 * on_fault: pw-faults.c sits below the stream, which it must not call.
+	 */
+	void (*plug)(struct ncpw *app, bool in);
 
 	/* the negotiated stream: valid while have_format */
 	bool have_format;
@@ -101,6 +114,7 @@ struct ncpw {
 	uint64_t period_ns;
 
 	struct ncpw_counters count;
+	struct ncpw_exec *exec; /* pw-exec.c: --exec's producer, or NULL (negcam-pw only) */
 };
 
 /* pw-formats.c */
@@ -119,6 +133,8 @@ uint32_t ncpw_formats_build(struct ncpw *app, void *buf, uint32_t size, const st
  * what was asked (the link then fails, other consumers go on).
  */
 int ncpw_formats_apply(struct ncpw *app, const struct spa_pod *format, char *why, size_t len);
+/* One EnumFormat pod of the engine's current format and size only, into @b; NULL if full. */
+const struct spa_pod *ncpw_formats_current(struct ncpw *app, struct spa_pod_builder *b);
 /* "YUYV 640x480 @30/1" for logs. */
 void ncpw_formats_describe(const struct v4l2_pix_format *pix, struct v4l2_fract ival, char *buf,
 			   size_t len);

@@ -55,7 +55,7 @@ static void ncpw_on_state(void *data, enum pw_stream_state old, enum pw_stream_s
 		NCPW_HOOK(app, failed, error ? error : "unknown error");
 		break;
 	case PW_STREAM_STATE_UNCONNECTED:
-		if (app->quitting)
+		if (app->quitting || app->unplugged)
 			break;
 		ncpw_log(app, "disconnected from PipeWire");
 		NCPW_HOOK(app, failed, "disconnected from PipeWire");
@@ -93,8 +93,10 @@ static void ncpw_on_param_changed(void *data, uint32_t id, const struct spa_pod 
 	if (id != SPA_PARAM_Format)
 		return;
 	app->have_format = false;
-	if (!param)
+	if (!param) {
+		NCPW_HOOK(app, format); /* cleared: have_format false */
 		return;
+	}
 	if (ncpw_formats_apply(app, param, why, sizeof(why)) < 0) {
 		app->count.refused++;
 		ncpw_log(app, "a consumer's format refused: %s", why);
