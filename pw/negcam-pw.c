@@ -55,18 +55,6 @@ static void ncpw_usage(FILE *to)
 		NCPW_LABEL_MAX);
 }
 
-/* node.name: "negcam." and the label, with what is not [A-Za-z0-9._-] as '-'. */
-static void ncpw_node_name(struct ncpw *app)
-{
-	char *p;
-
-	snprintf(app->node_name, sizeof(app->node_name), "negcam.%s", app->label);
-	for (p = app->node_name + 7; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '-'))
-			*p = '-';
-}
-
 /* Options into @app; -1 to go on, else the exit code. */
 static int ncpw_parse_args(struct ncpw *app, int argc, char **argv, bool *list)
 {
@@ -136,7 +124,7 @@ static int ncpw_load_profile(struct ncpw *app, bool has_label)
 	app->description = has_label		   ? app->label
 			   : app->profile->card[0] ? app->profile->card
 						   : app->profile->name;
-	ncpw_node_name(app);
+	ncpw_name_node(app);
 	return -1;
 }
 
@@ -214,6 +202,32 @@ static int ncpw_count_memfds(void)
 	return n;
 }
 
+/* The node failed, or PipeWire went away: end with 1. */
+static void ncpw_on_failed(struct ncpw *app, const char *why)
+{
+	app->exit_code = 1;
+	pw_main_loop_quit(app->loop);
+}
+
+/* A Format accepted: --exec's producer (re)started; cleared: stopped. */
+static void ncpw_on_format(struct ncpw *app)
+{
+	if (app->have_format)
+		ncpw_exec_format(app);
+	else
+		ncpw_exec_stop(app, "the format was cleared");
+}
+
+/* The program's node: frames drawn by pw-frames.c on its own timer (or
+ * --exec's producer's, pw-exec.c). */
+static const struct ncpw_hooks ncpw_program_hooks = {
+	.streaming = ncpw_frames_start,
+	.paused = ncpw_frames_stop,
+	.process = ncpw_frames_process,
+	.format = ncpw_on_format,
+	.failed = ncpw_on_failed,
+};
+
 /* The unplug fault (pw-faults.c): the node removed, or published again. */
 static void ncpw_plug(struct ncpw *app, bool in)
 {
@@ -244,6 +258,7 @@ static int ncpw_serve(struct ncpw *app)
 	pw_loop_add_signal(l, SIGINT, ncpw_on_signal, app);
 	pw_loop_add_signal(l, SIGTERM, ncpw_on_signal, app);
 	pw_loop_add_signal(l, SIGUSR1, ncpw_on_signal, app);
+	app->hooks = &ncpw_program_hooks;
 	app->plug = ncpw_plug;
 	if (ncpw_faults_init(app) < 0)
 		return 2;

@@ -26,6 +26,10 @@
 #   (f) negcam-pw ended by SIGTERM: the consumer ends with an error within
 #       5 s, the node is gone, no memfd left open; then SIGKILL: the node
 #       is gone too (the consumer waits: recorded)
+#   negcampwconvertsink (tests/pw/pw-sink-checks.sh): a pipeline as the
+#       camera: the same sizes with the producer's colour and the pipeline
+#       renegotiated to each, two consumers, a refused size, producer on
+#       demand (no consumer: no buffer made), late frames not burst
 #   (g) pipewiresink mode=provide (YUY2 640x480) asked the same sizes
 #       (recorded; only its own size is checked)
 #   every shelf camera and built-in profile: published, or refused with
@@ -77,6 +81,7 @@ T=$PW_SESSION_DIR
 . "$root/tests/pw/pw-checks.sh"
 . "$root/tests/pw/pw-exec-checks.sh"
 . "$root/tests/pw/pw-faults-checks.sh"
+. "$root/tests/pw/pw-sink-checks.sh"
 pw_bad_input
 pw_start_node webcam || finish
 pw_check_listed
@@ -89,6 +94,7 @@ pw_check_idle
 pw_check_exec
 pw_check_v4l2
 pw_check_stop
+pw_sink_checks
 pw_check_provide
 pw_check_shelf
 pw_check_faults
