@@ -29,7 +29,7 @@ DEB_TEST_PACKAGES := clang gstreamer1.0-plugins-bad \
 # the CI recipe's test (tests/pw/ci-recipe.sh reads the workflow's YAML).
 DEB_TEST_PACKAGES += xdg-desktop-portal xdg-desktop-portal-gtk libglib2.0-bin python3-yaml
 
-.PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps test-faults-apps test-portal test-ci-recipe test-shelf-uvc test-uvc-sweep fuzz bench kmod storm clean \
+.PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps test-faults-apps test-faults-compliance test-portal test-ci-recipe test-shelf-uvc test-uvc-sweep fuzz bench kmod storm clean \
 	matrix-shelf matrix-formats test-shelf debug-kernel test-debug test-debug-storm test-gadget
 
 all: build
@@ -107,6 +107,12 @@ test-apps: deps-test build
 # negcam-run; the table goes into docs/faults.md (about 4 minutes).
 test-faults-apps: deps-test build
 	./tests/apps/faults-apps.sh $(BUILD) --write docs/faults.md
+
+# v4l2-compliance -s on negcam.ko with each fault on, in the VM: only the
+# failures each fault is meant to cause; the table goes into
+# docs/faults.md (about 10 minutes under TCG, so not in `make test`).
+test-faults-compliance: deps-test build kmod
+	./tests/vm/run.sh --timeout 2400 tests/vm/faults-compliance.sh --write docs/faults.md
 
 # Browsers through the Camera portal on negcam-pw: the portal suite with
 # Firefox ESR as well as Chromium (`make test` runs Chromium only;
