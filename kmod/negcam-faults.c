@@ -55,7 +55,8 @@ void negcam_faults_stream_start(struct negcam_dev *dev)
 	spin_lock(&dev->slock);
 	negcam_faults_in_force(dev, &dev->stream_faults);
 	dev->kf.fresh = false;
-	dev->kf.todo = 0;
+	dev->kf.held = false;
+	dev->kf.streams++;
 	spin_unlock(&dev->slock);
 }
 
@@ -108,13 +109,19 @@ static bool negcam_faults_resize(struct negcam_dev *dev, u32 w, u32 h)
 	       negcam_engine_fmt(&dev->engine, NC_CAPTURE)->height != oh;
 }
 
-static void negcam_faults_source_change(struct negcam_dev *dev, u32 w, u32 h)
+/* Asked by stream @asked: not done once another stream started. */
+static void negcam_faults_source_change(struct negcam_dev *dev, u32 w, u32 h, u32 asked)
 {
 	bool changed = false;
 
 	mutex_lock(dev->vlock);
-	if (atomic_read(&dev->registered) && dev->engine.profile)
+	if (atomic_read(&dev->registered) && dev->engine.profile && asked == dev->kf.streams)
 		changed = negcam_faults_resize(dev, w, h);
+	if (changed) {
+		spin_lock(&dev->slock);
+		dev->kf.held = true; /* the thread delivers nothing more */
+		spin_unlock(&dev->slock);
+	}
 	mutex_unlock(dev->vlock);
 	if (changed) {
 		dev_info(dev->v4l2_dev.dev, "%s: source changed to %ux%u by a fault\n",
@@ -155,18 +162,19 @@ static void negcam_faults_loop_unplug(struct negcam_loop *loop)
 static void negcam_faults_work(struct work_struct *work)
 {
 	struct negcam_dev *dev = container_of(work, struct negcam_dev, kf.work);
-	u32 todo, w, h;
+	u32 todo, w, h, asked;
 
 	spin_lock(&dev->slock);
 	todo = dev->kf.todo;
 	w = dev->kf.width;
 	h = dev->kf.height;
+	asked = dev->kf.asked;
 	dev->kf.todo = 0;
 	spin_unlock(&dev->slock);
 	if ((todo & NC_DO_UNPLUG) && dev->loop)
 		negcam_faults_loop_unplug(dev->loop);
 	else if (todo & NC_DO_SOURCE_CHANGE)
-		negcam_faults_source_change(dev, w, h);
+		negcam_faults_source_change(dev, w, h, asked);
 	v4l2_device_put(&dev->v4l2_dev); /* negcam_faults_ask()'s */
 }
 
@@ -184,6 +192,7 @@ bool negcam_faults_ask(struct negcam_dev *dev, u32 what)
 	dev->kf.todo |= what;
 	dev->kf.width = dev->stream_faults.source_width;
 	dev->kf.height = dev->stream_faults.source_height;
+	dev->kf.asked = dev->kf.streams;
 	spin_unlock(&dev->slock);
 	v4l2_device_get(&dev->v4l2_dev);
 	if (!queue_work(negcam_faults_wq, &dev->kf.work))

@@ -51,9 +51,8 @@
 #include "framegen.h"
 
 /* In negcam_fault_state.fired, beside the engine's bits: this node is being
- * unplugged by a fault; its source changed (no frames until STREAMOFF). */
+ * unplugged by a fault. */
 #define NEGCAM_FAULT_GONE (1u << 31)
-#define NEGCAM_FAULT_HELD (1u << 30)
 
 /* How late the timer may fire, so wake-ups can be batched. */
 #define NEGCAM_TIMER_SLACK_NS (100 * NSEC_PER_USEC)
@@ -335,9 +334,10 @@ static void negcam_deliver(struct negcam_dev *dev, u64 count, u64 ts, u32 fed,
 static bool negcam_fault_resizes(const struct negcam_dev *dev)
 {
 	const struct negcam_faults *f = &dev->stream_faults;
+	u32 fields = dev->stream_fmt.field == V4L2_FIELD_ALTERNATE ? 2 : 1;
 
 	return f->source_width != dev->stream_fmt.width ||
-	       f->source_height != dev->stream_fmt.height;
+	       f->source_height != dev->stream_fmt.height * fields;
 }
 
 /*
@@ -368,20 +368,19 @@ static bool negcam_slot(struct negcam_dev *dev, struct negcam_clock *clk, u64 *c
 	u32 frame = per_field ? (u32)(*count / 2) : (u32)*count;
 	struct negcam_fault_frame d;
 
-	if (st->fired & (NEGCAM_FAULT_GONE | NEGCAM_FAULT_HELD))
-		return false; /* going, or held until STREAMOFF */
+	/* going; or the source changed (negcam-faults.c): held until STREAMOFF */
+	if ((st->fired & NEGCAM_FAULT_GONE) || READ_ONCE(dev->kf.held))
+		return false;
 	negcam_fault_decide(&dev->stream_faults, st, frame, ts - t0, &d);
 	if ((d.what & NC_DO_UNPLUG) &&
 	    (negcam_fault_unplug(dev) || negcam_faults_ask(dev, NC_DO_UNPLUG))) {
 		st->fired |= NEGCAM_FAULT_GONE;
 		return false;
 	}
-	/* another size than the stream's: held until the application restarts */
+	/* another size than the stream's: the format changes, the stream is held */
 	if ((d.what & NC_DO_SOURCE_CHANGE) && negcam_fault_resizes(dev) &&
-	    negcam_faults_ask(dev, NC_DO_SOURCE_CHANGE)) {
-		st->fired |= NEGCAM_FAULT_HELD;
+	    negcam_faults_ask(dev, NC_DO_SOURCE_CHANGE))
 		return false;
-	}
 	if (d.what & NC_DO_STALL) {
 		negcam_clock_set(clk, t0 + d.stall_until_ns, ival, per_field,
 				 &dev->stream_faults);
@@ -422,7 +421,7 @@ static void negcam_thread_renew(struct negcam_dev *dev, struct negcam_clock *clk
 			 &dev->stream_faults);
 	*next = 0;
 	if (refault) {
-		st->fired &= NEGCAM_FAULT_GONE | NEGCAM_FAULT_HELD;
+		st->fired &= NEGCAM_FAULT_GONE;
 		*t0 = clk->start;
 	}
 }

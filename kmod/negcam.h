@@ -98,6 +98,11 @@ struct negcam_loop;
  * @todo: NC_DO_SOURCE_CHANGE, NC_DO_UNPLUG: what @work is to do
  * @width: the source change's new size
  * @height: see @width
+ * @streams: STREAMONs so far; @asked: which stream asked for @todo (a
+ *	source change asked by a stream that ended is not done on the next)
+ * @asked: see @streams
+ * @held: the source changed under the stream: it delivers nothing more
+ *	until STREAMOFF
  * @work: a source change or a loop's unplug, done under the node's lock
  *	(the thread cannot take it: STREAMOFF waits for the thread)
  *
@@ -111,6 +116,9 @@ struct negcam_kfaults {
 	u32 todo;
 	u32 width;
 	u32 height;
+	u32 streams;
+	u32 asked;
+	bool held;
 	struct work_struct work;
 };
 struct negcam_dev;
