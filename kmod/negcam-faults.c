@@ -81,6 +81,7 @@ static bool negcam_faults_resize(struct negcam_dev *dev, u32 w, u32 h)
 {
 	struct v4l2_format f;
 	u32 ow, oh;
+	int ret;
 
 	memset(&f, 0, sizeof(f));
 	f.type = negcam_engine_buf_type(dev->engine.profile, NC_CAPTURE);
@@ -101,9 +102,10 @@ static bool negcam_faults_resize(struct negcam_dev *dev, u32 w, u32 h)
 	}
 	/* the source, not the application, changes it: busy or not */
 	negcam_engine_set_busy(&dev->engine, f.type, false);
-	if (negcam_engine_s_fmt(&dev->engine, &f))
-		return false;
+	ret = negcam_engine_s_fmt(&dev->engine, &f);
 	negcam_engine_set_busy(&dev->engine, f.type, vb2_is_busy(&dev->queue));
+	if (ret)
+		return false;
 	dev->fmt_gen++;
 	return negcam_engine_fmt(&dev->engine, NC_CAPTURE)->width != ow ||
 	       negcam_engine_fmt(&dev->engine, NC_CAPTURE)->height != oh;

@@ -36,9 +36,9 @@ truncate 20%|MJPG||a short bytesused is legal for MJPG
 stall 500ms every 1s|YUYV||a stall shorter than its poll timeout only delays frames
 rate 10|YUYV||frames come slower than G_PARM says: nothing checks the rate
 timestamp-jump 300ms every 500ms|YUYV||stamps that jump forward still increase
-timestamp-jump -300ms every 500ms|YUYV|timestamp|stamps that go back: a check of their order may fail (1.22.1 has none in its streaming tests)
+timestamp-jump -300ms every 500ms|YUYV|timestamp|stamps that go back: a check of their order may fail (v4l2-compliance 1.22.1 flagged none)
 source-change 500ms 640x480|YUYV|HANG|the stream delivers nothing after the change until STREAMOFF, and v4l2-compliance waits for frames without a timeout (as v4l2-ctl, ffmpeg and OpenCV do, "What applications do")
-unplug 2s|YUYV|.|the node is gone: every later ioctl fails with ENODEV'
+unplug 2s|YUYV|.|the queue goes in error (a waiting DQBUF: EIO), then the node: the streaming test running then fails'
 
 base() { # base FOURCC
 	printf 'name faulty\ncard "Faulty Camera"\nformat %s\n  size 320x240 fps 30\n  size 640x480 fps 30\nformat %s\n  size 320x240 fps 30\n  size 640x480 fps 30\nfault seed 7\n' \

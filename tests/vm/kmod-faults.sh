@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
 #
 # negcam.ko's faults read from outside (docs/faults.md), sourced by
 # tests/vm/kmod-suite.sh, which calls each test_kfaults_* in order (or
