@@ -128,7 +128,10 @@ negcam_storm() {
 	fi
 	run_storm negcam "$log" --seconds "$SECS" --chaos "${ARGS[@]}" "${seed_args[@]}"
 	out=$?
-	[ -n "$flip" ] && { kill "$flip"; wait "$flip"; } 2>/dev/null
+	if [ -n "$flip" ]; then
+		{ kill "$flip"; wait "$flip"; } 2>/dev/null
+		note "faults: $(dmesg_since "negcam storm" 2>/dev/null | wc -l) bad lines; $(sed -n '/storm-suite: negcam storm/,$p' "$KMSG" | grep -c 'by a fault') source changes and unplugs done by a fault"
+	fi
 	if [ $out = 0 ]; then
 		pass "negcam.ko storm, ${SECS} s: $(grep -m1 '^storm: total' "$log" | sed 's/^storm: //'), no invariant broken, nothing hung"
 	else
