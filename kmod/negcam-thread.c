@@ -183,9 +183,9 @@ static struct negcam_buffer *negcam_next_buffer(struct negcam_dev *dev,
  * and timestamps increase across both kinds. Under dev->slock so that
  * this order is vb2's done order too.
  */
-static void negcam_done_locked(struct negcam_dev *dev,
-			       struct negcam_buffer *buf, u32 seq, u64 ts,
-			       s64 jump, bool ok)
+static void negcam_done_jump_locked(struct negcam_dev *dev,
+				    struct negcam_buffer *buf, u32 seq, u64 ts,
+				    s64 jump, bool ok)
 {
 	if (dev->last_ts && ts < dev->last_ts + NSEC_PER_USEC)
 		ts = dev->last_ts + NSEC_PER_USEC;
@@ -195,6 +195,14 @@ static void negcam_done_locked(struct negcam_dev *dev,
 	vb2_buffer_done(&buf->vb.vb2_buf,
 			ok ? VB2_BUF_STATE_DONE : VB2_BUF_STATE_ERROR);
 	atomic64_inc(&dev->frames);
+}
+
+/* The same with no fault's jump: the producer's frames of a loop. */
+static void negcam_done_locked(struct negcam_dev *dev,
+			       struct negcam_buffer *buf, u32 seq, u64 ts,
+			       bool ok)
+{
+	negcam_done_jump_locked(dev, buf, seq, ts, 0, ok);
 }
 
 /*
@@ -242,7 +250,7 @@ bool negcam_deliver_frame(struct negcam_dev *dev, const void *src,
 	buf->vb.field = dev->stream_fmt.field;
 	spin_lock(&dev->slock);
 	dev->fed++;
-	negcam_done_locked(dev, buf, 0, ts, 0, to != NULL);
+	negcam_done_locked(dev, buf, 0, ts, to != NULL);
 	spin_unlock(&dev->slock);
 	return to != NULL;
 }
@@ -267,7 +275,7 @@ bool negcam_deliver_shared_locked(struct negcam_dev *dev,
 	vb2_set_plane_payload(&buf->vb.vb2_buf, 0, n);
 	buf->vb.field = dev->stream_fmt.field;
 	dev->fed++;
-	negcam_done_locked(dev, buf, 0, ts, 0, true);
+	negcam_done_locked(dev, buf, 0, ts, true);
 	return true;
 }
 
@@ -321,8 +329,8 @@ static void negcam_deliver(struct negcam_dev *dev, u64 count, u64 ts, u32 fed,
 	negcam_fault_apply(dev, buf, d);
 	spin_lock(&dev->slock);
 	if (dev->fed == fed) {
-		negcam_done_locked(dev, buf, seq, ts, d->ts_offset_ns,
-				   !ret && !(d->what & NC_DO_ERROR));
+		negcam_done_jump_locked(dev, buf, seq, ts, d->ts_offset_ns,
+					!ret && !(d->what & NC_DO_ERROR));
 	} else {
 		list_add(&buf->list, &dev->buf_list);
 		buf->in_driver = true;
