@@ -93,6 +93,25 @@ test_kfaults_switch() {
 	expect "faults: an empty write gives back the profile's (none)" "$(cat $CFS/faults)" ""
 }
 
+# The unplug comes while a producer feeds the consumer too: both lose their node.
+kfaults_loop_unplug_fed() {
+	local d=/sys/kernel/config/negcam/loops/kf2 n o c out pid rc
+	mkdir $d && echo 1 > $d/enable || { fail "loop with a producer: cannot make one"; return; }
+	n=$(cat $d/nodes)
+	o=/dev/$(echo "$n" | awk '{ print $2 }') c=/dev/$(echo "$n" | awk '{ print $4 }')
+	"$NEGCAM_TREE/tests/vm/out/bin/vm-v4l2" produce "$o" 0 515af05a > /tmp/kf-produce.out 2>&1 &
+	pid=$!
+	sleep 1
+	echo 'unplug 2s' > $d/faults || fail "loop faults: write refused"
+	out=$(timeout -k 5 60 "$VF" unplug "$c" 2>&1)
+	if [ $? = 0 ]; then pass "loop unplug 2s while a producer streams into the loop: the consumer's handle POLLERR | POLLHUP, ENODEV, the node gone"
+	else fail "loop unplug with a producer: $(echo "$out" | grep FAIL | tr '\n' ' ')"; fi
+	timeout 20 tail --pid=$pid -f /dev/null; kill $pid 2>/dev/null; wait $pid; rc=$?
+	if [ -e "$o" ] || [ -e "$c" ]; then fail "loop unplug with a producer: $o or $c remains"
+	else pass "loop unplug with a producer: both nodes are gone, the producer ended (status $rc: $(tail -n 1 /tmp/kf-produce.out))"; fi
+	echo 0 > $d/enable && rmdir $d || fail "loop unplug with a producer: enable=0 or rmdir after it"
+}
+
 test_kfaults_loop_unplug() {
 	local d=/sys/kernel/config/negcam/loops/kf n o c out d0
 	d0=$(dmesg | wc -l)
@@ -107,6 +126,7 @@ test_kfaults_loop_unplug() {
 	sleep 0.5
 	if [ -e "$o" ] || [ -e "$c" ]; then fail "loop unplug: $o or $c remains"; else pass "loop unplug: its output node $o and capture node $c are gone"; fi
 	echo 0 > $d/enable && rmdir $d || fail "loop unplug: enable=0 or rmdir after it"
+	kfaults_loop_unplug_fed
 	kfaults_dmesg_clean "$d0" "loop unplug"
 	if unload && load profile=vga; then pass "loop unplug: rmmod and reload"; else fail "loop unplug: rmmod or reload"; fi
 	DEV=/dev/$(cat $SYS/video_node)
