@@ -318,7 +318,8 @@ static inline struct negcam_buffer *to_negcam_buffer(struct vb2_buffer *vb)
 }
 
 /* negcam-core.c: a fault's unplug (docs/faults.md), done by a work item;
- * false for a loop's node, which has no platform device of its own. */
+ * false for a loop's node, which has no platform device of its own (its
+ * loop's unplug is negcam_faults_ask()'s). */
 bool negcam_fault_unplug(struct negcam_dev *dev);
 
 /* negcam-profile.c */
