@@ -31,7 +31,7 @@ DEB_TEST_PACKAGES += xdg-desktop-portal xdg-desktop-portal-gtk libglib2.0-bin py
 # ...and Firefox's crash on libpipewire 0.3.65 located (tests/pw/stop-race.sh).
 DEB_TEST_PACKAGES += gdb binutils
 
-.PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps test-faults-apps test-faults-chromium test-portal test-ci-recipe test-shelf-uvc test-uvc-sweep fuzz bench kmod storm clean \
+.PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps test-faults-apps test-faults-chromium test-faults-compliance test-portal test-ci-recipe test-shelf-uvc test-uvc-sweep fuzz bench kmod storm clean \
 	matrix-shelf matrix-formats test-shelf debug-kernel test-debug test-debug-storm test-gadget
 
 all: build
@@ -114,6 +114,12 @@ test-faults-apps: deps-test build
 # portal; its table goes into docs/faults.md (about 5 minutes).
 test-faults-chromium: deps-test build
 	./tests/apps/faults-chromium.sh $(BUILD) --write docs/faults.md
+
+# v4l2-compliance -s on negcam.ko with each fault on, in the VM: only the
+# failures each fault is meant to cause; the table goes into
+# docs/faults.md (about 10 minutes under TCG, so not in `make test`).
+test-faults-compliance: deps-test build kmod
+	./tests/vm/run.sh --timeout 2400 tests/vm/faults-compliance.sh --write docs/faults.md
 
 # Browsers through the Camera portal on negcam-pw: the portal suite with
 # Firefox ESR as well as Chromium (`make test` runs Chromium only;

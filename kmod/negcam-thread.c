@@ -22,11 +22,15 @@
  * time since the stream started: a dropped frame uses up its sequence
  * number (counted as dropped), an ERROR frame is handed back in
  * VB2_BUF_STATE_ERROR, an MJPEG/H.264 payload is damaged after drawing,
- * the timestamp jumps forward (never back: handed-back timestamps only
- * increase), a stall restarts the deadlines where it ends, a fault rate
- * slower than the stream's paces the slots, an unplug is the simulated
- * unplug's, from a work item (negcam_fault_unplug()). Source change is not
- * applied here yet.
+ * the timestamp jumps forward or back (the offset is added after the
+ * stamps are made to increase, so a backward jump shows in DQBUF), a stall
+ * restarts the deadlines where it ends, a fault rate slower than the
+ * stream's paces the slots, an unplug is the simulated unplug's, from a
+ * work item (negcam_fault_unplug(); a loop's, negcam-faults.c), a source
+ * change to another size is done by negcam-faults.c's work item and the
+ * stream then delivers nothing until STREAMOFF. Faults written to configfs
+ * while streaming (negcam-faults.c) are taken at the next slot, their time
+ * counting from then, frame numbers going on.
  *
  * A capture node of a loop (negcam-loop-frames.c) is handed the producer's
  * frames by the producer's own QBUF (negcam_deliver_frame, one copy into
@@ -47,7 +51,7 @@
 #include "framegen.h"
 
 /* In negcam_fault_state.fired, beside the engine's bits: this node is being
- * unplugged by a fault (a loop's node is not: it has no device of its own). */
+ * unplugged by a fault. */
 #define NEGCAM_FAULT_GONE (1u << 31)
 
 /* How late the timer may fire, so wake-ups can be batched. */
@@ -172,24 +176,33 @@ static struct negcam_buffer *negcam_next_buffer(struct negcam_dev *dev,
 
 /*
  * Hand @buf back with sequence @seq at @ts, at least a microsecond (what
- * struct timeval shows) after the last. On a loop's capture node frames
+ * struct timeval shows) after the last, plus a fault's @jump (which may
+ * be negative: the stamp then goes back). On a loop's capture node frames
  * come from two contexts (its thread, the producer's QBUF): the node
  * numbers them itself, in the order they are handed back, so sequence
  * and timestamps increase across both kinds. Under dev->slock so that
  * this order is vb2's done order too.
  */
-static void negcam_done_locked(struct negcam_dev *dev,
-			       struct negcam_buffer *buf, u32 seq, u64 ts,
-			       bool ok)
+static void negcam_done_jump_locked(struct negcam_dev *dev,
+				    struct negcam_buffer *buf, u32 seq, u64 ts,
+				    s64 jump, bool ok)
 {
 	if (dev->last_ts && ts < dev->last_ts + NSEC_PER_USEC)
 		ts = dev->last_ts + NSEC_PER_USEC;
 	dev->last_ts = ts;
 	buf->vb.sequence = dev->loop ? dev->loop_seq++ : seq;
-	buf->vb.vb2_buf.timestamp = ts;
+	buf->vb.vb2_buf.timestamp = jump < 0 && (u64)-jump > ts ? 0 : ts + jump;
 	vb2_buffer_done(&buf->vb.vb2_buf,
 			ok ? VB2_BUF_STATE_DONE : VB2_BUF_STATE_ERROR);
 	atomic64_inc(&dev->frames);
+}
+
+/* The same with no fault's jump: the producer's frames of a loop. */
+static void negcam_done_locked(struct negcam_dev *dev,
+			       struct negcam_buffer *buf, u32 seq, u64 ts,
+			       bool ok)
+{
+	negcam_done_jump_locked(dev, buf, seq, ts, 0, ok);
 }
 
 /*
@@ -274,9 +287,9 @@ bool negcam_deliver_shared_locked(struct negcam_dev *dev,
  * placeholder then goes back to the queue unseen, so that a consumer
  * never gets one after the producer's frames began.
  */
-/* An encoded payload damaged, the stamp moved, as the faults' @d says. */
+/* An encoded payload damaged as the faults' @d says. */
 static void negcam_fault_apply(struct negcam_dev *dev, struct negcam_buffer *buf,
-			       const struct negcam_fault_frame *d, u64 *ts)
+			       const struct negcam_fault_frame *d)
 {
 	struct vb2_buffer *vb = &buf->vb.vb2_buf;
 	void *vaddr = vb2_plane_vaddr(vb, 0);
@@ -287,8 +300,6 @@ static void negcam_fault_apply(struct negcam_dev *dev, struct negcam_buffer *buf
 							  vb2_get_plane_payload(vb, 0)));
 		buf->last_frame = NC_FRAME_NONE; /* not the generator's picture */
 	}
-	if (d->ts_offset_ns > 0)
-		*ts += d->ts_offset_ns;
 }
 
 static void negcam_deliver(struct negcam_dev *dev, u64 count, u64 ts, u32 fed,
@@ -315,15 +326,40 @@ static void negcam_deliver(struct negcam_dev *dev, u64 count, u64 ts, u32 fed,
 		buf->vb.field = (count & 1) ? V4L2_FIELD_BOTTOM : V4L2_FIELD_TOP;
 	else
 		buf->vb.field = fmt->field;
-	negcam_fault_apply(dev, buf, d, &ts);
+	negcam_fault_apply(dev, buf, d);
 	spin_lock(&dev->slock);
 	if (dev->fed == fed) {
-		negcam_done_locked(dev, buf, seq, ts, !ret && !(d->what & NC_DO_ERROR));
+		negcam_done_jump_locked(dev, buf, seq, ts, d->ts_offset_ns,
+					!ret && !(d->what & NC_DO_ERROR));
 	} else {
 		list_add(&buf->list, &dev->buf_list);
 		buf->in_driver = true;
 	}
 	spin_unlock(&dev->slock);
+}
+
+/* A fault's source change names another size than the stream's. */
+static bool negcam_fault_resizes(const struct negcam_dev *dev)
+{
+	const struct negcam_faults *f = &dev->stream_faults;
+	u32 fields = dev->stream_fmt.field == V4L2_FIELD_ALTERNATE ? 2 : 1;
+
+	return f->source_width != dev->stream_fmt.width ||
+	       f->source_height != dev->stream_fmt.height * fields;
+}
+
+/*
+ * While a loop's producer feeds the node no slot is decided, but its
+ * unplug comes all the same, at @elapsed_ns.
+ */
+static void negcam_fault_live(struct negcam_dev *dev, struct negcam_fault_state *st,
+			      u64 elapsed_ns)
+{
+	const struct negcam_faults *f = &dev->stream_faults;
+
+	if ((f->given & (1u << NC_FAULT_UNPLUG)) && elapsed_ns >= f->unplug_ns &&
+	    !(st->fired & NEGCAM_FAULT_GONE) && negcam_faults_ask(dev, NC_DO_UNPLUG))
+		st->fired |= NEGCAM_FAULT_GONE;
 }
 
 /*
@@ -340,13 +376,19 @@ static bool negcam_slot(struct negcam_dev *dev, struct negcam_clock *clk, u64 *c
 	u32 frame = per_field ? (u32)(*count / 2) : (u32)*count;
 	struct negcam_fault_frame d;
 
-	if (st->fired & NEGCAM_FAULT_GONE)
-		return false; /* going: the work item stops this thread */
+	/* going; or the source changed (negcam-faults.c): held until STREAMOFF */
+	if ((st->fired & NEGCAM_FAULT_GONE) || READ_ONCE(dev->kf.held))
+		return false;
 	negcam_fault_decide(&dev->stream_faults, st, frame, ts - t0, &d);
-	if ((d.what & NC_DO_UNPLUG) && negcam_fault_unplug(dev)) {
+	if ((d.what & NC_DO_UNPLUG) &&
+	    (negcam_fault_unplug(dev) || negcam_faults_ask(dev, NC_DO_UNPLUG))) {
 		st->fired |= NEGCAM_FAULT_GONE;
 		return false;
 	}
+	/* another size than the stream's: the format changes, the stream is held */
+	if ((d.what & NC_DO_SOURCE_CHANGE) && negcam_fault_resizes(dev) &&
+	    negcam_faults_ask(dev, NC_DO_SOURCE_CHANGE))
+		return false;
 	if (d.what & NC_DO_STALL) {
 		negcam_clock_set(clk, t0 + d.stall_until_ns, ival, per_field,
 				 &dev->stream_faults);
@@ -367,6 +409,29 @@ static void negcam_sleep_until(u64 ns)
 
 	schedule_hrtimeout_range(&deadline, NEGCAM_TIMER_SLACK_NS,
 				 HRTIMER_MODE_ABS);
+}
+
+/*
+ * A new interval (S_PARM: @resync) or faults switched through configfs
+ * since the last turn: the clock goes on from the last slot boundary,
+ * *@next counting from it; switched faults' time counts from there too
+ * (*@t0), their one-shot faults to come again.
+ */
+static void negcam_thread_renew(struct negcam_dev *dev, struct negcam_clock *clk, u64 *next,
+				struct v4l2_fract ival, bool per_field, bool resync,
+				struct negcam_fault_state *st, u64 *t0)
+{
+	bool refault = negcam_faults_take(dev);
+
+	if (!resync && !refault)
+		return;
+	negcam_clock_set(clk, negcam_clock_at(clk, *next), ival, per_field,
+			 &dev->stream_faults);
+	*next = 0;
+	if (refault) {
+		st->fired &= NEGCAM_FAULT_GONE;
+		*t0 = clk->start;
+	}
 }
 
 static int negcam_thread_fn(void *data)
@@ -404,17 +469,14 @@ static int negcam_thread_fn(void *data)
 		ival = dev->stream_ival;
 		fed = dev->fed;	/* before the producer check below */
 		spin_unlock(&dev->slock);
-		if (resync) {
-			/* New interval: continue from the last slot boundary. */
-			negcam_clock_set(&clk, negcam_clock_at(&clk, next), ival,
-					 per_field, &dev->stream_faults);
-			next = 0;
-		}
+		negcam_thread_renew(dev, &clk, &next, ival, per_field, resync, &st, &t0);
 
 		now = ktime_get_ns();
 		ended = negcam_clock_ended(&clk, now);
 		if (negcam_node_has(dev, live_until))
 			live_until = dev->ops->live_until(dev, now);
+		if (live_until)
+			negcam_fault_live(dev, &st, now - t0);
 		if (ended > next) {
 			/* The placeholder fills the slots a producer leaves. */
 			if (!live_until) {
