@@ -11,7 +11,10 @@
  * loop_timeout_ms, gets the generated picture (the placeholder) from its
  * pacing thread at its own format and rate instead (negcam-loop-live.c,
  * negcam-thread.c). No buffer of a wrong size is ever handed to a
- * consumer, and nothing is converted in the kernel.
+ * consumer, and nothing is converted in the kernel. A consumer never gets
+ * frames faster than its own interval: one that comes sooner waits for its
+ * time and a newer one replaces it (negcam-thread.c, "Pacing"), so a
+ * producer catching up on a backlog is not passed on as a burst.
  *
  * This is the loop's frame path, run in every producer QBUF: the
  * producer-live mark (negcam-loop-live.c), the hand-over with capture
@@ -226,6 +229,9 @@ void negcam_loop_out_stop(struct negcam_dev *out)
 
 	negcam_loop_mark(loop, NULL, ktime_get_ns(), 0);
 	negcam_loop_slock(loop->cap[0]);
+	/* A frame waiting for its time in shared memory goes with it. */
+	if (loop->cap[0])
+		negcam_ready_drop_locked(loop->cap[0]);
 	list_for_each_entry(buf, &loop->held, list)
 		buf->in_driver = false;
 	list_splice_init(&loop->held, &back);
