@@ -179,7 +179,9 @@ static void negcam_loop_copy(struct negcam_loop *loop, struct negcam_dev *cap,
  * streams its format: as the capture buffer that shares its memory when
  * that one is queued (capture node 0, negcam-loop-share.c), else copied into
  * the next queued buffer (one copy per consumer at most, no thread
- * woken). The capture threads see that the producer is live and draw no
+ * woken), and done at once unless it comes sooner than that consumer's
+ * interval (then its thread hands it back at its time, negcam-thread.c).
+ * The capture threads see that the producer is live and draw no
  * placeholder. Under loop->lock (vb2 calls buf_queue with q->lock held),
  * which keeps every capture queue from starting or stopping meanwhile; no
  * spinlock is held across a copy.
