@@ -43,7 +43,7 @@
  * in its buffer as the node's ready buffer, and the thread hands it back
  * when its time comes; a newer frame meanwhile takes its place
  * (latest-frame: a producer catching up on a backlog is never passed on
- * as a burst; dev->replaced counts what it replaced).
+ * as a burst).
  */
 #include <linux/kthread.h>
 #include <linux/freezer.h>
@@ -252,8 +252,6 @@ static void negcam_hand_back_locked(struct negcam_dev *dev,
 	u64 due = negcam_due_locked(dev);
 
 	dev->fed++;
-	if (dev->ready)
-		atomic64_inc(&dev->replaced);
 	negcam_ready_drop_locked(dev);
 	if (!ok || ktime_get_ns() >= due) {
 		negcam_done_locked(dev, buf, 0, max(ts, due), ok);
@@ -269,7 +267,7 @@ static void negcam_hand_back_locked(struct negcam_dev *dev,
 
 /*
  * The node's ready buffer, taken off the list for the newest frame to be
- * copied over it (counted as replaced), if its memory is its own; or NULL.
+ * copied over it, if its memory is its own; or NULL.
  */
 static struct negcam_buffer *negcam_ready_claim(struct negcam_dev *dev)
 {
@@ -281,7 +279,6 @@ static struct negcam_buffer *negcam_ready_claim(struct negcam_dev *dev)
 		dev->ready = NULL;
 		list_del(&buf->list);
 		buf->in_driver = false;
-		atomic64_inc(&dev->replaced);
 	}
 	spin_unlock(&dev->slock);
 	return buf;

@@ -200,11 +200,9 @@ struct negcam_buffer {
  * @last_ts: timestamp of the last frame delivered (under @slock)
  * @ready: capture node of a loop: a queued buffer holding the producer's
  *	newest frame, which the node hands back no earlier than @last_ts
- *	plus its frame interval (by its thread, negcam_ready_flush); a newer
+ *	plus its frame interval less 1/64 (by its thread, negcam_ready_flush); a newer
  *	frame replaces it. Stays on @buf_list, never written by the
  *	placeholder. NULL if none (under @slock)
- * @replaced: capture node of a loop: producer frames replaced by a newer
- *	one before their time came (the producer ran faster than the node)
  * @ctrl_handler: controls (min buffers, test pattern)
  * @ctrl_pattern: the test pattern control
  * @index: N in negcam-N, platform:negcam-N
@@ -252,7 +250,6 @@ struct negcam_dev {
 	u32 fed;
 	u64 last_ts;
 	struct negcam_buffer *ready;
-	atomic64_t replaced;
 	struct v4l2_ctrl_handler ctrl_handler;
 	struct v4l2_ctrl *ctrl_pattern;
 	unsigned int index;
