@@ -9,7 +9,8 @@
 # consumers, follow mode with a size change mid-stream and its narrowing to
 # the producer's format while it streams (enumeration, TRY_FMT, compliance,
 # ffmpeg and v4l2src without a format), rmmod in every state and 100
-# open/S_FMT/REQBUFS/STREAMON/close cycles from both sides.
+# open/S_FMT/REQBUFS/STREAMON/close cycles from both sides, and no burst
+# from a producer catching up (issue 39).
 #   tests/vm/run.sh loop          (also: suites.sh quick|full)
 # Each feature's checks are one test_* function, called in order at the
 # end. Prints PASS/FAIL lines and "loop: N passed, N failed"; exit status 1 on
