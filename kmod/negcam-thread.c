@@ -39,6 +39,15 @@
  * loop_timeout_ms (the placeholder). Sequence numbers and timestamps run
  * on across both kinds of frame: they are given under dev->slock, in the
  * order buffers are handed back.
+ *
+ * Pacing, on a loop's capture node: a camera never delivers faster than
+ * its interval, so a producer frame is handed back no earlier than the
+ * node's last frame plus its stream interval (less 1/64 of it, so that a
+ * wait does not carry on: negcam_due_locked). One that comes sooner waits
+ * in its buffer as the node's ready buffer, and the thread hands it back
+ * when its time comes; a newer frame meanwhile takes its place
+ * (latest-frame: a producer catching up on a backlog is never passed on
+ * as a burst).
  */
 #include <linux/kthread.h>
 #include <linux/freezer.h>
@@ -53,6 +62,9 @@
 /* In negcam_fault_state.fired, beside the engine's bits: this node is being
  * unplugged by a fault. */
 #define NEGCAM_FAULT_GONE (1u << 31)
+
+/* A loop's capture node paces producer frames to its interval less 1/64. */
+#define NEGCAM_PACE_SLACK_SHIFT 6
 
 /* How late the timer may fire, so wake-ups can be batched. */
 #define NEGCAM_TIMER_SLACK_NS (100 * NSEC_PER_USEC)
@@ -159,7 +171,7 @@ static struct negcam_buffer *negcam_next_buffer(struct negcam_dev *dev,
 
 	spin_lock(&dev->slock);
 	list_for_each_entry(buf, &dev->buf_list, list)
-		if (negcam_share_writable(buf))
+		if (negcam_share_writable(buf) && buf != dev->ready)
 			break;
 	if (list_entry_is_head(buf, &dev->buf_list, list)) {
 		buf = NULL;
@@ -206,6 +218,123 @@ static void negcam_done_locked(struct negcam_dev *dev,
 }
 
 /*
+ * Under dev->slock: the earliest time a loop's capture node may hand back
+ * its next producer frame: one stream interval after the last frame it
+ * handed back, less 1/64 of it (0.5 ms at 30 fps); 0 for at once (no frame
+ * yet, or no interval). The 1/64: a producer at the node's own rate whose
+ * frame came late once would otherwise keep every later frame waiting by
+ * as much (each waits for the one before plus the interval); with it that
+ * wait shrinks by 1/64 of an interval a frame, and a producer can never
+ * go faster than 64/63 of the node's rate.
+ */
+static u64 negcam_due_locked(const struct negcam_dev *dev)
+{
+	struct v4l2_fract iv = dev->stream_ival;
+	u64 ns;
+
+	if (!dev->last_ts || !iv.denominator)
+		return 0;
+	ns = div_u64((u64)iv.numerator * NSEC_PER_SEC, iv.denominator);
+	return dev->last_ts + ns - (ns >> NEGCAM_PACE_SLACK_SHIFT);
+}
+
+/*
+ * Under dev->slock: the node has no ready buffer any more; the one it had
+ * stays queued, and memory it shared with a producer's buffer is free for
+ * the producer again (negcam-loop-share.c). A newer frame replaced it, or
+ * (@dev stops, or its producer's buffers go) nobody will hand it back.
+ */
+void negcam_ready_drop_locked(struct negcam_dev *dev)
+{
+	if (!dev->ready)
+		return;
+	dev->ready->lent = false;
+	dev->ready = NULL;
+}
+
+/*
+ * Under dev->slock: @buf, off the list, holds the producer's newest frame,
+ * queued at @ts. It goes back to the consumer now if its time has come
+ * (stamped no earlier than that time), else it waits as the node's ready
+ * buffer and the thread is woken to hand it back then. Either way it
+ * replaces the ready buffer there was.
+ */
+static void negcam_hand_back_locked(struct negcam_dev *dev,
+				    struct negcam_buffer *buf, u64 ts, bool ok)
+{
+	u64 due = negcam_due_locked(dev);
+
+	dev->fed++;
+	negcam_ready_drop_locked(dev);
+	if (!ok || ktime_get_ns() >= due) {
+		negcam_done_locked(dev, buf, 0, max(ts, due), ok);
+		return;
+	}
+	list_add(&buf->list, &dev->buf_list);
+	buf->in_driver = true;
+	buf->lent = !negcam_share_writable(buf);
+	dev->ready = buf;
+	if (dev->thread)
+		wake_up_process(dev->thread);
+}
+
+/*
+ * The node's ready buffer, taken off the list for the newest frame to be
+ * copied over it, if its memory is its own; or NULL.
+ */
+static struct negcam_buffer *negcam_ready_claim(struct negcam_dev *dev)
+{
+	struct negcam_buffer *buf = NULL;
+
+	spin_lock(&dev->slock);
+	if (dev->ready && negcam_share_writable(dev->ready)) {
+		buf = dev->ready;
+		dev->ready = NULL;
+		list_del(&buf->list);
+		buf->in_driver = false;
+	}
+	spin_unlock(&dev->slock);
+	return buf;
+}
+
+/*
+ * The thread: the ready buffer goes back to the consumer, stamped now, if
+ * its time has come (it sleeps until then: negcam_ready_deadline).
+ */
+static void negcam_ready_flush(struct negcam_dev *dev)
+{
+	struct negcam_buffer *buf;
+	u64 now;
+
+	spin_lock(&dev->slock);
+	buf = dev->ready;
+	now = ktime_get_ns();
+	if (buf && now >= negcam_due_locked(dev)) {
+		dev->ready = NULL;
+		list_del(&buf->list);
+		buf->in_driver = false;
+		negcam_done_locked(dev, buf, 0, now, true);
+	}
+	spin_unlock(&dev->slock);
+}
+
+/*
+ * The thread, about to sleep until @deadline (its state set): sooner if a
+ * ready buffer is due then, also one a producer frame made ready since
+ * the thread last looked (that producer's wake-up found it awake).
+ */
+static u64 negcam_ready_deadline(struct negcam_dev *dev, u64 deadline)
+{
+	u64 due = 0;
+
+	spin_lock(&dev->slock);
+	if (dev->ready)
+		due = negcam_due_locked(dev);
+	spin_unlock(&dev->slock);
+	return due && due < deadline ? due : deadline;
+}
+
+/*
  * Copy @n bytes of a frame. Whole pages go through copy_page() when both
  * ends are page-aligned (vmalloc'd MMAP buffers always are): the kernel's
  * memcpy() is "rep movsb" on CPUs that report ERMS, and an emulated CPU
@@ -225,10 +354,12 @@ static void negcam_copy(void *to, const void *from, unsigned long n)
 
 /*
  * A loop's producer frame @src, @n bytes of the stream's format (checked
- * by the caller), queued at @ts: copied into the next queued buffer, the
- * one copy a consumer costs. Called from the output node's buf_queue,
- * under the loop's lock but no spinlock. False when no buffer was queued
- * (a drop, counted as on a plain device).
+ * by the caller), queued at @ts: copied into the ready buffer (replacing
+ * the older frame there) or else the next queued buffer, the one copy a
+ * consumer costs, and handed back when its time comes (see the head).
+ * Called from the output node's buf_queue, under the loop's lock but no
+ * spinlock. False when no buffer was queued (a drop, counted as on a
+ * plain device).
  */
 bool negcam_deliver_frame(struct negcam_dev *dev, const void *src,
 			  unsigned long n, u64 ts)
@@ -237,7 +368,9 @@ bool negcam_deliver_frame(struct negcam_dev *dev, const void *src,
 	u32 pattern;
 	void *to;
 
-	buf = negcam_next_buffer(dev, &pattern);
+	buf = negcam_ready_claim(dev);
+	if (!buf)
+		buf = negcam_next_buffer(dev, &pattern);
 	if (!buf)
 		return false;
 	to = vb2_plane_vaddr(&buf->vb.vb2_buf, 0);
@@ -249,23 +382,23 @@ bool negcam_deliver_frame(struct negcam_dev *dev, const void *src,
 	vb2_set_plane_payload(&buf->vb.vb2_buf, 0, to ? n : 0);
 	buf->vb.field = dev->stream_fmt.field;
 	spin_lock(&dev->slock);
-	dev->fed++;
-	negcam_done_locked(dev, buf, 0, ts, to != NULL);
+	negcam_hand_back_locked(dev, buf, ts, to != NULL);
 	spin_unlock(&dev->slock);
 	return to != NULL;
 }
 
 /*
- * Hand @buf back as the producer's frame of @n bytes queued at @ts: its
- * memory is the producer's buffer (negcam-loop-share.c), so nothing is copied.
- * False if @buf is not queued to the driver now (the consumer holds it).
- * Under dev->slock: the loop decides and hands over in one hold of it.
+ * Hand @buf back as the producer's frame of @n bytes queued at @ts, when
+ * its time comes (see the head): its memory is the producer's buffer
+ * (negcam-loop-share.c), so nothing is copied. False if @buf is not queued
+ * to the driver now (the consumer holds it). Under dev->slock: the loop
+ * decides and hands over in one hold of it.
  */
 bool negcam_deliver_shared_locked(struct negcam_dev *dev,
 				  struct negcam_buffer *buf, unsigned long n,
 				  u64 ts)
 {
-	if (!buf->in_driver)
+	if (!buf->in_driver || buf == dev->ready)
 		return false;
 	list_del(&buf->list);
 	buf->in_driver = false;
@@ -274,8 +407,7 @@ bool negcam_deliver_shared_locked(struct negcam_dev *dev,
 	n = min_t(unsigned long, n, dev->stream_fmt.sizeimage);
 	vb2_set_plane_payload(&buf->vb.vb2_buf, 0, n);
 	buf->vb.field = dev->stream_fmt.field;
-	dev->fed++;
-	negcam_done_locked(dev, buf, 0, ts, true);
+	negcam_hand_back_locked(dev, buf, ts, true);
 	return true;
 }
 
@@ -471,6 +603,7 @@ static int negcam_thread_fn(void *data)
 		spin_unlock(&dev->slock);
 		negcam_thread_renew(dev, &clk, &next, ival, per_field, resync, &st, &t0);
 
+		negcam_ready_flush(dev);
 		now = ktime_get_ns();
 		ended = negcam_clock_ended(&clk, now);
 		if (negcam_node_has(dev, live_until))
@@ -503,7 +636,7 @@ static int negcam_thread_fn(void *data)
 		/* A producer that stopped since found this thread awake. */
 		if (live_until && !dev->ops->live_until(dev, ktime_get_ns()))
 			deadline = negcam_clock_at(&clk, next + 1);
-		negcam_sleep_until(deadline);
+		negcam_sleep_until(negcam_ready_deadline(dev, deadline));
 	}
 	return 0;
 }

@@ -151,6 +151,7 @@ static void negcam_return_all(struct negcam_dev *dev,
 	LIST_HEAD(done);
 
 	spin_lock(&dev->slock);
+	negcam_ready_drop_locked(dev);
 	list_for_each_entry(buf, &dev->buf_list, list)
 		buf->in_driver = false;
 	list_splice_init(&dev->buf_list, &done);

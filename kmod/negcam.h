@@ -236,6 +236,11 @@ struct negcam_buffer {
  * @fed: capture node of a loop: producer frames handed to it, shared or
  *	copied (under @slock; the thread drops a placeholder drawn meanwhile)
  * @last_ts: timestamp of the last frame delivered (under @slock)
+ * @ready: capture node of a loop: a queued buffer holding the producer's
+ *	newest frame, which the node hands back no earlier than @last_ts
+ *	plus its frame interval less 1/64 (by its thread, negcam_ready_flush); a newer
+ *	frame replaces it. Stays on @buf_list, never written by the
+ *	placeholder. NULL if none (under @slock)
  * @ctrl_handler: controls (min buffers, test pattern)
  * @ctrl_pattern: the test pattern control
  * @index: N in negcam-N, platform:negcam-N
@@ -284,6 +289,7 @@ struct negcam_dev {
 	u32 loop_seq;
 	u32 fed;
 	u64 last_ts;
+	struct negcam_buffer *ready;
 	struct v4l2_ctrl_handler ctrl_handler;
 	struct v4l2_ctrl *ctrl_pattern;
 	unsigned int index;
@@ -374,6 +380,7 @@ bool negcam_deliver_frame(struct negcam_dev *dev, const void *src,
 bool negcam_deliver_shared_locked(struct negcam_dev *dev,
 				  struct negcam_buffer *buf, unsigned long n,
 				  u64 ts);
+void negcam_ready_drop_locked(struct negcam_dev *dev);
 
 /* negcam-loop-create.c */
 int negcam_loops_init(void);
