@@ -136,18 +136,10 @@ static void negcam_faults_source_change(struct negcam_dev *dev, u32 w, u32 h, u3
 
 static void negcam_faults_loop_unplug(struct negcam_loop *loop)
 {
-	struct negcam_dev *nodes[1 + NEGCAM_LOOP_MAX_CAPTURES];
-	unsigned int i, n = 0;
+	struct negcam_dev *nodes[NEGCAM_LOOP_MAX_NODES];
+	unsigned int i, n;
 
-	mutex_lock(&loop->lock);
-	if (loop->out)
-		nodes[n++] = loop->out;
-	for (i = 0; i < loop->ncap; i++)
-		if (loop->cap[i])
-			nodes[n++] = loop->cap[i];
-	for (i = 0; i < n; i++)
-		v4l2_device_get(&nodes[i]->v4l2_dev);
-	mutex_unlock(&loop->lock);
+	n = negcam_loop_nodes(loop, nodes, true);
 	if (!n)
 		return; /* removed meanwhile */
 	pr_info("loop %u: unplugged by a fault\n", loop->index);

@@ -81,6 +81,7 @@
 #define NEGCAM_READ_BUFFERS 2
 /* Capture nodes a loop may have (loop_captures=, configfs captures). */
 #define NEGCAM_LOOP_MAX_CAPTURES 4
+#define NEGCAM_LOOP_MAX_NODES (1 + NEGCAM_LOOP_MAX_CAPTURES) /* the output node and its captures */
 /* A loop's label: its capture node 0's card name; 31 bytes with " (output)". */
 #define NEGCAM_LABEL_MAX 22
 
