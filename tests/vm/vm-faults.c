@@ -26,33 +26,12 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include <linux/videodev2.h>
+#include "vm-check.h"
 
 #define NBUF 4
 #define TYPE V4L2_BUF_TYPE_VIDEO_CAPTURE
 
 static int failures;
-
-#define CHECK(cond, ...)                                                     \
-	do {                                                                 \
-		if (cond) {                                                  \
-			printf("  ok: ");                                    \
-		} else {                                                     \
-			printf("  FAIL: ");                                  \
-			failures++;                                          \
-		}                                                            \
-		printf(__VA_ARGS__);                                         \
-		printf("\n");                                                \
-	} while (0)
-
-static int xioctl(int fd, unsigned long req, void *arg)
-{
-	int r;
-
-	do
-		r = ioctl(fd, req, arg);
-	while (r < 0 && errno == EINTR);
-	return r < 0 ? -errno : 0;
-}
 
 static int get_fmt(int fd, struct v4l2_format *f)
 {
