@@ -81,8 +81,13 @@ static short pump(int fd, short want, int frames, unsigned int *bytes, int *n)
 			return 0;
 		if (p.revents & want)
 			return p.revents;
-		if (xioctl(fd, VIDIOC_DQBUF, &b))
+		if (xioctl(fd, VIDIOC_DQBUF, &b)) {
+			/* the state changed between poll and DQBUF (EIO after an
+			 * unplug's vb2_queue_error): what does poll say now? */
+			if (poll(&p, 1, 0) == 1 && (p.revents & want))
+				return p.revents;
 			return 0;
+		}
 		(*n)++;
 		*bytes = b.bytesused;
 		xioctl(fd, VIDIOC_QBUF, &b);
