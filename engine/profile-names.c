@@ -47,6 +47,7 @@ static const struct nc_name nc_uvc_bugs_v[] = {
 	{ "y8-as-yuyv", NC_UVC_BUG_Y8_AS_YUYV },
 	{ "wrong-bpp", NC_UVC_BUG_WRONG_BPP },
 	{ "max-frame-small", NC_UVC_BUG_MAX_FRAME_SMALL },
+	{ "probe-format-in-hint", NC_UVC_BUG_PROBE_FORMAT_IN_HINT },
 };
 const struct nc_names nc_uvc_bugs = { nc_uvc_bugs_v, NC_ARRAY_SIZE(nc_uvc_bugs_v) };
 

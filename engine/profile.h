@@ -67,7 +67,9 @@ enum negcam_uvc_bug {
 					       * (UVC_QUIRK_RESTRICT_FRAME_RATE) */
 	NC_UVC_BUG_Y8_AS_YUYV = 1u << 7,      /* GREY described as YUYV of half the width (FORCE_Y8) */
 	NC_UVC_BUG_WRONG_BPP = 1u << 8,       /* bBitsPerPixel 8 too low (UVC_QUIRK_FORCE_BPP) */
-	NC_UVC_BUG_MAX_FRAME_SMALL = 1u << 9, /* dwMaxVideoFrameSize a quarter of the frame (no quirk) */
+	NC_UVC_BUG_MAX_FRAME_SMALL = 1u << 9, /* MJPEG's dwMaxVideoFrameSize 1024 bytes (no quirk) */
+	NC_UVC_BUG_PROBE_FORMAT_IN_HINT = 1u << 10, /* PROBE GET answers bFormatIndex in bmHint's
+						     * second byte, 1 in its place (Cam Link 4K fix) */
 };
 
 /* One interval entry: a discrete interval (min only) or a range. */

@@ -271,6 +271,11 @@ static int vs_request(struct nc_uvc_dev *dev, const struct req *r)
 	else
 		dev->counts.commit_get++;
 	nc_uvc_params_pack(&s, b);
+	if (cs == VS_PROBE_CONTROL && (dev->desc.bugs & NC_UVC_BUG_PROBE_FORMAT_IN_HINT)) {
+		b[0] = 0; /* the Elgato Cam Link 4K's answer (uvc_video.c, uvc_fixup_video_ctrl) */
+		b[1] = s.format;
+		b[2] = 1;
+	}
 	return reply(r, b, sizeof(b));
 }
 

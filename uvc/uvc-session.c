@@ -211,5 +211,7 @@ int nc_uvc_session_run(struct nc_uvc_dev *dev, const struct nc_vhci *v,
 	free(s.buf);
 	if (err == 1)
 		return s.detaching ? NC_UVC_SESSION_DETACHED : NC_UVC_SESSION_HOST_LEFT;
+	if (s.detaching && (err == -EPIPE || err == -ECONNRESET))
+		return NC_UVC_SESSION_DETACHED; /* vhci-hcd shut the socket before we read its end */
 	return err;
 }

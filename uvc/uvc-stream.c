@@ -19,9 +19,10 @@
  *
  * The profile's firmware bugs (uvc-bugs no-fid, mjpeg-no-eof) change the
  * headers, and its faults (docs/faults.md) apply here as the engine
- * decides them (engine/fault.c) at each frame's start: drop (the number
- * used up and FID toggled, so uvcvideo counts a lost frame), error (the
- * header's ERR bit on every payload of the frame), corrupt and truncate
+ * decides them (engine/fault.c) at each frame's start: drop (only the
+ * frame's first payload is sent, with ERR and EOF: a frame lost on the
+ * bus, which uvcvideo discards and counts), error (the header's ERR bit
+ * on every payload of the frame), corrupt and truncate
  * (the payload damaged), stall and rate (the frame's start delayed),
  * timestamp-jump (the PTS), unplug (nc_uvc_stream_unplugged: the session
  * detaches the device). A UVC camera has no source change: ignored.
@@ -182,10 +183,9 @@ static bool start_frame(struct nc_uvc_dev *dev, uint64_t t_ns)
 	st->next_ns += negcam_fault_interval_ns(f, st->interval_ns);
 	if (st->next_ns < t_ns) /* behind by more than a frame: start again from now */
 		st->next_ns = t_ns + negcam_fault_interval_ns(f, st->interval_ns);
-	if (d.what & NC_DO_SKIP) { /* lost: its number used up, FID toggled as if it was sent */
-		st->frame_no++;
-		next_fid(dev);
-		return false;
+	if (d.what & NC_DO_SKIP) { /* lost: only its first payload goes, cut, with ERR and EOF */
+		st->lost = true;
+		d.what |= NC_DO_ERROR;
 	}
 	return draw_frame(dev, t_ns, &d);
 }
@@ -218,6 +218,15 @@ uint32_t nc_uvc_stream_packet(struct nc_uvc_dev *dev, uint64_t t_ns, uint8_t *ou
 	nc_uvc_put_le32(out + 2, pts);
 	memcpy(out + HDR_LEN, st->frame + st->off, chunk);
 	st->off += chunk;
+	if (st->lost) { /* a lost frame: the rest of it never comes */
+		st->off = st->frame_len;
+		st->lost = false;
+		st->frame_no++;
+		st->active = false;
+		out[1] |= BFH_EOF;
+		next_fid(dev);
+		return HDR_LEN + chunk;
+	}
 	if (st->off == st->frame_len) {
 		if (!(dev->desc.bugs & NC_UVC_BUG_MJPEG_NO_EOF) ||
 		    (st->fmt.pixelformat != V4L2_PIX_FMT_MJPEG &&

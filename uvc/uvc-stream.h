@@ -31,6 +31,7 @@ struct nc_uvc_stream {
 	struct negcam_fault_state fstate;
 	uint8_t err;           /* the current frame's header ERR bit (fault error) */
 	bool unplug;           /* the fault unplug came: the caller detaches the device */
+	bool lost;             /* the current frame is dropped: its first payload only */
 };
 
 /*

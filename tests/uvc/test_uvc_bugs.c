@@ -84,6 +84,13 @@ static void test_probe_bugs(void)
 	probe(dev, 0x01, b);
 	probe(dev, 0x81, b);
 	CHECK_EQ(nc_uvc_le32(b + 18), NC_UVC_BUG_MAX_FRAME, "max-frame-small: MJPEG's dwMaxVideoFrameSize");
+	dev = device("probe-format-in-hint", "");
+	nc_uvc_params_pack(&s, b);
+	probe(dev, 0x01, b);
+	probe(dev, 0x81, b);
+	CHECK(b[0] == 0 && b[1] == 3 && b[2] == 1,
+	      "probe-format-in-hint: format 3 in bmHint's second byte, bFormatIndex 1 (%u %u %u)",
+	      b[0], b[1], b[2]);
 }
 
 /* The first uncompressed format descriptor with GUID @g (its first 4 bytes). */
@@ -168,7 +175,10 @@ static void test_faults(void)
 	struct nc_uvc_dev *dev = device("", "fault seed 7\nfault drop 10%\n");
 	struct run r = stream(dev, 2000);
 
-	CHECK_EQ(r.eof, 55, "drop 10%% with seed 7: 5 of 60 frames lost (4, 6, 47, 58, 59)");
+	CHECK_EQ(r.err, 5, "drop 10%% with seed 7: 5 of 60 frames lost (4, 6, 47, 58, 59), "
+		 "each one payload with ERR");
+	CHECK_EQ(r.eof, 60, "each ended by EOF (uvcvideo discards it and counts it)");
+	CHECK_EQ(dev->stream.frames, 55, "55 sent whole");
 	CHECK_EQ(dev->stream.frame_no, 60, "their numbers used up");
 	r = stream(device("", "fault error 100%\n"), 1000);
 	CHECK(r.err == r.packets && r.err, "error 100%%: every payload has ERR");
