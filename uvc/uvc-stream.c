@@ -95,6 +95,7 @@ int nc_uvc_stream_start(struct nc_uvc_dev *dev, uint64_t now_ns)
 	st->start_ns = now_ns;
 	memset(&st->fstate, 0, sizeof(st->fstate));
 	st->err = 0;
+	st->lost = false;
 	st->on = true;
 	return 0;
 }

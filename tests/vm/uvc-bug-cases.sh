@@ -110,6 +110,7 @@ expect_m() {
 }
 
 case_firmware_bugs() {
+	M_FRAMES= M_SFMT= M_PIX= M_SIZE= M_BPL= M_SIZEIMAGE= M_INTERVALS= M_BYTES= M_KLOG= M_STREAM= M_SKIP=
 	: > "$OUT/uvc-bugs.txt"
 	# tag, bug, the id in uvcvideo's table (6.1), the quirk's bit, format, size
 	bug_run no-fid table 174f:5212 -1 no-fid YUYV 320x240
