@@ -162,8 +162,9 @@ static void next_fid(struct nc_uvc_dev *dev)
 
 /*
  * The frame due at @t_ns, as the profile's faults decide: true when it
- * starts now; false when it is skipped (dropped, the unplug) or delayed
- * (a stall: the start moves to the stall's end).
+ * starts now (a dropped one too: its first payload only, see
+ * st->lost); false at the unplug, when it is delayed (a stall: the start
+ * moves to the stall's end) or when the frame source has none.
  */
 static bool start_frame(struct nc_uvc_dev *dev, uint64_t t_ns)
 {
@@ -184,11 +185,12 @@ static bool start_frame(struct nc_uvc_dev *dev, uint64_t t_ns)
 	st->next_ns += negcam_fault_interval_ns(f, st->interval_ns);
 	if (st->next_ns < t_ns) /* behind by more than a frame: start again from now */
 		st->next_ns = t_ns + negcam_fault_interval_ns(f, st->interval_ns);
-	if (d.what & NC_DO_SKIP) { /* lost: only its first payload goes, cut, with ERR and EOF */
-		st->lost = true;
+	if (d.what & NC_DO_SKIP) /* lost: only its first payload goes, cut, with ERR and EOF */
 		d.what |= NC_DO_ERROR;
-	}
-	return draw_frame(dev, t_ns, &d);
+	if (!draw_frame(dev, t_ns, &d))
+		return false;
+	st->lost = d.what & NC_DO_SKIP;
+	return true;
 }
 
 bool nc_uvc_stream_unplugged(const struct nc_uvc_dev *dev)
