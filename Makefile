@@ -28,8 +28,10 @@ DEB_TEST_PACKAGES := clang gstreamer1.0-plugins-bad \
 # ...and browsers through the Camera portal (tests/pw/portal-suite.sh) and
 # the CI recipe's test (tests/pw/ci-recipe.sh reads the workflow's YAML).
 DEB_TEST_PACKAGES += xdg-desktop-portal xdg-desktop-portal-gtk libglib2.0-bin python3-yaml
+# ...and Firefox's crash on libpipewire 0.3.65 located (tests/pw/stop-race.sh).
+DEB_TEST_PACKAGES += gdb binutils
 
-.PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps test-faults-apps test-portal test-ci-recipe test-shelf-uvc test-uvc-sweep test-uvc-bugs fuzz bench kmod storm clean \
+.PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps test-faults-apps test-faults-chromium test-faults-compliance test-portal test-ci-recipe test-shelf-uvc test-uvc-sweep test-uvc-bugs fuzz bench kmod storm clean \
 	matrix-shelf matrix-formats test-shelf debug-kernel test-debug test-debug-storm test-gadget
 
 all: build
@@ -108,6 +110,17 @@ test-apps: deps-test build
 test-faults-apps: deps-test build
 	./tests/apps/faults-apps.sh $(BUILD) --write docs/faults.md
 
+# What Chromium does under each fault, on negcam-pw through the Camera
+# portal; its table goes into docs/faults.md (about 5 minutes).
+test-faults-chromium: deps-test build
+	./tests/apps/faults-chromium.sh $(BUILD) --write docs/faults.md
+
+# v4l2-compliance -s on negcam.ko with each fault on, in the VM: only the
+# failures each fault is meant to cause; the table goes into
+# docs/faults.md (about 10 minutes under TCG, so not in `make test`).
+test-faults-compliance: deps-test build kmod
+	./tests/vm/run.sh --timeout 2400 tests/vm/faults-compliance.sh --write docs/faults.md
+
 # Browsers through the Camera portal on negcam-pw: the portal suite with
 # Firefox ESR as well as Chromium (`make test` runs Chromium only;
 # tests/pw/portal-suite.sh, docs/pipewire.md).
@@ -123,9 +136,11 @@ test-ci-recipe: deps-test
 # Every UVC camera of the shelf served by negcam-uvc behind the real
 # uvcvideo, its listing and default format checked, and v4l2-compliance -s
 # on logitech-c920 and mjpg-720p60 there (tests/vm/uvc-suite.sh case_shelf,
-# case_compliance_shelf; docs/cameras.md, docs/uvc.md). Not in `make test`.
+# case_compliance_shelf), then every format of every shelf camera that UVC
+# carries streamed with its stamps in sequence (case_uvc_sweep; docs/cameras.md,
+# docs/uvc.md). Not in `make test`.
 test-shelf-uvc: deps-test build
-	./tests/vm/run.sh --timeout 1800 tests/vm/uvc-suite.sh case_shelf case_compliance_shelf
+	./tests/vm/run.sh --timeout 3600 tests/vm/uvc-suite.sh case_shelf case_compliance_shelf case_uvc_sweep
 
 # negcam-uvc's firmware bugs behind uvcvideo, each with its quirk (the
 # USB id in uvcvideo's table, or its quirks parameter) and without
@@ -154,7 +169,9 @@ matrix-formats: deps-test build
 
 # Every camera of the shelf on negcam.ko in the VM: its listing and
 # v4l2-compliance -s (tests/vm/shelf-suite.sh; 40 minutes under TCG on a
-# loaded host, so not in `make test`; the last result is in docs/cameras.md).
+# loaded host, so not in `make test`; the last result is in docs/cameras.md),
+# then the shelf sweep: every (camera, format) streams with stamps in
+# sequence (tests/vm/shelf-sweep-suite.sh; alone: tests/vm/run.sh shelf-sweep).
 test-shelf: deps-test build kmod
 	NEGCAM_BUILD=$(abspath $(BUILD)) ./tests/vm/run.sh shelf
 

@@ -3,7 +3,9 @@
  * Faults, decided frame by frame (see fault.h): the deterministic
  * generator, the order in which faults are weighed, and the damage to an
  * encoded payload. Nothing here knows a device or a clock: the caller
- * gives the frame number and the elapsed time.
+ * gives the frame number and the elapsed time. Two applications are
+ * shared here too, so no surface carries its own: the timestamp jump
+ * (never below 0) and the source change on the engine's format.
  */
 #include "fault.h"
 
@@ -123,4 +125,34 @@ __u32 negcam_fault_damage(const struct negcam_fault_frame *d, __u32 fourcc, __u8
 	if (d->what & NC_DO_TRUNCATE)
 		used = used / 4 + (d->rnd >> 8) % (used / 2 + 1);
 	return used;
+}
+
+__u64 negcam_fault_timestamp(const struct negcam_fault_frame *d, __u64 ts_ns)
+{
+	if (d->ts_offset_ns < 0 && (__u64)-d->ts_offset_ns > ts_ns)
+		return 0;
+	return ts_ns + (__u64)d->ts_offset_ns;
+}
+
+int negcam_fault_source_change(struct negcam_engine *e, const struct negcam_faults *f)
+{
+	struct v4l2_format fmt;
+	__u32 busy = e->busy;
+	int ret;
+
+	memset(&fmt, 0, sizeof(fmt));
+	fmt.type = negcam_engine_buf_type(e->profile, NC_CAPTURE);
+	negcam_engine_g_fmt(e, &fmt);
+	if (fmt.type == V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE) {
+		fmt.fmt.pix_mp.width = f->source_width;
+		fmt.fmt.pix_mp.height = f->source_height;
+	} else {
+		fmt.fmt.pix.width = f->source_width;
+		fmt.fmt.pix.height = f->source_height;
+		fmt.fmt.pix.bytesperline = fmt.fmt.pix.sizeimage = 0;
+	}
+	e->busy = 0;
+	ret = negcam_engine_s_fmt(e, &fmt);
+	e->busy = busy;
+	return ret;
 }

@@ -15,6 +15,7 @@
 #ifndef NEGCAM_FAULT_H
 #define NEGCAM_FAULT_H
 
+#include "engine.h"
 #include "profile.h"
 
 /* What happens to one frame (struct negcam_fault_frame's @what). */
@@ -63,5 +64,17 @@ bool negcam_fault_encoded(__u32 fourcc);
  */
 __u32 negcam_fault_damage(const struct negcam_fault_frame *d, __u32 fourcc, __u8 *data,
 			  __u32 used);
+
+/* A timestamp (ns) moved by @d's jump, never below 0. */
+__u64 negcam_fault_timestamp(const struct negcam_fault_frame *d, __u64 ts_ns);
+
+/*
+ * NC_DO_SOURCE_CHANGE on @e: its capture format becomes @f's source size,
+ * adjusted as S_FMT adjusts a request (the profile's nearest size), even
+ * while the queue is busy: the source, not the application, changes it.
+ * Every surface that carries the fault calls it (user/vbuf-fault.c,
+ * pw/pw-faults.c). 0 or S_FMT's error.
+ */
+int negcam_fault_source_change(struct negcam_engine *e, const struct negcam_faults *f);
 
 #endif /* NEGCAM_FAULT_H */

@@ -30,6 +30,10 @@
  * a COMMIT): the chain is re-linked from an idle probe on videoscale's
  * source pad, between two buffers, and upstream renegotiates through the
  * new chain. See docs/negcamsink.md and docs/uvc.md.
+ * Producer on demand: when the sink's renegotiating core
+ * (negcamsinkcore.c) says no one reads (negcampwsink with no consumer
+ * streaming), the source's buffers wait at the bin's entry, before any
+ * conversion or encoding.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -39,6 +43,7 @@
 #include <gst/video/video.h>
 
 #include "negcamconvertbin.h"
+#include "negcamsinkcore.h"
 
 GST_DEBUG_CATEGORY_STATIC (negcamconvertbin_debug);
 #define GST_CAT_DEFAULT negcamconvertbin_debug
@@ -352,14 +357,23 @@ too_early (GstNegcamConvertBin *self, GstClockTime pts)
   return FALSE;
 }
 
-/* The source's frames: around videorate in pass mode. */
+/* The source's frames: held while no one reads (a sink that knows
+ * whether anyone does: negcampwsink), before any conversion; then
+ * around videorate in pass mode. */
 static GstPadProbeReturn
 on_buffer (GstPad *pad, GstPadProbeInfo *info, gpointer data)
 {
   GstNegcamConvertBin *self = data;
   GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  NegcamSinkCore *core = negcam_sink_core_of (self->sink);
   gboolean around, drop = FALSE;
 
+  if (core && !negcam_sink_core_hold (core)) {
+    info->data = NULL;
+    gst_buffer_unref (buf);
+    GST_PAD_PROBE_INFO_FLOW_RETURN (info) = GST_FLOW_FLUSHING;
+    return GST_PAD_PROBE_HANDLED;
+  }
   GST_OBJECT_LOCK (self);
   around = self->pass && self->rate_flushed;
   if (self->pass) {

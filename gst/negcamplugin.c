@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The negcam plugin: registers negcamsrc, negcamsink, negcamconvertsink,
- * negcamuvcsink, negcamuvcconvertsink and negcamdeviceprovider.
+ * negcamuvcsink, negcamuvcconvertsink, negcampwsink and
+ * negcampwconvertsink (when built with libpipewire) and
+ * negcamdeviceprovider.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -11,6 +13,9 @@
 #include "negcamsrc.h"
 #include "negcamsink.h"
 #include "negcamuvcsink.h"
+#ifdef HAVE_PIPEWIRE
+#include "negcampwsink.h"
+#endif
 #include "negcamdeviceprovider.h"
 
 static gboolean
@@ -22,6 +27,10 @@ plugin_init (GstPlugin *plugin)
   ok &= GST_ELEMENT_REGISTER (negcamconvertsink, plugin);
   ok &= GST_ELEMENT_REGISTER (negcamuvcsink, plugin);
   ok &= GST_ELEMENT_REGISTER (negcamuvcconvertsink, plugin);
+#ifdef HAVE_PIPEWIRE
+  ok &= GST_ELEMENT_REGISTER (negcampwsink, plugin);
+  ok &= GST_ELEMENT_REGISTER (negcampwconvertsink, plugin);
+#endif
   ok &= GST_DEVICE_PROVIDER_REGISTER (negcamdeviceprovider, plugin);
   return ok;
 }

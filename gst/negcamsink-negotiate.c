@@ -231,6 +231,7 @@ gst_negcam_sink_set_caps (GstBaseSink *bsink, GstCaps *caps)
   struct v4l2_format fmt;
   struct v4l2_fract interval;
   NegcamPool *pool;
+  guint n;
   gint ret;
 
   if (!sink->dev)
@@ -258,8 +259,9 @@ gst_negcam_sink_set_caps (GstBaseSink *bsink, GstCaps *caps)
   pool = gst_negcam_sink_new_pool (sink, caps);
   GST_OBJECT_LOCK (sink);
   sink->pool = pool;
-  sink->negotiations++;
+  n = ++sink->negotiations;
   GST_OBJECT_UNLOCK (sink);
+  negcam_sink_core_set_caps (&sink->core, caps, n);
   GST_INFO_OBJECT (sink, "output format %" GST_PTR_FORMAT ", %u bytes", caps,
       fmt.fmt.pix.sizeimage);
   return TRUE;

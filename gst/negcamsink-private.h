@@ -34,6 +34,7 @@
 #include "negcamdevice.h"
 #include "negcamformatcache.h"
 #include "negcampool.h"
+#include "negcamsinkcore.h"
 
 G_BEGIN_DECLS
 
@@ -43,6 +44,7 @@ GST_DEBUG_CATEGORY_EXTERN (negcamsink_debug);
 
 struct _GstNegcamSink {
   GstBaseSink parent;
+  NegcamSinkCore core; /* QoS, RECONFIGURE upstream (negcamsinkcore.c) */
 
   /* properties, object lock */
   gchar *device, *profile, *card;

@@ -102,8 +102,7 @@ gst_negcam_sink_follow_consumer (GstNegcamSink *sink)
   GST_OBJECT_UNLOCK (sink);
   GST_INFO_OBJECT (sink, "%s: source change: renegotiating upstream",
       negcam_device_get_description (sink->dev));
-  if (gst_pad_push_event (
-          GST_BASE_SINK_PAD (sink), gst_event_new_reconfigure ())) {
+  if (negcam_sink_core_chose (&sink->core, NULL)) {
     GST_OBJECT_LOCK (sink);
     sink->reconfigures++;
     GST_OBJECT_UNLOCK (sink);

@@ -394,6 +394,7 @@ gst_negcam_sink_finalize (GObject *object)
   g_free (sink->card);
   gst_clear_caps (&sink->configured);
   g_mutex_clear (&sink->dev_lock);
+  negcam_sink_core_clear (&sink->core);
   G_OBJECT_CLASS (gst_negcam_sink_parent_class)->finalize (object);
 }
 
@@ -406,6 +407,8 @@ gst_negcam_sink_init (GstNegcamSink *sink)
   sink->dmabuf_import = DEFAULT_DMABUF_IMPORT;
   sink->queue_size = DEFAULT_QUEUE_SIZE;
   g_mutex_init (&sink->dev_lock);
+  negcam_sink_core_init (&sink->core, GST_BASE_SINK (sink), "negcamsink",
+      FALSE);
   /* last-sample would keep a device buffer out of the queue */
   gst_base_sink_set_last_sample_enabled (GST_BASE_SINK (sink), FALSE);
 }

@@ -46,6 +46,10 @@
  *  - frames: render keeps the latest buffer; the session's frame source
  *    (take_frame) copies it, tightly packed as uvcvideo expects, when
  *    its caps are the committed format (else the frame is skipped).
+ * What follows from a COMMIT (the caps first, the message, RECONFIGURE,
+ * accept-caps, the frame checked and packed, late frames dropped) is the
+ * renegotiating core shared with negcamsink and negcampwsink
+ * (negcamsinkcore.c).
  * Locks: dev_lock around every call into the core (the device thread,
  * get_caps); frame_lock around the latest buffer (taken inside dev_lock by
  * the frame source, alone by render); the object lock for properties and
@@ -65,6 +69,7 @@
 #include <gst/video/video.h>
 
 #include "negcamcaps.h"
+#include "negcamsinkcore.h"
 #include "negcamuvcsink.h"
 #include "profile-load.h"
 #include "uvc-device.h"
@@ -73,8 +78,6 @@
 
 GST_DEBUG_CATEGORY_STATIC (negcamuvcsink_debug);
 #define GST_CAT_DEFAULT negcamuvcsink_debug
-
-#define DEFAULT_PROFILE "webcam"
 
 enum {
   PROP_0,
@@ -86,11 +89,11 @@ enum {
 
 struct _GstNegcamUvcSink {
   GstBaseSink parent;
+  NegcamSinkCore core; /* commits: the core's chosen */
 
-  /* object lock */
-  gchar *profile_name, *label;
+  /* object lock (the profile and label: the core's) */
   gint port;
-  guint commits, negotiations, reconfigures;
+  guint negotiations;
   guint64 rendered, skipped;
 
   /* dev_lock: the core */
@@ -220,38 +223,23 @@ static GstCaps *
 gst_negcam_uvc_sink_get_caps (GstBaseSink *bsink, GstCaps *filter)
 {
   GstNegcamUvcSink *self = GST_NEGCAM_UVC_SINK (bsink);
-  GstCaps *caps, *res;
+  GstCaps *caps;
 
   g_mutex_lock (&self->dev_lock);
   caps = self->dev ? device_caps (self->dev)
                    : gst_pad_get_pad_template_caps (GST_BASE_SINK_PAD (bsink));
   g_mutex_unlock (&self->dev_lock);
-  if (!filter)
-    return caps;
-  res = gst_caps_intersect_full (caps, filter, GST_CAPS_INTERSECT_FIRST);
-  gst_caps_unref (caps);
-  return res;
+  return negcam_sink_core_caps (NULL, caps, filter);
 }
 
-/* Producers leave out fields ours carry (image/jpeg's parsed,
- * interlace-mode): fixed caps that intersect ours are accepted. */
 static gboolean
 gst_negcam_uvc_sink_query (GstBaseSink *bsink, GstQuery *query)
 {
-  GstCaps *caps, *common;
-  gboolean ok;
+  GstNegcamUvcSink *self = GST_NEGCAM_UVC_SINK (bsink);
 
-  if (GST_QUERY_TYPE (query) != GST_QUERY_ACCEPT_CAPS)
-    return GST_BASE_SINK_CLASS (gst_negcam_uvc_sink_parent_class)
-        ->query (bsink, query);
-  gst_query_parse_accept_caps (query, &caps);
-  common = gst_negcam_uvc_sink_get_caps (bsink, caps);
-  ok = gst_caps_is_fixed (caps) && !gst_caps_is_empty (common);
-  GST_DEBUG_OBJECT (bsink, "%s %" GST_PTR_FORMAT, ok ? "accept" : "refuse",
-      caps);
-  gst_caps_unref (common);
-  gst_query_set_accept_caps_result (query, ok);
-  return TRUE;
+  return negcam_sink_core_accept_caps (&self->core, query)
+      || GST_BASE_SINK_CLASS (gst_negcam_uvc_sink_parent_class)
+             ->query (bsink, query);
 }
 
 static void
@@ -282,9 +270,7 @@ gst_negcam_uvc_sink_set_caps (GstBaseSink *bsink, GstCaps *caps)
   GST_OBJECT_LOCK (self);
   n = ++self->negotiations;
   GST_OBJECT_UNLOCK (self);
-  GST_INFO_OBJECT (self, "negotiation %u: %" GST_PTR_FORMAT, n, caps);
-  post_structure (self, gst_structure_new ("negcamuvcsink-caps",
-      "negotiation", G_TYPE_UINT, n, "caps", GST_TYPE_CAPS, caps, NULL));
+  negcam_sink_core_set_caps (&self->core, caps, n);
   return TRUE;
 }
 
@@ -305,58 +291,6 @@ gst_negcam_uvc_sink_render (GstBaseSink *bsink, GstBuffer *buf)
   return GST_FLOW_OK;
 }
 
-/* Do the negotiated caps carry @fmt? Call with frame_lock. */
-static gboolean
-caps_are (GstNegcamUvcSink *self, const struct v4l2_pix_format *fmt)
-{
-  GstStructure *want = negcam_fourcc_to_structure (fmt->pixelformat);
-  GstStructure *have;
-  gint w = 0, h = 0;
-  gboolean same;
-
-  if (!want || !self->caps)
-    return FALSE;
-  have = gst_caps_get_structure (self->caps, 0);
-  same = gst_structure_can_intersect (want, have)
-      && gst_structure_get_int (have, "width", &w)
-      && gst_structure_get_int (have, "height", &h)
-      && w == (gint) fmt->width && h == (gint) fmt->height;
-  gst_structure_free (want);
-  return same;
-}
-
-/* A raw frame packed as V4L2 lays it out (each plane's rows with no
- * padding, one plane after the other); its length, 0 when too large. */
-static long
-pack_raw (const GstVideoInfo *info, GstBuffer *buf, guint8 *out, guint32 cap)
-{
-  GstVideoFrame vf;
-  const GstVideoFormatInfo *fi = info->finfo;
-  guint p, row, len = 0;
-  gint comp[GST_VIDEO_MAX_COMPONENTS];
-
-  if (!gst_video_frame_map (&vf, (GstVideoInfo *) info, buf, GST_MAP_READ))
-    return 0;
-  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&vf); p++) {
-    guint rows, bytes;
-    const guint8 *src = GST_VIDEO_FRAME_PLANE_DATA (&vf, p);
-
-    gst_video_format_info_component (fi, p, comp);
-    rows = GST_VIDEO_FRAME_COMP_HEIGHT (&vf, comp[0]);
-    bytes = GST_VIDEO_FRAME_COMP_WIDTH (&vf, comp[0])
-        * GST_VIDEO_FRAME_COMP_PSTRIDE (&vf, comp[0]);
-    if (len + (gsize) rows * bytes > cap) {
-      len = 0;
-      break;
-    }
-    for (row = 0; row < rows; row++, len += bytes)
-      memcpy (out + len, src + row * GST_VIDEO_FRAME_PLANE_STRIDE (&vf, p),
-          bytes);
-  }
-  gst_video_frame_unmap (&vf);
-  return len;
-}
-
 /* The core's frame source (device thread, dev_lock held). */
 static long
 take_frame (void *ctx, const struct v4l2_pix_format *fmt, uint32_t frame_no,
@@ -365,26 +299,18 @@ take_frame (void *ctx, const struct v4l2_pix_format *fmt, uint32_t frame_no,
   GstNegcamUvcSink *self = ctx;
   GstBuffer *buf = NULL;
   GstVideoInfo info;
-  GstMapInfo map;
   gboolean raw = FALSE;
   long len = 0;
 
   g_mutex_lock (&self->frame_lock);
-  if (self->latest && caps_are (self, fmt)) {
+  if (self->latest && negcam_sink_core_caps_are (self->caps, fmt)) {
     buf = gst_buffer_ref (self->latest);
     raw = self->raw;
     info = self->info;
   }
   g_mutex_unlock (&self->frame_lock);
-  if (buf && raw) {
-    len = pack_raw (&info, buf, out, cap);
-  } else if (buf && gst_buffer_map (buf, &map, GST_MAP_READ)) {
-    if (map.size <= cap) {
-      memcpy (out, map.data, map.size);
-      len = (long) map.size;
-    }
-    gst_buffer_unmap (buf, &map);
-  }
+  if (buf)
+    len = negcam_sink_core_pack (&info, raw, buf, out, cap);
   gst_clear_buffer (&buf);
   if (!len) {
     GST_OBJECT_LOCK (self);
@@ -422,32 +348,21 @@ unlock_device (void *ctx)
   g_mutex_unlock (&((GstNegcamUvcSink *) ctx)->dev_lock);
 }
 
-/* The host committed @c: tell the application, ask upstream to
- * renegotiate. No lock held. */
+/* The host committed @c: the core tells the application and asks
+ * upstream to renegotiate. No lock held. */
 static void
 follow_commit (void *ctx, const struct nc_uvc_params *c)
 {
   GstNegcamUvcSink *self = ctx;
   GstCaps *caps;
-  gboolean sent;
 
   g_mutex_lock (&self->dev_lock);
   caps = gst_caps_new_full (frame_structure (self->dev,
           nc_uvc_params_format (self->dev, c),
           nc_uvc_params_frame (self->dev, c), c->interval), NULL);
   g_mutex_unlock (&self->dev_lock);
-  GST_OBJECT_LOCK (self);
-  self->commits++;
-  GST_OBJECT_UNLOCK (self);
-  GST_INFO_OBJECT (self, "the host committed %" GST_PTR_FORMAT, caps);
-  post_structure (self, gst_structure_new ("negcamuvcsink-commit", "caps",
-      GST_TYPE_CAPS, caps, NULL));
+  negcam_sink_core_chose (&self->core, caps);
   gst_caps_unref (caps);
-  sent = gst_pad_push_event (GST_BASE_SINK_PAD (self),
-      gst_event_new_reconfigure ());
-  GST_OBJECT_LOCK (self);
-  self->reconfigures += sent;
-  GST_OBJECT_UNLOCK (self);
 }
 
 /* The device thread: serve the host until it detaches (the sink asked,
@@ -554,11 +469,11 @@ gst_negcam_uvc_sink_open (GstNegcamUvcSink *self)
   gint port;
   gboolean ok;
 
+  negcam_sink_core_profile_label (&self->core, &spec, &label);
   GST_OBJECT_LOCK (self);
-  spec = g_strdup (self->profile_name);
-  label = g_strdup (self->label);
   port = self->port;
-  self->commits = self->negotiations = self->reconfigures = 0;
+  self->negotiations = 0;
+  self->core.chosen = self->core.reconfigures = 0;
   self->rendered = self->skipped = 0;
   GST_OBJECT_UNLOCK (self);
   ok = make_device (self, spec, label) && attach (self, port);
@@ -625,8 +540,8 @@ gst_negcam_uvc_sink_stats (GstNegcamUvcSink *self)
   g_mutex_unlock (&self->dev_lock);
   GST_OBJECT_LOCK (self);
   s = gst_structure_new ("negcamuvcsink-stats", "commits", G_TYPE_UINT,
-      self->commits, "negotiations", G_TYPE_UINT, self->negotiations,
-      "reconfigures", G_TYPE_UINT, self->reconfigures, "rendered",
+      self->core.chosen, "negotiations", G_TYPE_UINT, self->negotiations,
+      "reconfigures", G_TYPE_UINT, self->core.reconfigures, "rendered",
       G_TYPE_UINT64, self->rendered, "skipped", G_TYPE_UINT64, self->skipped,
       "sent", G_TYPE_UINT64, (guint64) c.frames, "probe-set", G_TYPE_UINT64,
       (guint64) c.probe_set, "commit-set", G_TYPE_UINT64,
@@ -641,20 +556,14 @@ gst_negcam_uvc_sink_set_property (
 {
   GstNegcamUvcSink *self = GST_NEGCAM_UVC_SINK (object);
 
-  GST_OBJECT_LOCK (self);
-  if (prop_id == PROP_PROFILE) {
-    g_free (self->profile_name);
-    self->profile_name = g_value_dup_string (value);
-    if (!self->profile_name)
-      self->profile_name = g_strdup (DEFAULT_PROFILE);
-  } else if (prop_id == PROP_PORT) {
-    self->port = g_value_get_int (value);
-  } else if (prop_id == PROP_LABEL) {
-    g_free (self->label);
-    self->label = g_value_dup_string (value);
-  } else {
+  if (negcam_sink_core_set_property (&self->core, pspec, value))
+    return;
+  if (prop_id != PROP_PORT) {
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    return;
   }
+  GST_OBJECT_LOCK (self);
+  self->port = g_value_get_int (value);
   GST_OBJECT_UNLOCK (self);
 }
 
@@ -666,18 +575,13 @@ gst_negcam_uvc_sink_get_property (
 
   if (prop_id == PROP_STATS) {
     g_value_take_boxed (value, gst_negcam_uvc_sink_stats (self));
-    return;
-  }
-  GST_OBJECT_LOCK (self);
-  if (prop_id == PROP_PROFILE)
-    g_value_set_string (value, self->profile_name);
-  else if (prop_id == PROP_PORT)
+  } else if (prop_id == PROP_PORT) {
+    GST_OBJECT_LOCK (self);
     g_value_set_int (value, self->port);
-  else if (prop_id == PROP_LABEL)
-    g_value_set_string (value, self->label);
-  else
+    GST_OBJECT_UNLOCK (self);
+  } else if (!negcam_sink_core_get_property (&self->core, pspec, value)) {
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-  GST_OBJECT_UNLOCK (self);
+  }
 }
 
 void
@@ -686,21 +590,16 @@ gst_negcam_uvc_sink_install_properties (GObjectClass *klass, guint first_id)
   const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
       | GST_PARAM_MUTABLE_READY;
 
-  g_object_class_install_property (klass, first_id,
-      g_param_spec_string ("profile", "Profile",
-          "What the USB camera advertises: a built-in profile's name or a "
-          "profile file (docs/profiles.md); its formats UVC carries",
-          DEFAULT_PROFILE, rw));
+  negcam_sink_core_install (klass, first_id, first_id + 2,
+      "What the USB camera advertises: a built-in profile's name or a "
+      "profile file (docs/profiles.md); its formats UVC carries",
+      "The camera's USB product name (uvcvideo's card name); empty for "
+      "the profile's card or name");
   g_object_class_install_property (klass, first_id + 1,
       g_param_spec_int ("port", "Port",
           "The vhci-hcd port to attach to, -1 for the first free high-speed "
           "one",
           -1, 255, -1, rw));
-  g_object_class_install_property (klass, first_id + 2,
-      g_param_spec_string ("label", "Label",
-          "The camera's USB product name (uvcvideo's card name); empty for "
-          "the profile's card or name",
-          NULL, rw));
 }
 
 static void
@@ -708,7 +607,9 @@ gst_negcam_uvc_sink_init (GstNegcamUvcSink *self)
 {
   g_mutex_init (&self->dev_lock);
   g_mutex_init (&self->frame_lock);
-  self->profile_name = g_strdup (DEFAULT_PROFILE);
+  negcam_sink_core_init (&self->core, GST_BASE_SINK (self), "negcamuvcsink",
+      FALSE);
+  self->core.chose = "commit";
   self->port = -1;
   self->vhci.fd = -1;
   gst_video_info_init (&self->info);
@@ -720,10 +621,9 @@ gst_negcam_uvc_sink_finalize (GObject *object)
 {
   GstNegcamUvcSink *self = GST_NEGCAM_UVC_SINK (object);
 
-  g_free (self->profile_name);
-  g_free (self->label);
   g_mutex_clear (&self->dev_lock);
   g_mutex_clear (&self->frame_lock);
+  negcam_sink_core_clear (&self->core);
   G_OBJECT_CLASS (gst_negcam_uvc_sink_parent_class)->finalize (object);
 }
 

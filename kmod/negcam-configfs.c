@@ -19,11 +19,19 @@
  *	status         read-only: outcome of the last write, "ok: profile NAME"
  *	               or "error -16: device busy ..."
  *	video_node     read-only: "videoM"
+ *	faults         read: the faults in force; write: a list of faults
+ *	               ("drop 5%; seed 3", docs/faults.md) in force instead
+ *	               of the profile's from the next frame on, streaming or
+ *	               not; empty: the profile's again. EINVAL with
+ *	               faults:LINE:COL in status and the kernel log
+ *	               (negcam-faults.c)
  *
  *   /sys/kernel/config/negcam/loops/NAME/   (mkdir: a loop directory)
  *	profile, captures, label: the loop to make (fixed while it exists);
  *	enable: 1 makes the loop (negcam_loop_new, negcam-loop-create.c),
- *	0 or rmdir removes it; nodes: its video nodes. docs/loopback.md
+ *	0 or rmdir removes it; nodes: its video nodes; faults: as a
+ *	device's, for each of its capture nodes, while enabled (else ENODEV).
+ *	docs/loopback.md
  *
  * configfs guarantees no callback runs once configfs_unregister_group()
  * has returned, and that call waits for running ones; the device removes
@@ -206,11 +214,32 @@ static ssize_t negcam_cfs_video_node_show(struct config_item *item,
 
 CONFIGFS_ATTR_RO(negcam_cfs_, video_node);
 
+/* ---- faults: switched at once, streaming or not (negcam-faults.c) ---- */
+
+static ssize_t negcam_cfs_faults_show(struct config_item *item, char *page)
+{
+	return negcam_faults_show(to_negcam_cfs(item)->dev, page);
+}
+
+static ssize_t negcam_cfs_faults_store(struct config_item *item,
+				       const char *page, size_t count)
+{
+	struct negcam_cfs *cfs = to_negcam_cfs(item);
+	char status[NEGCAM_STATUS_LEN];
+	int ret = negcam_faults_store(cfs->dev, page, count, status, sizeof(status));
+
+	negcam_cfs_set_status(cfs, status);
+	return ret ? ret : count;
+}
+
+CONFIGFS_ATTR(negcam_cfs_, faults);
+
 static struct configfs_attribute *negcam_cfs_attrs[] = {
 	&negcam_cfs_attr_profile,
 	&negcam_cfs_attr_builtin,
 	&negcam_cfs_attr_status,
 	&negcam_cfs_attr_video_node,
+	&negcam_cfs_attr_faults,
 	NULL,
 };
 
@@ -430,12 +459,44 @@ static ssize_t negcam_lcfs_nodes_show(struct config_item *item, char *page)
 
 CONFIGFS_ATTR_RO(negcam_lcfs_, nodes);
 
+/* A loop's faults, while enabled: its capture nodes' (negcam-faults.c). */
+static ssize_t negcam_lcfs_faults_show(struct config_item *item, char *page)
+{
+	struct negcam_loop *loop;
+	ssize_t n = 0;
+
+	mutex_lock(&negcam_lcfs_lock);
+	loop = to_loop_cfs(item)->loop;
+	if (loop)
+		n = negcam_faults_loop_show(loop, page);
+	mutex_unlock(&negcam_lcfs_lock);
+	return n;
+}
+
+static ssize_t negcam_lcfs_faults_store(struct config_item *item,
+					const char *page, size_t count)
+{
+	char status[NEGCAM_STATUS_LEN];
+	struct negcam_loop *loop;
+	int ret = -ENODEV;
+
+	mutex_lock(&negcam_lcfs_lock);
+	loop = to_loop_cfs(item)->loop;
+	if (loop)
+		ret = negcam_faults_loop_store(loop, page, count, status, sizeof(status));
+	mutex_unlock(&negcam_lcfs_lock);
+	return ret ? ret : count;
+}
+
+CONFIGFS_ATTR(negcam_lcfs_, faults);
+
 static struct configfs_attribute *negcam_lcfs_attrs[] = {
 	&negcam_lcfs_attr_profile,
 	&negcam_lcfs_attr_captures,
 	&negcam_lcfs_attr_label,
 	&negcam_lcfs_attr_enable,
 	&negcam_lcfs_attr_nodes,
+	&negcam_lcfs_attr_faults,
 	NULL,
 };
 

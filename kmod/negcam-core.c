@@ -310,9 +310,12 @@ static int __init negcam_init(void)
 		INIT_WORK(&negcam_slots[i].fault_work, negcam_fault_unplug_work);
 	}
 
-	ret = negcam_configfs_init();
+	ret = negcam_faults_init();
 	if (ret)
 		return ret;
+	ret = negcam_configfs_init();
+	if (ret)
+		goto fail_faults;
 	ret = platform_driver_register(&negcam_driver);
 	if (ret)
 		goto fail_cfs;
@@ -344,6 +347,8 @@ fail_devs:
 	platform_driver_unregister(&negcam_driver);
 fail_cfs:
 	negcam_configfs_exit();
+fail_faults:
+	negcam_faults_exit();
 	return ret;
 }
 
@@ -353,6 +358,7 @@ static void __exit negcam_exit(void)
 	negcam_destroy_devices();
 	platform_driver_unregister(&negcam_driver);
 	negcam_configfs_exit();
+	negcam_faults_exit();
 }
 
 module_init(negcam_init);

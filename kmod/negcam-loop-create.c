@@ -318,13 +318,12 @@ static int negcam_loop_register(struct negcam_loop *loop)
 }
 
 /*
- * Remove a loop: every node vanishes (open handles get ENODEV, streams
- * stop), then the loop's own reference goes; the last closed handle
- * frees what is left.
+ * The loop's nodes, output first, into @nodes (NEGCAM_LOOP_MAX_NODES), under
+ * loop->lock; with @ref each comes with a reference on its v4l2_device
+ * (v4l2_device_put when done). Returns how many.
  */
-static void negcam_loop_destroy(struct negcam_loop *loop)
+unsigned int negcam_loop_nodes(struct negcam_loop *loop, struct negcam_dev **nodes, bool ref)
 {
-	struct negcam_dev *nodes[1 + NEGCAM_LOOP_MAX_CAPTURES];
 	unsigned int i, n = 0;
 
 	mutex_lock(&loop->lock);
@@ -333,7 +332,23 @@ static void negcam_loop_destroy(struct negcam_loop *loop)
 	for (i = 0; i < loop->ncap; i++)
 		if (loop->cap[i])
 			nodes[n++] = loop->cap[i];
+	for (i = 0; ref && i < n; i++)
+		v4l2_device_get(&nodes[i]->v4l2_dev);
 	mutex_unlock(&loop->lock);
+	return n;
+}
+
+/*
+ * Remove a loop: every node vanishes (open handles get ENODEV, streams
+ * stop), then the loop's own reference goes; the last closed handle
+ * frees what is left.
+ */
+static void negcam_loop_destroy(struct negcam_loop *loop)
+{
+	struct negcam_dev *nodes[NEGCAM_LOOP_MAX_NODES];
+	unsigned int i, n;
+
+	n = negcam_loop_nodes(loop, nodes, false);
 	/* vb2_video_unregister_device takes loop->lock itself. */
 	for (i = 0; i < n; i++)
 		negcam_vid_unregister(nodes[i]);

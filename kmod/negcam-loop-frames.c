@@ -11,7 +11,10 @@
  * loop_timeout_ms, gets the generated picture (the placeholder) from its
  * pacing thread at its own format and rate instead (negcam-loop-live.c,
  * negcam-thread.c). No buffer of a wrong size is ever handed to a
- * consumer, and nothing is converted in the kernel.
+ * consumer, and nothing is converted in the kernel. A consumer never gets
+ * frames faster than its own interval: one that comes sooner waits for its
+ * time and a newer one replaces it (negcam-thread.c, "Pacing"), so a
+ * producer catching up on a backlog is not passed on as a burst.
  *
  * This is the loop's frame path, run in every producer QBUF: the
  * producer-live mark (negcam-loop-live.c), the hand-over with capture
@@ -176,7 +179,9 @@ static void negcam_loop_copy(struct negcam_loop *loop, struct negcam_dev *cap,
  * streams its format: as the capture buffer that shares its memory when
  * that one is queued (capture node 0, negcam-loop-share.c), else copied into
  * the next queued buffer (one copy per consumer at most, no thread
- * woken). The capture threads see that the producer is live and draw no
+ * woken), and done at once unless it comes sooner than that consumer's
+ * interval (then its thread hands it back at its time, negcam-thread.c).
+ * The capture threads see that the producer is live and draw no
  * placeholder. Under loop->lock (vb2 calls buf_queue with q->lock held),
  * which keeps every capture queue from starting or stopping meanwhile; no
  * spinlock is held across a copy.
@@ -226,6 +231,9 @@ void negcam_loop_out_stop(struct negcam_dev *out)
 
 	negcam_loop_mark(loop, NULL, ktime_get_ns(), 0);
 	negcam_loop_slock(loop->cap[0]);
+	/* A frame waiting for its time in shared memory goes with it. */
+	if (loop->cap[0])
+		negcam_ready_drop_locked(loop->cap[0]);
 	list_for_each_entry(buf, &loop->held, list)
 		buf->in_driver = false;
 	list_splice_init(&loop->held, &back);

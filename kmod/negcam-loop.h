@@ -115,6 +115,7 @@ void negcam_loop_mark(struct negcam_loop *loop,
 		      const struct v4l2_pix_format *fmt, u64 ts, u64 ival_ns);
 
 /* negcam-loop-sysfs.c: the loop's state on its platform device */
+unsigned int negcam_loop_nodes(struct negcam_loop *loop, struct negcam_dev **nodes, bool ref);
 int negcam_loop_sysfs_add(struct negcam_loop *loop);
 void negcam_loop_sysfs_remove(struct negcam_loop *loop);
 

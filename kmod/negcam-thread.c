@@ -22,11 +22,15 @@
  * time since the stream started: a dropped frame uses up its sequence
  * number (counted as dropped), an ERROR frame is handed back in
  * VB2_BUF_STATE_ERROR, an MJPEG/H.264 payload is damaged after drawing,
- * the timestamp jumps forward (never back: handed-back timestamps only
- * increase), a stall restarts the deadlines where it ends, a fault rate
- * slower than the stream's paces the slots, an unplug is the simulated
- * unplug's, from a work item (negcam_fault_unplug()). Source change is not
- * applied here yet.
+ * the timestamp jumps forward or back (the offset is added after the
+ * stamps are made to increase, so a backward jump shows in DQBUF), a stall
+ * restarts the deadlines where it ends, a fault rate slower than the
+ * stream's paces the slots, an unplug is the simulated unplug's, from a
+ * work item (negcam_fault_unplug(); a loop's, negcam-faults.c), a source
+ * change to another size is done by negcam-faults.c's work item and the
+ * stream then delivers nothing until STREAMOFF. Faults written to configfs
+ * while streaming (negcam-faults.c) are taken at the next slot, their time
+ * counting from then, frame numbers going on.
  *
  * A capture node of a loop (negcam-loop-frames.c) is handed the producer's
  * frames by the producer's own QBUF (negcam_deliver_frame, one copy into
@@ -35,6 +39,15 @@
  * loop_timeout_ms (the placeholder). Sequence numbers and timestamps run
  * on across both kinds of frame: they are given under dev->slock, in the
  * order buffers are handed back.
+ *
+ * Pacing, on a loop's capture node: a camera never delivers faster than
+ * its interval, so a producer frame is handed back no earlier than the
+ * node's last frame plus its stream interval (less 1/64 of it, so that a
+ * wait does not carry on: negcam_due_locked). One that comes sooner waits
+ * in its buffer as the node's ready buffer, and the thread hands it back
+ * when its time comes; a newer frame meanwhile takes its place
+ * (latest-frame: a producer catching up on a backlog is never passed on
+ * as a burst).
  */
 #include <linux/kthread.h>
 #include <linux/freezer.h>
@@ -47,8 +60,11 @@
 #include "framegen.h"
 
 /* In negcam_fault_state.fired, beside the engine's bits: this node is being
- * unplugged by a fault (a loop's node is not: it has no device of its own). */
+ * unplugged by a fault. */
 #define NEGCAM_FAULT_GONE (1u << 31)
+
+/* A loop's capture node paces producer frames to its interval less 1/64. */
+#define NEGCAM_PACE_SLACK_SHIFT 6
 
 /* How late the timer may fire, so wake-ups can be batched. */
 #define NEGCAM_TIMER_SLACK_NS (100 * NSEC_PER_USEC)
@@ -155,7 +171,7 @@ static struct negcam_buffer *negcam_next_buffer(struct negcam_dev *dev,
 
 	spin_lock(&dev->slock);
 	list_for_each_entry(buf, &dev->buf_list, list)
-		if (negcam_share_writable(buf))
+		if (negcam_share_writable(buf) && buf != dev->ready)
 			break;
 	if (list_entry_is_head(buf, &dev->buf_list, list)) {
 		buf = NULL;
@@ -172,24 +188,150 @@ static struct negcam_buffer *negcam_next_buffer(struct negcam_dev *dev,
 
 /*
  * Hand @buf back with sequence @seq at @ts, at least a microsecond (what
- * struct timeval shows) after the last. On a loop's capture node frames
+ * struct timeval shows) after the last, plus a fault's @jump (which may
+ * be negative: the stamp then goes back). On a loop's capture node frames
  * come from two contexts (its thread, the producer's QBUF): the node
  * numbers them itself, in the order they are handed back, so sequence
  * and timestamps increase across both kinds. Under dev->slock so that
  * this order is vb2's done order too.
  */
-static void negcam_done_locked(struct negcam_dev *dev,
-			       struct negcam_buffer *buf, u32 seq, u64 ts,
-			       bool ok)
+static void negcam_done_jump_locked(struct negcam_dev *dev,
+				    struct negcam_buffer *buf, u32 seq, u64 ts,
+				    s64 jump, bool ok)
 {
 	if (dev->last_ts && ts < dev->last_ts + NSEC_PER_USEC)
 		ts = dev->last_ts + NSEC_PER_USEC;
 	dev->last_ts = ts;
 	buf->vb.sequence = dev->loop ? dev->loop_seq++ : seq;
-	buf->vb.vb2_buf.timestamp = ts;
+	buf->vb.vb2_buf.timestamp = jump < 0 && (u64)-jump > ts ? 0 : ts + jump;
 	vb2_buffer_done(&buf->vb.vb2_buf,
 			ok ? VB2_BUF_STATE_DONE : VB2_BUF_STATE_ERROR);
 	atomic64_inc(&dev->frames);
+}
+
+/* The same with no fault's jump: the producer's frames of a loop. */
+static void negcam_done_locked(struct negcam_dev *dev,
+			       struct negcam_buffer *buf, u32 seq, u64 ts,
+			       bool ok)
+{
+	negcam_done_jump_locked(dev, buf, seq, ts, 0, ok);
+}
+
+/*
+ * Under dev->slock: the earliest time a loop's capture node may hand back
+ * its next producer frame: one stream interval after the last frame it
+ * handed back, less 1/64 of it (0.5 ms at 30 fps); 0 for at once (no frame
+ * yet, or no interval). The 1/64: a producer at the node's own rate whose
+ * frame came late once would otherwise keep every later frame waiting by
+ * as much (each waits for the one before plus the interval); with it that
+ * wait shrinks by 1/64 of an interval a frame, and a producer can never
+ * go faster than 64/63 of the node's rate.
+ */
+static u64 negcam_due_locked(const struct negcam_dev *dev)
+{
+	struct v4l2_fract iv = dev->stream_ival;
+	u64 ns;
+
+	if (!dev->last_ts || !iv.denominator)
+		return 0;
+	ns = div_u64((u64)iv.numerator * NSEC_PER_SEC, iv.denominator);
+	return dev->last_ts + ns - (ns >> NEGCAM_PACE_SLACK_SHIFT);
+}
+
+/*
+ * Under dev->slock: the node has no ready buffer any more; the one it had
+ * stays queued, and memory it shared with a producer's buffer is free for
+ * the producer again (negcam-loop-share.c). A newer frame replaced it, or
+ * (@dev stops, or its producer's buffers go) nobody will hand it back.
+ */
+void negcam_ready_drop_locked(struct negcam_dev *dev)
+{
+	if (!dev->ready)
+		return;
+	dev->ready->lent = false;
+	dev->ready = NULL;
+}
+
+/*
+ * Under dev->slock: @buf, off the list, holds the producer's newest frame,
+ * queued at @ts. It goes back to the consumer now if its time has come
+ * (stamped no earlier than that time), else it waits as the node's ready
+ * buffer and the thread is woken to hand it back then. Either way it
+ * replaces the ready buffer there was.
+ */
+static void negcam_hand_back_locked(struct negcam_dev *dev,
+				    struct negcam_buffer *buf, u64 ts, bool ok)
+{
+	u64 due = negcam_due_locked(dev);
+
+	dev->fed++;
+	negcam_ready_drop_locked(dev);
+	if (!ok || ktime_get_ns() >= due) {
+		negcam_done_locked(dev, buf, 0, max(ts, due), ok);
+		return;
+	}
+	list_add(&buf->list, &dev->buf_list);
+	buf->in_driver = true;
+	buf->lent = !negcam_share_writable(buf);
+	dev->ready = buf;
+	if (dev->thread)
+		wake_up_process(dev->thread);
+}
+
+/*
+ * The node's ready buffer, taken off the list for the newest frame to be
+ * copied over it, if its memory is its own; or NULL.
+ */
+static struct negcam_buffer *negcam_ready_claim(struct negcam_dev *dev)
+{
+	struct negcam_buffer *buf = NULL;
+
+	spin_lock(&dev->slock);
+	if (dev->ready && negcam_share_writable(dev->ready)) {
+		buf = dev->ready;
+		dev->ready = NULL;
+		list_del(&buf->list);
+		buf->in_driver = false;
+	}
+	spin_unlock(&dev->slock);
+	return buf;
+}
+
+/*
+ * The thread: the ready buffer goes back to the consumer, stamped now, if
+ * its time has come (it sleeps until then: negcam_ready_deadline).
+ */
+static void negcam_ready_flush(struct negcam_dev *dev)
+{
+	struct negcam_buffer *buf;
+	u64 now;
+
+	spin_lock(&dev->slock);
+	buf = dev->ready;
+	now = ktime_get_ns();
+	if (buf && now >= negcam_due_locked(dev)) {
+		dev->ready = NULL;
+		list_del(&buf->list);
+		buf->in_driver = false;
+		negcam_done_locked(dev, buf, 0, now, true);
+	}
+	spin_unlock(&dev->slock);
+}
+
+/*
+ * The thread, about to sleep until @deadline (its state set): sooner if a
+ * ready buffer is due then, also one a producer frame made ready since
+ * the thread last looked (that producer's wake-up found it awake).
+ */
+static u64 negcam_ready_deadline(struct negcam_dev *dev, u64 deadline)
+{
+	u64 due = 0;
+
+	spin_lock(&dev->slock);
+	if (dev->ready)
+		due = negcam_due_locked(dev);
+	spin_unlock(&dev->slock);
+	return due && due < deadline ? due : deadline;
 }
 
 /*
@@ -212,10 +354,12 @@ static void negcam_copy(void *to, const void *from, unsigned long n)
 
 /*
  * A loop's producer frame @src, @n bytes of the stream's format (checked
- * by the caller), queued at @ts: copied into the next queued buffer, the
- * one copy a consumer costs. Called from the output node's buf_queue,
- * under the loop's lock but no spinlock. False when no buffer was queued
- * (a drop, counted as on a plain device).
+ * by the caller), queued at @ts: copied into the ready buffer (replacing
+ * the older frame there) or else the next queued buffer, the one copy a
+ * consumer costs, and handed back when its time comes (see the head).
+ * Called from the output node's buf_queue, under the loop's lock but no
+ * spinlock. False when no buffer was queued (a drop, counted as on a
+ * plain device).
  */
 bool negcam_deliver_frame(struct negcam_dev *dev, const void *src,
 			  unsigned long n, u64 ts)
@@ -224,7 +368,9 @@ bool negcam_deliver_frame(struct negcam_dev *dev, const void *src,
 	u32 pattern;
 	void *to;
 
-	buf = negcam_next_buffer(dev, &pattern);
+	buf = negcam_ready_claim(dev);
+	if (!buf)
+		buf = negcam_next_buffer(dev, &pattern);
 	if (!buf)
 		return false;
 	to = vb2_plane_vaddr(&buf->vb.vb2_buf, 0);
@@ -236,23 +382,23 @@ bool negcam_deliver_frame(struct negcam_dev *dev, const void *src,
 	vb2_set_plane_payload(&buf->vb.vb2_buf, 0, to ? n : 0);
 	buf->vb.field = dev->stream_fmt.field;
 	spin_lock(&dev->slock);
-	dev->fed++;
-	negcam_done_locked(dev, buf, 0, ts, to != NULL);
+	negcam_hand_back_locked(dev, buf, ts, to != NULL);
 	spin_unlock(&dev->slock);
 	return to != NULL;
 }
 
 /*
- * Hand @buf back as the producer's frame of @n bytes queued at @ts: its
- * memory is the producer's buffer (negcam-loop-share.c), so nothing is copied.
- * False if @buf is not queued to the driver now (the consumer holds it).
- * Under dev->slock: the loop decides and hands over in one hold of it.
+ * Hand @buf back as the producer's frame of @n bytes queued at @ts, when
+ * its time comes (see the head): its memory is the producer's buffer
+ * (negcam-loop-share.c), so nothing is copied. False if @buf is not queued
+ * to the driver now (the consumer holds it). Under dev->slock: the loop
+ * decides and hands over in one hold of it.
  */
 bool negcam_deliver_shared_locked(struct negcam_dev *dev,
 				  struct negcam_buffer *buf, unsigned long n,
 				  u64 ts)
 {
-	if (!buf->in_driver)
+	if (!buf->in_driver || buf == dev->ready)
 		return false;
 	list_del(&buf->list);
 	buf->in_driver = false;
@@ -261,8 +407,7 @@ bool negcam_deliver_shared_locked(struct negcam_dev *dev,
 	n = min_t(unsigned long, n, dev->stream_fmt.sizeimage);
 	vb2_set_plane_payload(&buf->vb.vb2_buf, 0, n);
 	buf->vb.field = dev->stream_fmt.field;
-	dev->fed++;
-	negcam_done_locked(dev, buf, 0, ts, true);
+	negcam_hand_back_locked(dev, buf, ts, true);
 	return true;
 }
 
@@ -274,9 +419,9 @@ bool negcam_deliver_shared_locked(struct negcam_dev *dev,
  * placeholder then goes back to the queue unseen, so that a consumer
  * never gets one after the producer's frames began.
  */
-/* An encoded payload damaged, the stamp moved, as the faults' @d says. */
+/* An encoded payload damaged as the faults' @d says. */
 static void negcam_fault_apply(struct negcam_dev *dev, struct negcam_buffer *buf,
-			       const struct negcam_fault_frame *d, u64 *ts)
+			       const struct negcam_fault_frame *d)
 {
 	struct vb2_buffer *vb = &buf->vb.vb2_buf;
 	void *vaddr = vb2_plane_vaddr(vb, 0);
@@ -287,8 +432,6 @@ static void negcam_fault_apply(struct negcam_dev *dev, struct negcam_buffer *buf
 							  vb2_get_plane_payload(vb, 0)));
 		buf->last_frame = NC_FRAME_NONE; /* not the generator's picture */
 	}
-	if (d->ts_offset_ns > 0)
-		*ts += d->ts_offset_ns;
 }
 
 static void negcam_deliver(struct negcam_dev *dev, u64 count, u64 ts, u32 fed,
@@ -315,15 +458,40 @@ static void negcam_deliver(struct negcam_dev *dev, u64 count, u64 ts, u32 fed,
 		buf->vb.field = (count & 1) ? V4L2_FIELD_BOTTOM : V4L2_FIELD_TOP;
 	else
 		buf->vb.field = fmt->field;
-	negcam_fault_apply(dev, buf, d, &ts);
+	negcam_fault_apply(dev, buf, d);
 	spin_lock(&dev->slock);
 	if (dev->fed == fed) {
-		negcam_done_locked(dev, buf, seq, ts, !ret && !(d->what & NC_DO_ERROR));
+		negcam_done_jump_locked(dev, buf, seq, ts, d->ts_offset_ns,
+					!ret && !(d->what & NC_DO_ERROR));
 	} else {
 		list_add(&buf->list, &dev->buf_list);
 		buf->in_driver = true;
 	}
 	spin_unlock(&dev->slock);
+}
+
+/* A fault's source change names another size than the stream's. */
+static bool negcam_fault_resizes(const struct negcam_dev *dev)
+{
+	const struct negcam_faults *f = &dev->stream_faults;
+	u32 fields = dev->stream_fmt.field == V4L2_FIELD_ALTERNATE ? 2 : 1;
+
+	return f->source_width != dev->stream_fmt.width ||
+	       f->source_height != dev->stream_fmt.height * fields;
+}
+
+/*
+ * While a loop's producer feeds the node no slot is decided, but its
+ * unplug comes all the same, at @elapsed_ns.
+ */
+static void negcam_fault_live(struct negcam_dev *dev, struct negcam_fault_state *st,
+			      u64 elapsed_ns)
+{
+	const struct negcam_faults *f = &dev->stream_faults;
+
+	if ((f->given & (1u << NC_FAULT_UNPLUG)) && elapsed_ns >= f->unplug_ns &&
+	    !(st->fired & NEGCAM_FAULT_GONE) && negcam_faults_ask(dev, NC_DO_UNPLUG))
+		st->fired |= NEGCAM_FAULT_GONE;
 }
 
 /*
@@ -340,13 +508,19 @@ static bool negcam_slot(struct negcam_dev *dev, struct negcam_clock *clk, u64 *c
 	u32 frame = per_field ? (u32)(*count / 2) : (u32)*count;
 	struct negcam_fault_frame d;
 
-	if (st->fired & NEGCAM_FAULT_GONE)
-		return false; /* going: the work item stops this thread */
+	/* going; or the source changed (negcam-faults.c): held until STREAMOFF */
+	if ((st->fired & NEGCAM_FAULT_GONE) || READ_ONCE(dev->kf.held))
+		return false;
 	negcam_fault_decide(&dev->stream_faults, st, frame, ts - t0, &d);
-	if ((d.what & NC_DO_UNPLUG) && negcam_fault_unplug(dev)) {
+	if ((d.what & NC_DO_UNPLUG) &&
+	    (negcam_fault_unplug(dev) || negcam_faults_ask(dev, NC_DO_UNPLUG))) {
 		st->fired |= NEGCAM_FAULT_GONE;
 		return false;
 	}
+	/* another size than the stream's: the format changes, the stream is held */
+	if ((d.what & NC_DO_SOURCE_CHANGE) && negcam_fault_resizes(dev) &&
+	    negcam_faults_ask(dev, NC_DO_SOURCE_CHANGE))
+		return false;
 	if (d.what & NC_DO_STALL) {
 		negcam_clock_set(clk, t0 + d.stall_until_ns, ival, per_field,
 				 &dev->stream_faults);
@@ -367,6 +541,29 @@ static void negcam_sleep_until(u64 ns)
 
 	schedule_hrtimeout_range(&deadline, NEGCAM_TIMER_SLACK_NS,
 				 HRTIMER_MODE_ABS);
+}
+
+/*
+ * A new interval (S_PARM: @resync) or faults switched through configfs
+ * since the last turn: the clock goes on from the last slot boundary,
+ * *@next counting from it; switched faults' time counts from there too
+ * (*@t0), their one-shot faults to come again.
+ */
+static void negcam_thread_renew(struct negcam_dev *dev, struct negcam_clock *clk, u64 *next,
+				struct v4l2_fract ival, bool per_field, bool resync,
+				struct negcam_fault_state *st, u64 *t0)
+{
+	bool refault = negcam_faults_take(dev);
+
+	if (!resync && !refault)
+		return;
+	negcam_clock_set(clk, negcam_clock_at(clk, *next), ival, per_field,
+			 &dev->stream_faults);
+	*next = 0;
+	if (refault) {
+		st->fired &= NEGCAM_FAULT_GONE;
+		*t0 = clk->start;
+	}
 }
 
 static int negcam_thread_fn(void *data)
@@ -404,17 +601,15 @@ static int negcam_thread_fn(void *data)
 		ival = dev->stream_ival;
 		fed = dev->fed;	/* before the producer check below */
 		spin_unlock(&dev->slock);
-		if (resync) {
-			/* New interval: continue from the last slot boundary. */
-			negcam_clock_set(&clk, negcam_clock_at(&clk, next), ival,
-					 per_field, &dev->stream_faults);
-			next = 0;
-		}
+		negcam_thread_renew(dev, &clk, &next, ival, per_field, resync, &st, &t0);
 
+		negcam_ready_flush(dev);
 		now = ktime_get_ns();
 		ended = negcam_clock_ended(&clk, now);
 		if (negcam_node_has(dev, live_until))
 			live_until = dev->ops->live_until(dev, now);
+		if (live_until)
+			negcam_fault_live(dev, &st, now - t0);
 		if (ended > next) {
 			/* The placeholder fills the slots a producer leaves. */
 			if (!live_until) {
@@ -441,7 +636,7 @@ static int negcam_thread_fn(void *data)
 		/* A producer that stopped since found this thread awake. */
 		if (live_until && !dev->ops->live_until(dev, ktime_get_ns()))
 			deadline = negcam_clock_at(&clk, next + 1);
-		negcam_sleep_until(deadline);
+		negcam_sleep_until(negcam_ready_deadline(dev, deadline));
 	}
 	return 0;
 }

@@ -151,6 +151,7 @@ static void negcam_return_all(struct negcam_dev *dev,
 	LIST_HEAD(done);
 
 	spin_lock(&dev->slock);
+	negcam_ready_drop_locked(dev);
 	list_for_each_entry(buf, &dev->buf_list, list)
 		buf->in_driver = false;
 	list_splice_init(&dev->buf_list, &done);
@@ -172,12 +173,8 @@ static int negcam_start_streaming_cap(struct vb2_queue *vq, unsigned int count)
 	dev->stream_resync = false;
 	dev->stream_gen = dev->fmt_gen;
 	dev->last_ts = 0;
-	/* The engine's profile: a loop's capture node has no dev->profile. */
-	if (dev->engine.profile)
-		dev->stream_faults = dev->engine.profile->faults;
-	else
-		memset(&dev->stream_faults, 0, sizeof(dev->stream_faults));
 	spin_unlock(&dev->slock);
+	negcam_faults_stream_start(dev); /* the profile's, or configfs 'faults' */
 	negcam_node_call(dev, start);
 
 	ret = negcam_thread_start(dev);

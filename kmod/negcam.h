@@ -20,6 +20,8 @@
  *   negcam-loop-frames.c  the producer's buffers: its frames handed to
  *                      the consumers in its QBUF
  *   negcam-thread.c    frame pacing and hand-back of capture buffers
+ *   negcam-faults.c    faults switched while streaming (configfs faults),
+ *                      a fault's source change, a loop's unplug
  *   negcam-loop-sysfs.c  a loop's state in sysfs (negcam-loop.N)
  *   negcam-loop-live.c  is a loop's producer live for a capture node
  *   negcam-loop-share.c  memory a producer and a consumer share
@@ -36,6 +38,7 @@
 #include <linux/spinlock.h>
 #include <linux/list.h>
 #include <linux/sched.h>
+#include <linux/workqueue.h>
 #include <media/v4l2-device.h>
 #include <media/v4l2-dev.h>
 #include <media/v4l2-ctrls.h>
@@ -78,11 +81,47 @@
 #define NEGCAM_READ_BUFFERS 2
 /* Capture nodes a loop may have (loop_captures=, configfs captures). */
 #define NEGCAM_LOOP_MAX_CAPTURES 4
+#define NEGCAM_LOOP_MAX_NODES (1 + NEGCAM_LOOP_MAX_CAPTURES) /* the output node and its captures */
 /* A loop's label: its capture node 0's card name; 31 bytes with " (output)". */
 #define NEGCAM_LABEL_MAX 22
 
 struct negcam_cfs;
 struct negcam_loop;
+
+/**
+ * struct negcam_kfaults - a node's faults beyond its profile's lines
+ *	(negcam-faults.c, docs/faults.md)
+ * @set: the list written to configfs 'faults', in force while @own
+ * @own: @set replaces the profile's faults (until an empty write)
+ * @live: the faults in force for a running stream, when @fresh
+ * @fresh: @live changed while streaming: the thread takes it at its next
+ *	slot, its fault time counting from then
+ * @todo: NC_DO_SOURCE_CHANGE, NC_DO_UNPLUG: what @work is to do
+ * @width: the source change's new size
+ * @height: see @width
+ * @streams: STREAMONs so far; @asked: which stream asked for @todo (a
+ *	source change asked by a stream that ended is not done on the next)
+ * @asked: see @streams
+ * @held: the source changed under the stream: it delivers nothing more
+ *	until STREAMOFF
+ * @work: a source change or a loop's unplug, done under the node's lock
+ *	(the thread cannot take it: STREAMOFF waits for the thread)
+ *
+ * All under negcam_dev.slock; @set and @own also under negcam_dev.vlock.
+ */
+struct negcam_kfaults {
+	struct negcam_faults set;
+	bool own;
+	struct negcam_faults live;
+	bool fresh;
+	u32 todo;
+	u32 width;
+	u32 height;
+	u32 streams;
+	u32 asked;
+	bool held;
+	struct work_struct work;
+};
 struct negcam_dev;
 struct negcam_buffer;
 
@@ -198,6 +237,11 @@ struct negcam_buffer {
  * @fed: capture node of a loop: producer frames handed to it, shared or
  *	copied (under @slock; the thread drops a placeholder drawn meanwhile)
  * @last_ts: timestamp of the last frame delivered (under @slock)
+ * @ready: capture node of a loop: a queued buffer holding the producer's
+ *	newest frame, which the node hands back no earlier than @last_ts
+ *	plus its frame interval less 1/64 (by its thread, negcam_ready_flush); a newer
+ *	frame replaces it. Stays on @buf_list, never written by the
+ *	placeholder. NULL if none (under @slock)
  * @ctrl_handler: controls (min buffers, test pattern)
  * @ctrl_pattern: the test pattern control
  * @index: N in negcam-N, platform:negcam-N
@@ -216,8 +260,10 @@ struct negcam_buffer {
  * @stream_ival: frame interval being streamed (S_PARM may change it)
  * @stream_resync: the thread must restart its deadlines (@stream_ival changed)
  * @stream_gen: @fmt_gen when streaming started
- * @stream_faults: the profile's faults when streaming started (docs/faults.md),
- *	the thread's own copy: a profile swapped meanwhile does not touch it
+ * @stream_faults: the faults when streaming started (docs/faults.md), the
+ *	thread's own copy: a profile swapped meanwhile does not touch it; a
+ *	write to configfs 'faults' reaches it through @kf
+ * @kf: faults written while streaming, and the work a fault asks for
  * @pattern: test pattern (V4L2_CID_TEST_PATTERN)
  * @frames: frames delivered since module load
  * @dropped: frames produced with no buffer queued (a sequence gap)
@@ -244,6 +290,7 @@ struct negcam_dev {
 	u32 loop_seq;
 	u32 fed;
 	u64 last_ts;
+	struct negcam_buffer *ready;
 	struct v4l2_ctrl_handler ctrl_handler;
 	struct v4l2_ctrl *ctrl_pattern;
 	unsigned int index;
@@ -265,6 +312,7 @@ struct negcam_dev {
 	bool stream_resync;
 	u32 stream_gen;
 	struct negcam_faults stream_faults;
+	struct negcam_kfaults kf;
 	u32 pattern;
 	atomic64_t frames;
 	atomic64_t dropped;
@@ -277,7 +325,8 @@ static inline struct negcam_buffer *to_negcam_buffer(struct vb2_buffer *vb)
 }
 
 /* negcam-core.c: a fault's unplug (docs/faults.md), done by a work item;
- * false for a loop's node, which has no platform device of its own. */
+ * false for a loop's node, which has no platform device of its own (its
+ * loop's unplug is negcam_faults_ask()'s). */
 bool negcam_fault_unplug(struct negcam_dev *dev);
 
 /* negcam-profile.c */
@@ -311,6 +360,19 @@ static inline void negcam_source_changed(struct negcam_dev *dev)
 		v4l2_event_queue(&dev->vdev, &ev);
 }
 
+/* negcam-faults.c */
+int negcam_faults_init(void);
+void negcam_faults_exit(void);
+void negcam_faults_stream_start(struct negcam_dev *dev);
+bool negcam_faults_take(struct negcam_dev *dev);
+bool negcam_faults_ask(struct negcam_dev *dev, u32 what);
+int negcam_faults_store(struct negcam_dev *dev, const char *text, size_t len,
+			char *status, size_t status_len);
+ssize_t negcam_faults_show(struct negcam_dev *dev, char *page);
+int negcam_faults_loop_store(struct negcam_loop *loop, const char *text,
+			     size_t len, char *status, size_t status_len);
+ssize_t negcam_faults_loop_show(struct negcam_loop *loop, char *page);
+
 /* negcam-thread.c */
 int negcam_thread_start(struct negcam_dev *dev);
 void negcam_thread_stop(struct negcam_dev *dev);
@@ -319,6 +381,7 @@ bool negcam_deliver_frame(struct negcam_dev *dev, const void *src,
 bool negcam_deliver_shared_locked(struct negcam_dev *dev,
 				  struct negcam_buffer *buf, unsigned long n,
 				  u64 ts);
+void negcam_ready_drop_locked(struct negcam_dev *dev);
 
 /* negcam-loop-create.c */
 int negcam_loops_init(void);

@@ -8,7 +8,7 @@
  * SIGUSR1 prints the counters, which are printed at exit too) and the
  * teardown, which says how many memfds are still open (none).
  *
- *   negcam-pw --profile NAME|FILE [--label LABEL]
+ *   negcam-pw --profile NAME|FILE [--label LABEL] [--exec PIPELINE] [--faults FILE]
  *   negcam-pw --list
  */
 #define _GNU_SOURCE
@@ -25,35 +25,34 @@
 #include "profile-load.h"
 
 static const struct option ncpw_options[] = {
-	{"profile", required_argument, NULL, 'p'}, {"label", required_argument, NULL, 'l'},
-	{"list", no_argument, NULL, 'L'},	   {"help", no_argument, NULL, 'h'},
-	{"version", no_argument, NULL, 'V'},	   {NULL, 0, NULL, 0},
+	{"profile", required_argument, NULL, 'p'},
+	{"label", required_argument, NULL, 'l'},
+	{"list", no_argument, NULL, 'L'},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
+	{"exec", required_argument, NULL, 'e'},
+	{"faults", required_argument, NULL, 'f'},
+	{NULL, 0, NULL, 0},
 };
 
 static void ncpw_usage(FILE *to)
 {
 	fprintf(to,
-		"usage: negcam-pw --profile NAME|FILE [--label LABEL]\n"
+		"usage: negcam-pw --profile NAME|FILE [--label LABEL] [--exec PIPELINE]\n"
+		"                 [--faults FILE]\n"
 		"       negcam-pw --list\n"
 		"Publish a negcam profile as a PipeWire camera node (media.role Camera).\n"
 		"  --profile NAME|FILE  a built-in profile, a profile file or a shelf camera\n"
 		"  --label LABEL        the node's description (default: the profile's card);\n"
 		"                       node.name is negcam.LABEL (at most %d characters)\n"
+		"  --exec PIPELINE      frames from a GStreamer pipeline (gst-launch-1.0\n"
+		"                       syntax), started at a consumer's format, stopped\n"
+		"                       after the last consumer\n"
+		"  --faults FILE        faults from FILE while it exists, switched when it\n"
+		"                       changes (docs/faults.md); else the profile's\n"
 		"  --list               the negcam-pw cameras this user's PipeWire holds\n"
 		"SIGUSR1 prints the counters; SIGTERM removes the node.\n",
 		NCPW_LABEL_MAX);
-}
-
-/* node.name: "negcam." and the label, with what is not [A-Za-z0-9._-] as '-'. */
-static void ncpw_node_name(struct ncpw *app)
-{
-	char *p;
-
-	snprintf(app->node_name, sizeof(app->node_name), "negcam.%s", app->label);
-	for (p = app->node_name + 7; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '-'))
-			*p = '-';
 }
 
 /* Options into @app; -1 to go on, else the exit code. */
@@ -70,8 +69,15 @@ static int ncpw_parse_args(struct ncpw *app, int argc, char **argv, bool *list)
 		case 'l':
 			label = optarg;
 			break;
+		case 'f':
+			app->faults_path = optarg;
+			break;
 		case 'L':
 			*list = true;
+			break;
+		case 'e':
+			if (ncpw_exec_set(app, optarg) < 0)
+				return 1;
 			break;
 		case 'h':
 			ncpw_usage(stdout);
@@ -118,7 +124,7 @@ static int ncpw_load_profile(struct ncpw *app, bool has_label)
 	app->description = has_label		   ? app->label
 			   : app->profile->card[0] ? app->profile->card
 						   : app->profile->name;
-	ncpw_node_name(app);
+	ncpw_name_node(app);
 	return -1;
 }
 
@@ -196,6 +202,45 @@ static int ncpw_count_memfds(void)
 	return n;
 }
 
+/* The node failed, or PipeWire went away: end with 1. */
+static void ncpw_on_failed(struct ncpw *app, const char *why)
+{
+	app->exit_code = 1;
+	pw_main_loop_quit(app->loop);
+}
+
+/* A Format accepted: --exec's producer (re)started; cleared: stopped. */
+static void ncpw_on_format(struct ncpw *app)
+{
+	if (app->have_format)
+		ncpw_exec_format(app);
+	else
+		ncpw_exec_stop(app, "the format was cleared");
+}
+
+/* The program's node: frames drawn by pw-frames.c on its own timer (or
+ * --exec's producer's, pw-exec.c). */
+static const struct ncpw_hooks ncpw_program_hooks = {
+	.streaming = ncpw_frames_start,
+	.paused = ncpw_frames_stop,
+	.process = ncpw_frames_process,
+	.format = ncpw_on_format,
+	.failed = ncpw_on_failed,
+};
+
+/* The unplug fault (pw-faults.c): the node removed, or published again. */
+static void ncpw_plug(struct ncpw *app, bool in)
+{
+	if (!in) {
+		ncpw_stream_stop(app);
+		return;
+	}
+	if (ncpw_stream_start(app) < 0) {
+		app->exit_code = 1;
+		pw_main_loop_quit(app->loop);
+	}
+}
+
 /* Publish the node and serve until a signal or PipeWire ends it. */
 static int ncpw_serve(struct ncpw *app)
 {
@@ -213,10 +258,17 @@ static int ncpw_serve(struct ncpw *app)
 	pw_loop_add_signal(l, SIGINT, ncpw_on_signal, app);
 	pw_loop_add_signal(l, SIGTERM, ncpw_on_signal, app);
 	pw_loop_add_signal(l, SIGUSR1, ncpw_on_signal, app);
+	app->hooks = &ncpw_program_hooks;
+	app->plug = ncpw_plug;
+	if (ncpw_faults_init(app) < 0)
+		return 2;
 	if (ncpw_frames_init(app) < 0 || ncpw_stream_start(app) < 0 || ncpw_links_watch(app) < 0)
 		return 1;
 	app->published = true;
 	pw_main_loop_run(app->loop);
+	if (app->quitting)
+		ncpw_farewell(app);
+	ncpw_exec_fini(app);
 	ncpw_links_stop(app);
 	ncpw_stream_stop(app);
 	ncpw_frames_report(app, "stopped");
@@ -225,7 +277,9 @@ static int ncpw_serve(struct ncpw *app)
 
 static void ncpw_teardown(struct ncpw *app, bool served)
 {
+	ncpw_exec_fini(app);
 	ncpw_frames_fini(app);
+	ncpw_faults_fini(app);
 	if (app->core)
 		pw_core_disconnect(app->core);
 	if (app->context)

@@ -24,7 +24,7 @@
 #include <spa/pod/builder.h>
 
 #include "framegen.h"
-#include "negcam-pw.h"
+#include "pw-node.h"
 
 struct ncpw_spa_format {
 	__u32 fourcc;
@@ -289,21 +289,30 @@ uint32_t ncpw_formats_build(struct ncpw *app, void *buf, uint32_t size, const st
 		ncpw_fourcc_str(fd.pixelformat, cc);
 		why = ncpw_left_out(fd.pixelformat, &map);
 		if (why) {
-			fprintf(stderr, "negcam-pw: warning: format %s left out: %s\n", cc, why);
+			ncpw_log(app, "warning: format %s left out: %s", cc, why);
 			continue;
 		}
 		n += ncpw_format_pods(app, &b, fd.pixelformat, map, pods + n, max - n);
 		if (n == max || b.state.offset > b.size) {
-			fprintf(stderr,
-				"negcam-pw: warning: formats from %s on left out: too many sizes\n",
-				cc);
+			ncpw_log(app, "warning: formats from %s on left out: too many sizes", cc);
 			break;
 		}
 	}
 	if (n == 0)
-		fprintf(stderr, "negcam-pw: profile %s has no capture format SPA can carry\n",
-			app->profile->name);
+		ncpw_log(app, "profile %s has no capture format SPA can carry", app->profile->name);
 	return n;
+}
+
+const struct spa_pod *ncpw_formats_current(struct ncpw *app, struct spa_pod_builder *b)
+{
+	const struct v4l2_pix_format *pix = negcam_engine_fmt(&app->engine, NC_CAPTURE);
+	struct v4l2_frmsizeenum fs = {.pixel_format = pix->pixelformat,
+				      .type = V4L2_FRMSIZE_TYPE_DISCRETE};
+	const struct ncpw_spa_format *map = ncpw_spa_of(pix->pixelformat);
+
+	fs.discrete.width = pix->width;
+	fs.discrete.height = pix->height;
+	return map ? ncpw_build_pod(app, b, map, &fs) : NULL;
 }
 
 /* The profile's first capture format that @subtype / @spa_format stands for, 0: none. */

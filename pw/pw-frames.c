@@ -41,7 +41,10 @@ static void ncpw_on_tick(void *data, uint64_t expirations)
 		return;
 	if (expirations > 1)
 		app->count.late += expirations - 1;
-	pw_stream_trigger_process(app->stream);
+	if (ncpw_exec_serving(app) && !ncpw_exec_has_frame(app))
+		return; /* --exec: the producer's frames ask for their cycles */
+	if (ncpw_faults_tick(app, ncpw_now_ns())) /* no frame if lost, stalled, gone (pw-faults.c) */
+		pw_stream_trigger_process(app->stream);
 }
 
 int ncpw_frames_init(struct ncpw *app)
@@ -64,14 +67,15 @@ void ncpw_frames_start(struct ncpw *app)
 
 	if (app->streaming || !app->have_format || !app->interval.denominator)
 		return;
-	app->period_ns =
-		(uint64_t)app->interval.numerator * SPA_NSEC_PER_SEC / app->interval.denominator;
+	app->period_ns = ncpw_faults_period(
+		app, (uint64_t)app->interval.numerator * SPA_NSEC_PER_SEC / app->interval.denominator);
 	every.tv_sec = (time_t)(app->period_ns / SPA_NSEC_PER_SEC);
 	every.tv_nsec = (long)(app->period_ns % SPA_NSEC_PER_SEC);
 	app->frame = 0;
 	app->start_ns = ncpw_now_ns();
 	app->streaming = true;
 	app->count.streams++;
+	ncpw_exec_resume(app);
 	pw_loop_update_timer(pw_main_loop_get_loop(app->loop), app->timer, &first, &every, false);
 	ncpw_formats_describe(&app->pix, app->interval, fmt, sizeof(fmt));
 	fprintf(stderr, "negcam-pw: streaming %s\n", fmt);
@@ -83,6 +87,7 @@ void ncpw_frames_stop(struct ncpw *app)
 		return;
 	pw_loop_update_timer(pw_main_loop_get_loop(app->loop), app->timer, NULL, NULL, false);
 	app->streaming = false;
+	ncpw_exec_stop(app, "no consumer streams");
 	fprintf(stderr,
 		"negcam-pw: paused after %" PRIu32 " frames (%" PRIu64
 		" in all); the timer is off\n",
@@ -115,12 +120,14 @@ void ncpw_frames_process(struct ncpw *app)
 
 	if (!app->streaming || !app->have_format)
 		return;
+	if (ncpw_exec_serving(app) && !ncpw_exec_has_frame(app))
+		return;
 	b = pw_stream_dequeue_buffer(app->stream);
 	if (!b) {
 		app->count.no_buffer++;
 		return;
 	}
-	n = ncpw_draw(app, b, now);
+	n = ncpw_exec_serving(app) ? ncpw_exec_fill(app, b) : ncpw_draw(app, b, now);
 	c = b->buffer->datas[0].chunk;
 	c->offset = 0;
 	c->size = n < 0 ? 0 : (uint32_t)n;
@@ -133,6 +140,8 @@ void ncpw_frames_process(struct ncpw *app)
 		h->seq = app->frame;
 		h->flags = n < 0 ? SPA_META_HEADER_FLAG_CORRUPTED : 0;
 	}
+	if (n >= 0)
+		ncpw_faults_apply(app, b->buffer->datas[0].data, c, h);
 	pw_stream_queue_buffer(app->stream, b);
 	if (n < 0) {
 		app->count.draw_errors++;

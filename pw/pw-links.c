@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "negcam-pw.h"
+#include "pw-node.h"
 
 struct ncpw_link {
 	struct ncpw *app;
@@ -31,9 +31,9 @@ static void ncpw_link_info(void *data, const struct pw_link_info *info)
 		return;
 	l->reported = true;
 	l->app->count.refused++;
-	fprintf(stderr,
-		"negcam-pw: a consumer's link failed: %s (it asked a format profile %s "
-		"does not offer; the node serves on)\n",
+	ncpw_log(l->app,
+		 "a consumer's link failed: %s (it asked a format profile %s "
+		 "does not offer; the node serves on)",
 		info->error ? info->error : "no reason given", l->app->profile->name);
 }
 

@@ -8,8 +8,9 @@
  * Format here, which the engine then decides (ncpw_formats_apply). The
  * answer is the Buffers param: one memfd block of the engine's sizeimage
  * per buffer, allocated once for the link, and a header meta for the
- * timestamps. State changes start and stop the frames (pw-frames.c): the
- * node works only while a consumer streams.
+ * timestamps. State changes call the user's hooks (pw-node.h): negcam-pw
+ * starts and stops its frames there (pw-frames.c), negcampwsink lets its
+ * pipeline run or wait; the node works only while a consumer streams.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,10 +22,17 @@
 #include <spa/pod/builder.h>
 
 #include "framegen.h"
-#include "negcam-pw.h"
+#include "pw-node.h"
 
 #define NCPW_POD_BYTES (512 * 1024)
 #define NCPW_MAX_PODS 2048
+
+/* The hook named @h, if the user set it. */
+#define NCPW_HOOK(app, h, ...)                                                                     \
+	do {                                                                                       \
+		if ((app)->hooks && (app)->hooks->h)                                               \
+			(app)->hooks->h(app, ##__VA_ARGS__);                                       \
+	} while (0)
 
 static void ncpw_on_state(void *data, enum pw_stream_state old, enum pw_stream_state state,
 			  const char *error)
@@ -33,27 +41,24 @@ static void ncpw_on_state(void *data, enum pw_stream_state old, enum pw_stream_s
 
 	switch (state) {
 	case PW_STREAM_STATE_STREAMING:
-		ncpw_frames_start(app);
+		NCPW_HOOK(app, streaming);
 		break;
 	case PW_STREAM_STATE_PAUSED:
 		if (old == PW_STREAM_STATE_CONNECTING)
-			fprintf(stderr, "negcam-pw: node %u \"%s\" (%s) ready, profile %s\n",
-				pw_stream_get_node_id(app->stream), app->node_name,
-				app->description, app->profile->name);
-		ncpw_frames_stop(app);
+			ncpw_log(app, "node %u \"%s\" (%s) ready, profile %s",
+				 pw_stream_get_node_id(app->stream), app->node_name, app->description,
+				 app->profile->name);
+		NCPW_HOOK(app, paused);
 		break;
 	case PW_STREAM_STATE_ERROR:
-		fprintf(stderr, "negcam-pw: the node failed: %s\n",
-			error ? error : "unknown error");
-		app->exit_code = 1;
-		pw_main_loop_quit(app->loop);
+		ncpw_log(app, "the node failed: %s", error ? error : "unknown error");
+		NCPW_HOOK(app, failed, error ? error : "unknown error");
 		break;
 	case PW_STREAM_STATE_UNCONNECTED:
-		if (app->quitting)
+		if (app->quitting || app->unplugged)
 			break;
-		fprintf(stderr, "negcam-pw: disconnected from PipeWire\n");
-		app->exit_code = 1;
-		pw_main_loop_quit(app->loop);
+		ncpw_log(app, "disconnected from PipeWire");
+		NCPW_HOOK(app, failed, "disconnected from PipeWire");
 		break;
 	default:
 		break;
@@ -88,18 +93,21 @@ static void ncpw_on_param_changed(void *data, uint32_t id, const struct spa_pod 
 	if (id != SPA_PARAM_Format)
 		return;
 	app->have_format = false;
-	if (!param)
+	if (!param) {
+		NCPW_HOOK(app, format); /* cleared: have_format false */
 		return;
+	}
 	if (ncpw_formats_apply(app, param, why, sizeof(why)) < 0) {
 		app->count.refused++;
-		fprintf(stderr, "negcam-pw: a consumer's format refused: %s\n", why);
+		ncpw_log(app, "a consumer's format refused: %s", why);
 		return;
 	}
 	app->have_format = true;
 	app->count.formats++;
 	ncpw_formats_describe(&app->pix, app->interval, got, sizeof(got));
-	fprintf(stderr, "negcam-pw: format %s, %u bytes a frame\n", got, app->pix.sizeimage);
+	ncpw_log(app, "format %s, %u bytes a frame", got, app->pix.sizeimage);
 	ncpw_offer_buffers(app);
+	NCPW_HOOK(app, format);
 }
 
 static void ncpw_on_add_buffer(void *data, struct pw_buffer *b)
@@ -119,7 +127,9 @@ static void ncpw_on_remove_buffer(void *data, struct pw_buffer *b)
 
 static void ncpw_on_process(void *data)
 {
-	ncpw_frames_process(data);
+	struct ncpw *app = data;
+
+	NCPW_HOOK(app, process);
 }
 
 static const struct pw_stream_events ncpw_stream_events = {
@@ -162,7 +172,7 @@ int ncpw_stream_start(struct ncpw *app)
 	ret = pw_stream_connect(app->stream, PW_DIRECTION_OUTPUT, PW_ID_ANY,
 				PW_STREAM_FLAG_DRIVER | PW_STREAM_FLAG_MAP_BUFFERS, pods, n);
 	if (ret < 0)
-		fprintf(stderr, "negcam-pw: cannot publish the node: %s\n", strerror(-ret));
+		ncpw_log(app, "cannot publish the node: %s", strerror(-ret));
 out:
 	free(pods);
 	free(mem);
@@ -174,7 +184,7 @@ void ncpw_stream_stop(struct ncpw *app)
 {
 	if (!app->stream)
 		return;
-	ncpw_frames_stop(app);
+	NCPW_HOOK(app, paused);
 	pw_stream_destroy(app->stream);
 	app->stream = NULL;
 }

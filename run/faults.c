@@ -16,17 +16,15 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "fault-file.h"
 #include "preload.h"
-#include "profile-load.h"
 
 #define NC_FAULTS_CHECK_MS 100
 
 static struct {
-	bool init, present, ok; /* the file exists; its list parsed */
-	const char *path;
+	bool init;
 	uint64_t next_ns;
-	struct stat st;
-	struct negcam_faults faults;
+	struct nc_fault_file file; /* user/fault-file.c */
 } watch;
 
 static uint64_t mono_ms(void)
@@ -40,42 +38,27 @@ static uint64_t mono_ms(void)
 void nc_faults_apply(struct nc_node *n)
 {
 	if (n->profile)
-		nc_vbq_set_faults(&n->vbq, watch.present && watch.ok ? &watch.faults
-								    : &n->profile->faults);
-}
-
-/* Whether the file is as last seen; @st its new state. */
-static bool unchanged(bool present, const struct stat *st)
-{
-	if (present != watch.present)
-		return false;
-	return !present || (st->st_ino == watch.st.st_ino && st->st_size == watch.st.st_size &&
-			    st->st_mtim.tv_sec == watch.st.st_mtim.tv_sec &&
-			    st->st_mtim.tv_nsec == watch.st.st_mtim.tv_nsec);
+		nc_vbq_set_faults(&n->vbq, watch.file.present && watch.file.ok
+						   ? &watch.file.faults
+						   : &n->profile->faults);
 }
 
 void nc_faults_check(void)
 {
 	uint64_t now = mono_ms();
 	char msg[512];
-	struct stat st;
 	unsigned int i;
-	bool present;
 
 	if (!watch.init) {
 		watch.init = true;
-		watch.path = getenv("NEGCAM_RUN_FAULTS");
+		watch.file.path = getenv("NEGCAM_RUN_FAULTS");
 	}
-	if (!watch.path || !*watch.path || now < watch.next_ns)
+	if (!watch.file.path || !*watch.file.path || now < watch.next_ns)
 		return;
 	watch.next_ns = now + NC_FAULTS_CHECK_MS;
-	present = stat(watch.path, &st) == 0;
-	if (unchanged(present, &st))
+	if (!nc_fault_file_check(&watch.file, msg, sizeof(msg)))
 		return;
-	watch.present = present;
-	watch.st = st;
-	watch.ok = present && !negcam_faults_load(watch.path, &watch.faults, msg, sizeof(msg));
-	if (present && !watch.ok) {
+	if (watch.file.present && !watch.file.ok) {
 		fprintf(stderr, "libnegcam-preload: %s (faults unchanged)\n", msg);
 		return;
 	}

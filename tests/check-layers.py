@@ -46,7 +46,7 @@ FOLDERS = {
     'user': {'engine'},
     'ctl': {'user', 'engine'},
     'run': {'user', 'engine'},
-    'gst': {'user', 'engine', 'uvc'},
+    'gst': {'user', 'engine', 'uvc', 'pw'},
     'kmod': {'engine'},
     'uvc': {'user', 'engine'},
     'pw': {'user', 'engine'},

@@ -51,6 +51,11 @@ done
 # negcamconvertsink's chain: videorate, videoconvert, videoscale (base) and jpegenc (good).
 check "gstreamer1.0-negcam recommends the base and good plugins" sh -c \
 	"dpkg-deb -f '$gst_deb' Recommends | grep -w gstreamer1.0-plugins-base | grep -qw gstreamer1.0-plugins-good"
+# negcampwsink and negcampwconvertsink are in the plugin, which links libpipewire.
+check "gstreamer1.0-negcam's plugin has negcampwsink and negcampwconvertsink" sh -c \
+	"for e in negcampwsink negcampwconvertsink; do grep -qa \"\$e\" $tmp/root/usr/lib/*/gstreamer-1.0/libgstnegcam.so || exit 1; done"
+check "gstreamer1.0-negcam depends on libpipewire (the PipeWire camera sinks)" sh -c \
+	"dpkg-deb -f '$gst_deb' Depends | grep -qw 'libpipewire-0.3-0'"
 check "negcam-dkms depends on dkms" sh -c "dpkg-deb -f '$dkms_deb' Depends | grep -qw dkms"
 ex=/usr/share/doc/negcam-dkms/examples
 has_file "$ex/modprobe-negcam.conf" "$dkms_deb"

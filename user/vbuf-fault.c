@@ -37,27 +37,10 @@ void nc_vbq_set_faults(struct nc_vbq *q, const struct negcam_faults *f)
 	pthread_cond_broadcast(&q->tick_cond);
 }
 
-/* The source is now the fault's size: the engine's format follows, adjusted as S_FMT would. */
+/* The source is now the fault's size: the engine's format follows (engine/fault.c). */
 static void source_change(struct nc_vbq *q)
 {
-	struct negcam_engine *e = q->engine;
-	struct v4l2_format f;
-	__u32 busy = e->busy;
-
-	memset(&f, 0, sizeof(f));
-	f.type = negcam_engine_buf_type(e->profile, NC_CAPTURE);
-	negcam_engine_g_fmt(e, &f);
-	if (f.type == V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE) {
-		f.fmt.pix_mp.width = q->faults.source_width;
-		f.fmt.pix_mp.height = q->faults.source_height;
-	} else {
-		f.fmt.pix.width = q->faults.source_width;
-		f.fmt.pix.height = q->faults.source_height;
-		f.fmt.pix.bytesperline = f.fmt.pix.sizeimage = 0;
-	}
-	e->busy = 0; /* the source, not the application, changes it */
-	negcam_engine_s_fmt(e, &f);
-	e->busy = busy;
+	negcam_fault_source_change(q->engine, &q->faults);
 	q->source_changed = true;
 	if (q->on_fault)
 		q->on_fault(q->fault_ctx, NC_DO_SOURCE_CHANGE);
@@ -119,10 +102,7 @@ void nc_vbq_fault_apply(const struct nc_vbq *q, const struct negcam_fault_frame 
 							b->p[0].bytesused);
 	if (d->what & NC_DO_ERROR)
 		b->error = true;
-	if (d->ts_offset_ns < 0 && (uint64_t)-d->ts_offset_ns > b->ts_ns)
-		b->ts_ns = 0;
-	else
-		b->ts_ns += (uint64_t)d->ts_offset_ns;
+	b->ts_ns = negcam_fault_timestamp(d, b->ts_ns);
 }
 
 uint64_t nc_vbq_fault_slot(const struct nc_vbq *q, uint64_t slot_ns)

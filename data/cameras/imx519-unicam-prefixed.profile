@@ -4,6 +4,17 @@
 # Source: ayufan/camera-streamer `debug/raspi4.txt` lines 81-175 @ e17a86e4f9bd0fda4bd901f14a5e2eef682962f8
 #   https://github.com/ayufan/camera-streamer/blob/e17a86e4f9bd0fda4bd901f14a5e2eef682962f8/debug/raspi4.txt#L81-L175
 # Listing, verbatim: tests/engine/profiles/cameras/imx519-unicam-prefixed.txt
+# Default: YUYV 640x480 at 30 fps, what the real node answers G_FMT with
+#   before anyone sets a format. This listing is unicam in media-controller
+#   mode (every format of unicam's table, stepwise 16x16-16376x16376): the
+#   video node does not follow the sensor's mode; unicam_set_default_format()
+#   gives it unicam_default_image_format (640x480) in unicam_image_formats[0]
+#   (YUYV), raspberrypi/linux drivers/media/platform/broadcom/bcm2835-unicam.c
+#   @ 07a024913d7f77d53748cfd6124f657e6737f659; the older downstream
+#   drivers/media/platform/bcm2835/bcm2835-unicam.c read (default_image_format)
+#   sets the same 640x480 in its first format. The rate is the listing's
+#   placeholder: unicam has no rate of its own (the sensor sets it).
+default YUYV 640x480 fps 30
 # Imported by negcam-ctl --import from tests/engine/profiles/cameras/imx519-unicam-prefixed.txt.
 # A --list-formats-ext listing does not show the colorimetry, the field,
 # the default format or how the driver adjusts sizes: they keep the

@@ -4,6 +4,13 @@
 # Source: mainsail-crew/crowsnest `log-example.md` lines 42-70 @ c52cf40a962657854ce55564f506fcec5bbd7619 (file removed in 71e3eed)
 #   https://github.com/mainsail-crew/crowsnest/blob/c52cf40a962657854ce55564f506fcec5bbd7619/log-example.md#L42-L70
 # Listing, verbatim: tests/engine/profiles/cameras/raspicam-legacy-crowsnest-log.txt
+# Default: JPEG 1024x768 at 30 fps, what the real node answers G_FMT with
+#   before anyone sets a format: bcm2835_mmal_probe() ends with
+#   mmal_setup_components(dev, &default_v4l2_format), a JPEG 1024x768 format,
+#   and the timeperframe is tpf_default (1/30 s); raspberrypi/linux
+#   drivers/staging/vc04_services/bcm2835-camera/bcm2835-camera.c
+#   @ 7251ab72a16b55e964a20d2c78c4ddec681ff362.
+default JPEG 1024x768 fps 30
 # Imported by negcam-ctl --import from tests/engine/profiles/cameras/raspicam-legacy-crowsnest-log.txt.
 # A --list-formats-ext listing does not show the colorimetry, the field,
 # the default format or how the driver adjusts sizes: they keep the

@@ -4,6 +4,14 @@
 # Source: ayufan/camera-streamer `debug/btt-pi2.txt` lines 64-112 @ e17a86e4f9bd0fda4bd901f14a5e2eef682962f8
 #   https://github.com/ayufan/camera-streamer/blob/e17a86e4f9bd0fda4bd901f14a5e2eef682962f8/debug/btt-pi2.txt#L64-L112
 # Listing, verbatim: tests/engine/profiles/cameras/rkisp-mainpath-btt.txt
+# Default: UYVY 800x600 at 30 fps, chosen, not read from the listing (which
+#   cannot show it) nor pinned to a source: Rockchip's vendor rkisp driver
+#   sets a stream's default size from the ISP's input (rkisp_set_stream_def_fmt()),
+#   and with no sensor format applied that is RKISP_DEFAULT_WIDTH x
+#   RKISP_DEFAULT_HEIGHT, 800x600, the largest size this listing allows; the
+#   pixel format it would pick (its out_isp_fmt) was not traced, so the
+#   listing's first, UYVY, is kept. Not 32x16, a size no application asks for.
+default UYVY 800x600 fps 30
 # Imported by negcam-ctl --import from tests/engine/profiles/cameras/rkisp-mainpath-btt.txt.
 # A --list-formats-ext listing does not show the colorimetry, the field,
 # the default format or how the driver adjusts sizes: they keep the

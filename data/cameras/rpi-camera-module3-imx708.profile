@@ -4,6 +4,17 @@
 # Source: Vanperdung/Streamberry `docs/debugging/v4l2-media-cli.md` lines 102-206 @ 84cc47139dce160e1c960ea6b8d8bf4a9a5f7f10
 #   https://github.com/Vanperdung/Streamberry/blob/84cc47139dce160e1c960ea6b8d8bf4a9a5f7f10/docs/debugging/v4l2-media-cli.md#L102-L206
 # Listing, verbatim: tests/engine/profiles/cameras/rpi-camera-module3-imx708.txt
+# Default: YUYV 640x480 at 30 fps, what the real node answers G_FMT with
+#   before anyone sets a format. This listing is unicam in media-controller
+#   mode (every format of unicam's table, stepwise 16x16-16376x16376): the
+#   video node does not follow the sensor's mode; unicam_set_default_format()
+#   gives it unicam_default_image_format (640x480) in unicam_image_formats[0]
+#   (YUYV), raspberrypi/linux drivers/media/platform/broadcom/bcm2835-unicam.c
+#   @ 07a024913d7f77d53748cfd6124f657e6737f659; the older downstream
+#   drivers/media/platform/bcm2835/bcm2835-unicam.c read (default_image_format)
+#   sets the same 640x480 in its first format. The rate is the listing's
+#   placeholder: unicam has no rate of its own (the sensor sets it).
+default YUYV 640x480 fps 30
 # Imported by negcam-ctl --import from tests/engine/profiles/cameras/rpi-camera-module3-imx708.txt.
 # A --list-formats-ext listing does not show the colorimetry, the field,
 # the default format or how the driver adjusts sizes: they keep the

@@ -10,6 +10,10 @@
 #   a  negcam-pw --profile tests/bench/pw.profile
 #   b  gst-launch-1.0 videotestsrc is-live=true ! CAPS ! pipewiresink
 #      mode=provide (PipeWire's recipe for a camera node)
+#   c  gst-launch-1.0 videotestsrc is-live=true ! CAPS ! negcampwconvertsink
+#      profile=tests/bench/pw.profile (the same source as b; the format
+#      needs no conversion, so the bin passes it on and the sink copies
+#      each frame once into the PipeWire buffer)
 # Each run starts a fresh producer (pipewiresink serves one capture
 # only), then measures:
 #   idle  IDLE s with no consumer: the producer's utime+stime ticks
@@ -18,8 +22,8 @@
 #         video-sink=fakesink`, after WARM s: the producer's ticks and run
 #         time, the frames the consumer rendered (its last-message), and
 #         the consumer's and the pipewire daemon's run time
-# ROUNDS rounds (NEGCAM_BENCH_PW_ROUNDS, default 3), a and b alternated
-# (a b, b a, ...), into OUTDIR/pw-KIND-ROUND.kv; then one more run of
+# ROUNDS rounds (NEGCAM_BENCH_PW_ROUNDS, default 3), a, b and c
+# alternated (a b c, c b a, ...), into OUTDIR/pw-KIND-ROUND.kv; then one more run of
 # each with bench-memcount.so preloaded into the producer (not used for
 # CPU), into OUTDIR/pw-KIND-copies.kv: its memcpy/memmove calls and bytes
 # over the busy window, all of them and those of a row (2560 bytes) or
@@ -61,6 +65,11 @@ start_producer() { # KIND PRELOAD -> PROD, NODE
 		NODE=negcam.pwbench
 		"${wrap[@]}" "$PW" --profile "$root/tests/bench/pw.profile" --label pwbench \
 			>"$OUT/producer-a.log" 2>&1 &
+	elif [ "$1" = c ]; then
+		NODE=negcam.pwsink
+		GST_PLUGIN_PATH=$BUILD/gst "${wrap[@]}" gst-launch-1.0 -q videotestsrc is-live=true \
+			! "$CAPS" ! negcampwconvertsink profile="$root/tests/bench/pw.profile" label=pwsink \
+			>"$OUT/producer-c.log" 2>&1 &
 	else
 		NODE=gst-provide
 		"${wrap[@]}" gst-launch-1.0 -q videotestsrc is-live=true ! "$CAPS" \
@@ -131,11 +140,11 @@ set -- $PW_SESSION_PIDS   # wireplumber, pipewire, dbus-daemon
 PWD_PID=$2
 echo "load_start=$(cut -d' ' -f1-3 /proc/loadavg)" >"$OUT/pw-machine.kv"
 for ((r = 1; r <= ROUNDS; r++)); do
-	if ((r % 2)); then order="a b"; else order="b a"; fi
+	if ((r % 2)); then order="a b c"; else order="c b a"; fi
 	for k in $order; do run_one "$k" "$r" 0; done
 done
 IDLE=2 BUSY=5
-for k in a b; do run_one "$k" copies 1; done
+for k in a b c; do run_one "$k" copies 1; done
 {
 	echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "rounds=$ROUNDS"

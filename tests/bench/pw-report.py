@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 """tests/bench/pw-report.py RES: the table of tests/bench/pw.sh's results
-(RES/pw-KIND-ROUND.kv, KIND a = negcam-pw, b = pipewiresink mode=provide;
-RES/pw-run.kv), as markdown on stdout: the median over the rounds of each
-measure, side by side, and the ratio negcam-pw / pipewiresink. report.py
+(RES/pw-KIND-ROUND.kv, KIND a = negcam-pw, b = pipewiresink mode=provide,
+c = negcampwconvertsink; RES/pw-run.kv), as markdown on stdout: the
+median over the rounds of each measure, side by side, and the ratios
+negcam-pw / pipewiresink and negcampwconvertsink / pipewiresink. report.py
 puts it in docs/benchmarks.md."""
 import glob
 import os
@@ -32,9 +33,9 @@ def num(d, k):
 
 run = kv(os.path.join(RES, 'pw-run.kv')) if os.path.exists(os.path.join(RES, 'pw-run.kv')) else {}
 tick_ms = 1000.0 / float(run.get('clk_tck', '100'))
-rounds = {'a': [], 'b': []}
+rounds = {'a': [], 'b': [], 'c': []}
 copies = {}
-for p in sorted(glob.glob(os.path.join(RES, 'pw-[ab]-*.kv'))):
+for p in sorted(glob.glob(os.path.join(RES, 'pw-[abc]-*.kv'))):
     d = kv(p)
     if d.get('round') == 'copies':
         copies[d['kind']] = d
@@ -97,22 +98,23 @@ def calls_row(d, key):
 idle = rounds['a'][0].get('idle_s', '?') if rounds['a'] else '?'
 n = min(len(rounds['a']), len(rounds['b']))
 out = [f"| median of {n} rounds, YUY2 1280x720 30 fps | negcam-pw | negcampwconvertsink | "
-       "pipewiresink mode=provide | negcam-pw / pipewiresink |", '|---|---|---|---|---|']
+       "pipewiresink mode=provide | negcam-pw / pipewiresink | negcampwconvertsink / pipewiresink |",
+       '|---|---|---|---|---|---|']
 for label, fn, nd in MEASURES:
     ma, sa = med([fn(d) for d in rounds['a']], nd)
     mb, sb = med([fn(d) for d in rounds['b']], nd)
-    out.append(f"| {label.format(idle=idle)} | {sa} | not built | {sb} | {ratio(ma, mb)} |")
+    mc, sc = med([fn(d) for d in rounds['c']], nd)
+    out.append(f"| {label.format(idle=idle)} | {sa} | {sc} | {sb} | {ratio(ma, mb)} | {ratio(mc, mb)} |")
 for label, fn, key, nd in [
         ('bytes copied a frame in calls of a row (2560 B) or more, in frames', copy_row, 'big_bytes', 2),
         ('bytes copied a frame in all calls, in frames', copy_row, 'bytes', 3),
         ('memcpy/memmove calls a frame (all sizes)', calls_row, 'calls', 0),
         ('... of them a row (2560 B) or more', calls_row, 'big_calls', 0)]:
-    va, vb = fn(copies.get('a'), key), fn(copies.get('b'), key)
-    sa = f'{va:.{nd}f}' if va is not None else 'not measured'
-    sb = f'{vb:.{nd}f}' if vb is not None else 'not measured'
-    out.append(f"| {label} | {sa} | not built | {sb} | {ratio(va, vb)} |")
+    va, vb, vc = (fn(copies.get(k), key) for k in 'abc')
+    sa, sb, sc = (f'{v:.{nd}f}' if v is not None else 'not measured' for v in (va, vb, vc))
+    out.append(f"| {label} | {sa} | {sc} | {sb} | {ratio(va, vb)} | {ratio(vc, vb)} |")
 out.append('')
-for k, name in (('a', 'negcam-pw'), ('b', 'pipewiresink mode=provide')):
+for k, name in (('a', 'negcam-pw'), ('b', 'pipewiresink mode=provide'), ('c', 'negcampwconvertsink')):
     d = copies.get(k)
     if not d:
         continue
@@ -125,7 +127,7 @@ for k, name in (('a', 'negcam-pw'), ('b', 'pipewiresink mode=provide')):
                 mods.append(f"{mod} {moved / float(d['frames']) / float(d['frame_bytes']):.2f}")
     out.append(f"- {name}: calls of a row or more, by the module that made them (in frames a frame): "
                + ('; '.join(mods) if mods else 'none'))
-for k, name in (('a', 'negcam-pw'), ('b', 'pipewiresink')):
+for k, name in (('a', 'negcam-pw'), ('b', 'pipewiresink'), ('c', 'negcampwconvertsink')):
     vals = ', '.join(f"{per_frame(d, 'busy_ns', 1e-6):.3f}" if per_frame(d, 'busy_ns', 1e-6) is not None else '-'
                      for d in rounds[k])
     ticks = ', '.join(d.get('idle_ticks', '-') for d in rounds[k])

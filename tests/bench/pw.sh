@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
-# tests/bench/pw.sh [BUILD] [RES]: negcam-pw against `pipewiresink
+# tests/bench/pw.sh [BUILD] [RES]: negcam-pw and negcampwconvertsink against `pipewiresink
 # mode=provide` at YUY2 1280x720 30 fps (issue 39, "Performance"), in one
 # private PipeWire session on the host: CPU per delivered frame, copies of
 # frame data in the producer, CPU with no consumer. The `pw` part of

@@ -6,7 +6,8 @@
  * (negcam_faults_parse), and the decisions of engine/fault.c: the same
  * seed gives the same frames hit, another seed others, the rates are
  * near the percentages asked, the time-based faults happen when said,
- * and the damage to an encoded payload.
+ * the damage to an encoded payload, the timestamp jump and the source
+ * change on the engine's format.
  */
 #include "check.h"
 #include "fault.h"
@@ -211,6 +212,34 @@ static void test_damage(void)
 		 "a raw frame stays whole");
 }
 
+/* The two applications every surface shares: the jump, and the source change on the engine. */
+static void test_apply(void)
+{
+	struct negcam_fault_frame d = { .ts_offset_ns = -500000000ll };
+	struct negcam_engine e;
+	struct negcam_faults f;
+	struct negcam_profile p;
+	char msg[256];
+	const char *s = "source-change 1s 640x480";
+
+	CHECK_EQ(negcam_fault_timestamp(&d, 2000000000ull), 1500000000ull, "a jump back");
+	CHECK_EQ(negcam_fault_timestamp(&d, 100000000ull), 0, "never below 0");
+	d.ts_offset_ns = 1000;
+	CHECK_EQ(negcam_fault_timestamp(&d, 5), 1005, "a jump forward");
+	memset(&p, 0, sizeof(p));
+	CHECK(parse(&p, "size 320x240 fps 30\n", msg, sizeof(msg)) == 0, "a two-size profile: %s",
+	      msg);
+	negcam_engine_init(&e, &p);
+	e.busy = 1u << NC_CAPTURE; /* streaming: S_FMT would say EBUSY */
+	negcam_faults_parse(&f, s, (__u32)strlen(s), NULL);
+	f.source_width = 700; /* not a size of the profile: S_FMT's rule (down) takes 640x480 */
+	f.source_height = 500;
+	CHECK(negcam_fault_source_change(&e, &f) == 0, "the source change while busy");
+	CHECK(negcam_engine_fmt(&e, NC_CAPTURE)->width == 640 &&
+	      negcam_engine_fmt(&e, NC_CAPTURE)->height == 480 && e.busy == 1u << NC_CAPTURE,
+	      "the engine's format is S_FMT's answer, 640x480, and the queue still busy");
+}
+
 int main(void)
 {
 	test_parse_all();
@@ -219,5 +248,6 @@ int main(void)
 	test_decide_seeded();
 	test_decide_time();
 	test_damage();
+	test_apply();
 	return check_done("test_fault");
 }

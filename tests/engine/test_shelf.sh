@@ -43,6 +43,18 @@ shelf() {	# NAME
 			sh -c 'grep -B1 "^usb-id " "$1" | grep -q "^# USB id: ."' - "$prof"
 		ids=$((ids + 1))
 	fi
+	if grep -q '^  size [0-9]*x[0-9]*-' "$prof"; then	# stepwise or continuous (issue 40)
+		check "$n: a range of sizes has a default line and says why" \
+			sh -c 'grep -q "^default [^ ]* [0-9]*x[0-9]*" "$1" && grep -q "^# Default: ." "$1"' - "$prof"
+		"$CTL" --profile "$n" -V >"$tmp/def" 2>&1
+		check "$n: G_FMT answers the default's size, not the range's least" \
+			grep -q "Width/Height *: $(sed -n 's/^default [^ ]* \([0-9]*\)x\([0-9]*\).*/\1\/\2/p' "$prof")\$" "$tmp/def"
+		ranges=$((ranges + 1))
+	fi
+	if grep -q '^# Listing kind: v4l2-ctl --all' "$prof"; then
+		all_listing "$n" "$lst"
+		return
+	fi
 	(cd "$SRC" && "$CTL" --import "$lst" --name "$n") >"$tmp/imp" 2>"$tmp/err"
 	check "$n: the listing imports" test $? = 0
 	sed -n '/^# Imported by/,$p' "$prof" >"$tmp/body"
@@ -64,6 +76,27 @@ shelf() {	# NAME
 	fi
 }
 
+# The G_FMT and G_PARM lines of a v4l2-ctl --all listing (older v4l2-ctl
+# spacing and the colorimetry it words differently aside).
+all_fields() {
+	sed -n -e 's/^[[:space:]]*\(Width\/Height\|Pixel Format\|Field\|Bytes per Line\|Size Image\|Colorspace\|Frames per second\)[[:space:]]*:[[:space:]]*\(.*\)$/\1: \2/p' "$1" |
+		sed 's/[[:space:]]*$//'
+}
+
+# A card whose public listing is v4l2-ctl --all (G_FMT, G_PARM), no ENUM_FMT
+# listing to import: negcam-ctl --all answers the same format, field,
+# bytesperline, sizeimage, colorspace and rate.
+all_listing() {	# NAME LISTING
+	"$CTL" --profile "$1" --all >"$tmp/all" 2>"$tmp/err"
+	check "$1: --profile $1 --all loads from the shelf" test $? = 0
+	all_fields "$SRC/$2" >"$tmp/a"
+	all_fields "$tmp/all" >"$tmp/b"
+	check "$1: the listing has the 7 G_FMT/G_PARM lines ($(wc -l <"$tmp/a"))" test "$(wc -l <"$tmp/a")" = 7
+	check "$1: --all answers the listing's G_FMT and G_PARM" cmp -s "$tmp/a" "$tmp/b"
+	cmp -s "$tmp/a" "$tmp/b" || diff "$tmp/a" "$tmp/b" >&2
+	alls=$((alls + 1))
+}
+
 refused() {	# EXPECT-LINE: FILE:LINE: message
 	f=${1%%:*}
 	"$CTL" --import "$SRC/tests/fuzz/import-bad/$f" >"$tmp/out" 2>"$tmp/err"
@@ -74,7 +107,7 @@ refused() {	# EXPECT-LINE: FILE:LINE: message
 	bad=$((bad + 1))
 }
 
-same=0 differ=0 bad=0 cams=0 ids=0
+same=0 differ=0 bad=0 cams=0 ids=0 ranges=0 alls=0
 for prof in "$SRC"/data/cameras/*.profile; do
 	n=$(basename "$prof" .profile)
 	shelf "$n"
@@ -90,6 +123,6 @@ done <"$tmp/expect"
 check "at least 20 bad listings ($bad)" test "$bad" -ge 20
 check "every bad listing has an expectation" test \
 	"$(ls "$SRC"/tests/fuzz/import-bad/*.txt | wc -l)" = "$bad"
-echo "$NAME: $cams cameras ($same as listed, $differ with a recorded difference, $ids with USB ids), $bad bad listings refused"
+echo "$NAME: $cams cameras ($same as listed, $differ with a recorded difference, $ids with USB ids, $ranges with a range of sizes and a default, $alls from a --all listing), $bad bad listings refused"
 echo "$NAME: $checks checks, $fails failed"
 [ "$fails" = 0 ]

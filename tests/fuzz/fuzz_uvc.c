@@ -16,6 +16,7 @@
 #include <errno.h>
 
 #include "fuzz_common.h"
+#include "uvc-bytes.h"
 #include "uvc-device.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -25,16 +26,6 @@ static struct nc_uvc_dev dev;
 static uint8_t stream[1 << 20];
 static size_t have;
 
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = v >> 24; p[1] = v >> 16; p[2] = v >> 8; p[3] = v;
-}
-
 /* Every answer: a whole RET whose length agrees with its header. */
 static int check_answer(void *ctx, const uint8_t *buf, size_t len)
 {
@@ -42,13 +33,13 @@ static int check_answer(void *ctx, const uint8_t *buf, size_t len)
 
 	(void)ctx;
 	FUZZ_ASSERT(len >= USBIP_HDR_LEN, "answer of %zu bytes", len);
-	cmd = be32(buf);
+	cmd = nc_uvc_be32(buf);
 	FUZZ_ASSERT(cmd == USBIP_RET_SUBMIT || cmd == USBIP_RET_UNLINK, "answer command %u", cmd);
 	if (cmd == USBIP_RET_UNLINK)
 		FUZZ_ASSERT(len == USBIP_HDR_LEN, "RET_UNLINK of %zu bytes", len);
 	else
-		FUZZ_ASSERT(len == USBIP_HDR_LEN + (be32(buf + 12) == USBIP_DIR_IN ? be32(buf + 24) : 0) +
-			    (size_t)be32(buf + 32) * USBIP_ISO_DESC_LEN, "RET_SUBMIT of %zu bytes", len);
+		FUZZ_ASSERT(len == USBIP_HDR_LEN + (nc_uvc_be32(buf + 12) == USBIP_DIR_IN ? nc_uvc_be32(buf + 24) : 0) +
+			    (size_t)nc_uvc_be32(buf + 32) * USBIP_ISO_DESC_LEN, "RET_SUBMIT of %zu bytes", len);
 	return 0;
 }
 
@@ -63,10 +54,10 @@ static void append(const uint8_t *b, size_t n)
 static void header(uint8_t *b, uint32_t command, uint32_t seq, uint32_t dir, uint32_t ep)
 {
 	memset(b, 0, USBIP_HDR_LEN);
-	put_be32(b, command);
-	put_be32(b + 4, seq);
-	put_be32(b + 12, dir);
-	put_be32(b + 16, ep);
+	nc_uvc_put_be32(b, command);
+	nc_uvc_put_be32(b + 4, seq);
+	nc_uvc_put_be32(b + 12, dir);
+	nc_uvc_put_be32(b + 16, ep);
 }
 
 /* A control transfer: setup from the input, OUT data of wLength bytes. */
@@ -82,7 +73,7 @@ static void op_control(struct fuzz_reader *in, uint32_t seq)
 	b[47] = 0; /* wLength at most 255 */
 	wlen = b[46];
 	b[12 + 3] = b[40] >> 7;
-	put_be32(b + 24, wlen);
+	nc_uvc_put_be32(b + 24, wlen);
 	if (!(b[40] & 0x80)) {
 		for (i = 0; i < wlen; i++)
 			b[USBIP_HDR_LEN + i] = fz_u8(in);
@@ -99,13 +90,13 @@ static void op_iso(struct fuzz_reader *in, uint32_t seq)
 	unsigned int np = 1 + fz_u8(in) % 64, psize = 1 + fz_u8(in) * 16, i;
 
 	header(b, USBIP_CMD_SUBMIT, seq, USBIP_DIR_IN, 1);
-	put_be32(b + 24, np * psize);
-	put_be32(b + 32, np);
-	put_be32(b + 36, fz_u8(in) % 4);
+	nc_uvc_put_be32(b + 24, np * psize);
+	nc_uvc_put_be32(b + 32, np);
+	nc_uvc_put_be32(b + 36, fz_u8(in) % 4);
 	for (i = 0; i < np; i++) {
 		memset(b + USBIP_HDR_LEN + i * 16, 0, 16);
-		put_be32(b + USBIP_HDR_LEN + i * 16, i * psize);
-		put_be32(b + USBIP_HDR_LEN + i * 16 + 4, psize);
+		nc_uvc_put_be32(b + USBIP_HDR_LEN + i * 16, i * psize);
+		nc_uvc_put_be32(b + USBIP_HDR_LEN + i * 16 + 4, psize);
 	}
 	append(b, USBIP_HDR_LEN + np * USBIP_ISO_DESC_LEN);
 }
@@ -169,7 +160,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 2: op_iso(&in, seq++); break;
 		case 3:
 			header(b, USBIP_CMD_UNLINK, seq, 0, 0);
-			put_be32(b + 20, seq - 1 - fz_u8(&in) % 8);
+			nc_uvc_put_be32(b + 20, seq - 1 - fz_u8(&in) % 8);
 			seq++;
 			append(b, USBIP_HDR_LEN);
 			break;

@@ -19,15 +19,24 @@
 #   (c) two consumers at once, both stamped in sequence
 #   (d) the last consumer gone: the node is paused, its frame counter
 #       (SIGUSR1) and its CPU time stand still
+#   --exec PIPELINE: a producer on demand (tests/pw/pw-exec-checks.sh)
 #   (e) pw-v4l2 (PipeWire's V4L2 layer): v4l2-ctl --list-formats-ext shows
 #       the profile, v4l2-ctl streams stamped frames, v4l2-compliance runs
 #       (its failures are the layer's own: docs/pipewire.md)
-#   (f) negcam-pw ended by SIGTERM: the node is gone, no memfd left open;
-#       then SIGKILL: the node is gone too
+#   (f) negcam-pw ended by SIGTERM: the consumer ends with an error within
+#       5 s, the node is gone, no memfd left open; then SIGKILL: the node
+#       is gone too (the consumer waits: recorded)
+#   negcampwconvertsink (tests/pw/pw-sink-checks.sh): a pipeline as the
+#       camera: the same sizes with the producer's colour and the pipeline
+#       renegotiated to each, two consumers, a refused size, producer on
+#       demand (no consumer: no buffer made), late frames not burst
 #   (g) pipewiresink mode=provide (YUY2 640x480) asked the same sizes
 #       (recorded; only its own size is checked)
 #   every shelf camera and built-in profile: published, or refused with
 #       the reason when SPA can carry none of its formats
+#   faults (tests/pw/pw-faults-checks.sh): each fault of docs/faults.md
+#       read by a consumer (seq gaps, CORRUPTED flags, pts, a new Format,
+#       the node gone), the same seed twice, the --faults control file
 # Prints "pw: N passed, N failed", after the sizes table and
 # v4l2-compliance's summary (run-all.sh keeps it in BUILD/test-logs/pw.log).
 # NEGCAM_PW_KEEP=1 keeps the session directory (frames, logs).
@@ -70,6 +79,9 @@ wait_for() { pw_session_wait "$1" "$2"; }
 pw_session_start || { echo "pw-suite: no PipeWire session"; fail=$((fail + 1)); finish; }
 T=$PW_SESSION_DIR
 . "$root/tests/pw/pw-checks.sh"
+. "$root/tests/pw/pw-exec-checks.sh"
+. "$root/tests/pw/pw-faults-checks.sh"
+. "$root/tests/pw/pw-sink-checks.sh"
 pw_bad_input
 pw_start_node webcam || finish
 pw_check_listed
@@ -79,8 +91,11 @@ pw_check_stepwise
 pw_check_refused
 pw_check_two
 pw_check_idle
+pw_check_exec
 pw_check_v4l2
 pw_check_stop
+pw_sink_checks
 pw_check_provide
 pw_check_shelf
+pw_check_faults
 finish

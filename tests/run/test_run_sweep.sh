@@ -30,6 +30,7 @@ T=$(mktemp -d "${TMPDIR:-/var/tmp}/negcam-sweep.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 fails=0 checks=0
 . "$SRC/tests/check.sh"
+. "$SRC/tests/run/sweep-lib.sh"
 export NEGCAM_SHELF_DIR="$SRC/data/cameras"
 
 # The fourccs of a profile, as v4l2-ctl prints them (with their spaces).
@@ -57,42 +58,11 @@ stream_part() {	# CAMERA PART
 	echo $? >"$2.rc"
 }
 
-# One pass over a v4l2-ctl log: buffers dequeued, flagged error, with
-# bytesused 0, and what G_FMT said ("Width/Height : 640/480",
-# "Bytes per Line : 1280").
-summary() {	# LOG
-	[ -f "$1" ] || { echo 0 0 0 0 0 0; return; }
-	awk '/cap dqbuf/ { n++; if (/error/) e++; if (/bytesused: 0 /) z++ }
-	     /Width\/Height/ && !wh { split($0, a, ":"); gsub(/ /, "", a[2]); wh = a[2] }
-	     /Bytes per Line/ && !b { split($0, a, ":"); gsub(/ /, "", a[2]); b = a[2] }
-	     END { sub("/", " ", wh); printf "%d %d %d %s %s\n", n, e, z, b ? b : 0, wh ? wh : "0 0" }' "$1"
-}
-
-# The stamps of one stream: raw through sweep-stamp, compressed through ffmpeg.
-stamps() {	# FOURCC W H BPL FRAMEBYTES FILE OUT
-	case "$1" in
-	MJPG|JPEG|H264)
-		if ! has ffmpeg; then
-			echo "sweep-stamp: skipped, no ffmpeg" >"$7"
-			return 0
-		fi
-		demux=mjpeg
-		[ "$1" = H264 ] && demux=h264
-		ffmpeg -v error -f "$demux" -i "$6" -f rawvideo -pix_fmt gray "$6.grey" 2>"$7.ff" || {
-			cat "$7.ff" >"$7"; return 1; }
-		"$SWEEP" GREY "$2" "$3" "$2" $(($2 * $3)) "$6.grey" >"$7"
-		;;
-	*)
-		"$SWEEP" "$1" "$2" "$3" "$4" "$5" "$6" >"$7"
-		;;
-	esac
-}
-
 one_format() {	# CAMERA DIR INDEX
 	d=$2 log=$2/$3.log
 	IFS= read -r f <"$2/$3.fcc"
 	pair="$1 '$f'"
-	set -- $(summary "$log") "$d" "$3"
+	set -- $(sweep_summary "$log") "$d" "$3"
 	dq=$1 w=$5 h=$6 d=$7
 	check "$pair: $COUNT buffers dequeued (got $dq)" [ "$dq" = "$COUNT" ]
 	check "$pair: no buffer flagged ERROR ($2)" [ "$2" = 0 ]
@@ -103,7 +73,7 @@ one_format() {	# CAMERA DIR INDEX
 		sed -n 1,15p "$log" >&2
 		return
 	fi
-	stamps "$f" "$w" "$h" "$4" $((size / COUNT)) "$d/$8.raw" "$d/$8.st"
+	sweep_stamps "$f" "$w" "$h" "$4" $((size / COUNT)) "$d/$8.raw" "$d/$8.st"
 	check "$pair ${w}x$h: stamps strictly increasing" [ $? = 0 ]
 	case $(tail -n 1 "$d/$8.st") in
 	*"strictly increasing"*|*skipped*) ;;

@@ -33,6 +33,8 @@
 # the host, in the session of tests/pw/portal-session.sh (Chromium with
 # WebRtcPipeWireCamera, Firefox with media.webrtc.camera.allow-pipewire).
 # NEGCAM_BROWSER_LOG=FILE: all the browser's output is added to FILE.
+# NEGCAM_BROWSER_PAGE: another page (an absolute path) that prints its
+# lines the same way (tests/apps/faults-cam.html).
 # NEGCAM_BROWSER_QUERY adds to the page's query (tests/vm/browser-cam.html:
 # wait=, first=0, ask=ideal, stepwait=, bars=1).
 set -u
@@ -49,7 +51,7 @@ chromium) BIN=$(command -v chromium) ;;
 firefox) BIN=$(command -v firefox-esr) ;;
 *) echo "browser.sh: NEGCAM_BROWSER is chromium or firefox, not '$BROWSER'" >&2; exit 2 ;;
 esac || { echo "browser.sh: $BROWSER is not installed (make deps)"; exit 77; }
-PAGE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)/browser-cam.html
+PAGE=${NEGCAM_BROWSER_PAGE:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)/browser-cam.html}
 TIMEOUT=${NEGCAM_BROWSER_TIMEOUT:-$((240 * ${NEGCAM_VM_SLOW:-1}))}
 
 # Chromium needs shared memory and a home; the VM has neither by default.

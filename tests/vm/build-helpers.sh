@@ -28,6 +28,8 @@ build() {
 
 build vm-v4l2 "$VM_DIR/vm-v4l2.c"
 build storm "$VM_DIR/storm.c" -pthread
+build userptr-tail "$VM_DIR/userptr-tail.c"
+build vm-faults "$VM_DIR/vm-faults.c"
 # The engine's files: engine/sources.mk, the one list (kmod/Makefile reads it).
 engine_sources=$(make -s --no-print-directory -C "$TREE/kmod" print-engine-sources)
 build vm-stamp "$VM_DIR/vm-stamp.c" $(for s in $engine_sources; do echo "$TREE/engine/$s"; done)

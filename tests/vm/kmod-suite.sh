@@ -17,6 +17,9 @@ SYS=/sys/devices/platform/negcam.0
 # pass, fail, expect, negcam_load, negcam_unload: the one VM shell library
 # shellcheck source=tests/vm/lib.sh
 . "$NEGCAM_TREE/tests/vm/lib.sh"
+# test_kfaults_*: faults switched, source change, backward stamps, a loop's unplug
+# shellcheck source=tests/vm/kmod-faults.sh
+. "$NEGCAM_TREE/tests/vm/kmod-faults.sh"
 suite_begin kmod
 load() { negcam_load "$@"; }
 unload() { negcam_unload; }
@@ -346,6 +349,10 @@ test_field_alternate
 test_multiplanar
 test_pattern_control
 test_faults
+test_kfaults_source_change
+test_kfaults_ts_back
+test_kfaults_switch
+test_kfaults_loop_unplug
 test_unplug_idle
 suite_end
 [ "$S_FAIL" = 0 ]

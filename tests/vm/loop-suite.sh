@@ -9,7 +9,8 @@
 # consumers, follow mode with a size change mid-stream and its narrowing to
 # the producer's format while it streams (enumeration, TRY_FMT, compliance,
 # ffmpeg and v4l2src without a format), rmmod in every state and 100
-# open/S_FMT/REQBUFS/STREAMON/close cycles from both sides.
+# open/S_FMT/REQBUFS/STREAMON/close cycles from both sides, and no burst
+# from a producer catching up (issue 39).
 #   tests/vm/run.sh loop          (also: suites.sh quick|full)
 # Each feature's checks are one test_* function, called in order at the
 # end. Prints PASS/FAIL lines and "loop: N passed, N failed"; exit status 1 on
@@ -323,6 +324,76 @@ test_negcamconvertsink_follows() {
 	kill -0 "$PS" 2>/dev/null && pass "negcamconvertsink producer: the same gst-launch still running after the change" ||
 		fail "negcamconvertsink producer ended (log $OUT/negcamsink.log)"
 	kill "$PS" 2>/dev/null; wait "$PS" 2>/dev/null
+	reap
+}
+
+# ---- a producer catching up never bursts (issue 39) ----
+# The issue's sequence: `videotestsrc is-live=true ! negcamconvertsink`
+# feeds the loop; a consumer reads 150 frames of MJPG 1280x720, or what it
+# gets in 12 s (JPEG encoding under TCG runs far below the 30 fps
+# negotiated, 1.7 fps on a loaded host, so the live source falls behind
+# its clock); then a consumer at YUYV 320x240 30 fps reads 150 frames
+# while the pipeline writes its backlog as fast as it can. A camera never
+# delivers faster than its interval: those 150 frames take about 5 s (at
+# least 4.5 s), and no two timestamps are closer than the interval less
+# the loop's 1/64 (32.8 ms; 32.7 for rounding). Before the loop paced its
+# capture side (docs/loopback.md, "Pacing"), 121 of the 149 gaps were
+# under 30 ms, the shortest 0.14 ms.
+# burst_read NODE WxH FOURCC N LOG [SECONDS]: v4l2-ctl reads N frames at
+# 30 fps into LOG, or what it gets in SECONDS; prints the seconds it took.
+burst_read() {
+	local t0 w=${2%x*} h=${2#*x} st
+	t0=$(now)
+	timeout "${6:-120}" v4l2-ctl -d "$1" --set-fmt-video=width="$w",height="$h",pixelformat="$3" \
+		--set-parm=30 --stream-mmap=4 --stream-count="$4" --verbose > "$5" 2>&1
+	st=$?
+	[ $st = 0 ] || { [ -n "${6:-}" ] && [ $st = 124 ]; } || return 1
+	secs_since "$t0"
+}
+# burst_gaps LOG: "frames min_gap_us median_gap_us gaps_under_30ms" of a v4l2-ctl log.
+burst_gaps() {
+	local gaps n
+	n=$(grep -c 'cap dqbuf:' "$1")
+	gaps=$(awk '/cap dqbuf:/ { for (i = 1; i <= NF; i++) if ($i == "ts:") t = $(i + 1)
+			split(t, a, "."); us = a[1] * 1000000 + a[2]
+			if (n++) print us - last; last = us }' "$1" | sort -n)
+	echo "$n $(echo "$gaps" | head -n1) $(echo "$gaps" | awk '{ g[NR] = $1 } END { print g[int((NR + 1) / 2)] + 0 }') $(echo "$gaps" | awk '$1 < 30000' | wc -l)"
+}
+# burst_fed OUT: producer frames the loop handed over so far (copied or shared).
+burst_fed() { v4l2-ctl -d "$1" -C frame_copies,shared_frames 2>/dev/null | awk '{ n += $2 } END { print n + 0 }'; }
+test_no_burst() {
+	local ps w ta tb st fed0 fed1 n min med fast _
+	loop_timeout 3000
+	"$V" fmt "$CAP0" 1280x720 MJPG > /dev/null
+	# A first MJPG consumer until the pipeline (slow to start under TCG)
+	# delivers; the one that counts then takes its place at once.
+	v4l2-ctl -d "$CAP0" --set-fmt-video=width=1280,height=720,pixelformat=MJPG --set-parm=30 \
+		--stream-mmap=4 --stream-count=100000 > /dev/null 2>&1 &
+	w=$!
+	fed0=$(burst_fed "$OUTN")
+	GST_PLUGIN_PATH=$NEGCAM_BUILD/gst gst-launch-1.0 videotestsrc is-live=true ! \
+		negcamconvertsink device="$OUTN" > "$OUT/burst-sink.log" 2>&1 &
+	ps=$!
+	PIDS+=($ps)
+	for _ in $(seq 240); do [ "$(burst_fed "$OUTN")" -gt $((fed0 + 5)) ] && break; sleep 0.5; done
+	kill "$w"; wait "$w" 2>/dev/null
+	fed0=$(burst_fed "$OUTN")
+	ta=$(burst_read "$CAP0" 1280x720 MJPG 150 "$OUT/burst-a.log" 12) || ta=fail
+	fed1=$(burst_fed "$OUTN")
+	note "MJPG 1280x720: $(burst_gaps "$OUT/burst-a.log" | awk '{ print $1 " frames in '"$ta"' s, median gap " $3 " us" }'); producer frames handed over meanwhile: $((fed1 - fed0))"
+	fed0=$fed1
+	tb=$(burst_read "$CAP0" 320x240 YUYV 150 "$OUT/burst-b.log") || tb=fail
+	fed1=$(burst_fed "$OUTN")
+	read -r n min med fast <<< "$(burst_gaps "$OUT/burst-b.log")"
+	note "YUYV 320x240 after it: $n frames in $tb s, gaps min $min us, median $med us, $fast under 30 ms; producer frames handed over meanwhile: $((fed1 - fed0))"
+	st=$(awk -v t="$tb" -v n="$n" -v m="$min" 'BEGIN { print (t != "fail" && n == 150 && t >= 4.5 && m >= 32700) ? 0 : 1 }')
+	if [ "$st" = 0 ] && [ $((fed1 - fed0)) -ge 75 ]; then
+		pass "no burst: after a slow MJPG 1280x720 read ($ta s), 150 YUYV 320x240 frames at 30 fps took $tb s, timestamps at least $min us apart, $((fed1 - fed0)) producer frames handed over"
+	else
+		fail "burst: 150 YUYV 320x240 frames at 30 fps took $tb s (want >= 4.5), $n frames, gaps min $min us, $fast under 30 ms, $((fed1 - fed0)) producer frames handed over (want >= 75) (logs $OUT/burst-*.log)"
+	fi
+	kill "$ps" 2>/dev/null; wait "$ps" 2>/dev/null
+	loop_timeout
 	reap
 }
 
@@ -834,7 +905,7 @@ test_ctl_loop() {
 # NEGCAM_LOOP_TESTS="test_nodes test_browser_consumer" runs only those
 # (test_nodes first: it loads the module the others use).
 LOOP_TESTS="test_nodes test_compliance test_placeholder test_producer_first test_consumer_first test_v4l2sink_producer test_write_streamon_producer
-	test_negcamconvertsink_follows test_browser_consumer test_obs_producer test_camerabin_photo test_first_node_captures test_producer_killed test_two_consumers
+	test_negcamconvertsink_follows test_no_burst test_browser_consumer test_obs_producer test_camerabin_photo test_first_node_captures test_producer_killed test_two_consumers
 	test_shared_buffers test_rmmod_states test_100_cycles test_configfs_loop test_labels test_ctl_loop test_follow_mode"
 for t in ${NEGCAM_LOOP_TESTS:-$LOOP_TESTS}; do
 	"$t"

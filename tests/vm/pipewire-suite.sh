@@ -18,9 +18,16 @@
 #                  appears, and goes with `negcam-ctl loop remove`; udev's
 #                  /dev/v4l/by-id/negcam-LABEL-* links too (and the insmod
 #                  loop's, from `udevadm trigger`);
+#   pw_loop_sizes  pipewiresrc asks the loop's capture node 320x240,
+#                  640x480, 1280x720 and MJPG 1280x720 (negcamconvertsink
+#                  producing): sizes asked against got (pipewire-sizes.sh);
 #   pw_peer        v4l2loopback (Debian's, exclusive_caps=1, added before its
 #                  producer) through the same steps: its outcomes are notes.
+# NEGCAM_PW_CASES="pw_listed pw_loop_sizes" runs only those cases.
 # docs/loopback.md ("PipeWire") has the recipe and the comparison.
+
+# shellcheck source=tests/vm/pipewire-sizes.sh
+. "$VM_DIR/pipewire-sizes.sh"
 
 PW_HOME=/tmp/pw-home
 PW_PIDS=()
@@ -190,7 +197,7 @@ pw_peer() {
 }
 
 suite_pipewire() {
-	local out cap0
+	local out cap0 c
 	suite_begin pipewire
 	if ! command -v pipewire > /dev/null || ! command -v wireplumber > /dev/null; then
 		skip "pipewire: pipewire or wireplumber not installed (make deps)"
@@ -205,11 +212,14 @@ suite_pipewire() {
 		pass "pipewire: udevd, D-Bus, pipewire and wireplumber up, a Video/Source listed"
 		byid_links "udev: the insmod loop's /dev/v4l/by-id/negcam-PWCam-output, -capture0, -capture1" \
 			present PWCam 2
-		pw_listed
 		out=$(node_by_card "PWCam (output)") cap0=$(node_by_card "PWCam")
-		pw_frames "$out" "$cap0" "pipewire negcam loop"
-		pw_hotplug
-		pw_peer
+		for c in ${NEGCAM_PW_CASES:-pw_listed pw_frames pw_loop_sizes pw_hotplug pw_peer}; do
+			case $c in
+			pw_frames) pw_frames "$out" "$cap0" "pipewire negcam loop" ;;
+			pw_loop_sizes) pw_loop_sizes "$out" "$cap0" ;;
+			*) "$c" ;;
+			esac
+		done
 	else
 		fail "pipewire: the desktop stack did not start (logs $(logname pipewire), $(logname wireplumber))"
 	fi

@@ -9,7 +9,7 @@
 # Usage:
 #   tests/vm/run.sh [--timeout S] SCRIPT [ARGS...]  run SCRIPT (bash) in the VM
 #   tests/vm/run.sh [--timeout S] -c 'CMD'          run a bash command line
-#   tests/vm/run.sh quick|full|vivid|negcam|kmod|loop|sink|shelf|peer|storm|pipewire|uvc|gadget  run a suite (see docs/testing-vm.md)
+#   tests/vm/run.sh quick|full|vivid|negcam|kmod|loop|sink|shelf|shelf-sweep|peer|storm|pipewire|uvc|gadget  run a suite (see docs/testing-vm.md)
 #   tests/vm/run.sh peer [v4l2loopback|negcam|akvcam...]  the loopback peers, or some of them
 #   tests/vm/run.sh shell                           interactive shell (needs a tty)
 #   tests/vm/run.sh --kernel debug ...              any of these on the debug kernel
@@ -236,12 +236,12 @@ fi
 
 CMDLINE=
 case "$1" in
-quick|full|vivid|negcam|kmod|loop|provider|profiles|shelf|gst|sink|mplane|peer|storm|pipewire|uvc|gadget)
+quick|full|vivid|negcam|kmod|loop|provider|profiles|shelf|shelf-sweep|gst|sink|mplane|peer|storm|pipewire|uvc|gadget)
 	suite=$1; shift
 	CMDLINE="bash tests/vm/suites.sh $suite $*"
 	# Settings the suites read, forwarded into the VM.
 	for v in NEGCAM_KO NEGCAM_VM_F_TIMEOUT NEGCAM_VM_PROFILES NEGCAM_STORM_SECONDS \
-		NEGCAM_STORM_SEED NEGCAM_STORM_VIVID NEGCAM_STORM_VIVID_SECONDS NEGCAM_STORM_HANG; do
+		NEGCAM_STORM_SEED NEGCAM_STORM_VIVID NEGCAM_STORM_VIVID_SECONDS NEGCAM_STORM_HANG NEGCAM_STORM_FAULTS; do
 		[ -n "${!v:-}" ] && CMDLINE="$v=$(printf '%q' "${!v}") $CMDLINE"
 	done
 	# How much slower this kernel runs (tests/vm/browser.sh scales by it).
@@ -255,7 +255,8 @@ quick|full|vivid|negcam|kmod|loop|provider|profiles|shelf|gst|sink|mplane|peer|s
 	sink) : "${TIMEOUT:=$((1200 * SLOW))}" ;;
 	mplane) : "${TIMEOUT:=$((1200 * SLOW))}" ;;
 	gst) : "${TIMEOUT:=$((1500 * SLOW))}" ;;
-	shelf) : "${TIMEOUT:=$((3600 * SLOW))}" ;;
+	shelf) : "${TIMEOUT:=$((6000 * SLOW))}" ;;
+	shelf-sweep) : "${TIMEOUT:=$((3600 * SLOW))}" ;;
 	loop) : "${TIMEOUT:=$((1500 * SLOW))}" ;;
 	peer) : "${TIMEOUT:=$((2400 * SLOW))}" ;;
 	pipewire) : "${TIMEOUT:=$((900 * SLOW))}" ;;

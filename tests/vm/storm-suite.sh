@@ -16,7 +16,9 @@
 # random; printed, replay with it), NEGCAM_STORM_PROCS, NEGCAM_STORM_THREADS
 # (3 x 3), NEGCAM_STORM_VIVID_SECONDS (default: as long as negcam's),
 # NEGCAM_STORM_HANG (seconds in one call that count as hung, default 8;
-# more on a slow debug kernel).
+# more on a slow debug kernel), NEGCAM_STORM_FAULTS (a list of faults,
+# docs/faults.md: written to every device's and configfs loop's `faults`
+# and taken away again, each second in turn, while the storm runs).
 # Prints PASS/FAIL lines and "storm: N passed, N failed".
 
 # Braces: bash reads the whole script before running it, so editing this
@@ -94,8 +96,20 @@ run_storm() {
 	return $rc
 }
 
+# While the storm runs: NEGCAM_STORM_FAULTS on every node, then off, each second.
+storm_faults_flip() {
+	local f on=1
+	while :; do
+		for f in /sys/kernel/config/negcam/negcam-*/faults /sys/kernel/config/negcam/loops/*/faults; do
+			if [ $on = 1 ]; then echo "$NEGCAM_STORM_FAULTS" > "$f"; else echo > "$f"; fi
+		done 2>/dev/null
+		on=$((1 - on))
+		sleep 1
+	done
+}
+
 negcam_storm() {
-	local log=$OUT/negcam.log seed_args=() bad dev out
+	local log=$OUT/negcam.log seed_args=() bad dev out flip=
 	[ -n "${NEGCAM_STORM_SEED:-}" ] && seed_args=(--seed "$NEGCAM_STORM_SEED")
 	if ! negcam_load devices=4 loops=1 loop_captures=2; then
 		fail "insmod negcam.ko devices=4 loops=1 loop_captures=2"
@@ -108,7 +122,17 @@ negcam_storm() {
 	else
 		fail "CREATE_BUFS of 2 GiB on $dev: $out; $(dmesg_since "negcam storm" | head -n 1)"
 	fi
-	if run_storm negcam "$log" --seconds "$SECS" --chaos "${ARGS[@]}" "${seed_args[@]}"; then
+	if [ -n "${NEGCAM_STORM_FAULTS:-}" ]; then
+		note "faults on and off each second: $NEGCAM_STORM_FAULTS"
+		storm_faults_flip & flip=$!
+	fi
+	run_storm negcam "$log" --seconds "$SECS" --chaos "${ARGS[@]}" "${seed_args[@]}"
+	out=$?
+	if [ -n "$flip" ]; then
+		{ kill "$flip"; wait "$flip"; } 2>/dev/null
+		note "faults: $(dmesg_since "negcam storm" 2>/dev/null | wc -l) bad lines; $(sed -n '/storm-suite: negcam storm/,$p' "$KMSG" | grep -c 'by a fault') source changes and unplugs done by a fault"
+	fi
+	if [ $out = 0 ]; then
 		pass "negcam.ko storm, ${SECS} s: $(grep -m1 '^storm: total' "$log" | sed 's/^storm: //'), no invariant broken, nothing hung"
 	else
 		fail "negcam.ko storm: $(grep -m1 '^storm: seed' "$log" | sed 's/^storm: //') broke an invariant or hung (log $log)"

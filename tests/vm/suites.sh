@@ -11,7 +11,9 @@
 #   gadget negcam-uvc --gadget: a usb_f_uvc gadget's control plane through
 #          usbip-vudc (tests/vm/gadget-suite.sh)
 #   storm [vivid|all]  the concurrent ioctl storm (tests/vm/storm-suite.sh)
-#   shelf  every shelf camera on negcam.ko: listing, v4l2-compliance -s
+#   shelf  every shelf camera on negcam.ko: listing, v4l2-compliance -s,
+#          then the shelf sweep (shelf-sweep alone: every (camera, format)
+#          streams with stamps in sequence, tests/vm/shelf-sweep-suite.sh)
 #   mplane negcamsrc on vivid's multiplanar node (tests/vm/mplane-suite.sh)
 #   pipewire  the desktop's camera stack: udevd, pipewire, wireplumber
 #   peer [v4l2loopback|negcam|akvcam...]  loopback cases on v4l2loopback,
@@ -34,6 +36,8 @@ VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 . "$VM_DIR/profiles-suite.sh"
 # shellcheck source=tests/vm/shelf-suite.sh
 . "$VM_DIR/shelf-suite.sh"
+# shellcheck source=tests/vm/shelf-sweep-suite.sh
+. "$VM_DIR/shelf-sweep-suite.sh"
 # shellcheck source=tests/vm/gst-suite.sh
 . "$VM_DIR/gst-suite.sh"
 # shellcheck source=tests/vm/sink-suite.sh
@@ -176,6 +180,12 @@ shelf)
 	# every shelf camera on negcam.ko: listing, v4l2-compliance -s
 	# (tests/vm/shelf-suite.sh; make test-shelf)
 	suite_shelf
+	suite_shelf_sweep
+	;;
+shelf-sweep)
+	# every (camera, format) of the shelf streamed on negcam.ko
+	# (tests/vm/shelf-sweep-suite.sh)
+	suite_shelf_sweep
 	;;
 gst)
 	# negcamsrc on negcam.ko and vivid alone (tests/vm/gst-suite.sh)
@@ -217,7 +227,7 @@ pipewire)
 	# the desktop's camera stack on negcam.ko (tests/vm/pipewire-suite.sh)
 	suite_pipewire
 	;;
-*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, loop, gst, sink, mplane, profiles, shelf, provider, peer, storm, pipewire, uvc, gadget)" >&2; exit 2 ;;
+*) echo "suites.sh: unknown suite '$MODE' (vivid, quick, full, negcam, kmod, loop, gst, sink, mplane, profiles, shelf, shelf-sweep, provider, peer, storm, pipewire, uvc, gadget)" >&2; exit 2 ;;
 esac
 
 echo

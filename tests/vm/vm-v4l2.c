@@ -86,32 +86,11 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/videodev2.h>
+#include "vm-check.h"
 
 static int failures;
 
 static __u32 node_type(int fd);
-
-#define CHECK(cond, ...)                                                     \
-	do {                                                                 \
-		if (cond) {                                                  \
-			printf("  ok: ");                                    \
-		} else {                                                     \
-			printf("  FAIL: ");                                  \
-			failures++;                                          \
-		}                                                            \
-		printf(__VA_ARGS__);                                         \
-		printf("\n");                                                \
-	} while (0)
-
-static int xioctl(int fd, unsigned long req, void *arg)
-{
-	int r;
-
-	do
-		r = ioctl(fd, req, arg);
-	while (r < 0 && errno == EINTR);
-	return r < 0 ? -errno : 0;
-}
 
 static int open_dev(const char *dev)
 {
