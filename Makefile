@@ -31,7 +31,7 @@ DEB_TEST_PACKAGES += xdg-desktop-portal xdg-desktop-portal-gtk libglib2.0-bin py
 # ...and Firefox's crash on libpipewire 0.3.65 located (tests/pw/stop-race.sh).
 DEB_TEST_PACKAGES += gdb binutils
 
-.PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps test-faults-apps test-faults-chromium test-faults-compliance test-portal test-ci-recipe test-shelf-uvc test-uvc-sweep fuzz bench kmod storm clean \
+.PHONY: all deps deps-build deps-test build demo test test-engine test-gst test-dkms test-install test-deb test-deb-install test-vm deb test-full test-apps test-faults-apps test-faults-chromium test-faults-compliance test-portal test-ci-recipe test-shelf-uvc test-uvc-sweep test-uvc-bugs fuzz bench kmod storm clean \
 	matrix-shelf matrix-formats test-shelf debug-kernel test-debug test-debug-storm test-gadget
 
 all: build
@@ -141,6 +141,12 @@ test-ci-recipe: deps-test
 # docs/uvc.md). Not in `make test`.
 test-shelf-uvc: deps-test build
 	./tests/vm/run.sh --timeout 3600 tests/vm/uvc-suite.sh case_shelf case_compliance_shelf case_uvc_sweep
+
+# negcam-uvc's firmware bugs behind uvcvideo, each with its quirk (the
+# USB id in uvcvideo's table, or its quirks parameter) and without
+# (tests/vm/uvc-bug-cases.sh; the table in docs/uvc.md); about 5 minutes.
+test-uvc-bugs: deps-test build
+	./tests/vm/run.sh --timeout 1200 tests/vm/uvc-suite.sh case_firmware_bugs case_uvc_faults
 
 # Every size of `webcam` in YUYV and MJPG from the uvcvideo node through
 # v4l2src and negcamsrc (tests/vm/uvc-suite.sh case_sweep; docs/uvc.md).

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * The profile header, the lines before the first 'format': the keywords
- * name, card, usb-id, adjust, quirks, multiplanar and default. A 'default' line is checked
+ * name, card, usb-id, uvc-bugs, adjust, quirks, multiplanar and default. A 'default' line is checked
  * only after the last line, once all formats are known
  * (nc_finish_header(), which also gives the card its default name).
  */
@@ -120,27 +120,28 @@ int nc_kw_multiplanar(struct nc_parser *p, const struct nc_keyword *kw,
 	return nc_expect_end(p, "'multiplanar' (it takes no value)");
 }
 
-int nc_kw_quirks(struct nc_parser *p, const struct nc_keyword *kw,
-		 const struct nc_tok *kwt)
+/* Names from @table into the bits of *@bits, each once; @what names one in messages. */
+static int nc_name_list(struct nc_parser *p, const struct nc_names *table, const char *what,
+			const char *expect, __u32 *bits)
 {
 	struct nc_tok t;
 	__u32 v;
-	int ret = nc_expect(p, &t, "quirk names after 'quirks', as in 'quirks legacy-einval'");
+	int ret = nc_expect(p, &t, expect);
 
 	while (!ret) {
-		ret = nc_lookup(p, &nc_quirks, &t,
-				"quirk", &v);
+		ret = nc_lookup(p, table, &t, what, &v);
 		if (ret)
 			return ret;
-		if (p->out->quirks & v) {
+		if (*bits & v) {
 			struct nc_strbuf m = nc_error(p, t.col);
 
-			nc_sb_str(&m, "quirk ");
+			nc_sb_str(&m, what);
+			nc_sb_char(&m, ' ');
 			nc_msg_token(&m, &t);
 			nc_sb_str(&m, " is listed twice");
 			return -EINVAL;
 		}
-		p->out->quirks |= v;
+		*bits |= v;
 		ret = nc_next(p, &t);
 		if (ret == 0)
 			return 0;
@@ -148,6 +149,23 @@ int nc_kw_quirks(struct nc_parser *p, const struct nc_keyword *kw,
 			ret = 0;
 	}
 	return ret;
+}
+
+int nc_kw_quirks(struct nc_parser *p, const struct nc_keyword *kw,
+		 const struct nc_tok *kwt)
+{
+	return nc_name_list(p, &nc_quirks, "quirk",
+			    "quirk names after 'quirks', as in 'quirks legacy-einval'",
+			    &p->out->quirks);
+}
+
+/* 'uvc-bugs NAME...': the USB camera's firmware bugs (negcam-uvc, docs/uvc.md). */
+int nc_kw_uvc_bugs(struct nc_parser *p, const struct nc_keyword *kw,
+		   const struct nc_tok *kwt)
+{
+	return nc_name_list(p, &nc_uvc_bugs, "uvc bug",
+			    "bug names after 'uvc-bugs', as in 'uvc-bugs no-fid'",
+			    &p->out->uvc_bugs);
 }
 
 /* default FOURCC [capture|output] [WxH [fps R | interval I]] */

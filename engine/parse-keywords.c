@@ -21,6 +21,7 @@ static const struct nc_keyword nc_keywords[] = {
 	{ "name", NC_PLACE_HEADER, nc_kw_name, NC_HDR_NAME },
 	{ "card", NC_PLACE_HEADER, nc_kw_card, NC_HDR_CARD },
 	{ "usb-id", NC_PLACE_HEADER, nc_kw_usb_id, 0 },
+	{ "uvc-bugs", NC_PLACE_HEADER, nc_kw_uvc_bugs, NC_HDR_UVC_BUGS },
 	{ "adjust", NC_PLACE_HEADER, nc_kw_adjust, NC_HDR_ADJUST },
 	{ "quirks", NC_PLACE_HEADER, nc_kw_quirks, NC_HDR_QUIRKS },
 	{ "multiplanar", NC_PLACE_HEADER, nc_kw_multiplanar, NC_HDR_MULTIPLANAR },

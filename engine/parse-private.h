@@ -8,7 +8,7 @@
  * concern a file, each calling only the files listed below it:
  *   parser.c          the line loop, the checks after the last line, the entry point
  *   parse-keywords.c  the keyword table (data), where each keyword may stand
- *   parse-header.c    name, card, usb-id, adjust, quirks, multiplanar and default lines
+ *   parse-header.c    name, card, usb-id, uvc-bugs, adjust, quirks, multiplanar and default lines
  *   parse-settings.c  field, colorimetry and stride-align, profile-wide or per format
  *   parse-format.c    a format block: format, description and flags lines, its closing
  *   parse-sizes.c     size lines
@@ -76,6 +76,7 @@ enum {
 	NC_HDR_ADJUST = 1u << 2,
 	NC_HDR_QUIRKS = 1u << 3,
 	NC_HDR_MULTIPLANAR = 1u << 4,
+	NC_HDR_UVC_BUGS = 1u << 5,
 };
 
 /* The parse in progress: where the cursor is, what is built so far. */
@@ -197,6 +198,8 @@ int nc_kw_usb_id(struct nc_parser *p, const struct nc_keyword *kw,
 		 const struct nc_tok *kwt);
 int nc_kw_adjust(struct nc_parser *p, const struct nc_keyword *kw,
 		 const struct nc_tok *kwt);
+int nc_kw_uvc_bugs(struct nc_parser *p, const struct nc_keyword *kw,
+		   const struct nc_tok *kwt);
 int nc_kw_quirks(struct nc_parser *p, const struct nc_keyword *kw,
 		 const struct nc_tok *kwt);
 int nc_kw_multiplanar(struct nc_parser *p, const struct nc_keyword *kw,

@@ -36,6 +36,21 @@ static const struct nc_name nc_quirks_v[] = {
 };
 const struct nc_names nc_quirks = { nc_quirks_v, NC_ARRAY_SIZE(nc_quirks_v) };
 
+static const struct nc_name nc_uvc_bugs_v[] = {
+	{ "no-fid", NC_UVC_BUG_NO_FID },
+	{ "mjpeg-no-eof", NC_UVC_BUG_MJPEG_NO_EOF },
+	{ "probe-no-minmax", NC_UVC_BUG_PROBE_NO_MINMAX },
+	{ "probe-no-def", NC_UVC_BUG_PROBE_NO_DEF },
+	{ "probe-needs-max-frame", NC_UVC_BUG_PROBE_NEEDS_MAX_FRAME },
+	{ "bandwidth-over", NC_UVC_BUG_BANDWIDTH_OVER },
+	{ "rate-ignored", NC_UVC_BUG_RATE_IGNORED },
+	{ "y8-as-yuyv", NC_UVC_BUG_Y8_AS_YUYV },
+	{ "wrong-bpp", NC_UVC_BUG_WRONG_BPP },
+	{ "max-frame-small", NC_UVC_BUG_MAX_FRAME_SMALL },
+	{ "probe-format-in-hint", NC_UVC_BUG_PROBE_FORMAT_IN_HINT },
+};
+const struct nc_names nc_uvc_bugs = { nc_uvc_bugs_v, NC_ARRAY_SIZE(nc_uvc_bugs_v) };
+
 /* The faults of 'fault' lines, in the order the writer writes them. */
 static const struct nc_name nc_faults_v[] = {
 	{ "seed", NC_FAULT_SEED },

@@ -25,6 +25,7 @@ struct nc_names {
 extern const struct nc_names nc_adjusts;       /* adjust */
 extern const struct nc_names nc_fmt_flags;     /* flags (V4L2_FMT_FLAG_CSC_*) */
 extern const struct nc_names nc_quirks;        /* quirks (NC_QUIRK_*) */
+extern const struct nc_names nc_uvc_bugs;      /* uvc-bugs (NC_UVC_BUG_*) */
 extern const struct nc_names nc_fields;        /* field (enum v4l2_field) */
 extern const struct nc_names nc_colorspaces;   /* colorspace */
 extern const struct nc_names nc_ycbcr_encs;    /* ycbcr-enc */

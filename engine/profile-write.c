@@ -113,10 +113,26 @@ static void w_usb_id(struct nc_out *o, const struct negcam_profile *p)
 	nc_sb_char(&o->sb, '\n');
 }
 
-static int w_header(struct nc_out *o, const struct negcam_profile *p)
+/* "KEYWORD name name...", a name per bit of @bits; nothing when none is set. */
+static void w_name_list(struct nc_out *o, const char *keyword, const struct nc_names *table,
+			__u32 bits)
 {
 	__u32 bit;
 
+	if (!bits)
+		return;
+	nc_sb_str(&o->sb, keyword);
+	for (bit = 1; bit; bit <<= 1) {
+		if (bits & bit) {
+			nc_sb_char(&o->sb, ' ');
+			w_name(o, table, bit);
+		}
+	}
+	nc_sb_char(&o->sb, '\n');
+}
+
+static int w_header(struct nc_out *o, const struct negcam_profile *p)
+{
 	if (o->opts && o->opts->header)
 		nc_sb_str(&o->sb, o->opts->header);
 	nc_sb_str(&o->sb, "name ");
@@ -135,16 +151,8 @@ static int w_header(struct nc_out *o, const struct negcam_profile *p)
 		w_name(o, &nc_adjusts, p->adjust);
 		nc_sb_char(&o->sb, '\n');
 	}
-	if (p->quirks) {
-		nc_sb_str(&o->sb, "quirks");
-		for (bit = 1; bit; bit <<= 1) {
-			if (p->quirks & bit) {
-				nc_sb_char(&o->sb, ' ');
-				w_name(o, &nc_quirks, bit);
-			}
-		}
-		nc_sb_char(&o->sb, '\n');
-	}
+	w_name_list(o, "quirks", &nc_quirks, p->quirks);
+	w_name_list(o, "uvc-bugs", &nc_uvc_bugs, p->uvc_bugs);
 	if (p->multiplanar)
 		nc_sb_str(&o->sb, "multiplanar\n");
 	return 0;

@@ -49,6 +49,29 @@ enum negcam_quirk {
 	NC_QUIRK_FIXED_RATE = 1u << 4,
 };
 
+/*
+ * UVC firmware bugs ('uvc-bugs', docs/profiles.md): what a USB camera made
+ * from the profile (negcam-uvc) does wrong, each the misbehaviour behind
+ * one of uvcvideo's quirks (drivers/media/usb/uvc/uvcvideo.h). Other
+ * surfaces ignore them.
+ */
+enum negcam_uvc_bug {
+	NC_UVC_BUG_NO_FID = 1u << 0,          /* FID never toggles (UVC_QUIRK_STREAM_NO_FID) */
+	NC_UVC_BUG_MJPEG_NO_EOF = 1u << 1,    /* no EOF bit on MJPEG frames (UVC_QUIRK_MJPEG_NO_EOF) */
+	NC_UVC_BUG_PROBE_NO_MINMAX = 1u << 2, /* PROBE GET_MIN/GET_MAX stall (UVC_QUIRK_PROBE_MINMAX) */
+	NC_UVC_BUG_PROBE_NO_DEF = 1u << 3,    /* PROBE GET_DEF stalls (UVC_QUIRK_PROBE_DEF) */
+	NC_UVC_BUG_PROBE_NEEDS_MAX_FRAME = 1u << 4, /* PROBE SET_CUR with dwMaxVideoFrameSize 0 stalls
+						     * (UVC_QUIRK_PROBE_EXTRAFIELDS) */
+	NC_UVC_BUG_BANDWIDTH_OVER = 1u << 5,  /* dwMaxPayloadTransferSize above every alt (FIX_BANDWIDTH) */
+	NC_UVC_BUG_RATE_IGNORED = 1u << 6,    /* PROBE answers the default interval whatever is asked
+					       * (UVC_QUIRK_RESTRICT_FRAME_RATE) */
+	NC_UVC_BUG_Y8_AS_YUYV = 1u << 7,      /* GREY described as YUYV of half the width (FORCE_Y8) */
+	NC_UVC_BUG_WRONG_BPP = 1u << 8,       /* bBitsPerPixel 8 too low (UVC_QUIRK_FORCE_BPP) */
+	NC_UVC_BUG_MAX_FRAME_SMALL = 1u << 9, /* MJPEG's dwMaxVideoFrameSize 1024 bytes (no quirk) */
+	NC_UVC_BUG_PROBE_FORMAT_IN_HINT = 1u << 10, /* PROBE GET answers bFormatIndex in bmHint's
+						     * second byte, 1 in its place (Cam Link 4K fix) */
+};
+
 /* One interval entry: a discrete interval (min only) or a range. */
 struct negcam_interval {
 	struct v4l2_fract min;
@@ -127,6 +150,7 @@ struct negcam_profile {
 	char card[NC_NAME_LEN];
 	__u16 usb_vendor, usb_product; /* 'usb-id' (negcam-uvc); 0:0 when not given */
 	__u32 quirks; /* enum negcam_quirk bits */
+	__u32 uvc_bugs; /* enum negcam_uvc_bug bits ('uvc-bugs') */
 	__u32 adjust; /* enum negcam_adjust */
 	/*
 	 * 1: the queues are V4L2's multiplanar ones (V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE,

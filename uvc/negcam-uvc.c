@@ -118,7 +118,8 @@ static int vhci_main(struct nc_uvc_dev *dev, int port, int *fd)
 	err = nc_uvc_session_run(dev, &v, &h);
 	if (err > 0)
 		err = 0; /* the host left: as detached */
-	nc_uvc_print_counts(dev, err < 0 ? strerror(-err) : "detached");
+	nc_uvc_print_counts(dev, err < 0 ? strerror(-err) :
+			    nc_uvc_stream_unplugged(dev) ? "unplugged (fault unplug)" : "detached");
 	close(*fd);
 	return err ? 1 : 0;
 }

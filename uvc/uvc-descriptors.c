@@ -322,7 +322,14 @@ void nc_uvc_frame_sizes(const struct nc_uvc_format *uf, unsigned int i, struct n
 	fs->max_bit_rate = rate > 0xffffffffu ? 0xffffffffu : (uint32_t)rate;
 }
 
-static void write_frame(struct wr *w, const struct nc_uvc_format *uf, unsigned int i)
+/* The firmware bug y8-as-yuyv (docs/uvc.md): a GREY format described as YUYV of half the width. */
+static bool y8_as_yuyv(uint32_t bugs, const struct nc_uvc_format *uf)
+{
+	return (bugs & NC_UVC_BUG_Y8_AS_YUYV) && uf->fourcc == V4L2_PIX_FMT_GREY;
+}
+
+static void write_frame(struct wr *w, const struct nc_uvc_format *uf, unsigned int i,
+			uint32_t bugs)
 {
 	const struct nc_uvc_frame *fr = &uf->frames[i];
 	struct nc_uvc_frame_sizes fs;
@@ -332,7 +339,8 @@ static void write_frame(struct wr *w, const struct nc_uvc_format *uf, unsigned i
 	nc_uvc_frame_sizes(uf, i, &fs);
 	put8(w, 26 + 4 * n); put8(w, CS_INTERFACE);
 	put8(w, fb ? VS_FRAME_FRAME_BASED : uf->subtype + 1);
-	put8(w, i + 1); put8(w, 0); put16(w, fr->width); put16(w, fr->height);
+	put8(w, i + 1); put8(w, 0);
+	put16(w, y8_as_yuyv(bugs, uf) ? fr->width / 2 : fr->width); put16(w, fr->height);
 	put32(w, fs.min_bit_rate); put32(w, fs.max_bit_rate);
 	if (!fb)
 		put32(w, fs.bytes);
@@ -343,7 +351,8 @@ static void write_frame(struct wr *w, const struct nc_uvc_format *uf, unsigned i
 		put32(w, fr->interval[k]);
 }
 
-static void write_format(struct wr *w, const struct nc_uvc_format *uf, unsigned int index)
+static void write_format(struct wr *w, const struct nc_uvc_format *uf, unsigned int index,
+			 uint32_t bugs)
 {
 	uint8_t guid[16], bpp;
 	unsigned int i;
@@ -354,7 +363,10 @@ static void write_format(struct wr *w, const struct nc_uvc_format *uf, unsigned 
 	} else {
 		put8(w, uf->subtype == VS_FORMAT_FRAME_BASED ? 28 : 27);
 		put8(w, CS_INTERFACE); put8(w, uf->subtype); put8(w, index); put8(w, uf->nframes);
-		bpp = nc_uvc_format_guid(uf->fourcc, guid);
+		bpp = nc_uvc_format_guid(y8_as_yuyv(bugs, uf) ? V4L2_PIX_FMT_YUYV : uf->fourcc,
+					 guid);
+		if ((bugs & NC_UVC_BUG_WRONG_BPP) && bpp > 8)
+			bpp -= 8; /* bBitsPerPixel 8 too low, as the GEO GC6500's */
 		for (i = 0; i < sizeof(guid); i++)
 			put8(w, guid[i]);
 		put8(w, bpp);
@@ -363,7 +375,7 @@ static void write_format(struct wr *w, const struct nc_uvc_format *uf, unsigned 
 	if (uf->subtype == VS_FORMAT_FRAME_BASED)
 		put8(w, 1); /* bVariableSize */
 	for (i = 0; i < uf->nframes; i++)
-		write_frame(w, uf, i);
+		write_frame(w, uf, i, bugs);
 	/* colour matching: BT.709 primaries and transfer, BT.601 matrix (sRGB as uvcvideo reads it) */
 	put8(w, 6); put8(w, CS_INTERFACE); put8(w, VS_COLORFORMAT); put8(w, 1); put8(w, 1); put8(w, 4);
 }
@@ -382,7 +394,7 @@ static void write_streaming(struct nc_uvc_desc *d, struct wr *w)
 	for (i = 0; i < d->nformats; i++)
 		put8(w, 0);
 	for (i = 0; i < d->nformats; i++)
-		write_format(w, &d->formats[i], i + 1);
+		write_format(w, &d->formats[i], i + 1, d->bugs);
 	if (!w->overflow)
 		nc_uvc_put_le16(w->buf + hdr + 4, w->len - hdr);
 	for (i = 0; i < NC_UVC_NALTS; i++) {
@@ -417,6 +429,7 @@ int nc_uvc_build_descriptors(struct nc_uvc_desc *d, const struct negcam_profile 
 
 	memset(d, 0, sizeof(*d));
 	d->id = *id;
+	d->bugs = p->uvc_bugs;
 	map_formats(d, p);
 	if (!d->nformats) {
 		return -EINVAL;

@@ -73,6 +73,7 @@ struct nc_uvc_desc {
 	uint8_t nformats, def_format; /* def_format is 1-based */
 	struct nc_uvc_format formats[NC_UVC_MAX_FORMATS];
 	uint32_t alt_psize[NC_UVC_NALTS + 1]; /* bytes per microframe; [0] = 0 */
+	uint32_t bugs;       /* the profile's uvc-bugs (NC_UVC_BUG_*) the descriptors carry */
 	char warnings[2048]; /* one line per format or size left out */
 };
 

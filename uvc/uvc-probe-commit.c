@@ -126,6 +126,15 @@ static uint32_t payload_for(const struct nc_uvc_dev *dev, uint32_t frame_bytes, 
 	return dev->desc.alt_psize[NC_UVC_NALTS];
 }
 
+/* The firmware bugs in the sizes PROBE answers (docs/uvc.md, "Firmware bugs"). */
+static void apply_bugs(const struct nc_uvc_dev *dev, struct nc_uvc_params *s)
+{
+	if (dev->desc.bugs & NC_UVC_BUG_BANDWIDTH_OVER)
+		s->max_payload = NC_UVC_BUG_PAYLOAD; /* above the largest alt's 3072 */
+	if ((dev->desc.bugs & NC_UVC_BUG_MAX_FRAME_SMALL) && s->max_frame > NC_UVC_BUG_MAX_FRAME)
+		s->max_frame = NC_UVC_BUG_MAX_FRAME;
+}
+
 int nc_uvc_params_negotiate(const struct nc_uvc_dev *dev, struct nc_uvc_params *s, bool exact)
 {
 	const struct nc_uvc_format *uf;
@@ -140,9 +149,11 @@ int nc_uvc_params_negotiate(const struct nc_uvc_dev *dev, struct nc_uvc_params *
 	if (s->frame < 1 || s->frame > uf->nframes)
 		return NC_UVC_ERR_OUT_OF_RANGE;
 	fr = &uf->frames[s->frame - 1];
-	want = s->interval ? s->interval : fr->def_interval;
+	want = s->interval && !(dev->desc.bugs & NC_UVC_BUG_RATE_IGNORED) ?
+	       s->interval : fr->def_interval;
 	got = listed_interval(fr, engine_snap(dev, uf, fr, want));
-	if (exact && s->interval && got != s->interval)
+	if (exact && s->interval && got != s->interval &&
+	    !(dev->desc.bugs & NC_UVC_BUG_RATE_IGNORED))
 		return NC_UVC_ERR_INVALID_VALUE;
 	s->interval = got;
 	fi = negcam_fourcc_lookup(uf->fourcc);
@@ -150,6 +161,7 @@ int nc_uvc_params_negotiate(const struct nc_uvc_dev *dev, struct nc_uvc_params *
 		negcam_fourcc_sizes(fi, fr->width, fr->height, 1, &bpl, &size);
 	s->max_frame = size;
 	s->max_payload = payload_for(dev, size, got);
+	apply_bugs(dev, s);
 	s->key_frame_rate = 0;
 	s->p_frame_rate = 0;
 	s->comp_window = 0;

@@ -36,6 +36,9 @@ void nc_uvc_params_default(const struct nc_uvc_dev *dev, struct nc_uvc_params *s
  * 0, or a UVC error code (NC_UVC_ERR_*, uvc-requests.h) for a stall.
  */
 int nc_uvc_params_negotiate(const struct nc_uvc_dev *dev, struct nc_uvc_params *s, bool exact);
+/* What PROBE answers under the firmware bugs bandwidth-over and max-frame-small. */
+#define NC_UVC_BUG_PAYLOAD 4096u
+#define NC_UVC_BUG_MAX_FRAME 1024u
 /* GET_MIN / GET_MAX of PROBE: the current frame at its shortest or longest interval. */
 void nc_uvc_params_bound(const struct nc_uvc_dev *dev, struct nc_uvc_params *s, bool max);
 /* The format and the frame of @s (already negotiated). */

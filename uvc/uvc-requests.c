@@ -210,6 +210,10 @@ static int set_params(struct nc_uvc_dev *dev, const struct req *r, bool commit)
 		return stall(dev, NC_UVC_ERR_INVALID_REQUEST);
 	if (commit && dev->vs_alt)
 		return stall(dev, NC_UVC_ERR_WRONG_STATE);
+	/* probe-needs-max-frame: a host that leaves the read-only field 0 is refused */
+	if (!commit && (dev->desc.bugs & NC_UVC_BUG_PROBE_NEEDS_MAX_FRAME) &&
+	    !nc_uvc_le32(r->data + 18))
+		return stall(dev, NC_UVC_ERR_INVALID_VALUE);
 	nc_uvc_params_unpack(r->data, &s);
 	err = nc_uvc_params_negotiate(dev, &s, commit);
 	if (err)
@@ -223,6 +227,16 @@ static int set_params(struct nc_uvc_dev *dev, const struct req *r, bool commit)
 		dev->counts.probe_set++;
 	}
 	return 0;
+}
+
+/* The firmware bugs probe-no-minmax and probe-no-def: PROBE GET_MIN/MAX or GET_DEF unanswered. */
+static bool probe_bug_stalls(const struct nc_uvc_dev *dev, uint8_t request)
+{
+	uint32_t bugs = dev->desc.bugs;
+
+	if (request == GET_MIN || request == GET_MAX)
+		return bugs & NC_UVC_BUG_PROBE_NO_MINMAX;
+	return request == GET_DEF && (bugs & NC_UVC_BUG_PROBE_NO_DEF);
 }
 
 static int vs_request(struct nc_uvc_dev *dev, const struct req *r)
@@ -241,7 +255,7 @@ static int vs_request(struct nc_uvc_dev *dev, const struct req *r)
 	case GET_INFO: b[0] = 0x03; return reply(r, b, 1);
 	case GET_CUR: s = cs == VS_COMMIT_CONTROL && dev->committed ? dev->commit : dev->probe; break;
 	default:
-		if (cs == VS_COMMIT_CONTROL)
+		if (cs == VS_COMMIT_CONTROL || probe_bug_stalls(dev, r->request))
 			return stall(dev, NC_UVC_ERR_INVALID_REQUEST);
 		if (r->request == GET_DEF)
 			nc_uvc_params_default(dev, &s);
@@ -257,6 +271,11 @@ static int vs_request(struct nc_uvc_dev *dev, const struct req *r)
 	else
 		dev->counts.commit_get++;
 	nc_uvc_params_pack(&s, b);
+	if (cs == VS_PROBE_CONTROL && (dev->desc.bugs & NC_UVC_BUG_PROBE_FORMAT_IN_HINT)) {
+		b[0] = 0; /* the Elgato Cam Link 4K's answer (uvc_video.c, uvc_fixup_video_ctrl) */
+		b[1] = s.format;
+		b[2] = 1;
+	}
 	return reply(r, b, sizeof(b));
 }
 

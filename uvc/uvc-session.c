@@ -5,7 +5,7 @@
  * waits for the rest), answers the held URBs that are due, tells the
  * commit hook about a new COMMIT, and sleeps until the next held URB is
  * due (or the host sends more, or the wake descriptor fires). Told to
- * stop, it writes the port to vhci-hcd's `detach` and keeps serving until
+ * stop, or when the profile's fault unplug comes, it writes the port to vhci-hcd's `detach` and keeps serving until
  * the host closes its end, 3 s at most, waking every 100 ms to check.
  */
 #define _GNU_SOURCE /* ppoll */
@@ -163,10 +163,21 @@ static int serve_round(struct session *s, struct pollfd *pfd, nfds_t nfds)
 	return err;
 }
 
-/* Ask the stop hook; when it says stop, detach. false when the session ends here. */
+/*
+ * Ask the stop hook, and the device whether its fault unplug came (a USB
+ * disconnect: docs/faults.md); either way, detach. false when the
+ * session ends here.
+ */
 static bool check_stop(struct session *s)
 {
-	if (s->detaching || !s->h->stop || !s->h->stop(s->h->ctx))
+	bool unplug;
+
+	if (s->detaching)
+		return true;
+	lock(s);
+	unplug = nc_uvc_stream_unplugged(s->dev);
+	unlock(s);
+	if (!unplug && (!s->h->stop || !s->h->stop(s->h->ctx)))
 		return true;
 	if (nc_vhci_detach(s->v))
 		return false; /* the port stays until the caller closes the socket */
@@ -200,5 +211,7 @@ int nc_uvc_session_run(struct nc_uvc_dev *dev, const struct nc_vhci *v,
 	free(s.buf);
 	if (err == 1)
 		return s.detaching ? NC_UVC_SESSION_DETACHED : NC_UVC_SESSION_HOST_LEFT;
+	if (s.detaching && (err == -EPIPE || err == -ECONNRESET))
+		return NC_UVC_SESSION_DETACHED; /* vhci-hcd shut the socket before we read its end */
 	return err;
 }

@@ -16,6 +16,16 @@
  * number to compare it with. Between frames the packets are empty, as a
  * camera's are when it has nothing to send. A frame that ends after the
  * next one was due delays that one (the numbers stay consecutive).
+ *
+ * The profile's firmware bugs (uvc-bugs no-fid, mjpeg-no-eof) change the
+ * headers, and its faults (docs/faults.md) apply here as the engine
+ * decides them (engine/fault.c) at each frame's start: drop (only the
+ * frame's first payload is sent, with ERR and EOF: a frame lost on the
+ * bus, which uvcvideo discards and counts), error (the header's ERR bit
+ * on every payload of the frame), corrupt and truncate
+ * (the payload damaged), stall and rate (the frame's start delayed),
+ * timestamp-jump (the PTS), unplug (nc_uvc_stream_unplugged: the session
+ * detaches the device). A UVC camera has no source change: ignored.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -30,6 +40,7 @@
 #define BFH_FID 0x01
 #define BFH_EOF 0x02
 #define BFH_PTS 0x04
+#define BFH_ERR 0x40
 #define BFH_EOH 0x80
 
 /* The stream's format from the committed parameters (PROBE's if none). */
@@ -81,6 +92,10 @@ int nc_uvc_stream_start(struct nc_uvc_dev *dev, uint64_t now_ns)
 	st->frame_no = 0;
 	st->prev = NC_FRAME_NONE;
 	st->frames = 0;
+	st->start_ns = now_ns;
+	memset(&st->fstate, 0, sizeof(st->fstate));
+	st->err = 0;
+	st->lost = false;
 	st->on = true;
 	return 0;
 }
@@ -123,18 +138,64 @@ long nc_uvc_stream_draw(struct nc_uvc_dev *dev, uint64_t t_ns, uint8_t *buf, uin
 	return n;
 }
 
-/* Draw the next frame into the stream's buffer; false when there is none (the frame is skipped). */
-static bool draw_frame(struct nc_uvc_dev *dev, uint64_t t_ns)
+/* Draw the next frame into the stream's buffer, damaged as @d says; false when there is none. */
+static bool draw_frame(struct nc_uvc_dev *dev, uint64_t t_ns, const struct negcam_fault_frame *d)
 {
 	struct nc_uvc_stream *st = &dev->stream;
 	long n = nc_uvc_stream_draw(dev, t_ns, st->frame, st->frame_cap);
 
 	if (n <= 0)
 		return false;
-	st->frame_len = (uint32_t)n;
+	st->frame_len = negcam_fault_damage(d, st->fmt.pixelformat, st->frame, (uint32_t)n);
 	st->off = 0;
-	st->pts_ns = t_ns;
+	st->pts_ns = t_ns + (uint64_t)d->ts_offset_ns;
+	st->err = d->what & NC_DO_ERROR ? BFH_ERR : 0;
 	return true;
+}
+
+/* The FID bit after a frame: toggled, unless the firmware bug no-fid keeps it. */
+static void next_fid(struct nc_uvc_dev *dev)
+{
+	if (!(dev->desc.bugs & NC_UVC_BUG_NO_FID))
+		dev->stream.fid ^= BFH_FID;
+}
+
+/*
+ * The frame due at @t_ns, as the profile's faults decide: true when it
+ * starts now (a dropped one too: its first payload only, see
+ * st->lost); false at the unplug, when it is delayed (a stall: the start
+ * moves to the stall's end) or when the frame source has none.
+ */
+static bool start_frame(struct nc_uvc_dev *dev, uint64_t t_ns)
+{
+	struct nc_uvc_stream *st = &dev->stream;
+	const struct negcam_faults *f = &dev->profile->faults;
+	struct negcam_fault_frame d;
+
+	negcam_fault_decide(f, &st->fstate, st->frame_no, t_ns - st->start_ns, &d);
+	if (d.what & NC_DO_UNPLUG) {
+		st->unplug = true;
+		st->on = false;
+		return false;
+	}
+	if (d.what & NC_DO_STALL) {
+		st->next_ns = st->start_ns + d.stall_until_ns;
+		return false;
+	}
+	st->next_ns += negcam_fault_interval_ns(f, st->interval_ns);
+	if (st->next_ns < t_ns) /* behind by more than a frame: start again from now */
+		st->next_ns = t_ns + negcam_fault_interval_ns(f, st->interval_ns);
+	if (d.what & NC_DO_SKIP) /* lost: only its first payload goes, cut, with ERR and EOF */
+		d.what |= NC_DO_ERROR;
+	if (!draw_frame(dev, t_ns, &d))
+		return false;
+	st->lost = d.what & NC_DO_SKIP;
+	return true;
+}
+
+bool nc_uvc_stream_unplugged(const struct nc_uvc_dev *dev)
+{
+	return dev->stream.unplug;
 }
 
 uint32_t nc_uvc_stream_packet(struct nc_uvc_dev *dev, uint64_t t_ns, uint8_t *out, uint32_t cap)
@@ -147,12 +208,7 @@ uint32_t nc_uvc_stream_packet(struct nc_uvc_dev *dev, uint64_t t_ns, uint8_t *ou
 	if (!st->on || cap <= HDR_LEN)
 		return 0;
 	if (!st->active) {
-		if (t_ns < st->next_ns)
-			return 0;
-		st->next_ns += st->interval_ns;
-		if (st->next_ns < t_ns) /* behind by more than a frame: start again from now */
-			st->next_ns = t_ns + st->interval_ns;
-		if (!draw_frame(dev, t_ns))
+		if (t_ns < st->next_ns || !start_frame(dev, t_ns))
 			return 0;
 		st->active = true;
 	}
@@ -161,13 +217,25 @@ uint32_t nc_uvc_stream_packet(struct nc_uvc_dev *dev, uint64_t t_ns, uint8_t *ou
 		chunk = cap - HDR_LEN;
 	pts = (uint32_t)(st->pts_ns * (NC_UVC_CLOCK_HZ / 1000000u) / 1000u);
 	out[0] = HDR_LEN;
-	out[1] = BFH_EOH | BFH_PTS | st->fid;
+	out[1] = BFH_EOH | BFH_PTS | st->fid | st->err;
 	nc_uvc_put_le32(out + 2, pts);
 	memcpy(out + HDR_LEN, st->frame + st->off, chunk);
 	st->off += chunk;
-	if (st->off == st->frame_len) {
+	if (st->lost) { /* a lost frame: the rest of it never comes */
+		st->off = st->frame_len;
+		st->lost = false;
+		st->frame_no++;
+		st->active = false;
 		out[1] |= BFH_EOF;
-		st->fid ^= BFH_FID;
+		next_fid(dev);
+		return HDR_LEN + chunk;
+	}
+	if (st->off == st->frame_len) {
+		if (!(dev->desc.bugs & NC_UVC_BUG_MJPEG_NO_EOF) ||
+		    (st->fmt.pixelformat != V4L2_PIX_FMT_MJPEG &&
+		     st->fmt.pixelformat != V4L2_PIX_FMT_JPEG))
+			out[1] |= BFH_EOF;
+		next_fid(dev);
 		st->active = false;
 		st->frame_no++;
 		st->frames++;

@@ -12,6 +12,8 @@
 
 #include <linux/videodev2.h>
 
+#include "fault.h"
+
 struct nc_uvc_dev;
 
 /* The picture being sent, packet by packet. */
@@ -25,6 +27,11 @@ struct nc_uvc_stream {
 	uint32_t frame_no, prev;
 	uint64_t prev_scene, interval_ns, next_ns, pts_ns;
 	uint64_t frames;       /* frames completed since the stream started */
+	uint64_t start_ns;     /* bus time of the start: the faults' elapsed time counts from it */
+	struct negcam_fault_state fstate;
+	uint8_t err;           /* the current frame's header ERR bit (fault error) */
+	bool unplug;           /* the fault unplug came: the caller detaches the device */
+	bool lost;             /* the current frame is dropped: its first payload only */
 };
 
 /*
@@ -53,6 +60,8 @@ uint64_t nc_uvc_stream_interval_ns(const struct nc_uvc_dev *dev);
 long nc_uvc_stream_draw(struct nc_uvc_dev *dev, uint64_t t_ns, uint8_t *buf, uint32_t cap);
 /* The next frame number: the one drawn was sent or skipped. */
 void nc_uvc_stream_next_frame(struct nc_uvc_dev *dev);
+/* Whether the profile's fault unplug has come (the session then detaches the port). */
+bool nc_uvc_stream_unplugged(const struct nc_uvc_dev *dev);
 /* Fill the packet of the microframe at bus time @t_ns into @out (@cap bytes room); its length. */
 uint32_t nc_uvc_stream_packet(struct nc_uvc_dev *dev, uint64_t t_ns, uint8_t *out, uint32_t cap);
 

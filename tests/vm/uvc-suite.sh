@@ -294,6 +294,10 @@ case_sigkill() {
 	fi
 }
 
+# case_firmware_bugs, case_uvc_faults: firmware bugs and faults
+# shellcheck source=tests/vm/uvc-bug-cases.sh
+. "$VM_DIR/uvc-bug-cases.sh"
+
 # ---- a pipeline as the camera (negcamuvcconvertsink) ----
 # The producer: a solid colour, live, written once; the host's COMMITs
 # choose its format. CAM_ARGB is its foreground-color (ARGB), GREEN_RGB the RGB a
@@ -690,6 +694,7 @@ else
 	fail "webcam: no uvcvideo node within 15 s"
 fi
 stop_cam KILL
+case_uvc_faults
 case_pipeline_camera
 case_pipeline_camera_h264
 case_browser
