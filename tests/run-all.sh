@@ -83,6 +83,75 @@ script_suite() {
 	record "$name" "$p" "$f"
 }
 
+# vm_suite NAME MODE: tests/vm/run.sh MODE in its own VM boot, judged by
+# its "vm MODE: N passed, N failed" line and the harness's exit status.
+vm_suite() {
+	local name=$1 mode=$2 log=$logdir/$1.log rc line p f
+	echo "== $name (tests/vm/run.sh $mode; log $log)"
+	NEGCAM_BUILD=$build tests/vm/run.sh "$mode" >"$log" 2>&1
+	rc=$?
+	sed -n '/^======== summary/,$p' "$log"
+	line=$(grep -E "^vm $mode: [0-9]+ passed, [0-9]+ failed" "$log" | tail -n 1)
+	p=$(echo "$line" | sed -nE 's/.*: ([0-9]+) passed.*/\1/p')
+	f=$(echo "$line" | sed -nE 's/.* ([0-9]+) failed.*/\1/p')
+	: "${p:=0}" "${f:=0}"
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+		echo "$name: harness exit status $rc (124 timeout, 125 harness error, 70 kernel WARNING)"
+		tail -n 30 "$log"
+		f=1
+	fi
+	record "$name" "$p" "$f"
+}
+
+# vm_chain: the VM suites in order, each its own boot (vm, vm-tmp-checkout,
+# vm-uvc, storm), as NEGCAM_SKIP leaves them.
+vm_chain() {
+	if [ "$want_vm" = 1 ]; then
+		mode=quick
+		[ "${NEGCAM_FULL:-0}" = 1 ] && mode=full
+		vm_suite vm "$mode"
+		# The harness from a checkout under /var/tmp (its own VM boot).
+		echo "== vm-tmp-checkout (tests/vm/tmp-checkout.sh; log $logdir/vm-tmp-checkout.log)"
+		tests/vm/tmp-checkout.sh >"$logdir/vm-tmp-checkout.log" 2>&1
+		tail -n 1 "$logdir/vm-tmp-checkout.log"
+		if grep -q '^vm-tmp-checkout: 1 passed' "$logdir/vm-tmp-checkout.log"; then
+			record vm-tmp-checkout 1 0
+		else
+			tail -n 15 "$logdir/vm-tmp-checkout.log"
+			record vm-tmp-checkout 0 1
+		fi
+	fi
+
+	# negcam-uvc behind the real uvcvideo on vhci-hcd (its own boot): listings,
+	# streaming with v4l2-ctl, ffmpeg, v4l2src, negcamsrc, compliance, a
+	# pipeline as the camera, Chromium, detach and SIGKILL (docs/uvc.md).
+	[ "$want_vm_uvc" = 1 ] && vm_suite vm-uvc uvc
+
+	# The storm, 60 s on negcam.ko, then rmmod and the kernel log (its own boot).
+	[ "$want_storm" = 1 ] && NEGCAM_STORM_SECONDS=${NEGCAM_STORM_SECONDS:-60} vm_suite storm storm
+}
+
+# The VM suites run in the background, beside the host suites: qemu (TCG)
+# keeps the two cores busy while most host suites wait on sessions,
+# browsers and timers, so together they take about the VM chain's time
+# instead of both added up (measured in docs/testing-vm.md). Their lines
+# come after the host suites'. NEGCAM_VM_SERIAL=1 runs them after the host
+# suites instead, one thing at a time.
+want_vm=0 want_vm_uvc=0 want_storm=0
+wanted vm && want_vm=1
+wanted vm-uvc && want_vm_uvc=1
+wanted storm && want_storm=1
+vmres=$logdir/vm-chain.results vmout=$logdir/vm-chain.out vmpid=
+if [ "${NEGCAM_VM_SERIAL:-0}" != 1 ] && [ $((want_vm + want_vm_uvc + want_storm)) != 0 ]; then
+	: >"$vmres"
+	echo "== the VM suites start in the background (their output: $vmout)"
+	(
+		record() { echo "$1 $2 $3" >>"$vmres"; echo "$1: $2 passed, $3 failed"; }
+		vm_chain
+	) >"$vmout" 2>&1 &
+	vmpid=$!
+fi
+
 # No include or call cycle between the files of engine/, ctl/, user/,
 # gst/, run/ and kmod/, and no include against the folder table
 # (docs/architecture.md).
@@ -124,7 +193,7 @@ script_suite pw tests/pw/pw-suite.sh "$build"
 # session plus Xvfb and xdg-desktop-portal (tests/pw/portal-suite.sh,
 # about 30 s; Firefox ESR, which crashes in most runs, only in make
 # test-portal).
-script_suite portal tests/pw/portal-suite.sh "$build" chromium
+script_suite portal tests/pw/portal-suite.sh "$build" chromium negcam
 
 # A desktop application as negcamsrc's user: Cheese under Xvfb takes a
 # photo through the device provider (about 10 s; exit 77: not installed).
@@ -154,49 +223,17 @@ if wanted fuzz; then
 	record fuzz "$p" "$f"
 fi
 
-# vm_suite NAME MODE: tests/vm/run.sh MODE in its own VM boot, judged by
-# its "vm MODE: N passed, N failed" line and the harness's exit status.
-vm_suite() {
-	local name=$1 mode=$2 log=$logdir/$1.log rc line p f
-	echo "== $name (tests/vm/run.sh $mode; log $log)"
-	NEGCAM_BUILD=$build tests/vm/run.sh "$mode" >"$log" 2>&1
-	rc=$?
-	sed -n '/^======== summary/,$p' "$log"
-	line=$(grep -E "^vm $mode: [0-9]+ passed, [0-9]+ failed" "$log" | tail -n 1)
-	p=$(echo "$line" | sed -nE 's/.*: ([0-9]+) passed.*/\1/p')
-	f=$(echo "$line" | sed -nE 's/.* ([0-9]+) failed.*/\1/p')
-	: "${p:=0}" "${f:=0}"
-	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
-		echo "$name: harness exit status $rc (124 timeout, 125 harness error, 70 kernel WARNING)"
-		tail -n 30 "$log"
-		f=1
-	fi
-	record "$name" "$p" "$f"
-}
-
-if wanted vm; then
-	mode=quick
-	[ "${NEGCAM_FULL:-0}" = 1 ] && mode=full
-	vm_suite vm "$mode"
-	# The harness from a checkout under /var/tmp (its own VM boot).
-	echo "== vm-tmp-checkout (tests/vm/tmp-checkout.sh; log $logdir/vm-tmp-checkout.log)"
-	tests/vm/tmp-checkout.sh >"$logdir/vm-tmp-checkout.log" 2>&1
-	tail -n 1 "$logdir/vm-tmp-checkout.log"
-	if grep -q '^vm-tmp-checkout: 1 passed' "$logdir/vm-tmp-checkout.log"; then
-		record vm-tmp-checkout 1 0
-	else
-		tail -n 15 "$logdir/vm-tmp-checkout.log"
-		record vm-tmp-checkout 0 1
-	fi
+if [ -n "$vmpid" ]; then
+	echo "== the VM suites (started beside the host suites; log $vmout)"
+	wait "$vmpid"
+	cat "$vmout"
+	while read -r n p f; do
+		lines+=("$n: $p passed, $f failed")
+		tp=$((tp + p)) tf=$((tf + f))
+	done <"$vmres"
+else
+	vm_chain
 fi
-
-# negcam-uvc behind the real uvcvideo on vhci-hcd (its own boot): listings,
-# streaming with v4l2-ctl, ffmpeg, v4l2src, negcamsrc, compliance, a
-# pipeline as the camera, Chromium, detach and SIGKILL (docs/uvc.md).
-wanted vm-uvc && vm_suite vm-uvc uvc
-
-# The storm, 60 s on negcam.ko, then rmmod and the kernel log (its own boot).
-wanted storm && NEGCAM_STORM_SECONDS=${NEGCAM_STORM_SECONDS:-60} vm_suite storm storm
 
 echo
 echo "======== negcam test summary ========"

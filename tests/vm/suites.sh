@@ -50,6 +50,8 @@ VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 . "$VM_DIR/pipewire-suite.sh"
 
 MODE=${1:-quick}
+# The suite scripts read it (loop-suite.sh leaves its real clients to full).
+export NEGCAM_VM_MODE=$MODE
 RUN_START=$(now)
 read -r BOOT_UP _ < /proc/uptime
 SUMMARY+=("VM: kernel $(uname -r), command started ${BOOT_UP}s after kernel start")
