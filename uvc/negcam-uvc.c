@@ -9,11 +9,12 @@
  * line, and the signals, told to the session through its stop hook
  * (SIGINT or SIGTERM detach, and the program ends when the kernel closes
  * the socket; SIGUSR1 prints the request counts, which are printed at
- * exit too). With --gadget UDC the
+ * exit too; with --faults FILE it also looks at the faults control file,
+ * uvc-fault-watch.h, woken every 100 ms by a timer). With --gadget UDC the
  * same device core answers a usb_f_uvc gadget's requests instead
  * (negcam-uvc-gadget.c).
  *
- *   negcam-uvc --profile NAME|FILE [--port N] [--trace]
+ *   negcam-uvc --profile NAME|FILE [--port N] [--faults FILE] [--trace]
  *   negcam-uvc --profile NAME|FILE --gadget UDC [--trace]
  *   negcam-uvc --gadget UDC --remove
  */
@@ -23,11 +24,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 #include "negcam-uvc.h"
 #include "profile-load.h"
 #include "uvc-device.h"
+#include "uvc-fault-watch.h"
 #include "uvc-session.h"
 #include "vhci-attach.h"
 
@@ -35,13 +38,32 @@
 struct serving {
 	const struct nc_uvc_dev *dev;
 	const struct nc_vhci *v;
+	struct nc_uvc_fault_watch *watch; /* --faults FILE, or NULL */
 };
 
-/* The session's stop hook, once a round: the counts when SIGUSR1 asked for them; true after SIGINT or SIGTERM. */
+/* The faults control file looked at (at most every 100 ms); what changed said. */
+static void check_faults(const struct serving *s)
+{
+	char msg[512];
+	int r;
+
+	if (!s->watch)
+		return;
+	r = nc_uvc_fault_watch_poll(s->watch, (struct nc_uvc_dev *)s->dev, nc_uvc_now_ns(),
+				    msg, sizeof(msg));
+	if (r)
+		fprintf(stderr, "negcam-uvc: %s%s\n", msg, r < 0 ? " (faults unchanged)" : "");
+}
+
+/*
+ * The session's stop hook, once a round: the faults control file; the
+ * counts when SIGUSR1 asked for them; true after SIGINT or SIGTERM.
+ */
 static bool stop_asked(void *ctx)
 {
 	const struct serving *s = ctx;
 
+	check_faults(s);
 	if (nc_uvc_counts_asked) {
 		nc_uvc_counts_asked = 0;
 		nc_uvc_print_counts(s->dev, "counts");
@@ -56,12 +78,14 @@ static int usage(const char *why)
 {
 	if (why)
 		fprintf(stderr, "negcam-uvc: %s\n", why);
-	fprintf(stderr, "usage: negcam-uvc --profile NAME|FILE [--port N] [--trace]\n"
+	fprintf(stderr, "usage: negcam-uvc --profile NAME|FILE [--port N] [--faults FILE] [--trace]\n"
 		"       negcam-uvc --profile NAME|FILE --gadget UDC [--trace]\n"
 		"       negcam-uvc --gadget UDC --remove\n"
 		"Serves the profile as a USB Video Class camera on vhci-hcd (root; modprobe vhci-hcd),\n"
 		"or as a usb_f_uvc gadget bound to the device controller UDC (root; modprobe\n"
 		"libcomposite usb_f_uvc); --remove takes down a gadget a killed run left.\n"
+		"--faults FILE: while FILE exists, its list of faults replaces the profile's\n"
+		"(looked at every 100 ms, taken at the next frame; docs/faults.md).\n"
 		"SIGINT or SIGTERM detaches it; SIGUSR1 prints the request counts.\n");
 	return 2;
 }
@@ -100,11 +124,30 @@ static int setup(struct nc_uvc_dev *dev, struct negcam_profile *p, const char *s
 	return 0;
 }
 
+/* With a control file: a timer that wakes the session every 100 ms (its descriptor), else -1. */
+static int faults_timer(const struct nc_uvc_fault_watch *watch)
+{
+	struct itimerspec every = { { 0, NC_UVC_FAULTS_CHECK_NS }, { 0, NC_UVC_FAULTS_CHECK_NS } };
+	int fd;
+
+	if (!watch)
+		return -1;
+	fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (fd >= 0 && timerfd_settime(fd, 0, &every, NULL)) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0)
+		fprintf(stderr, "negcam-uvc: timerfd: %s (the faults file is looked at only "
+			"when the host sends)\n", strerror(errno));
+	return fd;
+}
+
 /* Attach to vhci-hcd and serve until the host or a signal ends it; the exit status. */
-static int vhci_main(struct nc_uvc_dev *dev, int port, int *fd)
+static int vhci_main(struct nc_uvc_dev *dev, int port, int *fd, struct nc_uvc_fault_watch *watch)
 {
 	struct nc_vhci v;
-	struct serving s = { dev, &v };
+	struct serving s = { dev, &v, watch };
 	struct nc_uvc_session_hooks h = { .ctx = &s, .stop = stop_asked, .wake_fd = -1 };
 	char msg[512];
 	int err;
@@ -115,7 +158,10 @@ static int vhci_main(struct nc_uvc_dev *dev, int port, int *fd)
 	}
 	*fd = v.fd;
 	print_attached(dev, &v);
+	h.wake_fd = faults_timer(watch);
 	err = nc_uvc_session_run(dev, &v, &h);
+	if (h.wake_fd >= 0)
+		close(h.wake_fd);
 	if (err > 0)
 		err = 0; /* the host left: as detached */
 	nc_uvc_print_counts(dev, err < 0 ? strerror(-err) :
@@ -124,9 +170,21 @@ static int vhci_main(struct nc_uvc_dev *dev, int port, int *fd)
 	return err ? 1 : 0;
 }
 
+/* --faults FILE: watched from now on, its list in force; 0, or 2 when it does not parse (said). */
+static int start_watch(struct nc_uvc_fault_watch *w, const char *path, struct nc_uvc_dev *dev)
+{
+	char msg[512];
+
+	if (!nc_uvc_fault_watch_init(w, path, dev, nc_uvc_now_ns(), msg, sizeof(msg)))
+		return 0;
+	fprintf(stderr, "negcam-uvc: %s\n", msg);
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
-	const char *spec = NULL, *udc = NULL;
+	static struct nc_uvc_fault_watch watch;
+	const char *spec = NULL, *udc = NULL, *faults = NULL;
 	int port = -1, i, err, fd = -1;
 	bool trace = false, remove = false;
 	struct negcam_profile *p = calloc(1, sizeof(*p));
@@ -141,6 +199,8 @@ int main(int argc, char **argv)
 			port = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--gadget") && i + 1 < argc)
 			udc = argv[++i];
+		else if (!strcmp(argv[i], "--faults") && i + 1 < argc)
+			faults = argv[++i];
 		else if (!strcmp(argv[i], "--remove"))
 			remove = true;
 		else if (!strcmp(argv[i], "--trace"))
@@ -152,11 +212,15 @@ int main(int argc, char **argv)
 		return udc ? nc_uvc_gadget_remove_main(udc) : usage("--remove needs --gadget UDC");
 	if (!spec)
 		return usage("--profile is required");
+	if (faults && udc)
+		return usage("--faults is for vhci-hcd: the gadget's stream applies no faults");
 	if ((err = setup(dev, p, spec, &fd)))
+		return err;
+	if (faults && (err = start_watch(&watch, faults, dev)))
 		return err;
 	nc_uvc_dev_set_trace(dev, trace);
 	nc_uvc_install_signals();
-	err = udc ? nc_uvc_gadget_main(dev, udc, trace) : vhci_main(dev, port, &fd);
+	err = udc ? nc_uvc_gadget_main(dev, udc, trace) : vhci_main(dev, port, &fd, faults ? &watch : NULL);
 	nc_uvc_dev_free(dev);
 	return err;
 }

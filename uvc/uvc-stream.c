@@ -26,6 +26,8 @@
  * (the payload damaged), stall and rate (the frame's start delayed),
  * timestamp-jump (the PTS), unplug (nc_uvc_stream_unplugged: the session
  * detaches the device). A UVC camera has no source change: ignored.
+ * A control file's faults (negcam-uvc --faults FILE, uvc-fault-watch.h)
+ * replace the profile's through nc_uvc_stream_set_faults.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -94,6 +96,7 @@ int nc_uvc_stream_start(struct nc_uvc_dev *dev, uint64_t now_ns)
 	st->frames = 0;
 	st->start_ns = now_ns;
 	memset(&st->fstate, 0, sizeof(st->fstate));
+	st->faults_new = false; /* a start counts the faults' time from here already */
 	st->err = 0;
 	st->lost = false;
 	st->on = true;
@@ -153,6 +156,22 @@ static bool draw_frame(struct nc_uvc_dev *dev, uint64_t t_ns, const struct negca
 	return true;
 }
 
+void nc_uvc_stream_set_faults(struct nc_uvc_dev *dev, const struct negcam_faults *f)
+{
+	struct nc_uvc_stream *st = &dev->stream;
+
+	st->faults_set = f != NULL;
+	if (f)
+		st->faults = *f;
+	st->faults_new = true;
+}
+
+/* The faults in force: the control file's when set, else the profile's. */
+static const struct negcam_faults *stream_faults(const struct nc_uvc_dev *dev)
+{
+	return dev->stream.faults_set ? &dev->stream.faults : &dev->profile->faults;
+}
+
 /* The FID bit after a frame: toggled, unless the firmware bug no-fid keeps it. */
 static void next_fid(struct nc_uvc_dev *dev)
 {
@@ -169,9 +188,14 @@ static void next_fid(struct nc_uvc_dev *dev)
 static bool start_frame(struct nc_uvc_dev *dev, uint64_t t_ns)
 {
 	struct nc_uvc_stream *st = &dev->stream;
-	const struct negcam_faults *f = &dev->profile->faults;
+	const struct negcam_faults *f = stream_faults(dev);
 	struct negcam_fault_frame d;
 
+	if (st->faults_new) { /* new faults: their time and state start with this frame */
+		st->faults_new = false;
+		st->start_ns = t_ns;
+		memset(&st->fstate, 0, sizeof(st->fstate));
+	}
 	negcam_fault_decide(f, &st->fstate, st->frame_no, t_ns - st->start_ns, &d);
 	if (d.what & NC_DO_UNPLUG) {
 		st->unplug = true;

@@ -32,6 +32,10 @@ struct nc_uvc_stream {
 	uint8_t err;           /* the current frame's header ERR bit (fault error) */
 	bool unplug;           /* the fault unplug came: the caller detaches the device */
 	bool lost;             /* the current frame is dropped: its first payload only */
+	/* the faults in force: the profile's, or a control file's (nc_uvc_stream_set_faults) */
+	struct negcam_faults faults;
+	bool faults_set;       /* @faults replaces the profile's */
+	bool faults_new;       /* changed: the next frame's start counts the faults' time anew */
 };
 
 /*
@@ -60,6 +64,13 @@ uint64_t nc_uvc_stream_interval_ns(const struct nc_uvc_dev *dev);
 long nc_uvc_stream_draw(struct nc_uvc_dev *dev, uint64_t t_ns, uint8_t *buf, uint32_t cap);
 /* The next frame number: the one drawn was sent or skipped. */
 void nc_uvc_stream_next_frame(struct nc_uvc_dev *dev);
+/*
+ * Replace the profile's faults with @f (copied), or give them back (@f
+ * NULL), streaming or not: the next frame that starts takes them, their
+ * time counted from its start, the frame numbers going on. Kept over
+ * stream restarts until the next call.
+ */
+void nc_uvc_stream_set_faults(struct nc_uvc_dev *dev, const struct negcam_faults *f);
 /* Whether the profile's fault unplug has come (the session then detaches the port). */
 bool nc_uvc_stream_unplugged(const struct nc_uvc_dev *dev);
 /* Fill the packet of the microframe at bus time @t_ns into @out (@cap bytes room); its length. */

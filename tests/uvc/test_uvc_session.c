@@ -7,7 +7,13 @@
  * once; answers an isochronous URB at its bus time with frames from the
  * frame hook; takes the lock hooks in pairs; ends when the stop hook says
  * so after a wake-up (the detach itself fails here: no vhci-hcd port);
- * and ends as "host left" when the host closes its end.
+ * and ends as "host left" when the host closes its end. With the faults
+ * control file (negcam-uvc --faults FILE, uvc/uvc-fault-watch.h) looked
+ * at from the stop hook as negcam-uvc does, the payloads the host
+ * collects change: written mid-stream, `error 100%` puts the ERR bit on
+ * the next frames, `drop 100%` loses them (one payload each, ERR and
+ * EOF); a list that does not parse is said once with FILE:LINE:COL and
+ * changes nothing; FILE removed, the profile's faults (none) are back.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,6 +21,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -22,6 +29,7 @@
 #include "../engine/check.h"
 #include "profile-text.h"
 #include "uvc-bytes.h"
+#include "uvc-fault-watch.h"
 #include "uvc-session.h"
 
 /* What the hooks saw (the session's thread writes, the test reads). */
@@ -212,7 +220,7 @@ static void stream_one_urb(int fd)
 	CHECK(ans[6] == 0x5a && ans[total - 1] == 0x5a, "the frame hook's bytes");
 }
 
-static void start(struct run *r, pthread_t *t, int host[1], int wake[2])
+static void start(struct run *r, pthread_t *t, int host[1], int wake[2], bool (*stop)(void *))
 {
 	int sv[2];
 
@@ -221,7 +229,7 @@ static void start(struct run *r, pthread_t *t, int host[1], int wake[2])
 	port.fd = sv[0];
 	port.port = 99999; /* no such port: the detach fails, the session still ends */
 	*host = sv[1];
-	r->hooks = (struct nc_uvc_session_hooks){ .ctx = &seen, .stop = stop_hook,
+	r->hooks = (struct nc_uvc_session_hooks){ .ctx = &seen, .stop = stop,
 		.commit = commit_hook, .frame = frame_hook, .lock = lock_hook,
 		.unlock = unlock_hook, .wake_fd = wake[0] };
 	pthread_create(t, NULL, session_thread, r);
@@ -233,7 +241,7 @@ static void test_session(struct nc_uvc_dev *dev)
 	int host, wake[2];
 	pthread_t t;
 
-	start(&r, &t, &host, wake);
+	start(&r, &t, &host, wake, stop_hook);
 	configure(host);
 	commit_frame(host, 10, 1);
 	CHECK(wait_for(&seen.commits, 1), "the commit hook told of the COMMIT");
@@ -270,7 +278,7 @@ static void test_host_left(struct nc_uvc_dev *dev)
 
 	atomic_store(&seen.stop, 0);
 	nc_uvc_dev_reset(dev);
-	start(&r, &t, &host, wake);
+	start(&r, &t, &host, wake, stop_hook);
 	configure(host);
 	close(host);
 	pthread_join(t, NULL);
@@ -278,6 +286,202 @@ static void test_host_left(struct nc_uvc_dev *dev)
 	close(port.fd);
 	close(wake[0]);
 	close(wake[1]);
+}
+
+/* The faults control file, looked at from the stop hook as negcam-uvc's does. */
+static struct {
+	struct nc_uvc_fault_watch w;
+	struct nc_uvc_dev *dev;
+	char path[64], msg[512]; /* msg: the last thing said, written before said is raised */
+	atomic_int said, bad;
+} ff;
+
+static bool faults_stop_hook(void *ctx)
+{
+	char msg[512];
+	int r = nc_uvc_fault_watch_poll(&ff.w, ff.dev, nc_uvc_now_ns(), msg, sizeof(msg));
+
+	if (r) {
+		memcpy(ff.msg, msg, sizeof(msg));
+		atomic_fetch_add(r < 0 ? &ff.bad : &ff.said, 1);
+	}
+	return stop_hook(ctx);
+}
+
+/* What the host collected: counted from the first EOF on (the frame in progress at a switch is the old faults'). */
+struct collected {
+	unsigned int payloads, frames, err, lost;
+};
+
+/* The payloads of one answered iso URB (@n packets), counted into @c; *@started: an EOF was seen. */
+static void count_payloads(const uint8_t *data, const uint8_t *desc, uint32_t n,
+			   struct collected *c, bool *started, bool *first)
+{
+	uint32_t i, off = 0, len;
+
+	for (i = 0; i < n; i++, off += len) {
+		len = nc_uvc_be32(desc + 16 * i + 8);
+		if (len <= 6)
+			continue; /* empty: between frames */
+		if (*started) {
+			c->payloads++;
+			c->err += (data[off + 1] & 0x40) != 0;
+			c->frames += (data[off + 1] & 0x02) != 0;
+			c->lost += *first && (data[off + 1] & 0x42) == 0x42;
+		}
+		*first = (data[off + 1] & 0x02) != 0;
+		*started = *started || *first;
+	}
+}
+
+/* @urbs iso URBs of 32 packets, 8 held at a time, from seqnum @seq; what they carried. */
+static struct collected collect(int fd, uint32_t seq, unsigned int urbs)
+{
+	static uint8_t b[USBIP_HDR_LEN + 32 * USBIP_ISO_DESC_LEN], ans[32 * (3072 + 16)];
+	struct collected c = { 0 };
+	bool started = false, first = false;
+	uint8_t hdr[USBIP_HDR_LEN];
+	uint32_t total, i, k, batch;
+
+	for (k = 0; k < urbs; k += batch) {
+		batch = urbs - k < 8 ? urbs - k : 8;
+		for (i = 0; i < 32; i++) {
+			memset(b + USBIP_HDR_LEN + 16 * i, 0, 16);
+			nc_uvc_put_be32(b + USBIP_HDR_LEN + 16 * i, i * 3072);
+			nc_uvc_put_be32(b + USBIP_HDR_LEN + 4 + 16 * i, 3072);
+		}
+		for (i = 0; i < batch; i++) {
+			submit(b, seq + k + i, USBIP_DIR_IN, 1, 32 * 3072, 32, NULL);
+			CHECK_EQ(write(fd, b, sizeof(b)), (ssize_t)sizeof(b), "iso URB sent");
+		}
+		for (i = 0; i < batch; i++) {
+			if (!answered(fd, seq + k + i, hdr) ||
+			    (total = nc_uvc_be32(hdr + 24)) + 32 * 16 > sizeof(ans) ||
+			    !read_full(fd, ans, total + 32 * 16)) {
+				CHECK(false, "iso URB %u answered", seq + k + i);
+				return c;
+			}
+			count_payloads(ans, ans + total, 32, &c, &started, &first);
+		}
+	}
+	return c;
+}
+
+/* Write @text to the control file (whole: a rename), wait past the 100 ms and wake the session. */
+static void control(const char *text, int wake)
+{
+	char tmp[80];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.new", ff.path);
+	if (text) {
+		f = fopen(tmp, "w");
+		CHECK(f && fputs(text, f) >= 0 && fclose(f) == 0, "control file written");
+		CHECK_EQ(rename(tmp, ff.path), 0, "control file in place");
+	} else {
+		CHECK_EQ(unlink(ff.path), 0, "control file removed");
+	}
+	usleep(150000);
+	CHECK_EQ(write(wake, "x", 1), 1, "wake the session");
+}
+
+/* The file's phases: none, error, a bad list, drop, removed. */
+static void faults_phases(int host, int wake)
+{
+	struct collected c = collect(host, 100, 48);
+
+	CHECK(c.frames >= 3 && !c.err && !c.lost, "no file: the profile's faults (none): %u frames, "
+	      "%u ERR, %u lost", c.frames, c.err, c.lost);
+	control("error 100%\n", wake);
+	CHECK(wait_for(&ff.said, 1), "the new list taken");
+	CHECK(strstr(ff.msg, ff.path) != NULL, "said: %s", ff.msg);
+	c = collect(host, 200, 48);
+	CHECK(c.frames >= 3 && c.err == c.payloads && !c.lost,
+	      "error 100%%: ERR on every payload: %u of %u, %u frames", c.err, c.payloads, c.frames);
+	control("seed 3\ndrop 120%\n", wake);
+	CHECK(wait_for(&ff.bad, 1), "a bad list said");
+	snprintf(ff.msg + 256, 256, "%s:2:6: ", ff.path);
+	CHECK(strstr(ff.msg, ff.msg + 256) == ff.msg, "with FILE:LINE:COL: %.255s", ff.msg);
+	c = collect(host, 300, 48);
+	CHECK(c.frames >= 3 && c.err == c.payloads, "a bad list changes nothing: %u ERR of %u",
+	      c.err, c.payloads);
+	usleep(150000);
+	CHECK_EQ(write(wake, "x", 1), 1, "wake the session");
+	usleep(50000);
+	CHECK_EQ(atomic_load(&ff.bad), 1, "the bad list said once");
+	control("drop 100%\n", wake);
+	CHECK(wait_for(&ff.said, 2), "drop taken");
+	c = collect(host, 400, 48);
+	CHECK(c.frames >= 3 && c.lost == c.frames && c.payloads == c.frames,
+	      "drop 100%%: every frame lost (one payload, ERR and EOF): %u of %u, %u payloads",
+	      c.lost, c.frames, c.payloads);
+	control(NULL, wake);
+	CHECK(wait_for(&ff.said, 3), "removal told");
+	CHECK(strstr(ff.msg, "profile") != NULL, "said: %s", ff.msg);
+	c = collect(host, 500, 48);
+	CHECK(c.frames >= 3 && !c.err && !c.lost && c.payloads > c.frames,
+	      "removed: the profile's faults again: %u frames, %u ERR, %u lost", c.frames, c.err,
+	      c.lost);
+}
+
+static void test_faults_file(void)
+{
+	static const uint8_t setalt[8] = { 0x01, 11, NC_UVC_NALTS, 0, NC_UVC_IF_VS, 0, 0, 0 };
+	static struct negcam_profile p;
+	static struct nc_uvc_dev dev;
+	static const char text[] = "name ff\nformat YUYV\nsize 160x120 fps 30\n";
+	struct negcam_parse_error perr;
+	struct run r = { .dev = &dev };
+	uint8_t b[USBIP_HDR_LEN], hdr[USBIP_HDR_LEN];
+	int host, wake[2];
+	char msg[512];
+	pthread_t t;
+
+	CHECK_EQ(negcam_profile_parse(&p, text, strlen(text), &perr), 0, "profile");
+	CHECK_EQ(nc_uvc_dev_init(&dev, &p, NULL, nc_uvc_send_fd, &port.fd), 0, "init");
+	snprintf(ff.path, sizeof(ff.path), "/tmp/negcam-uvc-faults-%d", (int)getpid());
+	unlink(ff.path);
+	ff.dev = &dev;
+	CHECK_EQ(nc_uvc_fault_watch_init(&ff.w, ff.path, &dev, nc_uvc_now_ns(), msg, sizeof(msg)), 0,
+		 "no file yet");
+	atomic_store(&seen.stop, 0);
+	start(&r, &t, &host, wake, faults_stop_hook);
+	configure(host);
+	commit_frame(host, 10, 1);
+	submit(b, 20, USBIP_DIR_OUT, 0, 0, 0, setalt);
+	CHECK_EQ(write(host, b, USBIP_HDR_LEN), USBIP_HDR_LEN, "SET_INTERFACE sent");
+	CHECK(answered(host, 20, hdr), "SET_INTERFACE answered");
+	faults_phases(host, wake[1]);
+	atomic_store(&seen.stop, 1);
+	CHECK_EQ(write(wake[1], "x", 1), 1, "wake the session");
+	pthread_join(t, NULL);
+	close(host);
+	close(port.fd);
+	close(wake[0]);
+	close(wake[1]);
+	nc_uvc_dev_free(&dev);
+}
+
+/* A bad FILE at the start: refused with FILE:LINE:COL (negcam-uvc exits 2 with it). */
+static void test_faults_file_start(void)
+{
+	static struct nc_uvc_dev dev;
+	char path[64], msg[512], want[96];
+	FILE *f;
+
+	CHECK_EQ(nc_uvc_dev_init(&dev, load(negcam_builtin_find("webcam")->text), NULL,
+				 nc_uvc_send_fd, &port.fd), 0, "init");
+	snprintf(path, sizeof(path), "/tmp/negcam-uvc-faults-bad-%d", (int)getpid());
+	f = fopen(path, "w");
+	CHECK(f && fputs("seed 3\nerror 5%\nfrobnicate 3\n", f) >= 0 && fclose(f) == 0, "written");
+	struct nc_uvc_fault_watch w;
+
+	CHECK_EQ(nc_uvc_fault_watch_init(&w, path, &dev, 0, msg, sizeof(msg)), -EINVAL, "refused");
+	snprintf(want, sizeof(want), "%s:3:1: ", path);
+	CHECK(strncmp(msg, want, strlen(want)) == 0, "FILE:LINE:COL: %s", msg);
+	CHECK(!dev.stream.faults_set, "the profile's faults stay");
+	unlink(path);
+	nc_uvc_dev_free(&dev);
 }
 
 int main(void)
@@ -289,5 +493,7 @@ int main(void)
 	test_session(&dev);
 	test_host_left(&dev);
 	nc_uvc_dev_free(&dev);
+	test_faults_file();
+	test_faults_file_start();
 	return check_done("uvc-session");
 }
