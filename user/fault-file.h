@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
  * A control file of faults (docs/faults.md, "Switching faults while
- * streaming"): negcam-run's and negcam-pw's --faults FILE. Whether FILE
- * appeared, changed (time, size or inode) or went since it was last looked
- * at, and the list it holds (negcam_faults_load). Each program decides
- * when to look (negcam-run on a request, negcam-pw on a timer) and what a
- * change does.
+ * streaming"): negcam-run's, negcam-pw's and negcam-uvc's --faults
+ * FILE. Whether FILE appeared, changed (time, size or inode) or went
+ * since it was last looked at, and the list it holds (negcam_faults_load).
+ * Each program decides when to look (negcam-run on a request, negcam-pw
+ * and negcam-uvc on a timer) and what a change does.
  */
 #ifndef NEGCAM_USER_FAULT_FILE_H
 #define NEGCAM_USER_FAULT_FILE_H
