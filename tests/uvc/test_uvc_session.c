@@ -389,21 +389,22 @@ static void control(const char *text, int wake)
 static void faults_phases(int host, int wake)
 {
 	struct collected c = collect(host, 100, 48);
+	char want[96];
 
-	CHECK(c.frames >= 3 && !c.err && !c.lost, "no file: the profile's faults (none): %u frames, "
+	CHECK(c.frames >= 2 && !c.err && !c.lost, "no file: the profile's faults (none): %u frames, "
 	      "%u ERR, %u lost", c.frames, c.err, c.lost);
 	control("error 100%\n", wake);
 	CHECK(wait_for(&ff.said, 1), "the new list taken");
 	CHECK(strstr(ff.msg, ff.path) != NULL, "said: %s", ff.msg);
 	c = collect(host, 200, 48);
-	CHECK(c.frames >= 3 && c.err == c.payloads && !c.lost,
+	CHECK(c.frames >= 2 && c.err == c.payloads && !c.lost,
 	      "error 100%%: ERR on every payload: %u of %u, %u frames", c.err, c.payloads, c.frames);
 	control("seed 3\ndrop 120%\n", wake);
 	CHECK(wait_for(&ff.bad, 1), "a bad list said");
-	snprintf(ff.msg + 256, 256, "%s:2:6: ", ff.path);
-	CHECK(strstr(ff.msg, ff.msg + 256) == ff.msg, "with FILE:LINE:COL: %.255s", ff.msg);
+	snprintf(want, sizeof(want), "%s:2:6: ", ff.path);
+	CHECK(strncmp(ff.msg, want, strlen(want)) == 0, "with FILE:LINE:COL: %s", ff.msg);
 	c = collect(host, 300, 48);
-	CHECK(c.frames >= 3 && c.err == c.payloads, "a bad list changes nothing: %u ERR of %u",
+	CHECK(c.frames >= 2 && c.err == c.payloads, "a bad list changes nothing: %u ERR of %u",
 	      c.err, c.payloads);
 	usleep(150000);
 	CHECK_EQ(write(wake, "x", 1), 1, "wake the session");
@@ -412,14 +413,14 @@ static void faults_phases(int host, int wake)
 	control("drop 100%\n", wake);
 	CHECK(wait_for(&ff.said, 2), "drop taken");
 	c = collect(host, 400, 48);
-	CHECK(c.frames >= 3 && c.lost == c.frames && c.payloads == c.frames,
+	CHECK(c.frames >= 2 && c.lost == c.frames && c.payloads == c.frames,
 	      "drop 100%%: every frame lost (one payload, ERR and EOF): %u of %u, %u payloads",
 	      c.lost, c.frames, c.payloads);
 	control(NULL, wake);
 	CHECK(wait_for(&ff.said, 3), "removal told");
 	CHECK(strstr(ff.msg, "profile") != NULL, "said: %s", ff.msg);
 	c = collect(host, 500, 48);
-	CHECK(c.frames >= 3 && !c.err && !c.lost && c.payloads > c.frames,
+	CHECK(c.frames >= 2 && !c.err && !c.lost && c.payloads > c.frames,
 	      "removed: the profile's faults again: %u frames, %u ERR, %u lost", c.frames, c.err,
 	      c.lost);
 }
@@ -467,6 +468,7 @@ static void test_faults_file_start(void)
 {
 	static struct nc_uvc_dev dev;
 	char path[64], msg[512], want[96];
+	struct nc_uvc_fault_watch w;
 	FILE *f;
 
 	CHECK_EQ(nc_uvc_dev_init(&dev, load(negcam_builtin_find("webcam")->text), NULL,
@@ -474,8 +476,6 @@ static void test_faults_file_start(void)
 	snprintf(path, sizeof(path), "/tmp/negcam-uvc-faults-bad-%d", (int)getpid());
 	f = fopen(path, "w");
 	CHECK(f && fputs("seed 3\nerror 5%\nfrobnicate 3\n", f) >= 0 && fclose(f) == 0, "written");
-	struct nc_uvc_fault_watch w;
-
 	CHECK_EQ(nc_uvc_fault_watch_init(&w, path, &dev, 0, msg, sizeof(msg)), -EINVAL, "refused");
 	snprintf(want, sizeof(want), "%s:3:1: ", path);
 	CHECK(strncmp(msg, want, strlen(want)) == 0, "FILE:LINE:COL: %s", msg);
