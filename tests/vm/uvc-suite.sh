@@ -310,7 +310,7 @@ GST_PID='' CAM_LOG=$OUT/pipeline-cam.log
 # $OUT/pipeline-cam.log, or $CAM_LOG); NODE set.
 start_pipeline_cam() {
 	local i
-	GST_DEBUG=negcamuvcsink:4 GST_DEBUG_NO_COLOR=1 GST_PLUGIN_PATH=$NEGCAM_BUILD/gst ${CAM_NICE:-} gst-launch-1.0 -m videotestsrc is-live=true pattern=solid-color \
+	GST_DEBUG=negcamuvcsink:4,negcamsinkcore:4 GST_DEBUG_NO_COLOR=1 GST_PLUGIN_PATH=$NEGCAM_BUILD/gst ${CAM_NICE:-} gst-launch-1.0 -m videotestsrc is-live=true pattern=solid-color \
 		foreground-color=$CAM_ARGB ! negcamuvcconvertsink name=cam profile="${CAM_PROFILE:-webcam}" \
 		> "$CAM_LOG" 2>&1 &
 	GST_PID=$!
@@ -342,7 +342,7 @@ near() {
 # The sink's negotiations so far: its INFO lines (GST_DEBUG), not its
 # negcamuvcsink-caps bus messages: gst-launch did not print the one posted
 # right after the MJPEG stage was taken out (seen twice; not understood).
-sink_caps() { grep 'gst_negcam_uvc_sink_set_caps:<sink> negotiation ' "$CAM_LOG"; }
+sink_caps() { grep -E ':<sink> negotiation [0-9]+: ' "$CAM_LOG"; }
 
 # pipeline_step FORMAT W H: ffmpeg asks the node for FORMAT (yuyv422,
 # mjpeg, h264) at WxH; 15 frames of that size in the producer's colour, and the
