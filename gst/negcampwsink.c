@@ -160,12 +160,38 @@ on_format (struct ncpw *app)
 }
 
 static void
+post_message (GstElement * element, gpointer msg)
+{
+  gst_element_post_message (element, GST_MESSAGE (msg));
+}
+
+/*
+ * The hooks run on PipeWire's thread with its loop lock held: an error or
+ * warning is posted from GStreamer's own thread pool instead, so no lock
+ * of ours is held while the bus (and an application's sync handler) runs.
+ */
+static void
+post_later (GstNegcamPwSink * self, GQuark domain, gint code, gboolean error,
+    const gchar * text)
+{
+  GError *err = g_error_new_literal (domain, code, text);
+  GstMessage *msg = error
+      ? gst_message_new_error (GST_OBJECT (self), err, NULL)
+      : gst_message_new_warning (GST_OBJECT (self), err, NULL);
+
+  g_error_free (err);
+  gst_element_call_async (GST_ELEMENT (self), post_message, msg, NULL);
+}
+
+static void
 on_failed (struct ncpw *app, const char *why)
 {
   GstNegcamPwSink *self = app->user;
+  gchar *text = g_strdup_printf ("The PipeWire camera node stopped: %s", why);
 
-  GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-      ("The PipeWire camera node stopped: %s", why), (NULL));
+  GST_ERROR_OBJECT (self, "%s", text);
+  post_later (self, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED, TRUE, text);
+  g_free (text);
   negcam_sink_core_unlock (&self->core, TRUE);
 }
 
@@ -176,7 +202,7 @@ on_log (struct ncpw *app, const char *msg)
 
   GST_INFO_OBJECT (self, "%s", msg);
   if (g_str_has_prefix (msg, "a consumer's"))
-    GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("%s", msg), (NULL));
+    post_later (self, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT, FALSE, msg);
 }
 
 static const struct ncpw_hooks sink_hooks = {
