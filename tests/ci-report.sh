@@ -16,6 +16,6 @@ for s in $(sed -n '/^======== negcam test summary/,$p' "$log" |
 	f=$logdir/$s.log
 	[ -f "$f" ] || continue
 	echo "ci: $s, its first failures ($f):"
-	grep -E '^ *(FAIL|not ok|ERROR)|: harness exit status|TIMEOUT' "$f" | head -n 6 | cut -c1-300
+	grep -E '(^ *|: )(FAIL|not ok|ERROR)|: harness exit status|TIMEOUT' "$f" | head -n 6 | cut -c1-300
 done
 exit 0

@@ -241,7 +241,8 @@ quick|full|vivid|negcam|kmod|loop|provider|profiles|shelf|shelf-sweep|gst|sink|m
 	CMDLINE="bash tests/vm/suites.sh $suite $*"
 	# Settings the suites read, forwarded into the VM.
 	for v in NEGCAM_KO NEGCAM_VM_F_TIMEOUT NEGCAM_VM_PROFILES NEGCAM_STORM_SECONDS \
-		NEGCAM_STORM_SEED NEGCAM_STORM_VIVID NEGCAM_STORM_VIVID_SECONDS NEGCAM_STORM_HANG NEGCAM_STORM_FAULTS; do
+		NEGCAM_STORM_SEED NEGCAM_STORM_VIVID NEGCAM_STORM_VIVID_SECONDS NEGCAM_STORM_HANG NEGCAM_STORM_FAULTS \
+		NEGCAM_VM_MODE; do
 		[ -n "${!v:-}" ] && CMDLINE="$v=$(printf '%q' "${!v}") $CMDLINE"
 	done
 	# How much slower this kernel runs (tests/vm/browser.sh scales by it).
