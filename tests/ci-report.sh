@@ -10,8 +10,9 @@ if ! grep -q '^======== negcam test summary' "$log"; then
 	exit 0
 fi
 echo "ci: make test's summary (failed suites only; the whole output is above)"
-sed -n '/^======== negcam test summary/,$p' "$log" | grep -vE ': [0-9]+ passed, 0 failed$|^=+ '
-for s in $(sed -n '/^======== negcam test summary/,$p' "$log" |
+sed -n '/^======== negcam test summary/,/^total:/p' "$log" |
+	awk '/^total:/ || !(/: [0-9]+ passed, 0 failed$/ || /^=+ /)'
+for s in $(sed -n '/^======== negcam test summary/,/^total:/p' "$log" |
 	sed -nE 's/^([a-z0-9-]+): [0-9]+ passed, [1-9][0-9]* failed$/\1/p'); do
 	f=$logdir/$s.log
 	[ -f "$f" ] || continue
