@@ -29,14 +29,10 @@
 #   storm   60 s of the concurrent ioctl storm on negcam.ko, rmmod, dmesg
 #           (tests/vm/run.sh storm, its own VM boot; docs/kmod.md)
 # Prints "SUITE: N passed, N failed" per suite and a total line; exits 1
-# when anything failed. A suite that fails runs once more (a VM boot: only
-# its failed parts, each in a boot of its own); when that run passes, the
-# suite counts as passed and the summary names it under "passed on a rerun"
-# with its first run's failures (SUITE.first.log). NEGCAM_RERUN=0 never
-# reruns. These suites drive browsers, PipeWire sessions and a TCG VM on
-# two cores, where a check can lose a race with the machine's load; a
-# failure that comes back on the rerun is a failure. NEGCAM_SKIP="fuzz vm" leaves suites out (the total
-# line then says so: a skipped suite is never reported as passed).
+# when anything failed. A suite that fails runs once more, and the summary
+# names what passed only then (tests/rerun.sh; NEGCAM_RERUN=0: never).
+# NEGCAM_SKIP="fuzz vm" leaves suites out (the total line then says so: a
+# skipped suite is never reported as passed).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
@@ -177,6 +173,8 @@ fi
 script_suite layers python3 tests/check-layers.py
 # That check fails on an upward include or call (in a temporary copy).
 script_suite layers-selftest python3 tests/check-layers.py --self-test
+# Every tracked #! file executable in git, the Makefile's ./scripts included.
+script_suite scripts tests/check-scripts.sh
 # make test's rerun of a failed suite (tests/rerun.sh) on stand-in suites.
 script_suite rerun-selftest tests/test_rerun.sh
 # docs/architecture.md against the tree: its folder table is check-layers.py's,

@@ -29,17 +29,9 @@ size 320x240 fps 30
 size 640x480 fps 30
 fault seed 7'
 
-# fault line | format
-cases='none|YUYV
-drop 10%|YUYV
-error 10%|YUYV
-stall 1s every 1500ms|YUYV
-rate 10|YUYV
-timestamp-jump 500ms every 1s|YUYV
-corrupt 20%|MJPG
-truncate 20%|MJPG
-source-change 1s 640x480|YUYV
-unplug 1s|YUYV'
+# The faults both application tables run, one per line: fault line | format
+# (tests/apps/fault-cases.txt, shared with tests/apps/faults-chromium.sh).
+cases=$(cat "$(dirname "$0")/fault-cases.txt")
 
 # how a run ended: "" (exit 0), "exit N", "killed (frozen)" after the limit, "signal N"
 ended() {

@@ -46,17 +46,9 @@ command -v chromium >/dev/null || { echo "faults-chromium: no chromium (make dep
 portal_session_start || { echo "faults-chromium: the portal session did not start"; exit 77; }
 T=$PW_SESSION_DIR
 
-# fault line | format (tests/apps/faults-apps.sh's cases)
-cases='none|YUYV
-drop 10%|YUYV
-error 10%|YUYV
-stall 1s every 1500ms|YUYV
-rate 10|YUYV
-timestamp-jump 500ms every 1s|YUYV
-corrupt 20%|MJPG
-truncate 20%|MJPG
-source-change 1s 640x480|YUYV
-unplug 1s|YUYV'
+# The faults both application tables run, one per line: fault line | format
+# (tests/apps/fault-cases.txt, shared with tests/apps/faults-apps.sh).
+cases=$(cat "$root/tests/apps/fault-cases.txt")
 # NEGCAM_FAULTS_CASES: other cases, ';' between them (a quicker look at one fault).
 [ -n "${NEGCAM_FAULTS_CASES:-}" ] && cases=$(tr ';' '\n' <<<"$NEGCAM_FAULTS_CASES")
 
