@@ -398,7 +398,7 @@ sink_loop_zero_copy() {
 # is copied in user space, and a consumer of the loop reads the producer's
 # stamped frames.
 sink_loop_import() {
-	local out=$1 cap=$2 exp=$3 d=$4 sink=$5 log st prod frames copies imports
+	local out=$1 cap=$2 exp=$3 d=$4 sink=$5 log st prod frames copies imports late
 	"$BIN/vm-v4l2" fmt "$cap" 640x480 YUYV > /dev/null
 	log=$(logname "kernel negcamsrc io-mode=dmabuf ! $sink")
 	sink_run negcamsrc "$log" negcamsrc device="$exp" io-mode=dmabuf pattern=solid num-buffers=300 ! \
@@ -414,11 +414,17 @@ sink_loop_import() {
 	frames=$(stat_of "$log" frames)
 	copies=$(stat_of "$log" copies)
 	imports=$(stat_of "$log" imports)
-	echo "negcamsink: kernel negcamsrc io-mode=dmabuf ! $sink, 300 frames YUY2 640x480 into a loop: ${frames:-?} frames, ${imports:-?} dma-bufs imported, ${copies:-?} user-space copies" >> "$GST_NUMBERS"
-	if [ "$frames" = 300 ] && [ "$copies" = 0 ] && [ "$imports" = 300 ]; then
-		pass "$sink imports upstream's dma-bufs: 300 frames, 300 imported, 0 copies in user space"
+	# Behind a live source the sink drops a frame later than one interval
+	# and posts a QoS message for it (the sink core, gst/negcamsinkcore.c;
+	# docs/pipewire.md): under load a few of the 300 go that way, each one
+	# counted, none copied.
+	late=$(grep -c '(qos): GstMessageQOS' "$log")
+	echo "negcamsink: kernel negcamsrc io-mode=dmabuf ! $sink, 300 frames YUY2 640x480 into a loop: ${frames:-?} frames, ${imports:-?} dma-bufs imported, ${copies:-?} user-space copies, $late dropped late (QoS)" >> "$GST_NUMBERS"
+	if [ -n "$frames" ] && [ "$copies" = 0 ] && [ "$imports" = "$frames" ] &&
+		[ $((frames + late)) -ge 300 ] && [ "$frames" -ge 240 ]; then
+		pass "$sink imports upstream's dma-bufs: $frames frames, $imports imported, 0 copies in user space ($late dropped late, with QoS)"
 	else
-		fail "$sink with dma-buf upstream: frames '$frames', imports '$imports', copies '$copies' (log $log)"
+		fail "$sink with dma-buf upstream: frames '$frames', imports '$imports', copies '$copies', dropped late '$late' (log $log)"
 	fi
 }
 
